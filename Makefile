@@ -1,0 +1,87 @@
+# rdmaconf: one non-recursive Makefile, out-of-tree build into build/.
+# `make V=1` shows the commands; `make WERROR=1` (CI) makes warnings fatal.
+
+BUILD ?= build
+CC ?= cc
+PYTHON ?= /usr/bin/python3
+VERSION := 0.1
+
+# rdma-core's warning set (buildlib/RDMA_EnableCStd.cmake, CMakeLists.txt)
+WARNINGS := -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
+	-Wmissing-prototypes -Wmissing-declarations -Wwrite-strings \
+	-Wformat=2 -Wformat-nonliteral -Wcast-function-type -Wdate-time \
+	-Wnested-externs -Wshadow -Wstrict-prototypes -Wold-style-definition \
+	-Wredundant-decls -Wimplicit-fallthrough=5
+
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) $(CFLAGS) \
+	-MMD -MP -DRDMACONF_VERSION='"$(VERSION)"' \
+	-DRDMACONF_SRCDIR='"$(CURDIR)"' $(EXTRA_CFLAGS)
+LDLIBS := -ldl -lm
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
+HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+REF_SRC := $(wildcard reference/*/*.c)
+CASE_SRC := $(wildcard cases/*/*.c)
+LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REF_SRC) $(CASE_SRC))
+MAIN_OBJ := $(BUILD)/harness/main.o
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
+SHIM_SRC := $(wildcard tests/shims/*.c)
+SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,$(SHIM_SRC))
+
+.PHONY: all check unit e2e deps coverage clean shims conformance
+all: $(BUILD)/rdmaconf
+
+$(BUILD)/%.o: %.c
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/rdmaconf: $(MAIN_OBJ) $(LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/unit-tests: $(UNIT_OBJ) $(LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
+
+# Deliberately broken implementations, for the tests that prove the
+# suite catches them (LD_PRELOAD / LD_LIBRARY_PATH).
+$(BUILD)/shims/%.so: tests/shims/%.c
+	$(call msg,SHIM,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
+shims: $(SHIMS)
+
+unit: $(BUILD)/unit-tests
+	$(BUILD)/unit-tests
+
+e2e: $(BUILD)/rdmaconf $(SHIMS)
+	RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)/shims \
+		$(PYTHON) -m pytest -q tests/e2e
+
+check: unit e2e
+
+deps:
+	./ci/install-deps
+
+coverage:
+	$(MAKE) BUILD=build/cov CFLAGS='-O0 -g --coverage' check
+	lcov -q --capture --directory build/cov --output-file build/cov/all.info
+	lcov -q --extract build/cov/all.info '$(CURDIR)/reference/*' \
+		'$(CURDIR)/harness/*' --output-file build/cov/rdmaconf.info
+	genhtml -q build/cov/rdmaconf.info --output-directory build/coverage
+	@echo "coverage report: build/coverage/index.html"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

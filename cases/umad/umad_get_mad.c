@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_get_mad(3): "returns a pointer to the MAD contained within the
+ * supplied umad buffer."
+ *
+ * - the MAD starts right after the 64-byte ib_user_mad header (the data[]
+ *   member of <infiniband/umad.h>), whatever the header holds
+ * - reads only: the buffer is unchanged
+ */
+#include "umad_hdr.h"
+
+#define DOC "umad_get_mad() returns a pointer to the MAD contained within " \
+	"the supplied umad buffer."
+
+static const struct accessor_row rows[] = {
+	{ .c = { .id = "umad/get_mad/after-header", .doc = DOC,
+		 .note = "recorded as the offset from the buffer: the data[] "
+			 "member follows the 64-byte header",
+		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+			     .value = REF_UMAD_HDR_SIZE,
+			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
+	{ .c = { .id = "umad/get_mad/independent-of-length-field", .doc = DOC,
+		 .note = "the header's length word does not move the MAD",
+		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+			     .value = REF_UMAD_HDR_SIZE,
+			     .layout = &umad_hdr_layout,
+			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(LENGTH), 4, 0)) } },
+	  .preset = { .patch = { RC_PATCH_HOST(OFF(LENGTH), 4, 0) } } },
+};
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	accessor_row_run(r, ctx, ctx->ops->umad_get_mad, "umad_get_mad",
+			 ACC_OFFSET);
+}
+
+static const struct rc_group group = {
+	.call = "umad_get_mad", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

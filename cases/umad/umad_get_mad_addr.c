@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_get_mad_addr(3): "returns a pointer to the ib_mad_addr struct within
+ * the specified umad buffer."
+ *
+ * - the ib_mad_addr_t starts after agent_id, status, timeout_ms, retries
+ *   and length: offset 20
+ * - reads only: the buffer is unchanged
+ */
+#include "umad_hdr.h"
+
+#define DOC "umad_get_mad_addr() returns a pointer to the ib_mad_addr " \
+	"struct within the specified umad buffer."
+
+static const struct accessor_row rows[] = {
+	{ .c = { .id = "umad/get_mad_addr/offset-of-addr", .doc = DOC,
+		 .note = "recorded as the offset from the buffer",
+		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+			     .value = REF_UMAD_OFF_QPN,
+			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
+};
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	accessor_row_run(r, ctx, ctx->ops->umad_get_mad_addr,
+			 "umad_get_mad_addr", ACC_OFFSET);
+}
+
+static const struct rc_group group = {
+	.call = "umad_get_mad_addr", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

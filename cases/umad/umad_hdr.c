@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <endian.h>
+#include <string.h>
+
+#include "umad_hdr.h"
+
+static const struct rc_field fields[] = {
+	{ "agent_id", OFF(AGENT_ID), 4 },
+	{ "status", OFF(STATUS), 4 },
+	{ "timeout_ms", OFF(TIMEOUT_MS), 4 },
+	{ "retries", OFF(RETRIES), 4 },
+	{ "length", OFF(LENGTH), 4 },
+	{ "addr.qpn", OFF(QPN), 4 },
+	{ "addr.qkey", OFF(QKEY), 4 },
+	{ "addr.lid", OFF(LID), 2 },
+	{ "addr.sl", OFF(SL), 1 },
+	{ "addr.path_bits", OFF(PATH_BITS), 1 },
+	{ "addr.grh_present", OFF(GRH_PRESENT), 1 },
+	{ "addr.gid_index", OFF(GID_INDEX), 1 },
+	{ "addr.hop_limit", OFF(HOP_LIMIT), 1 },
+	{ "addr.traffic_class", OFF(TRAFFIC_CLASS), 1 },
+	{ "addr.gid", OFF(GID), 16 },
+	{ "addr.flow_label", OFF(FLOW_LABEL), 4 },
+	{ "addr.pkey_index", OFF(PKEY_INDEX), 2 },
+	{ "addr.reserved", OFF(RESERVED), 6 },
+	{ "data (the MAD)", REF_UMAD_HDR_SIZE, UMAD_BUF_LEN - REF_UMAD_HDR_SIZE },
+};
+
+const struct rc_layout umad_hdr_layout = {
+	.name = "struct ib_user_mad",
+	.fields = fields,
+	.nfields = ARRAY_SIZE(fields),
+};
+
+const uint8_t gid_a[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+			    0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55 };
+const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1 };
+const uint8_t gid_ones[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+			       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+const uint8_t gid_zero[16];
+
+void umad_buf_init(uint8_t *buf)
+{
+	memset(buf, UMAD_FILL, UMAD_BUF_LEN);
+}
+
+void grh_row_run(const struct grh_row *row, struct rc_ctx *ctx,
+		 int (*call)(void *, void *), const char *name,
+		 bool host_order)
+{
+	uint8_t buf[UMAD_BUF_LEN];
+	ib_mad_addr_t addr;
+
+	if (!rc_need_call(ctx, call, name))
+		return;
+	umad_buf_init(buf);
+	if (row->grh_clear)
+		buf[OFF(GRH_PRESENT)] = 0;
+	/* Every non-GRH field of mad_addr is noise that must not be copied. */
+	memset(&addr, 0x5a, sizeof(addr));
+	addr.qpn = htobe32(GRH_NOISE_QPN);
+	memcpy(addr.gid, row->gid ? row->gid : gid_zero, sizeof(addr.gid));
+	addr.hop_limit = row->hop_limit;
+	addr.traffic_class = row->traffic_class;
+	addr.flow_label = host_order ? (__be32)row->flow_label :
+				       htobe32(row->flow_label);
+	RC_OBSERVE(ctx, call(buf, row->null_addr ? NULL : &addr));
+	rc_obs_out(ctx->obs, buf, sizeof(buf));
+}
+
+void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
+		      const void *call, const char *name,
+		      enum accessor_kind kind)
+{
+	uint8_t buf[UMAD_BUF_LEN];
+	struct rc_bytes preset = row->preset;
+
+	if (!rc_need_call(ctx, call, name))
+		return;
+	preset.len = UMAD_BUF_LEN;
+	preset.fill = UMAD_FILL;
+	rc_bytes_build(&preset, buf);
+	switch (kind) {
+	case ACC_INT:
+		RC_OBSERVE(ctx, ((int (*)(void *))call)(buf));
+		break;
+	case ACC_INT_ARG:
+		RC_OBSERVE(ctx, ((int (*)(void *, int))call)(buf, row->arg));
+		break;
+	case ACC_OFFSET:
+		RC_OBSERVE(ctx, (uint8_t *)((void *(*)(void *))call)(buf) - buf);
+		break;
+	}
+	rc_obs_out(ctx->obs, buf, sizeof(buf));
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+
+int rc_sysfs_read(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	ssize_t n;
+	int fd;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	buf[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return 0;
+}
+
+/* "4: ACTIVE" -> true */
+static bool port_active(const char *dev, int port, struct rc_device *d)
+{
+	char st[32];
+
+	if (rc_sysfs_read(st, sizeof(st), RC_SYSFS_IB "/%s/ports/%d/state",
+			  dev, port))
+		return false;
+	if (d) {
+		snprintf(d->state, sizeof(d->state), "%s",
+			 strchr(st, ' ') ? strchr(st, ' ') + 1 : st);
+		rc_sysfs_read(d->link_layer, sizeof(d->link_layer),
+			      RC_SYSFS_IB "/%s/ports/%d/link_layer", dev, port);
+	}
+	return strstr(st, "ACTIVE") != NULL;
+}
+
+static int first_active_port(const char *dev, struct rc_device *d)
+{
+	int port;
+
+	for (port = 1; port <= 32; port++)
+		if (port_active(dev, port, d))
+			return port;
+	return -1;
+}
+
+int rc_device_find(const char *want, struct rc_device *d)
+{
+	struct dirent **names;
+	int n, i, port, ret = -ENODEV;
+	char path[512];
+
+	memset(d, 0, sizeof(*d));
+	if (want) {
+		snprintf(path, sizeof(path), RC_SYSFS_IB "/%s", want);
+		if (access(path, F_OK))
+			return -ENOENT;
+		port = first_active_port(want, d);
+		if (port < 0)
+			return -ENETDOWN;
+		snprintf(d->name, sizeof(d->name), "%s", want);
+		d->port = port;
+		return 0;
+	}
+	n = scandir(RC_SYSFS_IB, &names, NULL, alphasort);
+	if (n < 0)
+		return -ENODEV;
+	for (i = 0; i < n; i++) {
+		if (ret && names[i]->d_name[0] != '.') {
+			port = first_active_port(names[i]->d_name, d);
+			if (port > 0) {
+				snprintf(d->name, sizeof(d->name), "%s",
+					 names[i]->d_name);
+				d->port = port;
+				ret = 0;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+static void json_attr(struct rc_str *b, const char *key, const char *dev,
+		      const char *attr)
+{
+	char v[256];
+
+	rc_str_printf(b, ", \"%s\": ", key);
+	if (rc_sysfs_read(v, sizeof(v), RC_SYSFS_IB "/%s/%s", dev, attr))
+		rc_str_printf(b, "null");
+	else
+		rc_str_json(b, v);
+}
+
+/* The kernel driver behind the device: the bus driver, else the parent. */
+static void driver_name(const char *dev, char *buf, size_t len);
+
+int rc_device_driver(const struct rc_device *d, char *buf, size_t len)
+{
+	driver_name(d->name, buf, len);
+	return buf[0] ? 0 : -ENOENT;
+}
+
+static void driver_name(const char *dev, char *buf, size_t len)
+{
+	char link[512], target[512];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), RC_SYSFS_IB "/%s/device/driver", dev);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = 0;
+		snprintf(buf, len, "%s", basename(target));
+		return;
+	}
+	/* software devices (rxe, siw) have no bus device, only a netdev */
+	if (!strncmp(dev, "rxe", 3))
+		snprintf(buf, len, "rdma_rxe");
+	else if (!strncmp(dev, "siw", 3))
+		snprintf(buf, len, "siw");
+	else
+		buf[0] = 0;
+}
+
+void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)
+{
+	char v[256];
+	int i;
+
+	if (!d || !d->name[0]) {
+		rc_str_printf(b, "null");
+		return;
+	}
+	rc_str_printf(b, "{\"name\": ");
+	rc_str_json(b, d->name);
+	driver_name(d->name, v, sizeof(v));
+	rc_str_printf(b, ", \"driver\": ");
+	rc_str_json(b, v[0] ? v : NULL);
+	json_attr(b, "vendor_id", d->name, "device/vendor");
+	json_attr(b, "vendor_part_id", d->name, "device/device");
+	json_attr(b, "fw_ver", d->name, "fw_ver");
+	json_attr(b, "node_guid", d->name, "node_guid");
+	json_attr(b, "node_type", d->name, "node_type");
+	json_attr(b, "hca_type", d->name, "hca_type");
+	json_attr(b, "parent", d->name, "parent");
+	rc_str_printf(b, ", \"port\": %d, \"link_layer\": ", d->port);
+	rc_str_json(b, d->link_layer);
+	rc_str_printf(b, ", \"port_state\": ");
+	rc_str_json(b, d->state);
+	/* Only the first entries: every GID read costs a lot under TCG. */
+	rc_str_printf(b, ", \"gids\": [");
+	for (i = 0; i < 4; i++) {
+		if (rc_sysfs_read(v, sizeof(v), RC_SYSFS_IB "/%s/ports/%d/gids/%d",
+				  d->name, d->port, i))
+			break;
+		rc_str_printf(b, "%s", i ? ", " : "");
+		rc_str_json(b, v);
+	}
+	rc_str_printf(b, "]}");
+}

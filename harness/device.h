@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#ifndef RDMACONF_DEVICE_H
+#define RDMACONF_DEVICE_H
+
+#include <stdbool.h>
+#include "json.h"
+
+#define RC_SYSFS_IB "/sys/class/infiniband"
+
+struct rc_device {
+	char name[256];
+	int port;
+	char link_layer[32];
+	char state[40];
+};
+
+/*
+ * Pick the device of the run: @want by name, else the first device with an
+ * ACTIVE port.  Returns 0, -ENODEV when there is none, -ENOENT when @want
+ * does not exist, -ENETDOWN when @want has no active port.
+ */
+int rc_device_find(const char *want, struct rc_device *d);
+/* The "device" object of the results: a fingerprint read from sysfs. */
+void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b);
+/* The kernel driver of the device ("rdma_rxe", "mlx5_core"), for profiles. */
+int rc_device_driver(const struct rc_device *d, char *buf, size_t len);
+/* Read a one-line sysfs attribute, newline stripped; 0 or -errno. */
+int rc_sysfs_read(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expect.h"
+
+const char *rc_expect_kind_name(enum rc_expect_kind k)
+{
+	switch (k) {
+	case RC_EXP_XFAIL: return "XFAIL";
+	case RC_EXP_DIVERGE: return "DIVERGE";
+	case RC_EXP_SKIP: return "SKIP";
+	}
+	return "?";
+}
+
+static char *next_word(char **p)
+{
+	char *w;
+
+	while (isspace((unsigned char)**p))
+		(*p)++;
+	if (!**p)
+		return NULL;
+	w = *p;
+	while (**p && !isspace((unsigned char)**p))
+		(*p)++;
+	if (**p)
+		*(*p)++ = 0;
+	return w;
+}
+
+int rc_profile_load(struct rc_profile *p, const char *path, char *err,
+		    size_t errlen)
+{
+	struct rc_expectation *e;
+	char *line = NULL, *s, *id, *kind, *reason;
+	size_t cap = 0, n;
+	unsigned int lineno = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f) {
+		snprintf(err, errlen, "cannot read profile %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		lineno++;
+		s = line;
+		n = strlen(s);
+		while (n && isspace((unsigned char)s[n - 1]))
+			s[--n] = 0;
+		id = next_word(&s);
+		if (!id || id[0] == '#')
+			continue;
+		kind = next_word(&s);
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		reason = s;
+		if (!kind || !*reason) {
+			snprintf(err, errlen, "%s:%u: expected '<case id> "
+				 "XFAIL|DIVERGE|SKIP <reason>'", path, lineno);
+			goto fail;
+		}
+		e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
+		if (!e)
+			abort();
+		p->e = e;
+		e = &p->e[p->n];
+		memset(e, 0, sizeof(*e));
+		if (!strcmp(kind, "XFAIL")) {
+			e->kind = RC_EXP_XFAIL;
+		} else if (!strcmp(kind, "DIVERGE")) {
+			e->kind = RC_EXP_DIVERGE;
+		} else if (!strcmp(kind, "SKIP")) {
+			e->kind = RC_EXP_SKIP;
+		} else {
+			snprintf(err, errlen, "%s:%u: unknown kind '%.32s' "
+				 "(XFAIL, DIVERGE or SKIP)", path, lineno, kind);
+			goto fail;
+		}
+		if (rc_profile_find(p, id)) {
+			snprintf(err, errlen, "%s:%u: second entry for %.200s",
+				 path, lineno, id);
+			goto fail;
+		}
+		e->id = strdup(id);
+		e->reason = strdup(reason);
+		if (asprintf(&e->where, "%s:%u", path, lineno) < 0)
+			abort();
+		p->n++;
+	}
+	free(line);
+	fclose(f);
+	n = strlen(p->files);
+	snprintf(p->files + n, sizeof(p->files) - n, "%s%s", n ? " " : "",
+		 path);
+	return 0;
+fail:
+	free(line);
+	fclose(f);
+	return -1;
+}
+
+struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->e[i].id, id))
+			return &p->e[i];
+	return NULL;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Expectation profiles: known deviations of the system implementation (a
+ * library version, a provider, a device), kept as data with a reason.
+ *
+ *   # comment
+ *   <case id>  XFAIL|DIVERGE|SKIP  <reason>
+ *
+ * XFAIL: the system breaks the documentation here (and so differs from the
+ * reference).  DIVERGE: both are within the documentation but differ.
+ * SKIP: the row cannot run on this device.  An entry that no longer
+ * matches -- the system now passes, agrees, or the id names no case -- is
+ * reported as XPASS or STALE and fails the run.  Profiles never excuse the
+ * reference: a reference failure is always rdmaconf's own bug.
+ */
+#ifndef RDMACONF_EXPECT_H
+#define RDMACONF_EXPECT_H
+
+#include <stdbool.h>
+
+enum rc_expect_kind { RC_EXP_XFAIL, RC_EXP_DIVERGE, RC_EXP_SKIP };
+
+struct rc_expectation {
+	char *id;
+	enum rc_expect_kind kind;
+	char *reason;
+	char *where;		/* file:line */
+	bool used;
+};
+
+struct rc_profile {
+	struct rc_expectation *e;
+	unsigned int n;
+	char files[512];	/* the files loaded, for the results */
+};
+
+/* Load @path into @p; a malformed line is an error: one-line cause in
+ * @err, returns -1. */
+int rc_profile_load(struct rc_profile *p, const char *path, char *err,
+		    size_t errlen);
+struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id);
+const char *rc_expect_kind_name(enum rc_expect_kind k);
+
+#endif

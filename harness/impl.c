@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "impl.h"
+#include "../reference/umad/ref_umad.h"
+
+struct rc_lib {
+	const char *soname;
+	void *handle;
+	char error[256];
+};
+
+static struct rc_lib lib_umad = { .soname = "libibumad.so.3" };
+
+static void lib_open(struct rc_lib *lib)
+{
+	const char *err;
+
+	if (lib->handle || lib->error[0])
+		return;
+	/* RTLD_GLOBAL: the lookups below go through the global scope, where
+	 * LD_PRELOAD objects come first, exactly as for a program linked
+	 * against the library. */
+	lib->handle = dlopen(lib->soname, RTLD_NOW | RTLD_GLOBAL);
+	if (!lib->handle) {
+		err = dlerror();
+		snprintf(lib->error, sizeof(lib->error), "%s",
+			 err ? err : "dlopen failed");
+	}
+}
+
+static void *lookup(struct rc_lib *lib, const char *name)
+{
+	lib_open(lib);
+	if (!lib->handle)
+		return NULL;
+	return dlsym(RTLD_DEFAULT, name);
+}
+
+static struct rc_ops system_ops = { .name = "system" };
+static bool system_resolved;
+
+static const struct rc_ops reference_ops = {
+	.name = "reference",
+#define RC_REF_MEMBER(n, r, a) .n = ref_##n,
+	RC_UMAD_CALLS(RC_REF_MEMBER)
+#undef RC_REF_MEMBER
+};
+
+const struct rc_ops *rc_impl(enum rc_impl_id id)
+{
+	if (id == RC_IMPL_REFERENCE)
+		return &reference_ops;
+	if (!system_resolved) {
+#define RC_SYS_MEMBER(n, r, a) system_ops.n = (r(*) a)lookup(&lib_umad, #n);
+		RC_UMAD_CALLS(RC_SYS_MEMBER)
+#undef RC_SYS_MEMBER
+		system_resolved = true;
+	}
+	return &system_ops;
+}
+
+static struct rc_lib *lib_by_name(const char *name)
+{
+	if (!strcmp(name, "umad") || !strcmp(name, lib_umad.soname))
+		return &lib_umad;
+	return NULL;
+}
+
+const char *rc_impl_open_error(const char *name)
+{
+	struct rc_lib *lib = lib_by_name(name);
+
+	if (!lib)
+		return "unknown library";
+	lib_open(lib);
+	return lib->error[0] ? lib->error : NULL;
+}
+
+/* The file the dynamic linker picked for @name, or NULL. */
+const char *rc_impl_system_origin(const char *name)
+{
+	static char path[4096];
+	struct rc_lib *lib = lib_by_name(name);
+	struct link_map *map;
+
+	if (!lib)
+		return NULL;
+	lib_open(lib);
+	if (!lib->handle || dlinfo(lib->handle, RTLD_DI_LINKMAP, &map))
+		return NULL;
+	if (!realpath(map->l_name, path))
+		snprintf(path, sizeof(path), "%s", map->l_name);
+	return path;
+}

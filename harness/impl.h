@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The two implementations behind one ops table.
+ *
+ * "system" is rdma-core as the dynamic linker finds it: the library is
+ * dlopen()ed by soname with RTLD_GLOBAL and every call is looked up with
+ * dlsym(RTLD_DEFAULT), so LD_PRELOAD and LD_LIBRARY_PATH decide what is
+ * tested, and a call the library does not export is NULL (ABSENT), not a
+ * link error.  "reference" is reference/, whose symbols carry a ref_ prefix
+ * so that they can never interpose on, or be interposed by, rdma-core.
+ */
+#ifndef RDMACONF_IMPL_H
+#define RDMACONF_IMPL_H
+
+#include <stddef.h>
+#include <infiniband/umad.h>
+
+/* X(name, return type, parameter list): every call under test, once. */
+#define RC_UMAD_CALLS(X) \
+	X(umad_get_mad, void *, (void *umad)) \
+	X(umad_size, size_t, (void)) \
+	X(umad_status, int, (void *umad)) \
+	X(umad_get_mad_addr, ib_mad_addr_t *, (void *umad)) \
+	X(umad_set_grh_net, int, (void *umad, void *mad_addr)) \
+	X(umad_set_grh, int, (void *umad, void *mad_addr)) \
+	X(umad_set_addr_net, int, (void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey)) \
+	X(umad_set_addr, int, (void *umad, int dlid, int dqp, int sl, int qkey)) \
+	X(umad_set_pkey, int, (void *umad, int pkey_index)) \
+	X(umad_get_pkey, int, (void *umad))
+
+#define RC_ALL_CALLS(X) RC_UMAD_CALLS(X)
+
+struct rc_ops {
+	const char *name;	/* "system" or "reference" */
+#define RC_OPS_MEMBER(n, r, a) r (*n) a;
+	RC_ALL_CALLS(RC_OPS_MEMBER)
+#undef RC_OPS_MEMBER
+};
+
+enum rc_impl_id { RC_IMPL_SYSTEM, RC_IMPL_REFERENCE, RC_NIMPLS };
+
+/* Resolve the system implementation; safe to call more than once. */
+const struct rc_ops *rc_impl(enum rc_impl_id id);
+/* Where the system library came from, for the results' host object. */
+const char *rc_impl_system_origin(const char *soname);
+const char *rc_impl_open_error(const char *lib);
+
+#endif

@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdmaconf: run the documented behaviours of rdma-core's libraries on the
+ * system implementation and on the reference, side by side.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdmaconf.h"
+#include "device.h"
+#include "diff.h"
+#include "expect.h"
+#include "json.h"
+#include "runner.h"
+
+#ifndef RDMACONF_VERSION
+#define RDMACONF_VERSION "0.1"
+#endif
+#ifndef RDMACONF_SRCDIR
+#define RDMACONF_SRCDIR "."
+#endif
+
+enum rc_exit_code {
+	RC_EXIT_OK = 0,
+	RC_EXIT_FAILURES = 1,	/* a case failed, crashed, hung or diverged */
+	RC_EXIT_USAGE = 2,
+	RC_EXIT_ENV = 3,	/* the environment cannot run the suite */
+	RC_EXIT_INTERRUPTED = 130,
+};
+
+struct opts {
+	const char *filter;
+	const char *json;
+	const char *junit;
+	const char *device;
+	const char *expect;
+	bool impl[RC_NIMPLS];
+	bool vm;
+	unsigned int watchdog_ms;
+};
+
+struct summary {
+	unsigned int cases, ok, bad, diverge, agree, stale;
+	unsigned int count[RC_NIMPLS][RC_NVERDICTS];
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: rdmaconf list [--filter GLOB]\n"
+"       rdmaconf run [--filter GLOB] [--impl system|reference|both]\n"
+"                    [--json FILE] [--junit FILE] [--device NAME] [--vm]\n"
+"                    [--expect FILE] [--watchdog-ms MS]\n"
+"       rdmaconf --help | --version\n"
+"\n"
+"Runs every documented behaviour (case) of libibumad, libibverbs and\n"
+"librdmacm on the system rdma-core, as the dynamic linker finds it, and on\n"
+"rdmaconf's own reference implementation, each case in an isolated child.\n"
+"KTAP on stdout; exit 0 when no case fails, crashes, hangs or diverges.\n"
+"See rdmaconf(1).\n");
+}
+
+static void die_usage(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+static void die_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rdmaconf: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see rdmaconf --help)\n");
+	exit(RC_EXIT_USAGE);
+}
+
+static bool selected(const struct rc_case *c, const char *filter)
+{
+	return !filter || !fnmatch(filter, c->id, 0);
+}
+
+#define for_each_group(gp) \
+	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
+
+static int cmd_list(const struct opts *o)
+{
+	const struct rc_group *const *gp;
+	size_t i;
+
+	for_each_group(gp)
+		for (i = 0; i < (*gp)->nrows; i++)
+			if (selected(RC_ROW(*gp, i), o->filter))
+				printf("%s\n", RC_ROW(*gp, i)->id);
+	return RC_EXIT_OK;
+}
+
+/* How much slower than a native 2020s core this host runs: emulated CPUs
+ * (qemu TCG) are 10-50x slower, and time tolerances must follow. */
+static double measure_slowness(void)
+{
+	const char *env = getenv("RDMACONF_SLOWNESS");
+	struct timespec a, b;
+	volatile uint32_t x = 1;
+	double ms;
+	int i;
+
+	if (env && atof(env) >= 1)
+		return atof(env);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (i = 0; i < 2000000; i++)
+		x = x * 1664525u + 1013904223u;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+	/* 2M dependent volatile updates take about 4 ms on a native core */
+	return ms / 4.0 < 1 ? 1 : ms / 4.0;
+}
+
+static const char *rdma_core_version(const char *origin)
+{
+	static char v[64];
+	const char *p;
+
+	/* rdma-core installs libibumad.so.3.<minor>.<package version> */
+	if (!origin || !(p = strstr(origin, ".so.")))
+		return NULL;
+	p += 4;
+	if (!(p = strchr(p, '.')) || !(p = strchr(p + 1, '.')))
+		return NULL;
+	snprintf(v, sizeof(v), "%s", p + 1);
+	return v;
+}
+
+static void json_head(struct rc_str *b, const struct rc_device *dev,
+		      double slowness)
+{
+	const char *origin = rc_impl_system_origin("umad");
+	struct utsname u;
+
+	uname(&u);
+	rc_str_printf(b, "\"tool\": {\"name\": \"rdmaconf\", \"version\": ");
+	rc_str_json(b, RDMACONF_VERSION);
+	rc_str_printf(b, "},\n\"host\": {\"kernel\": ");
+	rc_str_json(b, u.release);
+	rc_str_printf(b, ", \"machine\": ");
+	rc_str_json(b, u.machine);
+	rc_str_printf(b, ", \"rdma_core\": ");
+	rc_str_json(b, rdma_core_version(origin));
+	rc_str_printf(b, ", \"libibumad\": ");
+	rc_str_json(b, origin);
+	rc_str_printf(b, ", \"ld_preload\": ");
+	rc_str_json(b, getenv("LD_PRELOAD"));
+	rc_str_printf(b, ", \"ld_library_path\": ");
+	rc_str_json(b, getenv("LD_LIBRARY_PATH"));
+	rc_str_printf(b, ", \"slowness\": %.2f},\n\"device\": ", slowness);
+	rc_device_fingerprint(dev, b);
+}
+
+static void json_summary(struct rc_str *b, const struct summary *s)
+{
+	int i, v;
+
+	rc_str_printf(b, "{\"cases\": %u, \"ok\": %u, \"not_ok\": %u, "
+		      "\"agree\": %u, \"diverge\": %u, \"stale\": %u",
+		      s->cases, s->ok, s->bad, s->agree, s->diverge, s->stale);
+	for (i = 0; i < RC_NIMPLS; i++) {
+		rc_str_printf(b, ", \"%s\": {", rc_impl(i)->name);
+		for (v = 0; v < RC_NVERDICTS; v++)
+			rc_str_printf(b, "%s\"%s\": %u", v ? ", " : "",
+				      rc_verdict_name(v), s->count[i][v]);
+		rc_str_printf(b, "}");
+	}
+	rc_str_printf(b, "}");
+}
+
+static const char *conv_name(enum rc_conv c)
+{
+	switch (c) {
+	case RC_CONV_VALUE: return "value";
+	case RC_CONV_NEG_ERRNO: return "-errno";
+	case RC_CONV_NEG: return "negative";
+	case RC_CONV_ERRNO_RET: return "errno-as-return";
+	case RC_CONV_NULL_ERRNO: return "NULL+errno";
+	case RC_CONV_M1_ERRNO: return "-1+errno";
+	case RC_CONV_OFFSET: return "offset";
+	}
+	return "?";
+}
+
+static void json_needs(struct rc_str *b, unsigned int needs)
+{
+	static const char *const names[] = { "device", "root", "ib", "roce",
+					     "umad" };
+	unsigned int i, n = 0;
+
+	rc_str_printf(b, "[");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (needs & (1u << i))
+			rc_str_printf(b, "%s\"%s\"", n++ ? ", " : "", names[i]);
+	rc_str_printf(b, "]");
+}
+
+static void json_expected(struct rc_str *b, const struct rc_expect *e)
+{
+	static const char *const rets[] = { "eq", "in", "ok", "error" };
+	uint8_t want[RC_OUT_MAX];
+	unsigned int i;
+
+	rc_str_printf(b, "{\"convention\": \"%s\", \"ret\": \"%s\"",
+		      conv_name(e->conv), rets[e->ret]);
+	if (e->ret == RC_RET_EQ || e->ret == RC_RET_IN)
+		rc_str_printf(b, ", \"value\": %lld", e->value);
+	if (e->ret == RC_RET_IN)
+		rc_str_printf(b, ", \"alt\": [%lld, %lld]", e->alt[0], e->alt[1]);
+	rc_str_printf(b, ", \"errno\": [");
+	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i]; i++)
+		rc_str_printf(b, "%s\"%s\"", i ? ", " : "",
+			      rc_errno_name(e->errnos[i]));
+	rc_str_printf(b, "]");
+	if (e->out) {
+		rc_bytes_build(e->out, want);
+		rc_str_printf(b, ", \"out\": ");
+		rc_str_hex(b, want, e->out->len);
+	}
+	if (e->tol_ms)
+		rc_str_printf(b, ", \"ms\": %u, \"tol_ms\": %u", e->ms,
+			      e->tol_ms);
+	rc_str_printf(b, "}");
+}
+
+struct outcome {
+	bool ran;
+	struct rc_judgement j;
+	struct rc_obs obs;
+};
+
+static void json_obs(struct rc_str *b, const struct outcome *oc)
+{
+	const struct rc_obs *o = &oc->obs;
+
+	if (!oc->ran || o->state != RC_STATE_RAN) {
+		rc_str_printf(b, "null");
+		return;
+	}
+	rc_str_printf(b, "{\"ret\": %lld, \"errno\": ", o->ret);
+	rc_str_json(b, o->err ? rc_errno_name(o->err) : NULL);
+	rc_str_printf(b, ", \"out\": ");
+	rc_str_hex(b, o->out, o->out_len);
+	rc_str_printf(b, ", \"elapsed_ms\": %.3f}", o->elapsed_ms);
+}
+
+static void json_case(struct rc_str *b, const struct rc_group *g,
+		      const struct rc_case *c, const struct outcome *oc,
+		      int agree, const char *why,
+		      const struct rc_expectation *x, const char *stale)
+{
+	int i;
+
+	rc_str_printf(b, "{\"id\": ");
+	rc_str_json(b, c->id);
+	rc_str_printf(b, ", \"call\": ");
+	rc_str_json(b, g->call);
+	rc_str_printf(b, ", \"doc\": ");
+	rc_str_json(b, c->doc);
+	rc_str_printf(b, ", \"needs\": ");
+	json_needs(b, c->needs);
+	rc_str_printf(b, ", \"verdict\": {");
+	for (i = 0; i < RC_NIMPLS; i++)
+		rc_str_printf(b, "%s\"%s\": %s%s%s", i ? ", " : "",
+			      rc_impl(i)->name, oc[i].ran ? "\"" : "",
+			      oc[i].ran ? rc_verdict_name(oc[i].j.verdict) :
+			      "null", oc[i].ran ? "\"" : "");
+	rc_str_printf(b, "}, \"agree\": %s", agree < 0 ? "null" :
+		      agree ? "true" : "false");
+	for (i = 0; i < RC_NIMPLS; i++) {
+		rc_str_printf(b, ", \"%s\": ", rc_impl(i)->name);
+		json_obs(b, &oc[i]);
+		rc_str_printf(b, ", \"%s_detail\": ", rc_impl(i)->name);
+		rc_str_json(b, oc[i].ran ? oc[i].j.msg : NULL);
+	}
+	rc_str_printf(b, ", \"expected\": ");
+	json_expected(b, &c->expect);
+	rc_str_printf(b, ", \"divergence\": ");
+	rc_str_json(b, why && why[0] ? why : NULL);
+	rc_str_printf(b, ", \"reason\": ");
+	rc_str_json(b, c->note);
+	rc_str_printf(b, ", \"expectation\": ");
+	if (x) {
+		rc_str_printf(b, "{\"kind\": \"%s\", \"reason\": ",
+			      rc_expect_kind_name(x->kind));
+		rc_str_json(b, x->reason);
+		rc_str_printf(b, ", \"where\": ");
+		rc_str_json(b, x->where);
+		rc_str_printf(b, "}");
+	} else {
+		rc_str_printf(b, "null");
+	}
+	rc_str_printf(b, ", \"stale\": ");
+	rc_str_json(b, stale);
+	rc_str_printf(b, "}");
+}
+
+/*
+ * Apply the profile entry @x (may be NULL) to a case's outcome.  Returns
+ * whether a divergence is expected; sets @stale when the entry no longer
+ * matches what was seen.
+ */
+static bool apply_expectation(struct rc_expectation *x, struct outcome *oc,
+			      int agree, char *stale, size_t len)
+{
+	struct outcome *sys = &oc[RC_IMPL_SYSTEM];
+
+	stale[0] = 0;
+	if (!x)
+		return false;
+	x->used = true;
+	switch (x->kind) {
+	case RC_EXP_XFAIL:
+		if (!sys->ran)
+			return true;
+		if (sys->j.verdict == RC_FAIL) {
+			sys->j.verdict = RC_XFAIL;
+			snprintf(sys->j.msg, sizeof(sys->j.msg), "%s (%s)",
+				 x->reason, x->where);
+			return true;
+		}
+		if (sys->j.verdict == RC_PASS) {
+			sys->j.verdict = RC_XPASS;
+			snprintf(stale, len, "%s expects a failure, but the "
+				 "system passes", x->where);
+			snprintf(sys->j.msg, sizeof(sys->j.msg), "%s", stale);
+		}
+		return true;
+	case RC_EXP_DIVERGE:
+		if (agree == 1)
+			snprintf(stale, len, "%s expects a divergence, but "
+				 "the implementations agree", x->where);
+		return true;
+	case RC_EXP_SKIP:
+		break;
+	}
+	return false;
+}
+
+static void junit_escape(struct rc_str *b, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': rc_str_printf(b, "&lt;"); break;
+		case '>': rc_str_printf(b, "&gt;"); break;
+		case '&': rc_str_printf(b, "&amp;"); break;
+		case '"': rc_str_printf(b, "&quot;"); break;
+		default:
+			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
+				      *s != '\n' ? '?' : *s);
+		}
+	}
+}
+
+/* Both sides of a byte mismatch, as KTAP diagnostic lines. */
+static void ktap_dump(const struct rc_case *c, const struct outcome *oc)
+{
+	uint8_t want[RC_OUT_MAX];
+	int i;
+
+	for (i = 0; i < RC_NIMPLS; i++) {
+		if (!oc[i].ran || oc[i].j.kind != RC_FAIL_OUTPUT)
+			continue;
+		rc_bytes_build(c->expect.out, want);
+		printf("# %s: expected\n", rc_impl(i)->name);
+		rc_hexdump(stdout, "#   ", want, oc[i].obs.out, c->expect.out->len);
+		printf("# %s: observed\n", rc_impl(i)->name);
+		rc_hexdump(stdout, "#   ", oc[i].obs.out, want, oc[i].obs.out_len);
+	}
+	if (oc[0].ran && oc[1].ran && oc[0].obs.out_len == oc[1].obs.out_len &&
+	    memcmp(oc[0].obs.out, oc[1].obs.out, oc[0].obs.out_len) &&
+	    !(oc[0].j.kind == RC_FAIL_OUTPUT || oc[1].j.kind == RC_FAIL_OUTPUT)) {
+		printf("# system output\n");
+		rc_hexdump(stdout, "#   ", oc[0].obs.out, oc[1].obs.out,
+			   oc[0].obs.out_len);
+		printf("# reference output\n");
+		rc_hexdump(stdout, "#   ", oc[1].obs.out, oc[0].obs.out,
+			   oc[1].obs.out_len);
+	}
+}
+
+static bool verdict_bad(enum rc_verdict v)
+{
+	return v == RC_FAIL || v == RC_CRASH || v == RC_HANG ||
+	       v == RC_XPASS || v == RC_BROKEN;
+}
+
+/* Requirements of the row the run target does not meet, as a reason. */
+static const char *unmet_needs(const struct rc_case *c,
+			       const struct rc_target *t)
+{
+	if ((c->needs & (RC_NEED_DEVICE | RC_NEED_UMAD | RC_NEED_IB |
+			 RC_NEED_ROCE)) && !t->ca)
+		return "needs an RDMA device with an active port; none here "
+		       "(rdmaconf run --vm brings one)";
+	if ((c->needs & RC_NEED_ROOT) && !t->root)
+		return "needs root";
+	if ((c->needs & RC_NEED_IB) && strcmp(t->link_layer, "InfiniBand"))
+		return "needs an InfiniBand link layer";
+	if ((c->needs & RC_NEED_ROCE) && strcmp(t->link_layer, "Ethernet"))
+		return "needs an Ethernet (RoCE) link layer";
+	return NULL;
+}
+
+static void run_case(const struct rc_group *g, const struct rc_case *c,
+		     const struct opts *o, const struct rc_target *t,
+		     const struct rc_expectation *x, struct rc_obs *shared,
+		     struct outcome *oc)
+{
+	unsigned int wd = c->watchdog_ms ? c->watchdog_ms : o->watchdog_ms;
+	const char *unmet = unmet_needs(c, t);
+
+	if (!unmet && x && x->kind == RC_EXP_SKIP)
+		unmet = x->reason;
+	struct rc_exit ex;
+	int i;
+
+	wd = wd * t->slowness;
+	for (i = 0; i < RC_NIMPLS; i++) {
+		memset(&oc[i], 0, sizeof(oc[i]));
+		if (!o->impl[i])
+			continue;
+		oc[i].ran = true;
+		if (unmet) {
+			oc[i].obs.state = RC_STATE_SKIP;
+			snprintf(oc[i].obs.reason, sizeof(oc[i].obs.reason),
+				 "%s", unmet);
+			rc_judge(c, &oc[i].obs, t->slowness, &oc[i].j);
+			continue;
+		}
+		rc_run_isolated(g, c, rc_impl(i), t, shared, wd, &ex);
+		oc[i].obs = *shared;
+		if (ex.verdict != RC_PASS) {
+			oc[i].j.verdict = ex.verdict;
+			snprintf(oc[i].j.msg, sizeof(oc[i].j.msg), "%s", ex.msg);
+		} else {
+			rc_judge(c, &oc[i].obs, t->slowness, &oc[i].j);
+		}
+	}
+}
+
+static bool case_exists(const char *id)
+{
+	const struct rc_group *const *gp;
+	size_t i;
+
+	for_each_group(gp)
+		for (i = 0; i < (*gp)->nrows; i++)
+			if (!strcmp(RC_ROW(*gp, i)->id, id))
+				return true;
+	return false;
+}
+
+/* --expect FILE, else rdma-core.expect and <driver>.expect of the device. */
+static int load_profiles(const struct opts *o, struct rc_profile *p,
+			 const struct rc_device *dev)
+{
+	const char *dir = getenv("RDMACONF_EXPECT_DIR");
+	char path[4096], err[512], drv[64];
+
+	if (o->expect) {
+		if (!strcmp(o->expect, "none"))
+			return 0;
+		if (!rc_profile_load(p, o->expect, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "rdmaconf: %s\n", err);
+		return -1;
+	}
+	if (!dir)
+		dir = RDMACONF_SRCDIR "/cases/expect";
+	snprintf(path, sizeof(path), "%s/rdma-core.expect", dir);
+	if (!access(path, F_OK) && rc_profile_load(p, path, err, sizeof(err)))
+		goto fail;
+	if (dev && !rc_device_driver(dev, drv, sizeof(drv))) {
+		snprintf(path, sizeof(path), "%s/%s.expect", dir, drv);
+		if (!access(path, F_OK) &&
+		    rc_profile_load(p, path, err, sizeof(err)))
+			goto fail;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "rdmaconf: %s\n", err);
+	return -1;
+}
+
+static int cmd_run(const struct opts *o)
+{
+	const struct rc_group *const *gp;
+	struct rc_target target = { .port = 0, .link_layer = "" };
+	struct rc_str head = {}, cj = {}, sj = {}, junit = {};
+	struct rc_results results = { .fd = -1 };
+	struct outcome oc[RC_NIMPLS];
+	struct summary s = {};
+	struct rc_profile profile = {};
+	struct rc_expectation *x;
+	struct rc_device dev;
+	struct rc_obs *shared;
+	char stale[300];
+	bool xdiv;
+	unsigned int total = 0, n = 0;
+	bool tty = isatty(STDERR_FILENO);
+	int ret, i, agree;
+	char why[256];
+	size_t r;
+
+	ret = rc_device_find(o->device, &dev);
+	if (ret == -ENOENT || (o->device && ret)) {
+		fprintf(stderr, "rdmaconf: device %s %s\n", o->device,
+			ret == -ENOENT ? "does not exist" :
+			"has no ACTIVE port");
+		return RC_EXIT_ENV;
+	}
+	if (!ret) {
+		target.ca = dev.name;
+		target.port = dev.port;
+		target.link_layer = dev.link_layer;
+	}
+	target.root = geteuid() == 0;
+	target.slowness = measure_slowness();
+
+	if (load_profiles(o, &profile, target.ca ? &dev : NULL))
+		return RC_EXIT_USAGE;
+	shared = rc_obs_shared();
+	if (!shared) {
+		fprintf(stderr, "rdmaconf: cannot map shared memory: %m\n");
+		return RC_EXIT_ENV;
+	}
+	json_head(&head, target.ca ? &dev : NULL, target.slowness);
+	if (o->json) {
+		ret = rc_results_open(&results, o->json, head.s);
+		if (ret) {
+			fprintf(stderr, "rdmaconf: cannot write %s: %s\n",
+				o->json, strerror(-ret));
+			return RC_EXIT_ENV;
+		}
+	}
+
+	for_each_group(gp)
+		for (r = 0; r < (*gp)->nrows; r++)
+			total += selected(RC_ROW(*gp, r), o->filter);
+	printf("KTAP version 1\n1..%u\n", total);
+	printf("# rdmaconf %s; device %s; slowness %.1f\n", RDMACONF_VERSION,
+	       target.ca ? target.ca : "none", target.slowness);
+
+	for_each_group(gp) {
+		const struct rc_group *g = *gp;
+
+		for (r = 0; r < g->nrows && !interrupted; r++) {
+			const struct rc_case *c = RC_ROW(g, r);
+			bool bad = false, anyran = false;
+
+			if (!selected(c, o->filter))
+				continue;
+			n++;
+			if (tty)
+				fprintf(stderr, "\r\033[K[%u/%u] %s", n, total,
+					c->id);
+			x = rc_profile_find(&profile, c->id);
+			run_case(g, c, o, &target, x, shared, oc);
+			if (interrupted)
+				break;
+
+			agree = -1;
+			why[0] = 0;
+			if (oc[0].ran && oc[1].ran &&
+			    oc[0].obs.state == RC_STATE_RAN &&
+			    oc[1].obs.state == RC_STATE_RAN &&
+			    rc_verdict_ran(oc[0].j.verdict) &&
+			    rc_verdict_ran(oc[1].j.verdict))
+				agree = rc_agree(c, &oc[0].obs, &oc[1].obs,
+						 target.slowness, why,
+						 sizeof(why));
+			xdiv = apply_expectation(x, oc, agree, stale,
+						 sizeof(stale));
+			for (i = 0; i < RC_NIMPLS; i++) {
+				if (!oc[i].ran)
+					continue;
+				s.count[i][oc[i].j.verdict]++;
+				bad |= verdict_bad(oc[i].j.verdict);
+				anyran |= rc_verdict_ran(oc[i].j.verdict);
+			}
+			bad |= (agree == 0 && !xdiv) || stale[0];
+			s.stale += stale[0] != 0;
+			s.cases++;
+			s.diverge += agree == 0;
+			s.agree += agree == 1;
+			if (bad)
+				s.bad++;
+			else
+				s.ok++;
+
+			if (tty)
+				fprintf(stderr, "\r\033[K");
+			if (!bad && !anyran) {
+				const struct outcome *first =
+					oc[0].ran ? &oc[0] : &oc[1];
+
+				printf("ok %u %s # SKIP %s\n", n, c->id,
+				       first->j.msg);
+			} else if (!bad && x && x->kind != RC_EXP_SKIP) {
+				printf("ok %u %s # XFAIL %s\n", n, c->id,
+				       x->reason);
+			} else {
+				printf("%s %u %s\n", bad ? "not ok" : "ok", n,
+				       c->id);
+			}
+			for (i = 0; i < RC_NIMPLS; i++)
+				if (oc[i].ran && (bad || oc[i].j.verdict != RC_PASS))
+					printf("# %s: %s%s%s\n", rc_impl(i)->name,
+					       rc_verdict_name(oc[i].j.verdict),
+					       oc[i].j.msg[0] ? " - " : "",
+					       oc[i].j.msg);
+			if (agree == 0)
+				printf("# DIVERGE%s: %s\n", xdiv ?
+				       " (expected)" : "", why);
+			if (stale[0])
+				printf("# STALE: %s\n", stale);
+			if (bad) {
+				printf("# doc: %s\n", c->doc);
+				ktap_dump(c, oc);
+			}
+
+			cj.len = 0;
+			sj.len = 0;
+			json_case(&cj, g, c, oc, agree, why, x,
+				  stale[0] ? stale : NULL);
+			json_summary(&sj, &s);
+			if (o->json && rc_results_add(&results, cj.s, sj.s)) {
+				fprintf(stderr, "rdmaconf: writing %s failed: %m; "
+					"results so far are in it\n", o->json);
+				return RC_EXIT_ENV;
+			}
+			rc_str_printf(&junit, "<testcase classname=\"%s\" name=\"",
+				      g->call);
+			junit_escape(&junit, c->id);
+			rc_str_printf(&junit, "\">");
+			if (bad) {
+				rc_str_printf(&junit, "<failure message=\"");
+				junit_escape(&junit, why[0] ? why :
+					     oc[0].ran && verdict_bad(oc[0].j.verdict) ?
+					     oc[0].j.msg : oc[1].j.msg);
+				rc_str_printf(&junit, "\"/>");
+			} else if (!anyran) {
+				rc_str_printf(&junit, "<skipped message=\"");
+				junit_escape(&junit, oc[0].ran ? oc[0].j.msg :
+					     oc[1].j.msg);
+				rc_str_printf(&junit, "\"/>");
+			}
+			rc_str_printf(&junit, "</testcase>\n");
+		}
+	}
+
+	/* entries naming no case at all have gone stale */
+	for (i = 0; !interrupted && i < (int)profile.n; i++) {
+		if (profile.e[i].used || case_exists(profile.e[i].id))
+			continue;
+		printf("# STALE: %s: %s names no case\n", profile.e[i].where,
+		       profile.e[i].id);
+		s.stale++;
+		s.bad++;
+	}
+	sj.len = 0;
+	json_summary(&sj, &s);
+	if (o->json && rc_results_close(&results, sj.s))
+		fprintf(stderr, "rdmaconf: closing %s failed: %m\n", o->json);
+	if (o->junit) {
+		FILE *f = fopen(o->junit, "w");
+
+		if (!f) {
+			fprintf(stderr, "rdmaconf: cannot write %s: %m\n",
+				o->junit);
+			return RC_EXIT_ENV;
+		}
+		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			"<testsuite name=\"rdmaconf\" tests=\"%u\" "
+			"failures=\"%u\">\n%s</testsuite>\n", s.cases, s.bad,
+			junit.s ? junit.s : "");
+		fclose(f);
+	}
+
+	printf("# rdmaconf: %u cases: %u ok, %u not ok, %u diverge, %u stale",
+	       s.cases, s.ok, s.bad, s.diverge, s.stale);
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (o->impl[i])
+			printf("; %s %u pass %u fail %u xfail %u skip "
+			       "%u unsupported %u absent %u crash %u hang",
+			       rc_impl(i)->name,
+			       s.count[i][RC_PASS], s.count[i][RC_FAIL],
+			       s.count[i][RC_XFAIL],
+			       s.count[i][RC_SKIP], s.count[i][RC_UNSUPPORTED],
+			       s.count[i][RC_ABSENT], s.count[i][RC_CRASH],
+			       s.count[i][RC_HANG]);
+	printf("\n");
+	rc_str_free(&head);
+	rc_str_free(&cj);
+	rc_str_free(&sj);
+	rc_str_free(&junit);
+	if (interrupted) {
+		fprintf(stderr, "rdmaconf: interrupted after %u of %u cases; "
+			"results so far kept\n", n, total);
+		return RC_EXIT_INTERRUPTED;
+	}
+	return s.bad ? RC_EXIT_FAILURES : RC_EXIT_OK;
+}
+
+static void on_signal(int sig)
+{
+	interrupted = 1;
+	rc_runner_abort();
+}
+
+/* Run this very command inside the rxe VM (ci/rxe-vm). */
+static int exec_vm(int argc, char **argv)
+{
+	const char *vm = getenv("RDMACONF_RXE_VM");
+	char self[4096], path[4096];
+	char **args = calloc(argc + 4, sizeof(*args));
+	ssize_t n;
+	int i, k = 0;
+
+	if (!vm) {
+		snprintf(path, sizeof(path), "%s/ci/rxe-vm", RDMACONF_SRCDIR);
+		vm = path;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0 || !args) {
+		fprintf(stderr, "rdmaconf: cannot find own executable\n");
+		return RC_EXIT_ENV;
+	}
+	self[n] = 0;
+	args[k++] = (char *)vm;
+	args[k++] = (char *)"--";
+	args[k++] = self;
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--vm"))
+			args[k++] = argv[i];
+	execv(vm, args);
+	fprintf(stderr, "rdmaconf: cannot start the rxe VM launcher %s: %m\n",
+		vm);
+	return RC_EXIT_ENV;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option long_opts[] = {
+		{ "filter", required_argument, NULL, 'f' },
+		{ "impl", required_argument, NULL, 'i' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "junit", required_argument, NULL, 'J' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "vm", no_argument, NULL, 'V' },
+		{ "watchdog-ms", required_argument, NULL, 'w' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
+		{ }
+	};
+	struct opts o = { .watchdog_ms = 10000 };
+	const char *cmd;
+	char *end;
+	int c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return RC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return RC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("rdmaconf %s\n", RDMACONF_VERSION);
+		return RC_EXIT_OK;
+	}
+	cmd = argv[1];
+	if (strcmp(cmd, "list") && strcmp(cmd, "run"))
+		die_usage("unknown command '%s'", cmd);
+	o.impl[RC_IMPL_SYSTEM] = o.impl[RC_IMPL_REFERENCE] = true;
+
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "f:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o.filter = optarg;
+			break;
+		case 'i':
+			o.impl[RC_IMPL_SYSTEM] = !strcmp(optarg, "system") ||
+						 !strcmp(optarg, "both");
+			o.impl[RC_IMPL_REFERENCE] = !strcmp(optarg, "reference") ||
+						    !strcmp(optarg, "both");
+			if (!o.impl[0] && !o.impl[1])
+				die_usage("--impl takes system, reference or "
+					  "both, not '%s'", optarg);
+			break;
+		case 'j':
+			o.json = optarg;
+			break;
+		case 'J':
+			o.junit = optarg;
+			break;
+		case 'd':
+			o.device = optarg;
+			break;
+		case 'V':
+			o.vm = true;
+			break;
+		case 'e':
+			o.expect = optarg;
+			break;
+		case 'w':
+			o.watchdog_ms = strtoul(optarg, &end, 10);
+			if (*end || !o.watchdog_ms)
+				die_usage("--watchdog-ms takes a positive "
+					  "number of milliseconds, not '%s'",
+					  optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return RC_EXIT_OK;
+		default:
+			die_usage("%s", "bad option");
+		}
+	}
+	if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (!strcmp(cmd, "list")) {
+		if (o.vm || o.json || o.junit || o.device || o.expect)
+			die_usage("%s", "list takes only --filter");
+		return cmd_list(&o);
+	}
+	if (o.vm && o.device)
+		die_usage("%s", "--vm and --device exclude each other");
+	if (o.vm)
+		return exec_vm(argc, argv);
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	return cmd_run(&o);
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Helpers the case files' run functions use inside the forked child. */
+#include <endian.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rdmaconf.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double start_ms;
+
+void rc_obs_begin(struct rc_obs *obs)
+{
+	obs->state = RC_STATE_STARTED;
+	errno = 0;
+	start_ms = now_ms();
+}
+
+void rc_obs_end(struct rc_obs *obs, long long ret)
+{
+	int err = errno;
+
+	obs->elapsed_ms = now_ms() - start_ms;
+	obs->ret = ret;
+	obs->err = err;
+	obs->state = RC_STATE_RAN;
+}
+
+void rc_obs_out(struct rc_obs *obs, const void *buf, size_t len)
+{
+	if (len > RC_OUT_MAX)
+		len = RC_OUT_MAX;
+	memcpy(obs->out, buf, len);
+	obs->out_len = len;
+}
+
+void rc_obs_state(struct rc_obs *obs, enum rc_state state, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(obs->reason, sizeof(obs->reason), fmt, ap);
+	va_end(ap);
+	obs->state = state;
+}
+
+/* A NULL entry in the ops table is a call the implementation lacks. */
+bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name)
+{
+	if (fn)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_ABSENT, "symbol %s not exported by %s",
+		     name, ctx->ops->name);
+	return false;
+}
+
+void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf)
+{
+	const struct rc_patch *p;
+	uint8_t tmp[8];
+	unsigned int i, k;
+
+	memset(buf, b->fill, b->len);
+	for (i = 0; i < RC_MAX_PATCH && b->patch[i].len; i++) {
+		p = &b->patch[i];
+		if (p->order == RC_RAW) {
+			memcpy(buf + p->off, p->raw, p->len);
+			continue;
+		}
+		/* big endian bytes of the value's low p->len bytes */
+		for (k = 0; k < p->len; k++)
+			tmp[k] = p->value >> (8 * (p->len - 1 - k));
+		if (p->order == RC_HOST && __BYTE_ORDER == __LITTLE_ENDIAN)
+			for (k = 0; k < p->len; k++)
+				buf[p->off + k] = tmp[p->len - 1 - k];
+		else
+			memcpy(buf + p->off, tmp, p->len);
+	}
+}

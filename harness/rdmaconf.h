@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * rdmaconf: the case model shared by the harness, the case tables and the
+ * unit tests.
+ *
+ * A case is one row of a static const table in cases/<lib>/<call>.c.  Every
+ * row starts with a struct rc_case (what it checks, what it needs, what the
+ * documentation promises); the rest of the row is the call's own inputs.  A
+ * struct rc_group ties a table to the function that performs one row on one
+ * implementation and records what it observed.
+ */
+#ifndef RDMACONF_H
+#define RDMACONF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#include "impl.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BUILD_ASSERT(cond) _Static_assert(cond, #cond)
+
+/* What a row needs from the machine; checked at run time, never #ifdef. */
+enum rc_need {
+	RC_NEED_DEVICE = 1 << 0,	/* an RDMA device with an active port */
+	RC_NEED_ROOT = 1 << 1,
+	RC_NEED_IB = 1 << 2,		/* link layer InfiniBand */
+	RC_NEED_ROCE = 1 << 3,		/* link layer Ethernet (RoCE) */
+	RC_NEED_UMAD = 1 << 4,		/* /dev/infiniband/umadN of the port */
+};
+
+/* How a call reports success and failure: one checker per convention. */
+enum rc_conv {
+	RC_CONV_VALUE,		/* no error indication: a plain value */
+	RC_CONV_NEG_ERRNO,	/* >= 0 success, -errno on failure */
+	RC_CONV_NEG,		/* >= 0 success, any negative on failure */
+	RC_CONV_ERRNO_RET,	/* 0 success, the errno value itself on failure */
+	RC_CONV_NULL_ERRNO,	/* non-NULL success, NULL + errno on failure */
+	RC_CONV_M1_ERRNO,	/* >= 0 success, -1 + errno on failure */
+	RC_CONV_OFFSET,		/* a pointer into the caller's buffer, as an offset */
+};
+
+/* What the return value must be. */
+enum rc_ret {
+	RC_RET_EQ,		/* exactly .value */
+	RC_RET_IN,		/* .value or one of .alt where documented so */
+	RC_RET_OK,		/* the convention's success */
+	RC_RET_ERR,		/* the convention's failure, errno in .errnos */
+};
+
+/* One field of an expected output buffer, in the order the ABI defines. */
+enum rc_order {
+	RC_RAW,			/* bytes as given */
+	RC_BE,			/* value stored big endian (network order) */
+	RC_HOST,		/* value stored in host order */
+};
+
+struct rc_patch {
+	uint16_t off;
+	uint8_t len;
+	uint8_t order;
+	uint64_t value;
+	const uint8_t *raw;
+};
+
+#define RC_PATCH_BE(o, l, v) { .off = (o), .len = (l), .order = RC_BE, .value = (v) }
+#define RC_PATCH_HOST(o, l, v) { .off = (o), .len = (l), .order = RC_HOST, .value = (v) }
+#define RC_PATCH_RAW(o, l, p) { .off = (o), .len = (l), .order = RC_RAW, .raw = (p) }
+
+#define RC_MAX_PATCH 8
+/* The whole expected buffer: @fill everywhere a patch does not write. */
+struct rc_bytes {
+	uint16_t len;
+	uint8_t fill;
+	struct rc_patch patch[RC_MAX_PATCH];
+};
+
+/* Names for the bytes of a buffer, so that a diff can say which field differs. */
+struct rc_field {
+	const char *name;
+	uint16_t off;
+	uint16_t len;
+};
+
+struct rc_layout {
+	const char *name;
+	const struct rc_field *fields;
+	size_t nfields;
+};
+
+#define RC_MAX_ERRNOS 4
+struct rc_expect {
+	enum rc_conv conv;
+	enum rc_ret ret;
+	long long value;
+	long long alt[2];		/* RC_RET_IN: the other allowed values */
+	int errnos[RC_MAX_ERRNOS];	/* allowed on failure; 0 ends the list */
+	const struct rc_bytes *out;	/* NULL: output not checked */
+	const struct rc_layout *layout;
+	unsigned int ms;		/* expected duration of a timed call */
+	unsigned int tol_ms;		/* +/- tolerance, scaled by host slowness */
+};
+
+struct rc_case {
+	const char *id;		/* stable: lib/call/behaviour */
+	const char *doc;	/* the sentence of the man page (or header) checked */
+	const char *note;	/* how the sentence is read where it is vague */
+	unsigned int needs;	/* enum rc_need */
+	unsigned int watchdog_ms; /* 0: the default */
+	struct rc_expect expect;
+};
+
+/* What one run of one row on one implementation saw; lives in shared memory. */
+enum rc_state {
+	RC_STATE_NONE,		/* child never got to the row */
+	RC_STATE_STARTED,	/* inside the code under test */
+	RC_STATE_RAN,
+	RC_STATE_ABSENT,	/* the implementation lacks the call */
+	RC_STATE_UNSUPPORTED,	/* the device or kernel cannot do it */
+	RC_STATE_SKIP,		/* a requirement of the row is not met */
+	RC_STATE_BROKEN,	/* setup around the call failed */
+};
+
+#define RC_OUT_MAX 1024
+#define RC_REASON_MAX 256
+struct rc_obs {
+	volatile int state;
+	long long ret;
+	int err;
+	uint32_t out_len;
+	double elapsed_ms;
+	char reason[RC_REASON_MAX];
+	uint8_t out[RC_OUT_MAX];
+};
+
+enum rc_verdict {
+	RC_PASS,
+	RC_FAIL,
+	RC_XFAIL,
+	RC_XPASS,
+	RC_SKIP,
+	RC_UNSUPPORTED,
+	RC_CRASH,
+	RC_HANG,
+	RC_ABSENT,
+	RC_BROKEN,
+	RC_NVERDICTS
+};
+
+enum rc_fail_kind {
+	RC_FAIL_NONE,
+	RC_FAIL_UNEXPECTED_SUCCESS,
+	RC_FAIL_RETURN,
+	RC_FAIL_ERRNO,
+	RC_FAIL_OUTPUT,
+	RC_FAIL_TIMING,
+};
+
+/* The device a run targets, as the row's setup needs it. */
+struct rc_target {
+	const char *ca;		/* NULL: no device */
+	int port;
+	const char *link_layer;	/* "InfiniBand", "Ethernet" */
+	bool root;
+	double slowness;	/* >= 1: how much slower than a native host */
+};
+
+struct rc_ctx {
+	const struct rc_ops *ops;
+	const struct rc_target *target;
+	struct rc_obs *obs;
+};
+
+struct rc_group {
+	const char *call;		/* documented name, e.g. "umad_set_grh" */
+	const char *lib;		/* "umad", "verbs", "rdmacm" */
+	const void *rows;
+	size_t row_size;
+	size_t nrows;
+	/* Perform @row in a forked child; record into ctx->obs. */
+	void (*run)(const void *row, struct rc_ctx *ctx);
+};
+
+#define RC_ROW(g, i) \
+	((const struct rc_case *)((const char *)(g)->rows + (i) * (g)->row_size))
+
+/* Every group registers itself in this section; the harness walks it. */
+#define RC_GROUP(name) \
+	static const struct rc_group *const rc_group_ptr_##name \
+	__attribute__((section("rc_groups"), used, aligned(sizeof(void *)))) = &name
+
+extern const struct rc_group *const __start_rc_groups[];
+extern const struct rc_group *const __stop_rc_groups[];
+
+/* helpers for the run functions of case files (harness/observe.c) */
+void rc_obs_begin(struct rc_obs *obs);
+void rc_obs_end(struct rc_obs *obs, long long ret);
+void rc_obs_out(struct rc_obs *obs, const void *buf, size_t len);
+void rc_obs_state(struct rc_obs *obs, enum rc_state state, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name);
+void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf);
+
+/* Call @expr with errno cleared and timed; record ret and errno. */
+#define RC_OBSERVE(ctx, expr) \
+	do { \
+		rc_obs_begin((ctx)->obs); \
+		long long __r = (long long)(expr); \
+		rc_obs_end((ctx)->obs, __r); \
+	} while (0)
+
+/* the verdict of one implementation (harness/verdict.c) */
+struct rc_judgement {
+	enum rc_verdict verdict;
+	enum rc_fail_kind kind;
+	char msg[512];
+};
+
+void rc_judge(const struct rc_case *c, const struct rc_obs *o,
+	      double slowness, struct rc_judgement *j);
+bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
+	      const struct rc_obs *b, double slowness, char *why, size_t len);
+const char *rc_verdict_name(enum rc_verdict v);
+const char *rc_fail_kind_name(enum rc_fail_kind k);
+const char *rc_errno_name(int err);
+bool rc_verdict_ran(enum rc_verdict v);
+
+#endif

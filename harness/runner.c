@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Isolation of every row, after kselftest's harness: the row runs in a
+ * forked child that leads its own process group, the parent waits on a
+ * pidfd with a deadline, and a child that outlives the deadline has its
+ * whole group killed.  Whatever the code under test does to itself -- a
+ * signal, abort(), exit(), an endless loop -- becomes CRASH or HANG for
+ * that row, and the run goes on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runner.h"
+
+static volatile pid_t running_child;
+
+struct rc_obs *rc_obs_shared(void)
+{
+	void *p = mmap(NULL, sizeof(struct rc_obs), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void rc_runner_abort(void)
+{
+	pid_t pid = running_child;
+
+	if (pid > 0)
+		kill(-pid, SIGKILL);
+}
+
+static void child(const struct rc_group *g, const struct rc_case *c,
+		  const struct rc_ops *ops, const struct rc_target *t,
+		  struct rc_obs *obs)
+{
+	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = obs };
+	sigset_t none;
+
+	setpgid(0, 0);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	/* The code under test may print; KTAP on stdout must stay clean. */
+	dup2(STDERR_FILENO, STDOUT_FILENO);
+	g->run(c, &ctx);
+	/* _exit: no atexit handlers of the library under test run here */
+	_exit(0);
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Wait for @pid until @deadline (ms, monotonic); false on timeout. */
+static bool wait_deadline(pid_t pid, double deadline, int *status)
+{
+	int pidfd = syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	double left;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			break;
+		left = deadline - now_ms();
+		if (left <= 0) {
+			if (pidfd >= 0)
+				close(pidfd);
+			return false;
+		}
+		if (pidfd >= 0) {
+			poll(&pfd, 1, left > 100 ? 100 : (int)left + 1);
+		} else {
+			/* kernels before 5.3: poll the child at 1 ms */
+			struct timespec ts = { 0, 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return true;
+}
+
+void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
+		     const struct rc_ops *ops, const struct rc_target *t,
+		     struct rc_obs *obs, unsigned int watchdog_ms,
+		     struct rc_exit *ex)
+{
+	double start;
+	int status = 0;
+	pid_t pid;
+
+	memset(obs, 0, sizeof(*obs));
+	memset(ex, 0, sizeof(*ex));
+	ex->verdict = RC_PASS;
+	fflush(NULL);
+	start = now_ms();
+	pid = fork();
+	if (pid < 0) {
+		obs->state = RC_STATE_BROKEN;
+		snprintf(obs->reason, sizeof(obs->reason), "fork: %s",
+			 strerror(errno));
+		return;
+	}
+	if (pid == 0)
+		child(g, c, ops, t, obs);
+	setpgid(pid, pid);	/* both sides: whoever runs first wins */
+	running_child = pid;
+
+	if (!wait_deadline(pid, start + watchdog_ms, &status)) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		running_child = 0;
+		ex->verdict = RC_HANG;
+		snprintf(ex->msg, sizeof(ex->msg),
+			 "no result after %u ms (watchdog), %s",
+			 watchdog_ms, obs->state == RC_STATE_STARTED ?
+			 "inside the call under test" : "in the row's setup");
+		return;
+	}
+	running_child = 0;
+	/* grandchildren the code under test left behind go with the group */
+	kill(-pid, SIGKILL);
+
+	if (WIFSIGNALED(status)) {
+		ex->verdict = RC_CRASH;
+		snprintf(ex->msg, sizeof(ex->msg), "killed by signal %d (%s)%s",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)),
+			 obs->state == RC_STATE_STARTED ?
+			 " inside the call under test" : "");
+	} else if (obs->state == RC_STATE_STARTED ||
+		   obs->state == RC_STATE_NONE || WEXITSTATUS(status)) {
+		ex->verdict = RC_CRASH;
+		snprintf(ex->msg, sizeof(ex->msg),
+			 "process exited with status %d %s",
+			 WEXITSTATUS(status), obs->state == RC_STATE_STARTED ?
+			 "inside the call under test" : "before recording a result");
+	}
+}

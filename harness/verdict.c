@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Turning an observation into a verdict.  The return convention is a column
+ * of the row, and each convention has exactly one checker here, so "what is
+ * a failure" is decided in one place for every call.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rdmaconf.h"
+#include "diff.h"
+
+static const char *const verdict_names[RC_NVERDICTS] = {
+	[RC_PASS] = "PASS", [RC_FAIL] = "FAIL", [RC_XFAIL] = "XFAIL",
+	[RC_XPASS] = "XPASS", [RC_SKIP] = "SKIP",
+	[RC_UNSUPPORTED] = "UNSUPPORTED", [RC_CRASH] = "CRASH",
+	[RC_HANG] = "HANG", [RC_ABSENT] = "ABSENT", [RC_BROKEN] = "BROKEN",
+};
+
+const char *rc_verdict_name(enum rc_verdict v)
+{
+	return v < RC_NVERDICTS ? verdict_names[v] : "?";
+}
+
+const char *rc_fail_kind_name(enum rc_fail_kind k)
+{
+	switch (k) {
+	case RC_FAIL_UNEXPECTED_SUCCESS: return "unexpected success";
+	case RC_FAIL_RETURN: return "wrong return value";
+	case RC_FAIL_ERRNO: return "wrong errno";
+	case RC_FAIL_OUTPUT: return "wrong output";
+	case RC_FAIL_TIMING: return "out of time tolerance";
+	case RC_FAIL_NONE: break;
+	}
+	return "";
+}
+
+bool rc_verdict_ran(enum rc_verdict v)
+{
+	return v == RC_PASS || v == RC_FAIL || v == RC_XFAIL || v == RC_XPASS;
+}
+
+const char *rc_errno_name(int err)
+{
+	static char buf[16];
+
+	switch (err) {
+#define E(x) case x: return #x;
+	E(EPERM) E(ENOENT) E(ESRCH) E(EINTR) E(EIO) E(ENXIO) E(E2BIG)
+	E(EBADF) E(EAGAIN) E(ENOMEM) E(EACCES) E(EFAULT) E(EBUSY) E(EEXIST)
+	E(ENODEV) E(EINVAL) E(ENFILE) E(EMFILE) E(ENOTTY) E(ENOSPC)
+	E(ERANGE) E(ENOSYS) E(ENODATA) E(ETIME) E(EOVERFLOW) E(EPROTO)
+	E(EMSGSIZE) E(EOPNOTSUPP) E(EADDRINUSE) E(EADDRNOTAVAIL)
+	E(ENETUNREACH) E(ECONNREFUSED) E(ECONNRESET) E(ETIMEDOUT)
+	E(EHOSTUNREACH) E(EALREADY) E(EINPROGRESS) E(ENOTCONN)
+#undef E
+	case 0:
+		return "0";
+	}
+	snprintf(buf, sizeof(buf), "errno %d", err);
+	return buf;
+}
+
+/* Did the call fail, by its convention; and which errno did it report? */
+static bool conv_failed(enum rc_conv conv, long long ret, int err, int *errp)
+{
+	switch (conv) {
+	case RC_CONV_NEG_ERRNO:
+		*errp = ret < 0 ? (int)-ret : 0;
+		return ret < 0;
+	case RC_CONV_NEG:
+		*errp = ret < 0 ? err : 0;
+		return ret < 0;
+	case RC_CONV_ERRNO_RET:
+		*errp = (int)ret;
+		return ret != 0;
+	case RC_CONV_NULL_ERRNO:
+		*errp = ret == 0 ? err : 0;
+		return ret == 0;
+	case RC_CONV_M1_ERRNO:
+		*errp = ret == -1 ? err : 0;
+		return ret == -1;
+	case RC_CONV_VALUE:
+	case RC_CONV_OFFSET:
+		break;
+	}
+	*errp = 0;
+	return false;
+}
+
+static bool errno_allowed(const struct rc_expect *e, int err)
+{
+	unsigned int i;
+
+	if (!e->errnos[0])
+		return true;
+	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i]; i++)
+		if (e->errnos[i] == err)
+			return true;
+	return false;
+}
+
+static void errno_set_str(const struct rc_expect *e, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i] && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
+			      rc_errno_name(e->errnos[i]));
+	if (!i)
+		snprintf(buf, len, "any");
+}
+
+static void fail(struct rc_judgement *j, enum rc_fail_kind k,
+		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fail(struct rc_judgement *j, enum rc_fail_kind k,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	j->verdict = RC_FAIL;
+	j->kind = k;
+	n = snprintf(j->msg, sizeof(j->msg), "%s: ", rc_fail_kind_name(k));
+	va_start(ap, fmt);
+	vsnprintf(j->msg + n, sizeof(j->msg) - n, fmt, ap);
+	va_end(ap);
+}
+
+static bool judge_return(const struct rc_expect *e, const struct rc_obs *o,
+			 struct rc_judgement *j)
+{
+	char set[64];
+	int err;
+	bool failed = conv_failed(e->conv, o->ret, o->err, &err);
+
+	switch (e->ret) {
+	case RC_RET_EQ:
+		if (o->ret != e->value) {
+			fail(j, RC_FAIL_RETURN, "expected %lld, got %lld%s%s",
+			     e->value, o->ret, failed ? " errno " : "",
+			     failed ? rc_errno_name(err) : "");
+			return false;
+		}
+		return true;
+	case RC_RET_IN:
+		if (o->ret != e->value && o->ret != e->alt[0] &&
+		    o->ret != e->alt[1]) {
+			fail(j, RC_FAIL_RETURN, "expected %lld (or %lld, %lld), "
+			     "got %lld", e->value, e->alt[0], e->alt[1], o->ret);
+			return false;
+		}
+		return true;
+	case RC_RET_OK:
+		if (failed) {
+			fail(j, RC_FAIL_RETURN,
+			     "expected success, got %lld (errno %s)", o->ret,
+			     rc_errno_name(err));
+			return false;
+		}
+		return true;
+	case RC_RET_ERR:
+		errno_set_str(e, set, sizeof(set));
+		if (!failed) {
+			fail(j, RC_FAIL_UNEXPECTED_SUCCESS,
+			     "expected failure with %s, got %lld", set, o->ret);
+			return false;
+		}
+		if (e->conv == RC_CONV_M1_ERRNO || e->conv == RC_CONV_NULL_ERRNO ||
+		    e->conv == RC_CONV_NEG_ERRNO || e->conv == RC_CONV_ERRNO_RET ||
+		    e->errnos[0]) {
+			if (!errno_allowed(e, err)) {
+				fail(j, RC_FAIL_ERRNO, "expected %s, got %s (ret %lld)",
+				     set, rc_errno_name(err), o->ret);
+				return false;
+			}
+		}
+		return true;
+	}
+	return true;
+}
+
+static bool judge_output(const struct rc_case *c, const struct rc_obs *o,
+			 struct rc_judgement *j)
+{
+	const struct rc_expect *e = &c->expect;
+	uint8_t want[RC_OUT_MAX];
+	char fields[256];
+
+	if (!e->out)
+		return true;
+	rc_bytes_build(e->out, want);
+	if (o->out_len == e->out->len && !memcmp(want, o->out, o->out_len))
+		return true;
+	if (o->out_len != e->out->len) {
+		fail(j, RC_FAIL_OUTPUT, "expected %u bytes, got %u",
+		     e->out->len, o->out_len);
+		return false;
+	}
+	rc_diff_fields(e->layout, want, o->out, o->out_len, fields,
+		       sizeof(fields));
+	fail(j, RC_FAIL_OUTPUT, "bytes differ in %s", fields);
+	return false;
+}
+
+static bool within_tolerance(const struct rc_expect *e, double ms,
+			     double slowness)
+{
+	double tol = e->tol_ms * (slowness > 1 ? slowness : 1);
+
+	return fabs(ms - e->ms) <= tol;
+}
+
+static bool judge_timing(const struct rc_expect *e, const struct rc_obs *o,
+			 double slowness, struct rc_judgement *j)
+{
+	if (!e->tol_ms || within_tolerance(e, o->elapsed_ms, slowness))
+		return true;
+	fail(j, RC_FAIL_TIMING, "expected %u ms +/- %.0f ms, took %.1f ms",
+	     e->ms, e->tol_ms * (slowness > 1 ? slowness : 1), o->elapsed_ms);
+	return false;
+}
+
+void rc_judge(const struct rc_case *c, const struct rc_obs *o,
+	      double slowness, struct rc_judgement *j)
+{
+	memset(j, 0, sizeof(*j));
+	switch (o->state) {
+	case RC_STATE_RAN:
+		break;
+	case RC_STATE_ABSENT:
+		j->verdict = RC_ABSENT;
+		snprintf(j->msg, sizeof(j->msg), "%s", o->reason);
+		return;
+	case RC_STATE_UNSUPPORTED:
+		j->verdict = RC_UNSUPPORTED;
+		snprintf(j->msg, sizeof(j->msg), "%s", o->reason);
+		return;
+	case RC_STATE_SKIP:
+		j->verdict = RC_SKIP;
+		snprintf(j->msg, sizeof(j->msg), "%s", o->reason);
+		return;
+	case RC_STATE_BROKEN:
+		j->verdict = RC_BROKEN;
+		snprintf(j->msg, sizeof(j->msg), "setup failed: %s", o->reason);
+		return;
+	default:
+		j->verdict = RC_BROKEN;
+		snprintf(j->msg, sizeof(j->msg),
+			 "the row recorded no result (state %d)", o->state);
+		return;
+	}
+	if (judge_return(&c->expect, o, j) && judge_output(c, o, j) &&
+	    judge_timing(&c->expect, o, slowness, j))
+		j->verdict = RC_PASS;
+}
+
+/*
+ * Do two implementations behave the same?  Return value, errno where the
+ * convention reports one, output bytes, and timing class (in or out of the
+ * row's tolerance) are compared; absolute times never are.
+ */
+bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
+	      const struct rc_obs *b, double slowness, char *why, size_t len)
+{
+	const struct rc_expect *e = &c->expect;
+	int ea, eb;
+	bool fa = conv_failed(e->conv, a->ret, a->err, &ea);
+	bool fb = conv_failed(e->conv, b->ret, b->err, &eb);
+	char fields[256];
+
+	why[0] = 0;
+	if (a->ret != b->ret && !(e->conv == RC_CONV_NULL_ERRNO && !fa && !fb)) {
+		snprintf(why, len, "return value %lld vs %lld", a->ret, b->ret);
+		return false;
+	}
+	if (fa && fb && ea != eb) {
+		snprintf(why, len, "errno %s vs %s", rc_errno_name(ea),
+			 rc_errno_name(eb));
+		return false;
+	}
+	if (a->out_len != b->out_len) {
+		snprintf(why, len, "output length %u vs %u", a->out_len,
+			 b->out_len);
+		return false;
+	}
+	if (memcmp(a->out, b->out, a->out_len)) {
+		rc_diff_fields(e->layout, a->out, b->out, a->out_len, fields,
+			       sizeof(fields));
+		snprintf(why, len, "output bytes differ in %s", fields);
+		return false;
+	}
+	if (e->tol_ms && within_tolerance(e, a->elapsed_ms, slowness) !=
+	    within_tolerance(e, b->elapsed_ms, slowness)) {
+		snprintf(why, len, "timing class: %.1f ms vs %.1f ms",
+			 a->elapsed_ms, b->elapsed_ms);
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The reference libibumad: written from the umad_*(3) man pages, the
+ * <infiniband/umad.h> declarations and the kernel's user_mad ABI
+ * (Documentation/infiniband/user_mad.rst, <rdma/ib_user_mad.h>).  It never
+ * calls libibumad.  Every function is the documented call with a ref_ prefix.
+ */
+#ifndef RDMACONF_REF_UMAD_H
+#define RDMACONF_REF_UMAD_H
+
+#include <stddef.h>
+#include <infiniband/umad.h>
+
+/* The kernel's struct ib_user_mad_hdr (ABI version 5), byte offsets. */
+enum {
+	REF_UMAD_OFF_AGENT_ID = 0,
+	REF_UMAD_OFF_STATUS = 4,
+	REF_UMAD_OFF_TIMEOUT_MS = 8,
+	REF_UMAD_OFF_RETRIES = 12,
+	REF_UMAD_OFF_LENGTH = 16,
+	REF_UMAD_OFF_QPN = 20,
+	REF_UMAD_OFF_QKEY = 24,
+	REF_UMAD_OFF_LID = 28,
+	REF_UMAD_OFF_SL = 30,
+	REF_UMAD_OFF_PATH_BITS = 31,
+	REF_UMAD_OFF_GRH_PRESENT = 32,
+	REF_UMAD_OFF_GID_INDEX = 33,
+	REF_UMAD_OFF_HOP_LIMIT = 34,
+	REF_UMAD_OFF_TRAFFIC_CLASS = 35,
+	REF_UMAD_OFF_GID = 36,
+	REF_UMAD_OFF_FLOW_LABEL = 52,
+	REF_UMAD_OFF_PKEY_INDEX = 56,
+	REF_UMAD_OFF_RESERVED = 58,
+	REF_UMAD_HDR_SIZE = 64,
+	REF_UMAD_ADDR_SIZE = REF_UMAD_HDR_SIZE - REF_UMAD_OFF_QPN,
+};
+
+int ref_umad_init(void);
+int ref_umad_done(void);
+int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max);
+int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca);
+int ref_umad_release_ca(umad_ca_t *ca);
+int ref_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
+int ref_umad_release_port(umad_port_t *port);
+int ref_umad_open_port(const char *ca_name, int portnum);
+int ref_umad_close_port(int portid);
+
+void *ref_umad_get_mad(void *umad);
+size_t ref_umad_size(void);
+int ref_umad_status(void *umad);
+ib_mad_addr_t *ref_umad_get_mad_addr(void *umad);
+int ref_umad_set_grh_net(void *umad, void *mad_addr);
+int ref_umad_set_grh(void *umad, void *mad_addr);
+int ref_umad_set_addr_net(void *umad, __be16 dlid, __be32 dqp, int sl,
+			  __be32 qkey);
+int ref_umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey);
+int ref_umad_set_pkey(void *umad, int pkey_index);
+int ref_umad_get_pkey(void *umad);
+
+#endif

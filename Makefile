@@ -35,7 +35,9 @@ MAIN_OBJ := $(BUILD)/harness/main.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
 SHIM_SRC := $(wildcard tests/shims/*.c)
-SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,$(SHIM_SRC))
+SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
+	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
+	$(BUILD)/shims/fake/libibumad.so.3
 
 .PHONY: all check unit e2e deps coverage clean shims conformance
 all: $(BUILD)/rdmaconf
@@ -59,6 +61,10 @@ $(BUILD)/shims/%.so: tests/shims/%.c
 	$(call msg,SHIM,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
+$(BUILD)/shims/fake/libibumad.so.3: tests/shims/fake_libibumad.c
+	$(call msg,SHIM,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libibumad.so.3 -o $@ $<
 shims: $(SHIMS)
 
 unit: $(BUILD)/unit-tests

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "expect.h"
+#include "rdmaconf.h"
 
 const char *rc_expect_kind_name(enum rc_expect_kind k)
 {
@@ -32,6 +33,23 @@ static char *next_word(char **p)
 	if (**p)
 		*(*p)++ = 0;
 	return w;
+}
+
+static int parse_fail_kind(const char *s, int *kind)
+{
+	static const char *const names[] = {
+		[RC_FAIL_UNEXPECTED_SUCCESS] = "success",
+		[RC_FAIL_RETURN] = "return", [RC_FAIL_ERRNO] = "errno",
+		[RC_FAIL_OUTPUT] = "output", [RC_FAIL_TIMING] = "timing",
+	};
+	unsigned int i;
+
+	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*kind = i;
+			return 0;
+		}
+	return -1;
 }
 
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
@@ -72,8 +90,16 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		p->e = e;
 		e = &p->e[p->n];
 		memset(e, 0, sizeof(*e));
-		if (!strcmp(kind, "XFAIL")) {
+		if (!strncmp(kind, "XFAIL", 5) &&
+		    (!kind[5] || kind[5] == ':')) {
 			e->kind = RC_EXP_XFAIL;
+			if (kind[5] && parse_fail_kind(kind + 6, &e->fail_kind)) {
+				snprintf(err, errlen, "%s:%u: unknown failure "
+					 "kind '%.32s' (return, errno, output, "
+					 "timing, success)", path, lineno,
+					 kind + 6);
+				goto fail;
+			}
 		} else if (!strcmp(kind, "DIVERGE")) {
 			e->kind = RC_EXP_DIVERGE;
 		} else if (!strcmp(kind, "SKIP")) {

@@ -4,10 +4,13 @@
  * library version, a provider, a device), kept as data with a reason.
  *
  *   # comment
- *   <case id>  XFAIL|DIVERGE|SKIP  <reason>
+ *   <case id>  XFAIL[:return|:errno|:output|:timing|:success]|DIVERGE|SKIP
+ *              <reason>
  *
  * XFAIL: the system breaks the documentation here (and so differs from the
  * reference).  DIVERGE: both are within the documentation but differ.
+ * With a qualifier, XFAIL covers only that kind of failure: a failure of
+ * another kind is still FAIL, so an entry cannot hide a new bug.
  * SKIP: the row cannot run on this device.  An entry that no longer
  * matches -- the system now passes, agrees, or the id names no case -- is
  * reported as XPASS or STALE and fails the run.  Profiles never excuse the
@@ -23,6 +26,7 @@ enum rc_expect_kind { RC_EXP_XFAIL, RC_EXP_DIVERGE, RC_EXP_SKIP };
 struct rc_expectation {
 	char *id;
 	enum rc_expect_kind kind;
+	int fail_kind;		/* enum rc_fail_kind; 0: any */
 	char *reason;
 	char *where;		/* file:line */
 	bool used;

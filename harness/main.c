@@ -330,6 +330,14 @@ static bool apply_expectation(struct rc_expectation *x, struct outcome *oc,
 	case RC_EXP_XFAIL:
 		if (!sys->ran)
 			return true;
+		if (sys->j.verdict == RC_FAIL && x->fail_kind &&
+		    x->fail_kind != (int)sys->j.kind) {
+			snprintf(stale, len, "%s expects a failure of kind '%s', "
+				 "got '%s'", x->where,
+				 rc_fail_kind_name(x->fail_kind),
+				 rc_fail_kind_name(sys->j.kind));
+			return false;
+		}
 		if (sys->j.verdict == RC_FAIL) {
 			sys->j.verdict = RC_XFAIL;
 			snprintf(sys->j.msg, sizeof(sys->j.msg), "%s (%s)",

@@ -1,0 +1,219 @@
+"""The harness end to end on the host: no device needed."""
+import json
+import os
+import signal
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+
+from conftest import RDMACONF
+
+RESULT_KEYS = {"id", "call", "needs", "verdict", "agree", "system",
+               "reference", "expected", "reason"}
+VERDICTS = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP", "UNSUPPORTED", "CRASH",
+            "HANG", "ABSENT", "BROKEN"}
+
+
+def list_ids(pattern=None):
+    args = [RDMACONF, "list"] + (["--filter", pattern] if pattern else [])
+    return subprocess.run(args, capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+def test_list_and_filter():
+    ids = list_ids()
+    assert len(ids) == len(set(ids)) > 40
+    grh = list_ids("umad/set_grh/*")
+    assert grh and all(i.startswith("umad/set_grh/") for i in grh)
+    assert list_ids("no/such/*") == []
+
+
+def test_run_json_shape_and_ktap(rdmaconf):
+    r = rdmaconf("run", "--filter", "umad/*")
+    assert r.rc == 0, r.out
+    lines = r.out.splitlines()
+    assert lines[0] == "KTAP version 1"
+    assert lines[1] == "1..%d" % len(list_ids("umad/*"))
+    assert r.data["tool"]["name"] == "rdmaconf"
+    assert set(r.data["host"]) >= {"kernel", "rdma_core"}
+    assert "device" in r.data and r.data["complete"] is True
+    assert len(r.data["results"]) == len(list_ids("umad/*"))
+    for res in r.data["results"]:
+        assert RESULT_KEYS <= set(res), res["id"]
+        assert set(res["verdict"].values()) <= VERDICTS
+        assert res["doc"]
+    # the reference meets every host row; the system either meets it or its
+    # deviation is in a profile (XFAIL) or the call is absent
+    assert set(r.verdicts("reference").values()) == {"PASS"}
+    assert set(r.verdicts("system").values()) <= {"PASS", "XFAIL", "ABSENT"}
+    assert r.data["summary"]["not_ok"] == 0
+    assert r.out.splitlines()[-1].startswith("# rdmaconf: ")
+
+
+def test_absent_symbol_is_found_at_run_time(rdmaconf, shim):
+    """A libibumad that lacks calls: ABSENT, the rest still runs."""
+    r = rdmaconf("run", "--filter", "umad/*",
+                 env={"LD_LIBRARY_PATH": shim("fake")})
+    assert r.data["host"]["libibumad"].endswith("fake/libibumad.so.3")
+    v = r.verdicts("system")
+    assert v["umad/set_addr/gsi-typical"] == "ABSENT"
+    assert v["umad/set_grh/flow-label-zero"] == "ABSENT"
+    # the fake returns 64, as documented: the rdma-core profile's XFAIL
+    # entry no longer matches, and that is reported, not ignored
+    assert v["umad/size/header-size"] == "XPASS"
+    assert "expects a failure" in r.result("umad/size/header-size")["stale"]
+    assert r.rc == 1
+    assert set(r.verdicts("reference").values()) == {"PASS"}
+
+
+def test_byte_order_shim_is_flagged(rdmaconf, shim):
+    r = rdmaconf("run", "--filter", "umad/set_grh/*",
+                 env={"LD_PRELOAD": shim("grh_host_order.so")})
+    assert r.rc == 1
+    res = r.result("umad/set_grh/flow-label-host-to-net")
+    assert res["verdict"] == {"system": "FAIL", "reference": "PASS"}
+    assert res["agree"] is False
+    assert "addr.flow_label" in res["divergence"]
+    assert "wrong output" in res["system_detail"]
+    assert res["system"]["out"][52 * 2:56 * 2] == "debc0a00"
+    assert res["reference"]["out"][52 * 2:56 * 2] == "000abcde"
+    # rows with flow label 0 cannot tell the orders apart: they agree
+    assert r.result("umad/set_grh/flow-label-zero")["agree"] is True
+    # both buffers are hex-dumped on the mismatch, the differing bytes marked
+    assert "# system: observed" in r.out and "de* " in r.out
+
+
+def run_hostile(rdmaconf, shim, mode, *extra):
+    return rdmaconf("run", "--filter", "umad/*", *extra,
+                    env={"LD_PRELOAD": shim("hostile.so"),
+                         "RDMACONF_SHIM": mode})
+
+
+def assert_everything_else_ran(r, broken_call):
+    assert len(r.data["results"]) == len(list_ids("umad/*"))
+    for res in r.data["results"]:
+        if res["call"] != broken_call:
+            assert res["verdict"]["system"] in {"PASS", "XFAIL", "ABSENT"}, res
+        assert res["verdict"]["reference"] == "PASS", res
+
+
+def test_segfault_is_crash(rdmaconf, shim):
+    r = run_hostile(rdmaconf, shim, "segv")
+    assert r.rc == 1
+    res = r.result("umad/set_addr/gsi-typical")
+    assert res["verdict"]["system"] == "CRASH"
+    assert "signal 11" in res["system_detail"]
+    assert "inside the call under test" in res["system_detail"]
+    assert_everything_else_ran(r, "umad_set_addr")
+
+
+def test_abort_and_exit_are_crash(rdmaconf, shim):
+    for mode, text in (("abort", "signal 6"), ("exit", "exited with status 0")):
+        r = run_hostile(rdmaconf, shim, mode)
+        assert r.rc == 1
+        res = r.result("umad/set_pkey/one")
+        assert res["verdict"]["system"] == "CRASH", mode
+        assert text in res["system_detail"], res["system_detail"]
+        assert_everything_else_ran(r, "umad_set_pkey")
+
+
+def test_hang_is_hang_and_run_goes_on(rdmaconf, shim):
+    start = time.monotonic()
+    r = run_hostile(rdmaconf, shim, "hang", "--watchdog-ms", "300")
+    assert r.rc == 1
+    for res in r.data["results"]:
+        if res["call"] == "umad_set_pkey":
+            assert res["verdict"]["system"] == "HANG"
+            assert "300 ms" in res["system_detail"]
+    assert_everything_else_ran(r, "umad_set_pkey")
+    # 5 hung rows, each stopped by the watchdog, not by the test's timeout
+    assert time.monotonic() - start < 60
+
+
+def test_garbage_and_overflow_are_fail_or_crash(rdmaconf, shim):
+    r = run_hostile(rdmaconf, shim, "garbage")
+    res = r.result("umad/set_pkey/zero")
+    # the profile excuses a missing write (XFAIL:output), not garbage
+    assert res["verdict"]["system"] == "FAIL"
+    assert "wrong return value" in res["system_detail"]
+    assert "expects a failure of kind 'wrong output'" in res["stale"]
+    assert_everything_else_ran(r, "umad_set_pkey")
+    r = run_hostile(rdmaconf, shim, "overflow")
+    assert r.rc == 1
+    assert r.result("umad/set_pkey/zero")["verdict"]["system"] in {"CRASH", "FAIL"}
+    assert_everything_else_ran(r, "umad_set_pkey")
+
+
+def test_sigkill_mid_run_leaves_valid_json(tmp_path, shim):
+    path = tmp_path / "r.json"
+    env = dict(os.environ, LD_PRELOAD=shim("hostile.so"), RDMACONF_SHIM="hang")
+    proc = subprocess.Popen([RDMACONF, "run", "--json", str(path),
+                             "--watchdog-ms", "20000"], env=env,
+                            stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    data = None
+    while time.monotonic() < deadline:      # wait until some cases are in
+        try:
+            data = json.loads(path.read_text())
+            if len(data["results"]) >= 5:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    data = json.loads(path.read_text())
+    assert data["complete"] is False
+    assert len(data["results"]) >= 5
+
+
+def test_impl_reference_only(rdmaconf):
+    r = rdmaconf("run", "--impl", "reference", "--filter", "umad/size/*")
+    res = r.result("umad/size/header-size")
+    assert res["verdict"] == {"system": None, "reference": "PASS"}
+    assert res["agree"] is None and r.rc == 0
+
+
+def test_junit(rdmaconf, tmp_path):
+    path = tmp_path / "j.xml"
+    r = rdmaconf("run", "--filter", "umad/set_addr/*", "--junit", str(path))
+    suite = ET.parse(path).getroot()
+    assert suite.tag == "testsuite"
+    assert int(suite.get("tests")) == len(list_ids("umad/set_addr/*"))
+    assert r.rc == 0
+
+
+def test_profiles_fail_loudly_when_stale(rdmaconf, tmp_path):
+    prof = tmp_path / "p.expect"
+    prof.write_text("umad/size/header-size XFAIL fails here\n"
+                    "umad/no/such-case XFAIL gone\n")
+    r = rdmaconf("run", "--filter", "umad/*", "--expect", str(prof),
+                 "--impl", "reference")
+    assert r.rc == 1
+    assert "# STALE: %s:2: umad/no/such-case names no case" % prof in r.out
+    # the system passes a row the profile says it fails: XPASS
+    r = rdmaconf("run", "--filter", "umad/set_addr/all-zero", "--expect",
+                 str(tmp_path / "x.expect"))
+    assert r.rc == 2 and "cannot read profile" in r.err
+    prof.write_text("umad/set_addr/all-zero XFAIL said to fail\n")
+    r = rdmaconf("run", "--filter", "umad/set_addr/all-zero", "--expect",
+                 str(prof))
+    assert r.rc == 1
+    assert r.result("umad/set_addr/all-zero")["verdict"]["system"] == "XPASS"
+
+
+def test_cli_errors_are_one_line(rdmaconf):
+    cases = [(["frobnicate"], 2, "unknown command"),
+             (["run", "--impl", "both2"], 2, "--impl takes"),
+             (["run", "--watchdog-ms", "x"], 2, "--watchdog-ms"),
+             (["run", "--bogus"], 2, "bad option"),
+             (["list", "--json", "x"], 2, "list takes only"),
+             (["run", "--device", "nosuchdev0"], 3, "does not exist"),
+             (["run", "--json", "/nonexistent/dir/r.json"], 3, "cannot write")]
+    for args, rc, text in cases:
+        p = subprocess.run([RDMACONF, *args], capture_output=True, text=True)
+        assert p.returncode == rc, (args, p.returncode, p.stderr)
+        lines = [l for l in p.stderr.splitlines() if l.startswith("rdmaconf:")]
+        assert len(lines) == 1 and text in lines[0], (args, p.stderr)
+    p = subprocess.run([RDMACONF, "--help"], capture_output=True, text=True)
+    assert p.returncode == 0 and "usage: rdmaconf" in p.stdout

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The case tables themselves, run in-process on the reference: every row
+ * must PASS there.  And the converse, so the rows can fail at all: an
+ * implementation with one deliberate bug must FAIL the rows that pin it.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <endian.h>
+#include <string.h>
+
+#include "../../harness/rdmaconf.h"
+#include "../../reference/umad/ref_umad.h"
+
+struct row_ref {
+	unsigned int group, row;
+};
+
+static const struct rc_group *group_at(unsigned int i)
+{
+	return __start_rc_groups[i];
+}
+
+static unsigned int ngroups(void)
+{
+	return __stop_rc_groups - __start_rc_groups;
+}
+
+static void run_row(const struct rc_group *g, size_t i,
+		    const struct rc_ops *ops, struct rc_judgement *j)
+{
+	static struct rc_obs obs;
+	struct rc_target t = { .slowness = 1 };
+	struct rc_ctx ctx = { .ops = ops, .target = &t, .obs = &obs };
+
+	memset(&obs, 0, sizeof(obs));
+	g->run(RC_ROW(g, i), &ctx);
+	rc_judge(RC_ROW(g, i), &obs, 1, j);
+}
+
+ParameterizedTestParameters(cases, reference_passes_every_row)
+{
+	struct row_ref *p;
+	unsigned int g, n = 0, k = 0;
+
+	for (g = 0; g < ngroups(); g++)
+		n += group_at(g)->nrows;
+	p = cr_malloc(n * sizeof(*p));
+	for (g = 0; g < ngroups(); g++)
+		for (size_t r = 0; r < group_at(g)->nrows; r++)
+			p[k++] = (struct row_ref){ g, r };
+	return cr_make_param_array(struct row_ref, p, n);
+}
+
+ParameterizedTest(struct row_ref *p, cases, reference_passes_every_row)
+{
+	const struct rc_group *g = group_at(p->group);
+	const struct rc_case *c = RC_ROW(g, p->row);
+	struct rc_judgement j;
+
+	if (c->needs)
+		cr_skip_test("%s needs a device", c->id);
+	run_row(g, p->row, rc_impl(RC_IMPL_REFERENCE), &j);
+	cr_assert_eq(j.verdict, RC_PASS, "%s: %s: %s", c->id,
+		     rc_verdict_name(j.verdict), j.msg);
+}
+
+Test(cases, ids_are_unique_and_cite_a_sentence)
+{
+	unsigned int g, h;
+	size_t r, s;
+
+	for (g = 0; g < ngroups(); g++) {
+		const struct rc_group *a = group_at(g);
+
+		for (r = 0; r < a->nrows; r++) {
+			const struct rc_case *c = RC_ROW(a, r);
+
+			cr_assert(c->id && strncmp(c->id, a->lib, strlen(a->lib)) == 0,
+				  "%s: id must start with %s/", c->id, a->lib);
+			cr_assert(c->doc && strlen(c->doc) > 20,
+				  "%s: no man-page sentence", c->id);
+			for (h = 0; h < ngroups(); h++)
+				for (s = 0; s < group_at(h)->nrows; s++)
+					cr_assert(!(h == g && s == r) &&
+						  strcmp(RC_ROW(group_at(h), s)->id, c->id) ?
+						  1 : (h == g && s == r),
+						  "%s: duplicate id", c->id);
+		}
+	}
+}
+
+/* umad_set_grh storing flow_label in host order: the classic mistake. */
+static int set_grh_host_order(void *umad, void *mad_addr)
+{
+	ib_mad_addr_t *a = mad_addr;
+	uint32_t flow;
+
+	ref_umad_set_grh(umad, mad_addr);
+	if (a) {
+		flow = a->flow_label;
+		memcpy((uint8_t *)umad + REF_UMAD_OFF_FLOW_LABEL, &flow, 4);
+	}
+	return 0;
+}
+
+/* umad_set_addr writing sl into path_bits: an off-by-one in the layout. */
+static int set_addr_off_by_one(void *umad, int dlid, int dqp, int sl, int qkey)
+{
+	ref_umad_set_addr(umad, dlid, dqp, 0, qkey);
+	((uint8_t *)umad)[REF_UMAD_OFF_SL] = 0xa5;
+	((uint8_t *)umad)[REF_UMAD_OFF_PATH_BITS] = sl;
+	return 0;
+}
+
+static const struct rc_group *group_of(const char *call)
+{
+	for (unsigned int g = 0; g < ngroups(); g++)
+		if (!strcmp(group_at(g)->call, call))
+			return group_at(g);
+	return NULL;
+}
+
+static unsigned int count_fails(const char *call, const struct rc_ops *ops)
+{
+	const struct rc_group *g = group_of(call);
+	struct rc_judgement j;
+	unsigned int fails = 0;
+
+	cr_assert(g, "no group for %s", call);
+	for (size_t r = 0; r < g->nrows; r++) {
+		run_row(g, r, ops, &j);
+		if (j.verdict == RC_FAIL) {
+			cr_assert_eq(j.kind, RC_FAIL_OUTPUT, "%s: %s",
+				     RC_ROW(g, r)->id, j.msg);
+			fails++;
+		}
+	}
+	return fails;
+}
+
+Test(cases, broken_byte_order_is_caught)
+{
+	struct rc_ops ops = *rc_impl(RC_IMPL_REFERENCE);
+
+	ops.umad_set_grh = set_grh_host_order;
+	/* the five rows with a non-zero flow label must catch it */
+	cr_assert_geq(count_fails("umad_set_grh", &ops), 5);
+}
+
+Test(cases, broken_layout_is_caught)
+{
+	struct rc_ops ops = *rc_impl(RC_IMPL_REFERENCE);
+
+	ops.umad_set_addr = set_addr_off_by_one;
+	cr_assert_eq(count_fails("umad_set_addr", &ops),
+		     group_of("umad_set_addr")->nrows);
+}
+
+Test(cases, missing_call_is_absent)
+{
+	struct rc_ops ops = *rc_impl(RC_IMPL_REFERENCE);
+	struct rc_judgement j;
+
+	ops.umad_size = NULL;
+	run_row(group_of("umad_size"), 0, &ops, &j);
+	cr_assert_eq(j.verdict, RC_ABSENT, "%s", j.msg);
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The texts rdmaconf writes (results JSON) and reads (profiles). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../harness/expect.h"
+#include "../../harness/json.h"
+
+static char *slurp(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	cr_assert(f, "open %s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+Test(json, escapes_garbage)
+{
+	struct rc_str b = {};
+
+	rc_str_json(&b, "a\"b\\c\n\x01\xff");
+	cr_assert_str_eq(b.s, "\"a\\\"b\\\\c\\n\\u0001\\u00ff\"");
+	rc_str_free(&b);
+}
+
+Test(json, results_valid_after_every_case)
+{
+	char path[] = "/tmp/rdmaconf-unit-XXXXXX";
+	struct rc_results r;
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert_eq(rc_results_open(&r, path, "\"tool\": {}"), 0);
+	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n],\n"
+			 "\"summary\": {},\n\"complete\": false}\n");
+	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
+	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
+			 "{\"id\": 1}\n],\n\"summary\": {\"n\": 1},\n"
+			 "\"complete\": false}\n");
+	cr_assert_eq(rc_results_add(&r, "{\"id\": 2}", "{\"n\": 2}"), 0);
+	cr_assert_eq(rc_results_close(&r, "{\"n\": 2}"), 0);
+	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
+			 "{\"id\": 1},\n{\"id\": 2}\n],\n\"summary\": {\"n\": 2},\n"
+			 "\"complete\": true }\n");
+	unlink(path);
+}
+
+static int load_text(const char *text, struct rc_profile *p, char *err)
+{
+	char path[] = "/tmp/rdmaconf-expect-XXXXXX";
+	int fd = mkstemp(path), ret;
+
+	cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	memset(p, 0, sizeof(*p));
+	ret = rc_profile_load(p, path, err, 512);
+	unlink(path);
+	return ret;
+}
+
+Test(profile, parses_entries)
+{
+	struct rc_profile p;
+	char err[512];
+	struct rc_expectation *e;
+
+	cr_assert_eq(load_text("# c\n\numad/a/b XFAIL why it fails\n"
+			       "umad/a/c   DIVERGE  both fine\n", &p, err), 0, "%s", err);
+	cr_assert_eq(p.n, 2);
+	e = rc_profile_find(&p, "umad/a/c");
+	cr_assert(e && e->kind == RC_EXP_DIVERGE);
+	cr_assert_str_eq(e->reason, "both fine");
+	cr_assert(strstr(e->where, ":4"), "%s", e->where);
+}
+
+Test(profile, rejects_bad_lines)
+{
+	struct rc_profile p;
+	char err[512];
+
+	cr_assert_eq(load_text("umad/a/b XFAIL\n", &p, err), -1);
+	cr_assert(strstr(err, ":1: expected"), "%s", err);
+	cr_assert_eq(load_text("umad/a/b MAYBE reason\n", &p, err), -1);
+	cr_assert(strstr(err, "unknown kind 'MAYBE'"), "%s", err);
+	cr_assert_eq(load_text("x XFAIL r\nx SKIP r\n", &p, err), -1);
+	cr_assert(strstr(err, "second entry"), "%s", err);
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* One checker per return convention, and the agreement comparison. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <string.h>
+
+#include "../../harness/rdmaconf.h"
+
+static struct rc_judgement judge(struct rc_expect e, long long ret, int err)
+{
+	struct rc_case c = { .id = "unit/verdict", .expect = e };
+	struct rc_obs o = { .state = RC_STATE_RAN, .ret = ret, .err = err };
+	struct rc_judgement j;
+
+	rc_judge(&c, &o, 1, &j);
+	return j;
+}
+
+#define ERR(cv, ...) ((struct rc_expect){ .conv = (cv), .ret = RC_RET_ERR, \
+					     .errnos = { __VA_ARGS__ } })
+
+Test(verdict, neg_errno)
+{
+	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), -EINVAL, 0).verdict, RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), -EIO, 0).kind, RC_FAIL_ERRNO);
+	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), 3, 0).kind,
+		     RC_FAIL_UNEXPECTED_SUCCESS);
+	/* an errno set: either documented value passes */
+	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL, EIO), -EIO, 0).verdict, RC_PASS);
+}
+
+Test(verdict, minus_one_errno)
+{
+	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -1, ENODEV).verdict, RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -1, EINVAL).kind, RC_FAIL_ERRNO);
+	/* -2 is success by this convention: only -1 reports an error */
+	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -2, ENODEV).kind,
+		     RC_FAIL_UNEXPECTED_SUCCESS);
+}
+
+Test(verdict, errno_as_return)
+{
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), EINVAL, 0).verdict, RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), -1, EINVAL).kind, RC_FAIL_ERRNO);
+	cr_assert_eq(judge((struct rc_expect){ .conv = RC_CONV_ERRNO_RET,
+					       .ret = RC_RET_OK }, EBUSY, 0).kind,
+		     RC_FAIL_RETURN);
+}
+
+Test(verdict, null_errno)
+{
+	cr_assert_eq(judge(ERR(RC_CONV_NULL_ERRNO, ENOMEM), 0, ENOMEM).verdict, RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_NULL_ERRNO, ENOMEM), 0x1000, 0).kind,
+		     RC_FAIL_UNEXPECTED_SUCCESS);
+}
+
+Test(verdict, values)
+{
+	struct rc_expect eq = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .value = 64 };
+	struct rc_expect in = { .conv = RC_CONV_VALUE, .ret = RC_RET_IN,
+				.value = 7, .alt = { 0, 0 } };
+
+	cr_assert_eq(judge(eq, 64, 0).verdict, RC_PASS);
+	cr_assert_eq(judge(eq, 56, 0).kind, RC_FAIL_RETURN);
+	cr_assert_eq(judge(in, 7, 0).verdict, RC_PASS);
+	cr_assert_eq(judge(in, 0, 0).verdict, RC_PASS);
+	cr_assert_eq(judge(in, 1, 0).kind, RC_FAIL_RETURN);
+}
+
+Test(verdict, states_are_not_passes)
+{
+	struct rc_case c = { .id = "unit/state" };
+	struct rc_obs o = { .state = RC_STATE_SKIP };
+	struct rc_judgement j;
+
+	strcpy(o.reason, "no device");
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.verdict, RC_SKIP);
+	cr_assert_str_eq(j.msg, "no device");
+	o.state = RC_STATE_STARTED;	/* never finished: not a pass */
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.verdict, RC_BROKEN);
+	cr_assert(!rc_verdict_ran(RC_SKIP) && !rc_verdict_ran(RC_ABSENT));
+}
+
+static const struct rc_field fields[] = { { "a", 0, 2 }, { "b", 2, 2 } };
+static const struct rc_layout layout = { "unit", fields, 2 };
+
+Test(verdict, output_names_the_field)
+{
+	static const struct rc_bytes want = { .len = 4, .fill = 0,
+		.patch = { RC_PATCH_BE(2, 2, 0x0102) } };
+	struct rc_case c = { .id = "unit/out", .expect = {
+		.conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .out = &want,
+		.layout = &layout } };
+	struct rc_obs o = { .state = RC_STATE_RAN, .out_len = 4,
+			    .out = { 0, 0, 2, 1 } };
+	struct rc_judgement j;
+
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.kind, RC_FAIL_OUTPUT);
+	cr_assert(strstr(j.msg, "in b") && !strstr(j.msg, "in a"), "%s", j.msg);
+	o.out[2] = 1;
+	o.out[3] = 2;
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
+}
+
+Test(verdict, bytes_orders)
+{
+	static const uint8_t raw[2] = { 9, 8 };
+	struct rc_bytes b = { .len = 8, .fill = 0xee, .patch = {
+		RC_PATCH_BE(0, 2, 0x1234), RC_PATCH_HOST(2, 2, 0x1234),
+		RC_PATCH_RAW(4, 2, raw) } };
+	uint8_t buf[8];
+	uint16_t host = 0x1234;
+
+	rc_bytes_build(&b, buf);
+	cr_assert(buf[0] == 0x12 && buf[1] == 0x34);
+	cr_assert(!memcmp(buf + 2, &host, 2));
+	cr_assert(buf[4] == 9 && buf[5] == 8 && buf[6] == 0xee && buf[7] == 0xee);
+}
+
+Test(verdict, timing_scales_with_slowness)
+{
+	struct rc_case c = { .id = "unit/time", .expect = {
+		.conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .ms = 100, .tol_ms = 20 } };
+	struct rc_obs o = { .state = RC_STATE_RAN, .elapsed_ms = 150 };
+	struct rc_judgement j;
+
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.kind, RC_FAIL_TIMING, "%s", j.msg);
+	rc_judge(&c, &o, 3, &j);	/* tolerance 60 ms on a 3x slower host */
+	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
+}
+
+Test(verdict, agreement)
+{
+	struct rc_case c = { .id = "unit/agree", .expect = {
+		.conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_ERR, .layout = &layout } };
+	struct rc_obs a = { .state = RC_STATE_RAN, .ret = -EINVAL, .out_len = 4 };
+	struct rc_obs b = a;
+	char why[256];
+
+	cr_assert(rc_agree(&c, &a, &b, 1, why, sizeof(why)));
+	b.ret = -EIO;
+	cr_assert(!rc_agree(&c, &a, &b, 1, why, sizeof(why)));
+	cr_assert(strstr(why, "return value"), "%s", why);
+	b = a;
+	b.out[1] = 7;
+	cr_assert(!rc_agree(&c, &a, &b, 1, why, sizeof(why)));
+	cr_assert(strstr(why, "in a"), "%s", why);
+}

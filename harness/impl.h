@@ -17,6 +17,15 @@
 
 /* X(name, return type, parameter list): every call under test, once. */
 #define RC_UMAD_CALLS(X) \
+	X(umad_init, int, (void)) \
+	X(umad_done, int, (void)) \
+	X(umad_get_cas_names, int, (char cas[][UMAD_CA_NAME_LEN], int max)) \
+	X(umad_get_ca, int, (const char *ca_name, umad_ca_t *ca)) \
+	X(umad_release_ca, int, (umad_ca_t *ca)) \
+	X(umad_get_port, int, (const char *ca_name, int portnum, umad_port_t *port)) \
+	X(umad_release_port, int, (umad_port_t *port)) \
+	X(umad_open_port, int, (const char *ca_name, int portnum)) \
+	X(umad_close_port, int, (int portid)) \
 	X(umad_get_mad, void *, (void *umad)) \
 	X(umad_size, size_t, (void)) \
 	X(umad_status, int, (void *umad)) \

@@ -54,6 +54,17 @@ void rc_obs_state(struct rc_obs *obs, enum rc_state state, const char *fmt, ...)
 	obs->state = state;
 }
 
+void rc_obs_violation(struct rc_obs *obs, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (obs->violation[0])
+		return;		/* the first one tells */
+	va_start(ap, fmt);
+	vsnprintf(obs->violation, sizeof(obs->violation), fmt, ap);
+	va_end(ap);
+}
+
 /* A NULL entry in the ops table is a call the implementation lacks. */
 bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name)
 {

@@ -131,6 +131,7 @@ struct rc_obs {
 	uint32_t out_len;
 	double elapsed_ms;
 	char reason[RC_REASON_MAX];
+	char violation[RC_REASON_MAX];	/* a documented property not met */
 	uint8_t out[RC_OUT_MAX];
 };
 
@@ -200,6 +201,11 @@ void rc_obs_out(struct rc_obs *obs, const void *buf, size_t len);
 void rc_obs_state(struct rc_obs *obs, enum rc_state state, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name);
+/* Record that the output breaks a documented property (device rows, whose
+ * exact bytes depend on the device and are compared across the two
+ * implementations instead). */
+void rc_obs_violation(struct rc_obs *obs, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf);
 
 /* Call @expr with errno cleared and timed; record ret and errno. */

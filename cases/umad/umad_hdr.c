@@ -93,3 +93,31 @@ void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
 	}
 	rc_obs_out(ctx->obs, buf, sizeof(buf));
 }
+
+#include "umad_dev.h"
+#include "../../harness/device.h"
+
+const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	switch (row->ca) {
+	case CA_TARGET: return ctx->target->ca;
+	case CA_NULL: return NULL;
+	case CA_BOGUS: break;
+	}
+	return BOGUS_CA;
+}
+
+int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	return row->port == PORT_TARGET ? ctx->target->port : row->port;
+}
+
+int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
+	      size_t len)
+{
+	if (port)
+		return rc_sysfs_read(buf, len, RC_SYSFS_IB "/%s/ports/%d/%s",
+				     ctx->target->ca, port, attr);
+	return rc_sysfs_read(buf, len, RC_SYSFS_IB "/%s/%s", ctx->target->ca,
+			     attr);
+}

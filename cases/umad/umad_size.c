@@ -34,3 +34,40 @@ static const struct rc_group group = {
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
+
+/*
+ * The same calls after umad_open_port(): libibumad switches its header
+ * helpers to the 64-byte header only then (see cases/expect/rdma-core.expect);
+ * these rows hold the same documented expectations with a port open.
+ */
+#include "umad_dev.h"
+
+static const struct size_row open_rows[] = {
+	{ .c = { .id = "umad/size/after-open-port", .doc = DOC,
+		 .needs = NEEDS_UMAD,
+		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in effect)",
+		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
+			     .value = REF_UMAD_HDR_SIZE } } },
+};
+
+static void run_open(const void *r, struct rc_ctx *ctx)
+{
+	int fd;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_size, "umad_size") ||
+	    !rc_need_call(ctx, ctx->ops->umad_open_port, "umad_open_port"))
+		return;
+	fd = ctx->ops->umad_open_port(ctx->target->ca, ctx->target->port);
+	if (fd < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_open_port: %d", fd);
+		return;
+	}
+	RC_OBSERVE(ctx, ctx->ops->umad_size());
+}
+
+static const struct rc_group open_group = {
+	.call = "umad_size", .lib = "umad", .rows = open_rows,
+	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.run = run_open,
+};
+RC_GROUP(open_group);

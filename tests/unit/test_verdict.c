@@ -146,6 +146,11 @@ Test(verdict, agreement)
 	b.ret = -EIO;
 	cr_assert(!rc_agree(&c, &a, &b, 1, why, sizeof(why)));
 	cr_assert(strstr(why, "return value"), "%s", why);
+	/* "a negative value on error": the value itself is not compared */
+	c.expect.conv = RC_CONV_NEG;
+	cr_assert(rc_agree(&c, &a, &b, 1, why, sizeof(why)), "%s", why);
+	b.ret = 0;
+	cr_assert(!rc_agree(&c, &a, &b, 1, why, sizeof(why)));
 	b = a;
 	b.out[1] = 7;
 	cr_assert(!rc_agree(&c, &a, &b, 1, why, sizeof(why)));

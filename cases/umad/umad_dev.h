@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Shared by the device rows of libibumad (discovery, ports, open/close). */
+#ifndef RDMACONF_CASES_UMAD_DEV_H
+#define RDMACONF_CASES_UMAD_DEV_H
+
+#include <errno.h>
+
+#include "umad_hdr.h"
+
+#define NEEDS_UMAD (RC_NEED_DEVICE | RC_NEED_UMAD)
+
+/* Which CA name a row passes. */
+enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
+#define BOGUS_CA "rdmaconf_nosuchdev"
+/* Which port number a row passes; others are literal. */
+#define PORT_TARGET (-1000)
+
+struct dev_row {
+	struct rc_case c;
+	enum ca_arg ca;
+	int port;
+	int max;		/* umad_get_cas_names' max */
+};
+
+const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);
+int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx);
+/* sysfs attribute of the target device (port 0: of the device) */
+int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
+	      size_t len);
+
+#define ERRNEG(...) .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_ERR, \
+		    .errnos = { __VA_ARGS__ }
+#define ANYNEG .conv = RC_CONV_NEG, .ret = RC_RET_ERR
+#define OKNEG .conv = RC_CONV_NEG, .ret = RC_RET_OK
+
+#endif

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_get_port(3): "fills the port structure with the IB port attributes
+ * specified by ca_name and portnum, or the default port if ca_name is NULL
+ * and portnum is zero.  If only one of ca_name and portnum are specified,
+ * the other is used as a filter."  "return 0 on success, and a negative
+ * value on error."
+ *
+ * - the port under test: state ACTIVE (4), link layer, and the GID table's
+ *   entry 0 as gid_prefix and port_guid, as sysfs has them
+ * - NULL and 0: a default port; the device named with port 0 is a filter
+ * - a port number the device lacks: a negative value
+ * - umad_release_port() of a filled structure returns 0
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "umad_dev.h"
+
+#define DOC "umad_get_port() fills the port structure with the IB port " \
+	"attributes specified by ca_name and portnum, or the default port " \
+	"if ca_name is NULL and portnum is zero."
+#define DOC_FILTER "If only one of ca_name and portnum are specified, the " \
+	"other is used as a filter."
+#define DOC_RET "umad_get_port() and umad_release_port() return 0 on " \
+	"success, and a negative value on error."
+#define OK0D .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0
+
+static const struct dev_row rows[] = {
+	{ .c = { .id = "umad/get_port/target-port", .doc = DOC,
+		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
+	  .ca = CA_TARGET, .port = PORT_TARGET },
+	{ .c = { .id = "umad/get_port/default-port", .doc = DOC,
+		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
+	  .ca = CA_NULL, .port = 0 },
+	{ .c = { .id = "umad/get_port/device-as-filter", .doc = DOC_FILTER,
+		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
+	  .ca = CA_TARGET, .port = 0 },
+	{ .c = { .id = "umad/get_port/port-out-of-range", .doc = DOC_RET,
+		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
+	  .ca = CA_TARGET, .port = 99 },
+	{ .c = { .id = "umad/get_port/unknown-device", .doc = DOC_RET,
+		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
+	  .ca = CA_BOGUS, .port = 1 },
+};
+
+static void check(struct rc_ctx *ctx, const umad_port_t *port)
+{
+	char gid[64], want[64];
+	const uint8_t *p = (const uint8_t *)&port->gid_prefix;
+	const uint8_t *g = (const uint8_t *)&port->port_guid;
+
+	if (port->portnum != ctx->target->port || port->state != 4)
+		rc_obs_violation(ctx->obs, "port %d state %u, expected port %d "
+				 "ACTIVE (4)", port->portnum, port->state,
+				 ctx->target->port);
+	if (strcmp(port->link_layer, ctx->target->link_layer))
+		rc_obs_violation(ctx->obs, "link_layer '%s', sysfs '%s'",
+				 port->link_layer, ctx->target->link_layer);
+	if (dev_sysfs(ctx, ctx->target->port, "gids/0", gid, sizeof(gid)))
+		return;
+	snprintf(want, sizeof(want),
+		 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+		 p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
+		 g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
+	if (strcmp(gid, want))
+		rc_obs_violation(ctx->obs, "gid_prefix:port_guid %s, GID 0 %s",
+				 want, gid);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct dev_row *row = r;
+	const struct rc_ops *ops = ctx->ops;
+	umad_port_t port;
+	int ret;
+
+	if (!rc_need_call(ctx, ops->umad_get_port, "umad_get_port") ||
+	    !rc_need_call(ctx, ops->umad_release_port, "umad_release_port"))
+		return;
+	memset(&port, 0, sizeof(port));
+	RC_OBSERVE(ctx, ret = ops->umad_get_port(dev_row_ca(row, ctx),
+						 dev_row_port(row, ctx), &port));
+	if (ret)
+		return;
+	if (row->ca == CA_TARGET && row->port == PORT_TARGET)
+		check(ctx, &port);
+	rc_obs_out(ctx->obs, &port, sizeof(port));
+	/* the pkeys pointer is an address: not comparable across runs */
+	memset(ctx->obs->out + offsetof(umad_port_t, pkeys), 0,
+	       sizeof(port.pkeys));
+	ret = ops->umad_release_port(&port);
+	if (ret)
+		rc_obs_violation(ctx->obs, "umad_release_port returned %d", ret);
+}
+
+static const struct rc_group group = {
+	.call = "umad_get_port", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_open_port(3): "opens the port portnum of the IB device ca_name for
+ * umad access.  The port is selected by the library if not all parameters
+ * are provided."  "returns 0 or an unique positive value of umad device
+ * descriptor on success, and a negative value on error as follows:
+ * -ENODEV IB device can't be resolved, -EINVAL port is not valid (bad
+ * portnum or no umad device), -EIO umad device for this port can't be
+ * opened."
+ *
+ * - the target port opens; the descriptor is an open /dev/infiniband/umadN
+ * - NULL ca_name and port 0 select a port
+ * - an unknown device: -ENODEV; a port the device lacks, or out of range:
+ *   -EINVAL
+ * - two opens of the same port give two different descriptors ("unique")
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "umad_dev.h"
+
+#define DOC_OPEN "umad_open_port() opens the port portnum of the IB device " \
+	"ca_name for umad access."
+#define DOC_RET "umad_open_port() returns 0 or an unique positive value of " \
+	"umad device descriptor on success"
+#define DOC_ENODEV "-ENODEV IB device can't be resolved"
+#define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
+
+static const struct dev_row rows[] = {
+	{ .c = { .id = "umad/open_port/target-port", .doc = DOC_RET,
+		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
+	  .ca = CA_TARGET, .port = PORT_TARGET },
+	{ .c = { .id = "umad/open_port/library-selects-port",
+		 .doc = "The port is selected by the library if not all "
+			"parameters are provided (see umad_get_port() for details).",
+		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
+	  .ca = CA_NULL, .port = 0 },
+	{ .c = { .id = "umad/open_port/unknown-device", .doc = DOC_ENODEV,
+		 .needs = NEEDS_UMAD, .expect = { ERRNEG(ENODEV) } },
+	  .ca = CA_BOGUS, .port = 1 },
+	{ .c = { .id = "umad/open_port/port-out-of-range", .doc = DOC_EINVAL,
+		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+	  .ca = CA_TARGET, .port = 99 },
+	{ .c = { .id = "umad/open_port/negative-port", .doc = DOC_EINVAL,
+		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+	  .ca = CA_TARGET, .port = -1 },
+	{ .c = { .id = "umad/open_port/unique-descriptors", .doc = DOC_RET,
+		 .note = "a second open of the same port must give another "
+			 "descriptor", .needs = NEEDS_UMAD, .expect = { OKNEG } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 2 },
+};
+
+/* The descriptor must be an open umad character device. */
+static void check_umad_fd(struct rc_ctx *ctx, int fd)
+{
+	char link[64], target[256];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n < 0) {
+		rc_obs_violation(ctx->obs, "descriptor %d is not open", fd);
+		return;
+	}
+	target[n] = 0;
+	if (strncmp(target, "/dev/infiniband/umad", 20))
+		rc_obs_violation(ctx->obs, "descriptor %d is %s, not a umad "
+				 "device", fd, target);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct dev_row *row = r;
+	const struct rc_ops *ops = ctx->ops;
+	int fd, fd2 = -1;
+
+	if (!rc_need_call(ctx, ops->umad_open_port, "umad_open_port") ||
+	    !rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
+		return;
+	RC_OBSERVE(ctx, fd = ops->umad_open_port(dev_row_ca(row, ctx),
+						 dev_row_port(row, ctx)));
+	if (fd < 0)
+		return;
+	check_umad_fd(ctx, fd);
+	if (row->max == 2) {
+		fd2 = ops->umad_open_port(dev_row_ca(row, ctx),
+					  dev_row_port(row, ctx));
+		if (fd2 < 0 || fd2 == fd)
+			rc_obs_violation(ctx->obs, "second open gave %d "
+					 "after %d", fd2, fd);
+		else
+			ops->umad_close_port(fd2);
+	}
+	/* descriptor numbers differ between runs: record success only */
+	ctx->obs->ret = 0;
+	ops->umad_close_port(fd);
+}
+
+static const struct rc_group group = {
+	.call = "umad_open_port", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

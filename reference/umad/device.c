@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Devices and ports: umad_init(3), umad_done(3), umad_get_cas_names(3),
+ * umad_get_ca(3), umad_release_ca(3), umad_get_port(3),
+ * umad_release_port(3), umad_open_port(3), umad_close_port(3).
+ *
+ * Everything comes from sysfs (/sys/class/infiniband for devices and ports,
+ * /sys/class/infiniband_mad for the umad character devices) and
+ * /dev/infiniband/umadN, as Documentation/infiniband/user_mad.rst and
+ * sysfs-class-infiniband describe them.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "ref_umad.h"
+
+#define SYS_IB "/sys/class/infiniband"
+#define SYS_MAD "/sys/class/infiniband_mad"
+#define REF_MAX_OPEN 64
+
+static int open_fds[REF_MAX_OPEN];
+static unsigned int nopen;
+
+static int sysfs_read(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int sysfs_read(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[512];
+	va_list ap;
+	ssize_t n;
+	int fd;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	while (n && buf[n - 1] == '\n')
+		n--;
+	buf[n] = 0;
+	return 0;
+}
+
+/* "4: ACTIVE" -> 4; "0x12" -> 18; "10 Gb/sec (...)" -> 10 */
+static unsigned int sysfs_uint(const char *fmt_dev, const char *dev, int port,
+			       const char *attr)
+{
+	char buf[128];
+
+	if (sysfs_read(buf, sizeof(buf), "%s/%s/ports/%d/%s", fmt_dev, dev,
+		       port, attr))
+		return 0;
+	return strtoul(buf, NULL, 0);
+}
+
+/* "fe80:0000:0000:0000:0046:34ff:fec6:2ec6" -> 16 bytes */
+static int parse_gid(const char *s, uint8_t gid[16])
+{
+	unsigned int w[8], i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3],
+		   &w[4], &w[5], &w[6], &w[7]) != 8)
+		return -EINVAL;
+	for (i = 0; i < 8; i++) {
+		gid[2 * i] = w[i] >> 8;
+		gid[2 * i + 1] = w[i];
+	}
+	return 0;
+}
+
+/* "0046:34ff:fec6:2ec6" -> big endian 64-bit */
+static __be64 parse_guid(const char *s)
+{
+	unsigned int w[4];
+
+	if (sscanf(s, "%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3]) != 4)
+		return 0;
+	return htobe64((uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 |
+		       (uint64_t)w[2] << 16 | w[3]);
+}
+
+/* CA names are at most UMAD_CA_NAME_LEN - 1 characters in every struct */
+static void copy_name(char *dst, const char *src)
+{
+	size_t n = strnlen(src, UMAD_CA_NAME_LEN - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+int ref_umad_init(void)
+{
+	return 0;
+}
+
+int ref_umad_done(void)
+{
+	return 0;
+}
+
+int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max)
+{
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	dir = opendir(SYS_IB);
+	if (!dir)
+		return errno == ENOENT ? 0 : -1;
+	while ((d = readdir(dir)) && n < max) {
+		if (d->d_name[0] == '.')
+			continue;
+		copy_name(cas[n++], d->d_name);
+	}
+	closedir(dir);
+	qsort(cas, n, UMAD_CA_NAME_LEN, cmp_names);
+	return n;
+}
+
+static bool port_active(const char *ca, int port)
+{
+	return sysfs_uint(SYS_IB, ca, port, "state") == 4;
+}
+
+/*
+ * "the default device": the first CA (by name) with an ACTIVE port, else
+ * the first CA.  "If only one of ca_name and portnum are specified, the
+ * other is used as a filter."
+ */
+static int resolve(const char *ca_name, int portnum, char *ca, int *port)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	int n, i, p;
+
+	if (ca_name) {
+		char buf[32];
+
+		if (sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", ca_name))
+			return -ENODEV;
+		copy_name(ca, ca_name);
+		if (portnum) {
+			*port = portnum;
+			return 0;
+		}
+		for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
+			if (port_active(ca, p)) {
+				*port = p;
+				return 0;
+			}
+		*port = 1;
+		return 0;
+	}
+	n = ref_umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	if (n <= 0)
+		return -ENODEV;
+	for (i = 0; i < n; i++)
+		for (p = portnum ? portnum : 1;
+		     p <= (portnum ? portnum : UMAD_CA_MAX_PORTS - 1); p++)
+			if (port_active(names[i], p)) {
+				copy_name(ca, names[i]);
+				*port = p;
+				return 0;
+			}
+	copy_name(ca, names[0]);
+	*port = portnum ? portnum : 1;
+	return 0;
+}
+
+static int fill_port(const char *ca, int portnum, umad_port_t *port)
+{
+	char buf[128], path[512];
+	uint8_t gid[16];
+	struct dirent *d;
+	DIR *dir;
+	unsigned int i, n = 0;
+
+	if (sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/state", ca,
+		       portnum))
+		return -EINVAL;
+	memset(port, 0, sizeof(*port));
+	copy_name(port->ca_name, ca);
+	port->portnum = portnum;
+	port->base_lid = sysfs_uint(SYS_IB, ca, portnum, "lid");
+	port->lmc = sysfs_uint(SYS_IB, ca, portnum, "lid_mask_count");
+	port->sm_lid = sysfs_uint(SYS_IB, ca, portnum, "sm_lid");
+	port->sm_sl = sysfs_uint(SYS_IB, ca, portnum, "sm_sl");
+	port->state = sysfs_uint(SYS_IB, ca, portnum, "state");
+	port->phys_state = sysfs_uint(SYS_IB, ca, portnum, "phys_state");
+	port->rate = sysfs_uint(SYS_IB, ca, portnum, "rate");
+	port->capmask = htobe32(sysfs_uint(SYS_IB, ca, portnum, "cap_mask"));
+	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/0", ca,
+			portnum) && !parse_gid(buf, gid)) {
+		memcpy(&port->gid_prefix, gid, 8);
+		memcpy(&port->port_guid, gid + 8, 8);
+	}
+	sysfs_read(port->link_layer, sizeof(port->link_layer),
+		   SYS_IB "/%s/ports/%d/link_layer", ca, portnum);
+	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%d/pkeys", ca, portnum);
+	dir = opendir(path);
+	if (dir) {
+		while ((d = readdir(dir)))
+			if (d->d_name[0] != '.')
+				n++;
+		closedir(dir);
+	}
+	port->pkeys_size = n;
+	port->pkeys = calloc(n ? n : 1, sizeof(*port->pkeys));
+	if (!port->pkeys)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (!sysfs_read(buf, sizeof(buf), "%s/%u", path, i))
+			port->pkeys[i] = strtoul(buf, NULL, 0);
+	return 0;
+}
+
+int ref_umad_get_port(const char *ca_name, int portnum, umad_port_t *port)
+{
+	char ca[UMAD_CA_NAME_LEN];
+	int p, ret;
+
+	if (!port || portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)
+		return -EINVAL;
+	ret = resolve(ca_name, portnum, ca, &p);
+	return ret ? ret : fill_port(ca, p, port);
+}
+
+int ref_umad_release_port(umad_port_t *port)
+{
+	if (!port)
+		return -EINVAL;
+	free(port->pkeys);
+	port->pkeys = NULL;
+	return 0;
+}
+
+int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca)
+{
+	char name[UMAD_CA_NAME_LEN], buf[128];
+	int p, ret;
+
+	if (!ca)
+		return -EINVAL;
+	ret = resolve(ca_name, 0, name, &p);
+	if (ret)
+		return ret;
+	memset(ca, 0, sizeof(*ca));
+	copy_name(ca->ca_name, name);
+	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", name))
+		ca->node_type = strtoul(buf, NULL, 0);
+	sysfs_read(ca->fw_ver, sizeof(ca->fw_ver), SYS_IB "/%s/fw_ver", name);
+	sysfs_read(ca->ca_type, sizeof(ca->ca_type), SYS_IB "/%s/hca_type", name);
+	sysfs_read(ca->hw_ver, sizeof(ca->hw_ver), SYS_IB "/%s/hw_rev", name);
+	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_guid", name))
+		ca->node_guid = parse_guid(buf);
+	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/sys_image_guid", name))
+		ca->system_guid = parse_guid(buf);
+	for (p = 1; p < UMAD_CA_MAX_PORTS; p++) {
+		umad_port_t port;
+
+		if (fill_port(name, p, &port))
+			continue;
+		ca->ports[p] = malloc(sizeof(port));
+		if (!ca->ports[p]) {
+			free(port.pkeys);
+			ref_umad_release_ca(ca);
+			return -ENOMEM;
+		}
+		*ca->ports[p] = port;
+		ca->numports = p;
+	}
+	return 0;
+}
+
+int ref_umad_release_ca(umad_ca_t *ca)
+{
+	int p;
+
+	if (!ca)
+		return -EINVAL;
+	for (p = 0; p < UMAD_CA_MAX_PORTS; p++) {
+		if (!ca->ports[p])
+			continue;
+		ref_umad_release_port(ca->ports[p]);
+		free(ca->ports[p]);
+		ca->ports[p] = NULL;
+	}
+	return 0;
+}
+
+/* The umadN whose ibdev and port are @ca and @port. */
+static int find_umad(const char *ca, int port)
+{
+	char buf[64];
+	struct dirent *d;
+	DIR *dir = opendir(SYS_MAD);
+	int n = -1;
+
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, "umad", 4))
+			continue;
+		if (sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/ibdev", d->d_name) ||
+		    strcmp(buf, ca))
+			continue;
+		if (sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/port", d->d_name) ||
+		    atoi(buf) != port)
+			continue;
+		n = atoi(d->d_name + 4);
+		break;
+	}
+	closedir(dir);
+	return n;
+}
+
+int ref_umad_open_port(const char *ca_name, int portnum)
+{
+	char ca[UMAD_CA_NAME_LEN], path[64], buf[16];
+	int p, n, fd;
+
+	if (sysfs_read(buf, sizeof(buf), SYS_MAD "/abi_version") ||
+	    atoi(buf) != IB_UMAD_ABI_VERSION)
+		return -EOPNOTSUPP;
+	if (portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)
+		return -EINVAL;
+	if (resolve(ca_name, portnum, ca, &p))
+		return -ENODEV;
+	n = find_umad(ca, p);
+	if (n < 0)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/dev/infiniband/umad%d", n);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -EIO;
+	/* use the 64-byte header with pkey_index on this fd (ABI 5.x) */
+	ioctl(fd, IB_USER_MAD_ENABLE_PKEY, NULL);
+	if (nopen < REF_MAX_OPEN)
+		open_fds[nopen++] = fd;
+	return fd;
+}
+
+int ref_umad_close_port(int portid)
+{
+	unsigned int i;
+
+	for (i = 0; i < nopen; i++) {
+		if (open_fds[i] != portid)
+			continue;
+		open_fds[i] = open_fds[--nopen];
+		close(portid);
+		return 0;
+	}
+	return -EINVAL;
+}

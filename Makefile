@@ -40,6 +40,11 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(BUILD)/shims/fake/libibumad.so.3
 
 .PHONY: all check unit e2e deps coverage clean shims conformance
+
+# The main job: the whole suite on this host's RDMA device, or on rxe in the
+# VM when the host has none.  Results under $(REPORT).
+REPORT ?= reports/latest
+HOST_HAS_DEVICE := $(wildcard /sys/class/infiniband/*)
 all: $(BUILD)/rdmaconf
 
 $(BUILD)/%.o: %.c
@@ -78,6 +83,14 @@ check: unit e2e
 
 deps:
 	./ci/install-deps
+
+conformance: SHELL := /bin/bash
+conformance: $(BUILD)/rdmaconf
+	@mkdir -p $(REPORT)
+	set -o pipefail; $(BUILD)/rdmaconf run $(if $(HOST_HAS_DEVICE),,--vm) \
+		--json $(REPORT)/results.json --junit $(REPORT)/junit.xml \
+		| tee $(REPORT)/ktap.txt
+	@echo "results: $(REPORT)/results.json $(REPORT)/junit.xml $(REPORT)/ktap.txt"
 
 coverage:
 	$(MAKE) BUILD=build/cov CFLAGS='-O0 -g --coverage' check

@@ -93,7 +93,9 @@ conformance: $(BUILD)/rdmaconf
 	@echo "results: $(REPORT)/results.json $(REPORT)/junit.xml $(REPORT)/ktap.txt"
 
 coverage:
-	$(MAKE) BUILD=build/cov CFLAGS='-O0 -g --coverage' check
+	rm -rf build/cov
+	$(MAKE) BUILD=build/cov CFLAGS='-O0 -g --coverage' \
+		EXTRA_CFLAGS=-DRDMACONF_COVERAGE check
 	lcov -q --capture --directory build/cov --output-file build/cov/all.info
 	lcov -q --extract build/cov/all.info '$(CURDIR)/reference/*' \
 		'$(CURDIR)/harness/*' --output-file build/cov/rdmaconf.info

@@ -98,3 +98,18 @@ def test_vm_failures_have_distinct_exits(tmp_path):
     assert "Killed" not in p.stderr
     p = subprocess.run([RXE_VM, "--bogus"], capture_output=True, text=True)
     one_line_cause(p, 64, "unknown option")
+
+
+def test_two_devices_reach_each_other():
+    """--two: rxe0 and rxe1 on a veth pair; RC traffic between them."""
+    script = (
+        'timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 5 > /dev/null 2>&1 & '
+        'for i in $(seq 100); do '
+        '  ibv_rc_pingpong -d rxe1 -g 1 -n 5 192.0.2.1 2>/dev/null && exit 0; '
+        '  sleep 0.2; '     # the server may not listen yet: retry, bounded
+        'done; exit 1')
+    full = dict(os.environ)
+    p = subprocess.run([RXE_VM, "--two", "--", "sh", "-c", script],
+                       capture_output=True, text=True, env=full, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "iters in" in p.stdout

@@ -113,14 +113,6 @@ static void json_attr(struct rc_str *b, const char *key, const char *dev,
 }
 
 /* The kernel driver behind the device: the bus driver, else the parent. */
-static void driver_name(const char *dev, char *buf, size_t len);
-
-int rc_device_driver(const struct rc_device *d, char *buf, size_t len)
-{
-	driver_name(d->name, buf, len);
-	return buf[0] ? 0 : -ENOENT;
-}
-
 static void driver_name(const char *dev, char *buf, size_t len)
 {
 	char link[512], target[512];
@@ -140,6 +132,12 @@ static void driver_name(const char *dev, char *buf, size_t len)
 		snprintf(buf, len, "siw");
 	else
 		buf[0] = 0;
+}
+
+int rc_device_driver(const struct rc_device *d, char *buf, size_t len)
+{
+	driver_name(d->name, buf, len);
+	return buf[0] ? 0 : -ENOENT;
 }
 
 void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)

@@ -266,6 +266,20 @@ void rc_judge(const struct rc_case *c, const struct rc_obs *o,
 }
 
 /*
+ * Does the convention give the return value a meaning both sides share?
+ * Not a pointer (addresses differ between processes), and not the value of
+ * "a negative value on error" (which one is not documented, nor errno).
+ */
+static bool ret_comparable(enum rc_conv conv, bool fa, bool fb)
+{
+	if (conv == RC_CONV_NULL_ERRNO && !fa && !fb)
+		return false;
+	if (conv == RC_CONV_NEG && fa && fb)
+		return false;
+	return true;
+}
+
+/*
  * Do two implementations behave the same?  Return value, errno where the
  * convention reports one, output bytes, and timing class (in or out of the
  * row's tolerance) are compared; absolute times never are.
@@ -280,14 +294,11 @@ bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
 	char fields[256];
 
 	why[0] = 0;
-	/* "a negative value on error": which one is not documented */
-	if (e->conv == RC_CONV_NEG && fa && fb)
-		;
-	else if (a->ret != b->ret && !(e->conv == RC_CONV_NULL_ERRNO && !fa && !fb)) {
+	if (ret_comparable(e->conv, fa, fb) && a->ret != b->ret) {
 		snprintf(why, len, "return value %lld vs %lld", a->ret, b->ret);
 		return false;
 	}
-	if (fa && fb && ea != eb && e->conv != RC_CONV_NEG) {
+	if (ret_comparable(e->conv, fa, fb) && fa && fb && ea != eb) {
 		snprintf(why, len, "errno %s vs %s", rc_errno_name(ea),
 			 rc_errno_name(eb));
 		return false;

@@ -22,14 +22,14 @@ static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/open-port", .doc = DOC_OK,
 		 .needs = NEEDS_UMAD,
 		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = OPEN_ONCE },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_ONCE },
 	{ .c = { .id = "umad/close_port/never-opened", .doc = DOC_EINVAL,
 		 .note = "handle 1000: not a descriptor umad_open_port gave",
 		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
-	  .max = NEVER_OPENED },
+	  .mode = NEVER_OPENED },
 	{ .c = { .id = "umad/close_port/closed-twice", .doc = DOC_EINVAL,
 		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = CLOSE_TWICE },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = CLOSE_TWICE },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -41,7 +41,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ops->umad_open_port, "umad_open_port") ||
 	    !rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
 		return;
-	if (row->max != NEVER_OPENED) {
+	if (row->mode != NEVER_OPENED) {
 		fd = ops->umad_open_port(dev_row_ca(row, ctx),
 					 dev_row_port(row, ctx));
 		if (fd < 0) {
@@ -50,10 +50,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 			return;
 		}
 	}
-	if (row->max == CLOSE_TWICE)
+	if (row->mode == CLOSE_TWICE)
 		ops->umad_close_port(fd);
 	RC_OBSERVE(ctx, ops->umad_close_port(fd));
-	if (row->max == OPEN_ONCE && fcntl(fd, F_GETFD) >= 0)
+	if (row->mode == OPEN_ONCE && fcntl(fd, F_GETFD) >= 0)
 		rc_obs_violation(ctx->obs, "descriptor %d still open after "
 				 "umad_close_port", fd);
 }

@@ -20,6 +20,7 @@ struct dev_row {
 	enum ca_arg ca;
 	int port;
 	int max;		/* umad_get_cas_names' max */
+	int mode;		/* what else the row does; the call file's enum */
 };
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);

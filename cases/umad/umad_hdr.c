@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "umad_hdr.h"
+#include "umad_dev.h"
+#include "../../harness/device.h"
 
 static const struct rc_field fields[] = {
 	{ "agent_id", OFF(AGENT_ID), 4 },
@@ -93,9 +95,6 @@ void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
 	}
 	rc_obs_out(ctx->obs, buf, sizeof(buf));
 }
-
-#include "umad_dev.h"
-#include "../../harness/device.h"
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)
 {

@@ -28,6 +28,8 @@
 #define DOC_ENODEV "-ENODEV IB device can't be resolved"
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
+enum { OPEN_ONCE, OPEN_TWICE };
+
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/target-port", .doc = DOC_RET,
 		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
@@ -49,7 +51,7 @@ static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/unique-descriptors", .doc = DOC_RET,
 		 .note = "a second open of the same port must give another "
 			 "descriptor", .needs = NEEDS_UMAD, .expect = { OKNEG } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 2 },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_TWICE },
 };
 
 /* The descriptor must be an open umad character device. */
@@ -84,7 +86,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (fd < 0)
 		return;
 	check_umad_fd(ctx, fd);
-	if (row->max == 2) {
+	if (row->mode == OPEN_TWICE) {
 		fd2 = ops->umad_open_port(dev_row_ca(row, ctx),
 					  dev_row_port(row, ctx));
 		if (fd2 < 0 || fd2 == fd)

@@ -59,6 +59,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	char *line = NULL, *s, *id, *kind, *reason;
 	size_t cap = 0, n;
 	unsigned int lineno = 0;
+	bool both = false;
 	FILE *f = fopen(path, "re");
 
 	if (!f) {
@@ -76,6 +77,18 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		if (!id || id[0] == '#')
 			continue;
 		kind = next_word(&s);
+		if (!strcmp(id, "%scope")) {
+			if (kind && !strcmp(kind, "both") && !*s) {
+				both = true;
+			} else if (kind && !strcmp(kind, "system") && !*s) {
+				both = false;
+			} else {
+				snprintf(err, errlen, "%s:%u: expected '%%scope "
+					 "system|both'", path, lineno);
+				goto fail;
+			}
+			continue;
+		}
 		while (*s && isspace((unsigned char)*s))
 			s++;
 		reason = s;
@@ -114,6 +127,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 				 path, lineno, id);
 			goto fail;
 		}
+		e->both = both;
 		e->id = strdup(id);
 		e->reason = strdup(reason);
 		if (asprintf(&e->where, "%s:%u", path, lineno) < 0)

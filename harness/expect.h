@@ -14,7 +14,11 @@
  * SKIP: the row cannot run on this device.  An entry that no longer
  * matches -- the system now passes, agrees, or the id names no case -- is
  * reported as XPASS or STALE and fails the run.  Profiles never excuse the
- * reference: a reference failure is always rdmaconf's own bug.
+ * reference -- except where the entry says the kernel or the device is
+ * the cause, which no userspace implementation can change:
+ *
+ *   %scope both     the entries below apply to system and reference
+ *   %scope system   (the default) to the system implementation only
  */
 #ifndef RDMACONF_EXPECT_H
 #define RDMACONF_EXPECT_H
@@ -29,6 +33,7 @@ struct rc_expectation {
 	int fail_kind;		/* enum rc_fail_kind; 0: any */
 	char *reason;
 	char *where;		/* file:line */
+	bool both;		/* %scope both: the reference too */
 	bool used;
 };
 

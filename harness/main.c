@@ -317,10 +317,41 @@ static void json_case(struct rc_str *b, const struct rc_group *g,
  * whether a divergence is expected; sets @stale when the entry no longer
  * matches what was seen.
  */
+/* An XFAIL entry on one implementation's outcome; false: stale. */
+static bool apply_xfail(struct rc_expectation *x, struct outcome *o,
+			const char *impl, char *stale, size_t len)
+{
+	if (!o->ran)
+		return true;
+	if (o->j.verdict == RC_FAIL && x->fail_kind &&
+	    x->fail_kind != (int)o->j.kind) {
+		snprintf(stale, len, "%s expects a failure of kind '%s', got "
+			 "'%s'", x->where, rc_fail_kind_name(x->fail_kind),
+			 rc_fail_kind_name(o->j.kind));
+		return false;
+	}
+	if (o->j.verdict == RC_FAIL) {
+		o->j.verdict = RC_XFAIL;
+		snprintf(o->j.msg, sizeof(o->j.msg), "%s (%s)", x->reason,
+			 x->where);
+	} else if (o->j.verdict == RC_PASS) {
+		o->j.verdict = RC_XPASS;
+		snprintf(stale, len, "%s expects a failure, but the %s "
+			 "implementation passes", x->where, impl);
+		snprintf(o->j.msg, sizeof(o->j.msg), "%s", stale);
+	}
+	return true;
+}
+
+/*
+ * Apply the profile entry @x (may be NULL) to a case's outcome.  Returns
+ * whether a divergence is expected; sets @stale when the entry no longer
+ * matches what was seen.
+ */
 static bool apply_expectation(struct rc_expectation *x, struct outcome *oc,
 			      int agree, char *stale, size_t len)
 {
-	struct outcome *sys = &oc[RC_IMPL_SYSTEM];
+	bool ok;
 
 	stale[0] = 0;
 	if (!x)
@@ -328,29 +359,11 @@ static bool apply_expectation(struct rc_expectation *x, struct outcome *oc,
 	x->used = true;
 	switch (x->kind) {
 	case RC_EXP_XFAIL:
-		if (!sys->ran)
-			return true;
-		if (sys->j.verdict == RC_FAIL && x->fail_kind &&
-		    x->fail_kind != (int)sys->j.kind) {
-			snprintf(stale, len, "%s expects a failure of kind '%s', "
-				 "got '%s'", x->where,
-				 rc_fail_kind_name(x->fail_kind),
-				 rc_fail_kind_name(sys->j.kind));
-			return false;
-		}
-		if (sys->j.verdict == RC_FAIL) {
-			sys->j.verdict = RC_XFAIL;
-			snprintf(sys->j.msg, sizeof(sys->j.msg), "%s (%s)",
-				 x->reason, x->where);
-			return true;
-		}
-		if (sys->j.verdict == RC_PASS) {
-			sys->j.verdict = RC_XPASS;
-			snprintf(stale, len, "%s expects a failure, but the "
-				 "system passes", x->where);
-			snprintf(sys->j.msg, sizeof(sys->j.msg), "%s", stale);
-		}
-		return true;
+		ok = apply_xfail(x, &oc[RC_IMPL_SYSTEM], "system", stale, len);
+		if (x->both && !stale[0])
+			ok &= apply_xfail(x, &oc[RC_IMPL_REFERENCE], "reference",
+					  stale, len);
+		return ok;
 	case RC_EXP_DIVERGE:
 		if (agree == 1)
 			snprintf(stale, len, "%s expects a divergence, but "
@@ -384,7 +397,9 @@ static void ktap_dump(const struct rc_case *c, const struct outcome *oc)
 	int i;
 
 	for (i = 0; i < RC_NIMPLS; i++) {
-		if (!oc[i].ran || oc[i].j.kind != RC_FAIL_OUTPUT)
+		/* a violated property (rc_obs_violation) has no expected bytes */
+		if (!oc[i].ran || oc[i].j.kind != RC_FAIL_OUTPUT ||
+		    !c->expect.out)
 			continue;
 		rc_bytes_build(c->expect.out, want);
 		printf("# %s: expected\n", rc_impl(i)->name);
@@ -410,18 +425,25 @@ static bool verdict_bad(enum rc_verdict v)
 	       v == RC_XPASS || v == RC_BROKEN;
 }
 
-/* Requirements of the row the run target does not meet, as a reason. */
+/*
+ * Requirements of the row the run target does not meet, as a reason.  No
+ * device, or no root, is this host's lack (SKIP); a device of the wrong
+ * link layer cannot do what the row checks (UNSUPPORTED).
+ */
 static const char *unmet_needs(const struct rc_case *c,
-			       const struct rc_target *t)
+			       const struct rc_target *t, enum rc_state *st)
 {
+	*st = RC_STATE_SKIP;
 	if ((c->needs & (RC_NEED_DEVICE | RC_NEED_UMAD | RC_NEED_IB |
 			 RC_NEED_ROCE)) && !t->ca)
 		return "needs an RDMA device with an active port; none here "
 		       "(rdmaconf run --vm brings one)";
 	if ((c->needs & RC_NEED_ROOT) && !t->root)
 		return "needs root";
+	*st = RC_STATE_UNSUPPORTED;
 	if ((c->needs & RC_NEED_IB) && strcmp(t->link_layer, "InfiniBand"))
-		return "needs an InfiniBand link layer";
+		return "needs an InfiniBand link layer (RoCE and iWARP have "
+		       "no LIDs and no QP0)";
 	if ((c->needs & RC_NEED_ROCE) && strcmp(t->link_layer, "Ethernet"))
 		return "needs an Ethernet (RoCE) link layer";
 	return NULL;
@@ -433,10 +455,13 @@ static void run_case(const struct rc_group *g, const struct rc_case *c,
 		     struct outcome *oc)
 {
 	unsigned int wd = c->watchdog_ms ? c->watchdog_ms : o->watchdog_ms;
-	const char *unmet = unmet_needs(c, t);
+	enum rc_state st;
+	const char *unmet = unmet_needs(c, t, &st);
 
-	if (!unmet && x && x->kind == RC_EXP_SKIP)
+	if (!unmet && x && x->kind == RC_EXP_SKIP) {
 		unmet = x->reason;
+		st = RC_STATE_SKIP;
+	}
 	struct rc_exit ex;
 	int i;
 
@@ -447,7 +472,7 @@ static void run_case(const struct rc_group *g, const struct rc_case *c,
 			continue;
 		oc[i].ran = true;
 		if (unmet) {
-			oc[i].obs.state = RC_STATE_SKIP;
+			oc[i].obs.state = st;
 			snprintf(oc[i].obs.reason, sizeof(oc[i].obs.reason),
 				 "%s", unmet);
 			rc_judge(c, &oc[i].obs, t->slowness, &oc[i].j);
@@ -476,12 +501,15 @@ static bool case_exists(const char *id)
 	return false;
 }
 
-/* --expect FILE, else rdma-core.expect and <driver>.expect of the device. */
+/* --expect FILE, else rdma-core.expect, kernel.expect and <driver>.expect. */
 static int load_profiles(const struct opts *o, struct rc_profile *p,
 			 const struct rc_device *dev)
 {
+	static const char *const always[] = { "rdma-core.expect",
+					      "kernel.expect" };
 	const char *dir = getenv("RDMACONF_EXPECT_DIR");
 	char path[4096], err[512], drv[64];
+	size_t i;
 
 	if (o->expect) {
 		if (!strcmp(o->expect, "none"))
@@ -493,9 +521,13 @@ static int load_profiles(const struct opts *o, struct rc_profile *p,
 	}
 	if (!dir)
 		dir = RDMACONF_SRCDIR "/cases/expect";
-	snprintf(path, sizeof(path), "%s/rdma-core.expect", dir);
-	if (!access(path, F_OK) && rc_profile_load(p, path, err, sizeof(err)))
-		goto fail;
+	/* the libraries' and the kernel's deviations hold on every device */
+	for (i = 0; i < ARRAY_SIZE(always); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, always[i]);
+		if (!access(path, F_OK) &&
+		    rc_profile_load(p, path, err, sizeof(err)))
+			goto fail;
+	}
 	if (dev && !rc_device_driver(dev, drv, sizeof(drv))) {
 		snprintf(path, sizeof(path), "%s/%s.expect", dir, drv);
 		if (!access(path, F_OK) &&

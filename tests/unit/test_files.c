@@ -94,3 +94,19 @@ Test(profile, rejects_bad_lines)
 	cr_assert_eq(load_text("x XFAIL r\nx SKIP r\n", &p, err), -1);
 	cr_assert(strstr(err, "second entry"), "%s", err);
 }
+
+Test(profile, scope_directive)
+{
+	struct rc_profile p;
+	char err[512];
+
+	cr_assert_eq(load_text("a XFAIL lib\n%scope both\nb XFAIL kernel\n"
+			       "%scope system\nc XFAIL lib\n", &p, err), 0,
+		     "%s", err);
+	cr_assert(!rc_profile_find(&p, "a")->both);
+	cr_assert(rc_profile_find(&p, "b")->both);
+	cr_assert(!rc_profile_find(&p, "c")->both);
+	cr_assert_eq(load_text("%scope everyone\n", &p, err), -1);
+	cr_assert(strstr(err, ":1: expected '%scope system|both'"), "%s", err);
+	cr_assert_eq(load_text("%scope both extra\n", &p, err), -1);
+}

@@ -6,6 +6,7 @@
 #include "json.h"
 
 #define RC_SYSFS_IB "/sys/class/infiniband"
+#define RC_SYSFS_MAD "/sys/class/infiniband_mad"
 
 struct rc_device {
 	char name[256];

@@ -26,6 +26,16 @@
 	X(umad_release_port, int, (umad_port_t *port)) \
 	X(umad_open_port, int, (const char *ca_name, int portnum)) \
 	X(umad_close_port, int, (int portid)) \
+	X(umad_register, int, (int portid, int mgmt_class, int mgmt_version, \
+			       uint8_t rmpp_version, long method_mask[16 / sizeof(long)])) \
+	X(umad_register_oui, int, (int portid, int mgmt_class, uint8_t rmpp_version, \
+				   uint8_t oui[3], long method_mask[16 / sizeof(long)])) \
+	X(umad_unregister, int, (int portid, int agentid)) \
+	X(umad_send, int, (int portid, int agentid, void *umad, int length, \
+			   int timeout_ms, int retries)) \
+	X(umad_recv, int, (int portid, void *umad, int *length, int timeout_ms)) \
+	X(umad_poll, int, (int portid, int timeout_ms)) \
+	X(umad_get_fd, int, (int portid)) \
 	X(umad_get_mad, void *, (void *umad)) \
 	X(umad_size, size_t, (void)) \
 	X(umad_status, int, (void *umad)) \

@@ -23,13 +23,10 @@
 #include <unistd.h>
 
 #include "ref_umad.h"
+#include "ports.h"
 
 #define SYS_IB "/sys/class/infiniband"
 #define SYS_MAD "/sys/class/infiniband_mad"
-#define REF_MAX_OPEN 64
-
-static int open_fds[REF_MAX_OPEN];
-static unsigned int nopen;
 
 static int sysfs_read(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -350,26 +347,25 @@ int ref_umad_open_port(const char *ca_name, int portnum)
 	if (n < 0)
 		return -EINVAL;
 	snprintf(path, sizeof(path), "/dev/infiniband/umad%d", n);
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	/* non-blocking: umad_recv(3) with timeout 0 "indicates a non
+	 * blocking read", and every other wait is a poll() */
+	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -EIO;
 	/* use the 64-byte header with pkey_index on this fd (ABI 5.x) */
 	ioctl(fd, IB_USER_MAD_ENABLE_PKEY, NULL);
-	if (nopen < REF_MAX_OPEN)
-		open_fds[nopen++] = fd;
+	if (ref_port_add(fd)) {
+		close(fd);
+		return -EIO;
+	}
 	return fd;
 }
 
 int ref_umad_close_port(int portid)
 {
-	unsigned int i;
-
-	for (i = 0; i < nopen; i++) {
-		if (open_fds[i] != portid)
-			continue;
-		open_fds[i] = open_fds[--nopen];
-		close(portid);
-		return 0;
-	}
-	return -EINVAL;
+	/* closing the descriptor unregisters its agents in the kernel */
+	if (ref_port_del(portid))
+		return -EINVAL;
+	close(portid);
+	return 0;
 }

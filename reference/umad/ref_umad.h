@@ -9,6 +9,8 @@
 #define RDMACONF_REF_UMAD_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
 #include <infiniband/umad.h>
 
 /* The kernel's struct ib_user_mad_hdr (ABI version 5), byte offsets. */
@@ -35,6 +37,25 @@ enum {
 	REF_UMAD_ADDR_SIZE = REF_UMAD_HDR_SIZE - REF_UMAD_OFF_QPN,
 };
 
+/*
+ * struct ib_user_mad_reg_req of <rdma/ib_user_mad.h>, which cannot be
+ * included beside <infiniband/umad.h> (both define struct ib_user_mad).
+ * The method mask is 128 bits of 4-byte aligned longs.
+ */
+struct ref_umad_reg_req {
+	uint32_t id;
+	uint32_t method_mask[4];
+	uint8_t qpn;
+	uint8_t mgmt_class;
+	uint8_t mgmt_class_version;
+	uint8_t oui[3];
+	uint8_t rmpp_version;
+} __attribute__((aligned(4)));
+_Static_assert(sizeof(struct ref_umad_reg_req) == 28, "kernel ABI size");
+
+#define REF_REGISTER_AGENT _IOWR(0x1b, 1, struct ref_umad_reg_req)
+#define REF_UNREGISTER_AGENT _IOW(0x1b, 2, uint32_t)
+
 int ref_umad_init(void);
 int ref_umad_done(void);
 int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max);
@@ -44,6 +65,17 @@ int ref_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
 int ref_umad_release_port(umad_port_t *port);
 int ref_umad_open_port(const char *ca_name, int portnum);
 int ref_umad_close_port(int portid);
+
+int ref_umad_register(int portid, int mgmt_class, int mgmt_version,
+		      uint8_t rmpp_version, long method_mask[16 / sizeof(long)]);
+int ref_umad_register_oui(int portid, int mgmt_class, uint8_t rmpp_version,
+			  uint8_t oui[3], long method_mask[16 / sizeof(long)]);
+int ref_umad_unregister(int portid, int agentid);
+int ref_umad_send(int portid, int agentid, void *umad, int length,
+		  int timeout_ms, int retries);
+int ref_umad_recv(int portid, void *umad, int *length, int timeout_ms);
+int ref_umad_poll(int portid, int timeout_ms);
+int ref_umad_get_fd(int portid);
 
 void *ref_umad_get_mad(void *umad);
 size_t ref_umad_size(void);

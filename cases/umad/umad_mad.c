@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <endian.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "umad_mad.h"
+#include "../../harness/device.h"
+
+/* not an assigned OUI: no other agent on the port can claim it */
+uint8_t test_oui[3] = { 0x52, 0x43, 0x01 };
+
+#define QP1_QKEY 0x80010000u
+#define HOP_LIMIT 64
+
+double mad_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int mad_scaled(struct rc_ctx *ctx, int ms)
+{
+	double s = ctx->target->slowness;
+
+	return ms * (s > 1 ? s : 1);
+}
+
+void method_mask(long mask[16 / sizeof(long)], uint32_t methods)
+{
+	unsigned int m;
+
+	memset(mask, 0, 16);
+	for (m = 0; m < 32; m++)
+		if (methods & METHOD_BIT(m))
+			mask[m / (8 * sizeof(long))] |=
+				1ul << (m % (8 * sizeof(long)));
+}
+
+/* the umadN of the target port, opened as umad_open_port(3) would */
+static int open_umad(struct rc_ctx *ctx)
+{
+	char buf[64], path[128];
+	int n, fd;
+
+	for (n = 0; n < 64; n++) {
+		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/ibdev",
+				  n) || strcmp(buf, ctx->target->ca))
+			continue;
+		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/port",
+				  n) || atoi(buf) != ctx->target->port)
+			continue;
+		snprintf(path, sizeof(path), "/dev/infiniband/umad%d", n);
+		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0)
+			ioctl(fd, IB_USER_MAD_ENABLE_PKEY, NULL);
+		return fd < 0 ? -errno : fd;
+	}
+	return -ENODEV;
+}
+
+bool peer_open(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
+	       uint32_t methods, uint8_t rmpp_version)
+{
+	struct ref_umad_reg_req req = {
+		.qpn = 1, .mgmt_class = mgmt_class, .mgmt_class_version = 1,
+		.rmpp_version = rmpp_version,
+	};
+	unsigned int m;
+
+	p->fd = open_umad(ctx);
+	p->agent = -1;
+	p->thread = false;
+	if (p->fd < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "peer: umad of %s "
+			     "port %d: %s", ctx->target->ca, ctx->target->port,
+			     strerror(-p->fd));
+		return false;
+	}
+	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
+		memcpy(req.oui, test_oui, sizeof(req.oui));
+	for (m = 0; m < 32; m++)
+		if (methods & METHOD_BIT(m))
+			req.method_mask[m / 32] |= 1u << (m % 32);
+	if (ioctl(p->fd, REF_REGISTER_AGENT, &req)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "peer: registering "
+			     "class 0x%02x: %m", mgmt_class);
+		close(p->fd);
+		p->fd = -1;
+		return false;
+	}
+	p->agent = req.id;
+	return true;
+}
+
+void peer_close(struct peer *p)
+{
+	peer_join(p);
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
+
+int peer_send(struct peer *p, uint8_t *umad, size_t len, int timeout_ms,
+	      int retries)
+{
+	uint32_t v[3] = { p->agent, 0, timeout_ms };
+	ssize_t n;
+
+	memcpy(umad + REF_UMAD_OFF_AGENT_ID, &v[0], 4);
+	memcpy(umad + REF_UMAD_OFF_STATUS, &v[1], 4);
+	memcpy(umad + REF_UMAD_OFF_TIMEOUT_MS, &v[2], 4);
+	memcpy(umad + REF_UMAD_OFF_RETRIES, &retries, 4);
+	n = write(p->fd, umad, len ? len : MAD_BUF_LEN);
+	return n < 0 ? -errno : 0;
+}
+
+static void *delayed_send(void *arg)
+{
+	struct peer *p = arg;
+
+	/* the delay is the point of the row: a MAD that arrives later */
+	poll(NULL, 0, p->delay_ms);
+	peer_send(p, p->req, 0, 0, 0);
+	return NULL;
+}
+
+bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
+	      int delay_ms)
+{
+	mad_build(p->req, mgmt_class, METHOD_GET, 0x6e7);
+	if (!mad_address_self(ctx, p->req))
+		return false;
+	if (delay_ms <= 0)
+		return !peer_send(p, p->req, 0, 0, 0);
+	p->delay_ms = delay_ms;
+	p->thread = !pthread_create(&p->tid, NULL, delayed_send, p);
+	return p->thread;
+}
+
+void peer_join(struct peer *p)
+{
+	if (p->thread)
+		pthread_join(p->tid, NULL);
+	p->thread = false;
+}
+
+int peer_reply(struct peer *p, const uint8_t *req)
+{
+	uint8_t rsp[MAD_BUF_LEN];
+
+	/* the received address is where the answer goes (user_mad.rst) */
+	memcpy(rsp, req, sizeof(rsp));
+	rsp[REF_UMAD_HDR_SIZE + MAD_OFF_METHOD] = METHOD_GET_RESP;
+	return peer_send(p, rsp, 0, 0, 0);
+}
+
+int mad_wait(struct rc_ctx *ctx, int fd, uint8_t *buf, size_t len, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	double deadline = mad_now_ms() + mad_scaled(ctx, ms);
+	ssize_t n;
+	int left;
+
+	for (;;) {
+		left = deadline - mad_now_ms();
+		if (left < 0)
+			return -ETIMEDOUT;
+		n = poll(&pfd, 1, left);
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (n <= 0)
+			continue;
+		n = read(fd, buf, len);
+		if (n >= 0)
+			return n;
+		if (errno != EAGAIN && errno != EINTR)
+			return -errno;
+	}
+}
+
+bool mad_ready(struct rc_ctx *ctx, int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	double deadline = mad_now_ms() + mad_scaled(ctx, ms);
+	int left;
+
+	while ((left = deadline - mad_now_ms()) >= 0)
+		if (poll(&pfd, 1, left) > 0)
+			return pfd.revents & POLLIN;
+	return false;
+}
+
+void mad_build(uint8_t *umad, int mgmt_class, int method, uint32_t tid)
+{
+	uint8_t *mad = umad + REF_UMAD_HDR_SIZE;
+	uint64_t tid_be = htobe64(tid);
+
+	memset(umad, 0, MAD_BUF_LEN);
+	mad[0] = 1;				/* base version */
+	mad[MAD_OFF_CLASS] = mgmt_class;
+	mad[2] = 1;				/* class version */
+	mad[MAD_OFF_METHOD] = method;
+	memcpy(mad + MAD_OFF_TID, &tid_be, 8);
+	mad[MAD_OFF_ATTR_ID + 1] = 0x10;	/* any attribute */
+	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
+		memcpy(mad + MAD_OFF_OUI, test_oui, 3);
+	/* a recognisable payload, to see that it arrives unchanged */
+	memset(mad + MAD_OFF_V2_DATA, 0x3c, MAD_SIZE - MAD_OFF_V2_DATA);
+}
+
+/* IPv6 GIDs only: not link-local fe80::/10, not IPv4-mapped ::ffff:0:0/96 */
+int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16])
+{
+	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t zero[16];
+	char buf[64], attr[32];
+	unsigned int w[8], i;
+	int idx;
+
+	for (idx = 0; idx < 16; idx++) {
+		snprintf(attr, sizeof(attr), "gids/%d", idx);
+		if (dev_sysfs(ctx, ctx->target->port, attr, buf, sizeof(buf)) ||
+		    sscanf(buf, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2],
+			   &w[3], &w[4], &w[5], &w[6], &w[7]) != 8)
+			continue;
+		for (i = 0; i < 8; i++) {
+			gid[2 * i] = w[i] >> 8;
+			gid[2 * i + 1] = w[i];
+		}
+		if (!memcmp(gid, zero, 16) || !memcmp(gid, v4map, 12) ||
+		    (gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80))
+			continue;
+		return idx;
+	}
+	return -1;
+}
+
+bool mad_address_self(struct rc_ctx *ctx, uint8_t *umad)
+{
+	uint32_t qpn = htobe32(1), qkey = htobe32(QP1_QKEY);
+	char buf[32];
+	uint16_t lid;
+	uint8_t gid[16];
+	int idx;
+
+	memcpy(umad + REF_UMAD_OFF_QPN, &qpn, 4);
+	memcpy(umad + REF_UMAD_OFF_QKEY, &qkey, 4);
+	if (!strcmp(ctx->target->link_layer, "InfiniBand")) {
+		if (dev_sysfs(ctx, ctx->target->port, "lid", buf, sizeof(buf))) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no LID");
+			return false;
+		}
+		lid = htobe16(strtoul(buf, NULL, 0));
+		memcpy(umad + REF_UMAD_OFF_LID, &lid, 2);
+		return true;
+	}
+	idx = mad_self_gid(ctx, gid);
+	if (idx < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s port %d has no "
+			     "IPv6 GID: loopback MADs need one (with an "
+			     "IPv4-mapped GID replies are lost)",
+			     ctx->target->ca, ctx->target->port);
+		return false;
+	}
+	umad[REF_UMAD_OFF_GRH_PRESENT] = 1;
+	umad[REF_UMAD_OFF_GID_INDEX] = idx;
+	umad[REF_UMAD_OFF_HOP_LIMIT] = HOP_LIMIT;
+	memcpy(umad + REF_UMAD_OFF_GID, gid, 16);
+	return true;
+}
+
+bool impl_open(struct rc_ctx *ctx, int *portid)
+{
+	*portid = ctx->ops->umad_open_port(ctx->target->ca, ctx->target->port);
+	if (*portid >= 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_open_port(%s, %d): %d",
+		     ctx->target->ca, ctx->target->port, *portid);
+	return false;
+}
+
+bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
+		uint32_t methods, int *agent)
+{
+	const struct rc_ops *ops = ctx->ops;
+	long mask[16 / sizeof(long)];
+
+	method_mask(mask, methods);
+	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f) {
+		if (!rc_need_call(ctx, ops->umad_register_oui,
+				  "umad_register_oui"))
+			return false;
+		*agent = ops->umad_register_oui(portid, mgmt_class, 0, test_oui,
+						methods ? mask : NULL);
+	} else {
+		if (!rc_need_call(ctx, ops->umad_register, "umad_register"))
+			return false;
+		*agent = ops->umad_register(portid, mgmt_class, 1, 0,
+					    methods ? mask : NULL);
+	}
+	if (*agent >= 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "registering class 0x%02x: %d",
+		     mgmt_class, *agent);
+	return false;
+}
+
+static const struct rc_field summary_fields[] = {
+	{ "umad.status", 0, 4 },
+	{ "mad.base_version", 4, 1 },
+	{ "mad.mgmt_class", 5, 1 },
+	{ "mad.class_version", 6, 1 },
+	{ "mad.method", 7, 1 },
+	{ "mad.status", 8, 2 },
+	{ "mad.class_specific", 10, 2 },
+	{ "mad.tid (kernel half zeroed)", 12, 8 },
+	{ "mad.attr_id", 20, 2 },
+	{ "mad.resv", 22, 2 },
+	{ "mad.attr_mod", 24, 4 },
+};
+
+const struct rc_layout mad_summary_layout = {
+	.name = "received MAD (summary)",
+	.fields = summary_fields,
+	.nfields = ARRAY_SIZE(summary_fields),
+};
+
+void mad_summary(struct rc_ctx *ctx, const uint8_t *umad)
+{
+	uint8_t s[28];
+
+	memcpy(s, umad + REF_UMAD_OFF_STATUS, 4);
+	memcpy(s + 4, umad + REF_UMAD_HDR_SIZE, 24);
+	/* the kernel puts its agent's id in the high half of a request's
+	 * TID; it differs from run to run */
+	memset(s + 4 + MAD_OFF_TID, 0, 4);
+	rc_obs_out(ctx->obs, s, sizeof(s));
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Shared by the rows that move MADs through the kernel: the MADs they send,
+ * the address of the target port itself (every row talks to its own port,
+ * loopback), and a peer.
+ *
+ * The peer is the other end of a row's traffic: an agent on a second
+ * descriptor of the same port, driven by this file directly through the
+ * kernel's user_mad ABI, so that it is the same for both implementations
+ * and a row exercises only its own call.
+ */
+#ifndef RDMACONF_CASES_UMAD_MAD_H
+#define RDMACONF_CASES_UMAD_MAD_H
+
+#include <errno.h>
+#include <pthread.h>
+
+#include "umad_dev.h"
+
+#define MAD_SIZE 256
+#define MAD_BUF_LEN (REF_UMAD_HDR_SIZE + MAD_SIZE)
+
+/* vendor range 2 (OUI) and vendor range 1 classes the rows use */
+#define CLASS_V2 0x30
+#define CLASS_V2_OTHER 0x31
+#define CLASS_V1 0x0a
+extern uint8_t test_oui[3];
+
+#define METHOD_GET 0x01
+#define METHOD_SET 0x02
+#define METHOD_GET_RESP 0x81
+#define METHOD_BIT(m) (1u << (m))
+
+/* MAD header offsets (IBA 13.4.3) and the vendor range 2 OUI (13.4.5) */
+enum {
+	MAD_OFF_CLASS = 1,
+	MAD_OFF_METHOD = 3,
+	MAD_OFF_STATUS = 4,
+	MAD_OFF_TID = 8,
+	MAD_OFF_ATTR_ID = 16,
+	MAD_OFF_RMPP = 24,
+	MAD_OFF_OUI = 37,
+	MAD_OFF_V2_DATA = 40,
+};
+
+/* One row of the MAD files; @mode is the file's own enum. */
+struct mad_row {
+	struct rc_case c;
+	int mode;
+	int mgmt_class;
+	int timeout_ms;
+	int retries;
+	int arg;
+};
+
+/* a port handle nobody opened */
+#define BAD_PORTID 1000
+/* how long a row waits for a MAD that must arrive, before scaling */
+#define ARRIVE_MS 2000
+/* how long it watches for one that must not */
+#define QUIET_MS 300
+
+struct peer {
+	int fd;
+	int agent;
+	/* a delayed send (peer_get) */
+	bool thread;
+	pthread_t tid;
+	int delay_ms;
+	uint8_t req[MAD_BUF_LEN];
+};
+
+/*
+ * Open a peer on the target port and register it for @mgmt_class
+ * (@methods: METHOD_BIT set of methods it serves, 0 for a client).
+ * On failure the row is marked BROKEN and false returned.
+ */
+bool peer_open(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
+	       uint32_t methods, uint8_t rmpp_version);
+void peer_close(struct peer *p);
+/* Send @umad (MAD_BUF_LEN bytes unless @len) through the peer. */
+int peer_send(struct peer *p, uint8_t *umad, size_t len, int timeout_ms,
+	      int retries);
+/* Send a Get of @mgmt_class to the port through @p, now or (@delay_ms >
+ * 0) from a thread after @delay_ms; peer_join waits for that thread. */
+bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
+	      int delay_ms);
+void peer_join(struct peer *p);
+/* Answer @req (as read) with a GetResp to where it came from. */
+int peer_reply(struct peer *p, const uint8_t *req);
+/* Wait up to @ms (scaled by the host's slowness) and read one message
+ * from @fd into @buf: the bytes read, -ETIMEDOUT, or -errno. */
+int mad_wait(struct rc_ctx *ctx, int fd, uint8_t *buf, size_t len, int ms);
+
+/* Wait up to @ms (scaled) until @fd has a message to read; read nothing. */
+bool mad_ready(struct rc_ctx *ctx, int fd, int ms);
+
+/* A MAD of @mgmt_class, @method, transaction id @tid, after a zero header. */
+void mad_build(uint8_t *umad, int mgmt_class, int method, uint32_t tid);
+/* Address @umad to the target port itself: GRH to its IPv6 GID on RoCE
+ * (the IPv4-mapped GID loses replies), its LID on InfiniBand.  Returns
+ * false and marks the row BROKEN when the port has no usable address. */
+bool mad_address_self(struct rc_ctx *ctx, uint8_t *umad);
+/* The source GID index mad_address_self uses, and the GID. */
+int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16]);
+
+/* A port opened and an agent registered through the implementation under
+ * test; marks the row BROKEN on failure. */
+bool impl_open(struct rc_ctx *ctx, int *portid);
+bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
+		uint32_t methods, int *agent);
+/* method_mask argument of umad_register*(3) for a METHOD_BIT set */
+void method_mask(long mask[16 / sizeof(long)], uint32_t methods);
+
+double mad_now_ms(void);
+/* Milliseconds scaled by the host's slowness, for deadlines. */
+int mad_scaled(struct rc_ctx *ctx, int ms);
+
+/* the MAD header of a reply without the kernel's half of the TID */
+void mad_summary(struct rc_ctx *ctx, const uint8_t *umad);
+extern const struct rc_layout mad_summary_layout;
+
+/* Every call the MAD rows use on the implementation under test. */
+#define NEED_MAD_CALLS(ctx) \
+	(rc_need_call(ctx, (ctx)->ops->umad_open_port, "umad_open_port") && \
+	 rc_need_call(ctx, (ctx)->ops->umad_close_port, "umad_close_port") && \
+	 rc_need_call(ctx, (ctx)->ops->umad_get_fd, "umad_get_fd"))
+
+#endif

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A libibumad with traffic bugs, for LD_PRELOAD over the real one: each
+ * bug named in RDMACONF_SHIM (comma separated) is on.  The suite must flag
+ * every one on rxe.
+ *
+ *   no-retries    umad_send() drops the retries argument
+ *   recv-agent    umad_recv() returns the wrong agent id
+ *   poll-nowait   umad_poll() does not wait
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/umad.h>
+
+static int bug(const char *name)
+{
+	const char *s = getenv("RDMACONF_SHIM");
+
+	return s && strstr(s, name);
+}
+
+#define REAL(fn) ((__typeof__(&fn))dlsym(RTLD_NEXT, #fn))
+
+int umad_send(int portid, int agentid, void *umad, int length,
+	      int timeout_ms, int retries)
+{
+	return REAL(umad_send)(portid, agentid, umad, length, timeout_ms,
+			       bug("no-retries") ? 0 : retries);
+}
+
+int umad_recv(int portid, void *umad, int *length, int timeout_ms)
+{
+	int ret = REAL(umad_recv)(portid, umad, length, timeout_ms);
+
+	return ret >= 0 && bug("recv-agent") ? ret + 1 : ret;
+}
+
+int umad_poll(int portid, int timeout_ms)
+{
+	return REAL(umad_poll)(portid, bug("poll-nowait") ? 0 : timeout_ms);
+}

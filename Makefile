@@ -17,7 +17,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) $(CFLAGS) \
 	-MMD -MP -DRDMACONF_VERSION='"$(VERSION)"' \
 	-DRDMACONF_SRCDIR='"$(CURDIR)"' $(EXTRA_CFLAGS)
-LDLIBS := -ldl -lm
+LDLIBS := -libverbs -ldl -lm
 
 ifeq ($(V),1)
 Q :=

@@ -176,3 +176,31 @@ void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)
 	}
 	rc_str_printf(b, "]}");
 }
+
+int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16])
+{
+	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t zero[16];
+	unsigned int w[8], i;
+	char buf[64];
+	int idx;
+
+	for (idx = 0; idx < 16; idx++) {
+		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
+				  "/%s/ports/%d/gids/%d", ca, port, idx) ||
+		    sscanf(buf, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2],
+			   &w[3], &w[4], &w[5], &w[6], &w[7]) != 8)
+			continue;
+		for (i = 0; i < 8; i++) {
+			gid[2 * i] = w[i] >> 8;
+			gid[2 * i + 1] = w[i];
+		}
+		if (!memcmp(gid, zero, 16))
+			continue;
+		if (ipv4 ? !memcmp(gid, v4map, 12) :
+		    memcmp(gid, v4map, 12) &&
+		    !(gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80))
+			return idx;
+	}
+	return -1;
+}

@@ -3,6 +3,7 @@
 #define RDMACONF_DEVICE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "json.h"
 
 #define RC_SYSFS_IB "/sys/class/infiniband"
@@ -28,5 +29,13 @@ int rc_device_driver(const struct rc_device *d, char *buf, size_t len);
 /* Read a one-line sysfs attribute, newline stripped; 0 or -errno. */
 int rc_sysfs_read(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A GID of @ca port @port for addressing the port itself: @ipv4 an
+ * IPv4-mapped one (::ffff:a.b.c.d), else an IPv6 one that is not
+ * link-local.  Returns its index, or -1 when the port has none.  Only the
+ * first 16 entries are looked at: the addresses come first.
+ */
+int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16]);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "impl.h"
 #include "../reference/umad/ref_umad.h"
+#include "../reference/verbs/ref_verbs.h"
 
 struct rc_lib {
 	const char *soname;
@@ -17,6 +18,7 @@ struct rc_lib {
 };
 
 static struct rc_lib lib_umad = { .soname = "libibumad.so.3" };
+static struct rc_lib lib_verbs = { .soname = "libibverbs.so.1" };
 
 static void lib_open(struct rc_lib *lib)
 {
@@ -43,13 +45,14 @@ static void *lookup(struct rc_lib *lib, const char *name)
 	return dlsym(RTLD_DEFAULT, name);
 }
 
-static struct rc_ops system_ops = { .name = "system" };
+static struct rc_ops system_ops = { .name = "system",
+				    .provider_objects = true };
 static bool system_resolved;
 
 static const struct rc_ops reference_ops = {
 	.name = "reference",
 #define RC_REF_MEMBER(n, r, a) .n = ref_##n,
-	RC_UMAD_CALLS(RC_REF_MEMBER)
+	RC_ALL_CALLS(RC_REF_MEMBER)
 #undef RC_REF_MEMBER
 };
 
@@ -58,9 +61,12 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 	if (id == RC_IMPL_REFERENCE)
 		return &reference_ops;
 	if (!system_resolved) {
-#define RC_SYS_MEMBER(n, r, a) system_ops.n = (r(*) a)lookup(&lib_umad, #n);
-		RC_UMAD_CALLS(RC_SYS_MEMBER)
-#undef RC_SYS_MEMBER
+#define RC_SYS_UMAD(n, r, a) system_ops.n = (r(*) a)lookup(&lib_umad, #n);
+#define RC_SYS_VERBS(n, r, a) system_ops.n = (r(*) a)lookup(&lib_verbs, #n);
+		RC_UMAD_CALLS(RC_SYS_UMAD)
+		RC_VERBS_CALLS(RC_SYS_VERBS)
+#undef RC_SYS_UMAD
+#undef RC_SYS_VERBS
 		system_resolved = true;
 	}
 	return &system_ops;
@@ -70,6 +76,8 @@ static struct rc_lib *lib_by_name(const char *name)
 {
 	if (!strcmp(name, "umad") || !strcmp(name, lib_umad.soname))
 		return &lib_umad;
+	if (!strcmp(name, "verbs") || !strcmp(name, lib_verbs.soname))
+		return &lib_verbs;
 	return NULL;
 }
 

@@ -12,8 +12,10 @@
 #ifndef RDMACONF_IMPL_H
 #define RDMACONF_IMPL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <infiniband/umad.h>
+#include <infiniband/verbs.h>
 
 /* X(name, return type, parameter list): every call under test, once. */
 #define RC_UMAD_CALLS(X) \
@@ -47,10 +49,25 @@
 	X(umad_set_pkey, int, (void *umad, int pkey_index)) \
 	X(umad_get_pkey, int, (void *umad))
 
-#define RC_ALL_CALLS(X) RC_UMAD_CALLS(X)
+#define RC_VERBS_CALLS(X) \
+	X(ibv_create_ah, struct ibv_ah *, (struct ibv_pd *pd, struct ibv_ah_attr *attr)) \
+	X(ibv_destroy_ah, int, (struct ibv_ah *ah)) \
+	X(ibv_init_ah_from_wc, int, (struct ibv_context *context, uint8_t port_num, \
+				     struct ibv_wc *wc, struct ibv_grh *grh, \
+				     struct ibv_ah_attr *ah_attr)) \
+	X(ibv_create_ah_from_wc, struct ibv_ah *, (struct ibv_pd *pd, struct ibv_wc *wc, \
+						   struct ibv_grh *grh, uint8_t port_num)) \
+	X(ibv_attach_mcast, int, (struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)) \
+	X(ibv_detach_mcast, int, (struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid))
+
+#define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X)
 
 struct rc_ops {
 	const char *name;	/* "system" or "reference" */
+	/* The objects it creates (AHs) are the provider's own, so rdma-core's
+	 * data path (ibv_post_send) can use them.  The reference's are kernel
+	 * objects only: traffic through them is not tried. */
+	bool provider_objects;
 #define RC_OPS_MEMBER(n, r, a) r (*n) a;
 	RC_ALL_CALLS(RC_OPS_MEMBER)
 #undef RC_OPS_MEMBER

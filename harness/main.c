@@ -160,6 +160,8 @@ static void json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, rdma_core_version(origin));
 	rc_str_printf(b, ", \"libibumad\": ");
 	rc_str_json(b, origin);
+	rc_str_printf(b, ", \"libibverbs\": ");
+	rc_str_json(b, rc_impl_system_origin("verbs"));
 	rc_str_printf(b, ", \"ld_preload\": ");
 	rc_str_json(b, getenv("LD_PRELOAD"));
 	rc_str_printf(b, ", \"ld_library_path\": ");
@@ -433,6 +435,8 @@ static bool verdict_bad(enum rc_verdict v)
 static const char *unmet_needs(const struct rc_case *c,
 			       const struct rc_target *t, enum rc_state *st)
 {
+	static char why[96];
+
 	*st = RC_STATE_SKIP;
 	if ((c->needs & (RC_NEED_DEVICE | RC_NEED_UMAD | RC_NEED_IB |
 			 RC_NEED_ROCE)) && !t->ca)
@@ -441,11 +445,16 @@ static const char *unmet_needs(const struct rc_case *c,
 	if ((c->needs & RC_NEED_ROOT) && !t->root)
 		return "needs root";
 	*st = RC_STATE_UNSUPPORTED;
-	if ((c->needs & RC_NEED_IB) && strcmp(t->link_layer, "InfiniBand"))
-		return "needs an InfiniBand link layer (RoCE and iWARP have "
-		       "no LIDs and no QP0)";
-	if ((c->needs & RC_NEED_ROCE) && strcmp(t->link_layer, "Ethernet"))
-		return "needs an Ethernet (RoCE) link layer";
+	if ((c->needs & RC_NEED_IB) && strcmp(t->link_layer, "InfiniBand")) {
+		snprintf(why, sizeof(why), "needs an InfiniBand link layer; "
+			 "the port's is %s", t->link_layer);
+		return why;
+	}
+	if ((c->needs & RC_NEED_ROCE) && strcmp(t->link_layer, "Ethernet")) {
+		snprintf(why, sizeof(why), "needs an Ethernet (RoCE) link "
+			 "layer; the port's is %s", t->link_layer);
+		return why;
+	}
 	return NULL;
 }
 

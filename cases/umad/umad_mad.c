@@ -216,31 +216,9 @@ void mad_build(uint8_t *umad, int mgmt_class, int method, uint32_t tid)
 	memset(mad + MAD_OFF_V2_DATA, 0x3c, MAD_SIZE - MAD_OFF_V2_DATA);
 }
 
-/* IPv6 GIDs only: not link-local fe80::/10, not IPv4-mapped ::ffff:0:0/96 */
 int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16])
 {
-	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
-	static const uint8_t zero[16];
-	char buf[64], attr[32];
-	unsigned int w[8], i;
-	int idx;
-
-	for (idx = 0; idx < 16; idx++) {
-		snprintf(attr, sizeof(attr), "gids/%d", idx);
-		if (dev_sysfs(ctx, ctx->target->port, attr, buf, sizeof(buf)) ||
-		    sscanf(buf, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2],
-			   &w[3], &w[4], &w[5], &w[6], &w[7]) != 8)
-			continue;
-		for (i = 0; i < 8; i++) {
-			gid[2 * i] = w[i] >> 8;
-			gid[2 * i + 1] = w[i];
-		}
-		if (!memcmp(gid, zero, 16) || !memcmp(gid, v4map, 12) ||
-		    (gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80))
-			continue;
-		return idx;
-	}
-	return -1;
+	return rc_port_gid(ctx->target->ca, ctx->target->port, false, gid);
 }
 
 bool mad_address_self(struct rc_ctx *ctx, uint8_t *umad)

@@ -17,9 +17,9 @@ def host_has_device():
 
 @pytest.fixture(scope="module")
 def rxe_run(tmp_path_factory):
-    """One run of the umad cases on a device, shared by the tests below."""
+    """One run of every case on a device, shared by the tests below."""
     path = tmp_path_factory.mktemp("rxe") / "results.json"
-    args = [RDMACONF, "run", "--filter", "umad/*", "--json", str(path)]
+    args = [RDMACONF, "run", "--json", str(path)]
     if not host_has_device():
         args.insert(2, "--vm")
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
@@ -48,7 +48,8 @@ def test_device_rows_ran_and_conform(rxe_run):
     proc, data = rxe_run
     assert proc.returncode == 0, proc.stdout[-4000:]
     device_rows = [r for r in data["results"] if "device" in r["needs"]]
-    assert len(device_rows) >= 70
+    assert len(device_rows) >= 100
+    assert len([r for r in device_rows if r["id"].startswith("verbs/")]) >= 25
     for r in device_rows:
         if "ib" in r["needs"] and data["device"]["link_layer"] != "InfiniBand":
             assert r["verdict"] == {"system": "UNSUPPORTED",
@@ -82,16 +83,10 @@ def test_mad_traffic_rows_measured(rxe_run):
         assert r["system"]["out"].startswith("6e000000"), r
 
 
-def test_mad_bugs_are_caught(shim, tmp_path):
-    """LD_PRELOAD bugs in umad_send, umad_recv and umad_poll: each row
-    that covers one fails on the system side and diverges."""
-    env = dict(os.environ, LD_PRELOAD=shim("mad_bugs.so"),
-               RDMACONF_SHIM="no-retries,recv-agent,poll-nowait")
-    caught = {"umad/send/timeout-200ms-retries-1": "FAIL",
-              "umad/send/timeout-200ms-retries-3": "FAIL",
-              "umad/recv/returns-receiving-agent": "FAIL",
-              "umad/poll/arrives-while-waiting": "FAIL"}
-    args = [RDMACONF, "run", "--filter", "umad/[spr][eo][nlc]*/*",
+def caught_in_run(env, pattern, caught, tmp_path):
+    """Run @pattern with @env; each id of @caught must get that system
+    verdict while the reference passes."""
+    args = [RDMACONF, "run", "--filter", pattern,
             "--json", str(tmp_path / "results.json")]
     if not host_has_device():
         args.insert(2, "--vm")
@@ -106,6 +101,34 @@ def test_mad_bugs_are_caught(shim, tmp_path):
                                         "reference": "PASS"}, rows[rid]
         assert "not ok" in [l for l in proc.stdout.splitlines()
                             if l.endswith(rid)][0]
+    return rows
+
+
+def test_verbs_bugs_are_caught(shim, tmp_path):
+    """LD_PRELOAD bugs in ibv_init_ah_from_wc and ibv_attach_mcast."""
+    env = dict(os.environ, LD_PRELOAD=shim("verbs_bugs.so"),
+               RDMACONF_SHIM="ah-class,mcast-noop")
+    rows = caught_in_run(env, "verbs/[ia][nt]*", {
+        "verbs/init_ah_from_wc/ipv6-fields": "FAIL",
+        "verbs/init_ah_from_wc/ipv6-max-values": "FAIL",
+        "verbs/attach_mcast/ud-receives": "FAIL",
+        "verbs/attach_mcast/twice-one-copy": "FAIL"}, tmp_path)
+    # the wrong field is named
+    assert "traffic_class" in rows["verbs/init_ah_from_wc/ipv6-fields"][
+        "system_detail"]
+    assert "0 copies" in rows["verbs/attach_mcast/ud-receives"]["system_detail"]
+
+
+def test_mad_bugs_are_caught(shim, tmp_path):
+    """LD_PRELOAD bugs in umad_send, umad_recv and umad_poll: each row
+    that covers one fails on the system side and diverges."""
+    env = dict(os.environ, LD_PRELOAD=shim("mad_bugs.so"),
+               RDMACONF_SHIM="no-retries,recv-agent,poll-nowait")
+    rows = caught_in_run(env, "umad/[spr][eo][nlc]*/*", {
+        "umad/send/timeout-200ms-retries-1": "FAIL",
+        "umad/send/timeout-200ms-retries-3": "FAIL",
+        "umad/recv/returns-receiving-agent": "FAIL",
+        "umad/poll/arrives-while-waiting": "FAIL"}, tmp_path)
     # rows the bugs do not touch still pass
     assert rows["umad/send/answered-by-server"]["verdict"]["system"] == "PASS"
 

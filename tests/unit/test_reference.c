@@ -110,3 +110,51 @@ Test(reference, send_failure_is_eio_with_errno)
 	cr_assert_eq(ref_umad_send(fd, 0, buf, -1, 0, 0), -EIO);
 	ref_umad_close_port(fd);
 }
+
+/* The reference libibverbs: the checks made before the kernel or sysfs. */
+#include "../../reference/verbs/ref_verbs.h"
+
+Test(reference_verbs, init_ah_without_grh_is_wc_only)
+{
+	struct ibv_context ctx = {};
+	struct ibv_wc wc = { .slid = 0x1234, .sl = 5, .dlid_path_bits = 3 };
+	struct ibv_ah_attr a;
+	uint8_t grh[40];
+
+	memset(grh, 0x66, sizeof(grh));
+	memset(&a, 0xc3, sizeof(a));
+	cr_assert_eq(ref_ibv_init_ah_from_wc(&ctx, 1, &wc,
+					     (struct ibv_grh *)grh, &a), 0);
+	cr_assert_eq(a.dlid, 0x1234);
+	cr_assert_eq(a.sl, 5);
+	cr_assert_eq(a.src_path_bits, 3);
+	cr_assert_eq(a.port_num, 1);
+	cr_assert_eq(a.is_global, 0);
+	cr_assert_eq(a.grh.flow_label, 0, "no GRH, no flow label");
+	cr_assert_eq(a.static_rate, 0);
+	/* no GRH flag: grh may be NULL */
+	cr_assert_eq(ref_ibv_init_ah_from_wc(&ctx, 1, &wc, NULL, &a), 0);
+}
+
+Test(reference_verbs, null_arguments_fail_cleanly)
+{
+	struct ibv_context ctx = {};
+	struct ibv_wc wc = { .wc_flags = IBV_WC_GRH };
+	struct ibv_ah_attr a;
+	struct ibv_qp qp = { .qp_type = IBV_QPT_RC };
+	union ibv_gid mgid = { .raw = { 0xff } };
+
+	errno = 0;
+	cr_assert_eq(ref_ibv_init_ah_from_wc(NULL, 1, &wc, NULL, &a), -1);
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(ref_ibv_init_ah_from_wc(&ctx, 1, &wc, NULL, &a), -1,
+		     "IBV_WC_GRH without a grh");
+	cr_assert_null(ref_ibv_create_ah(NULL, NULL));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_null(ref_ibv_create_ah_from_wc(NULL, &wc, NULL, 1));
+	cr_assert_eq(ref_ibv_destroy_ah(NULL), EINVAL);
+	cr_assert_eq(ref_ibv_attach_mcast(NULL, &mgid, 0), EINVAL);
+	/* only UD QPs, decided before any command is sent */
+	cr_assert_eq(ref_ibv_attach_mcast(&qp, &mgid, 0), EINVAL);
+	cr_assert_eq(ref_ibv_detach_mcast(&qp, &mgid, 0), EINVAL);
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_create_ah(3): "creates an address handle (AH) associated with the
+ * protection domain pd."  "returns a pointer to the created AH, or NULL if
+ * the request fails, and errno is set to indicate the reason."  NOTES: "If
+ * port flag IBV_QPF_GRH_REQUIRED is set then ibv_create_ah() must be created
+ * with definition of 'struct ibv_ah_attr { .is_global = 1; .grh = {...}; }'."
+ * "ibv_destroy_ah() returns 0 on success, or the value of errno on failure".
+ *
+ * ibv_create_ah_from_wc(3): "creates an AH associated with the protection
+ * domain pd using the port number port_num, using attributes from the work
+ * completion wc and the Global Routing Header (GRH) structure grh."
+ *
+ * An AH "works" when a UD message sent through it reaches the QP it
+ * addresses.  That is tried with the system's AHs only: ibv_post_send is
+ * rdma-core's and reads the provider's own AH object, which the
+ * reference's (a kernel object made with the uverbs CREATE_AH command) is
+ * not.  For the reference, a successful ibv_destroy_ah of the AH shows the
+ * kernel object exists.
+ */
+#include <string.h>
+
+#include "verbs_res.h"
+
+#define DOC_CREATE "ibv_create_ah() creates an address handle (AH) " \
+	"associated with the protection domain pd."
+#define DOC_NULL "ibv_create_ah() returns a pointer to the created AH, or " \
+	"NULL if the request fails, and errno is set to indicate the reason."
+#define DOC_GRH "If port flag IBV_QPF_GRH_REQUIRED is set then " \
+	"ibv_create_ah() must be created with definition of 'struct " \
+	"ibv_ah_attr { .is_global = 1; .grh = {...}; }'."
+#define DOC_DESTROY "ibv_destroy_ah() returns 0 on success, or the value " \
+	"of errno on failure (which indicates the failure reason)."
+#define DOC_FROM_WC "ibv_create_ah_from_wc() creates an AH associated with " \
+	"the protection domain pd using the port number port_num, using " \
+	"attributes from the work completion wc and the Global Routing " \
+	"Header (GRH) structure grh."
+
+enum { GLOBAL6, GLOBAL4, NOT_GLOBAL, PORT, SGID, DESTROY, FROM_WC6,
+       FROM_WC4 };
+
+struct ah_row {
+	struct rc_case c;
+	int mode;
+	int arg;
+};
+
+#define OK_AH .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_OK
+#define ERR_AH(...) .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_ERR, \
+		    .errnos = { __VA_ARGS__ }
+
+static const struct ah_row rows[] = {
+	{ .c = { .id = "verbs/create_ah/global-ipv6-reaches-qp",
+		 .doc = DOC_CREATE, .note = "from the IPv6 GID to itself: a UD "
+		 "message through it reaches the own QP (system's AH)",
+		 .needs = NEEDS_VERBS, .expect = { OK_AH } }, .mode = GLOBAL6 },
+	{ .c = { .id = "verbs/create_ah/global-ipv4-reaches-qp",
+		 .doc = DOC_CREATE, .note = "the same from the IPv4-mapped GID",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
+	  .mode = GLOBAL4 },
+	{ .c = { .id = "verbs/create_ah/not-global-on-roce", .doc = DOC_GRH,
+		 .note = "RoCE ports require a GRH: is_global 0 fails",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
+		 .expect = { ERR_AH(EINVAL) } }, .mode = NOT_GLOBAL },
+	{ .c = { .id = "verbs/create_ah/port-0", .doc = DOC_NULL,
+		 .note = "ports are numbered from 1", .needs = NEEDS_VERBS,
+		 .expect = { ERR_AH(EINVAL) } }, .mode = PORT, .arg = 0 },
+	{ .c = { .id = "verbs/create_ah/port-beyond-device", .doc = DOC_NULL,
+		 .note = "port 2 of a one-port device", .needs = NEEDS_VERBS,
+		 .expect = { ERR_AH(EINVAL) } }, .mode = PORT, .arg = 2 },
+	{ .c = { .id = "verbs/create_ah/sgid-index-unused", .doc = DOC_NULL,
+		 .note = "sgid_index 255 names no GID of the port; which errno "
+		 "is not documented", .needs = NEEDS_VERBS,
+		 .expect = { ERR_AH() } }, .mode = SGID, .arg = 255 },
+};
+
+static const struct ah_row destroy_rows[] = {
+	{ .c = { .id = "verbs/destroy_ah/created", .doc = DOC_DESTROY,
+		 .note = "a failure cannot be provoked without using a freed "
+		 "AH, which is undefined: the success row only",
+		 .needs = NEEDS_VERBS,
+		 .expect = { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ } },
+	  .mode = DESTROY },
+};
+
+static const struct ah_row from_wc_rows[] = {
+	{ .c = { .id = "verbs/create_ah_from_wc/ipv6-reply-reaches-sender",
+		 .doc = DOC_FROM_WC, .note = "from a message the QP sent itself "
+		 "from its IPv6 GID; a reply through it arrives (system's AH)",
+		 .needs = NEEDS_VERBS, .expect = { OK_AH } }, .mode = FROM_WC6 },
+	{ .c = { .id = "verbs/create_ah_from_wc/ipv4-reply-reaches-sender",
+		 .doc = DOC_FROM_WC, .note = "the same from the IPv4-mapped GID",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
+	  .mode = FROM_WC4 },
+};
+
+/* Through @ah to the own QP: does the message arrive? */
+static void check_reaches(struct rc_ctx *ctx, struct vres *r,
+			  struct ibv_ah *ah)
+{
+	struct ibv_wc wc;
+	uint32_t tag = 0;
+
+	if (!ctx->ops->provider_objects)
+		return;
+	if (!vres_post_recv(ctx, r, 1))
+		return;
+	if (!vres_send(ctx, r, ah, r->qp->qp_num, 0xa4) ||
+	    vres_recv(ctx, r, VRES_WAIT_MS, &wc, NULL, &tag) != 1 || tag != 0xa4)
+		rc_obs_violation(ctx->obs, "a UD message through the AH did "
+				 "not arrive");
+}
+
+/* Destroy through the implementation; the reference's proof of life. */
+static void destroy(struct rc_ctx *ctx, struct ibv_ah *ah)
+{
+	int err;
+
+	if (!ah || !ctx->ops->ibv_destroy_ah)
+		return;
+	err = ctx->ops->ibv_destroy_ah(ah);
+	if (err)
+		rc_obs_violation(ctx->obs, "ibv_destroy_ah of it: %d", err);
+}
+
+/* A message from the QP to itself; its completion and GRH. */
+static bool received(struct rc_ctx *ctx, struct vres *r, int idx,
+		     const union ibv_gid *gid, struct ibv_wc *wc, uint8_t *grh)
+{
+	struct ibv_ah *ah = idx < 0 ? NULL : vres_ah(r, idx, gid);
+	bool ok = ah && vres_post_recv(ctx, r, 1) &&
+		  vres_send(ctx, r, ah, r->qp->qp_num, 1) &&
+		  vres_recv(ctx, r, VRES_WAIT_MS, wc, (struct ibv_grh *)grh,
+			    NULL) == 1;
+
+	if (ah)
+		ibv_destroy_ah(ah);
+	if (!ok && ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no message from the "
+			     "QP to itself");
+	return ok;
+}
+
+static void run(const void *rw, struct rc_ctx *ctx)
+{
+	const struct ah_row *row = rw;
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_ah_attr a = { .is_global = 1, .grh.hop_limit = 64 };
+	uint8_t grh[VRES_GRH];
+	struct ibv_ah *ah = NULL;
+	struct ibv_wc wc;
+	struct vres r;
+
+	if (!rc_need_call(ctx, ops->ibv_create_ah, "ibv_create_ah") ||
+	    !rc_need_call(ctx, ops->ibv_destroy_ah, "ibv_destroy_ah") ||
+	    !vres_open(ctx, &r, IBV_QPT_UD))
+		return;
+	a.port_num = r.port;
+	a.grh.sgid_index = row->mode == GLOBAL4 || row->mode == FROM_WC4 ?
+			   r.gid4 : r.gid6;
+	a.grh.dgid = row->mode == GLOBAL4 || row->mode == FROM_WC4 ?
+		     r.g4 : r.g6;
+	switch (row->mode) {
+	case NOT_GLOBAL:
+		a.is_global = 0;
+		break;
+	case PORT:
+		a.port_num = row->arg;
+		break;
+	case SGID:
+		a.grh.sgid_index = row->arg;
+		break;
+	}
+	switch (row->mode) {
+	case DESTROY:
+		ah = ops->ibv_create_ah(r.pd, &a);
+		if (!ah) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_create_ah: %m");
+			break;
+		}
+		RC_OBSERVE(ctx, ops->ibv_destroy_ah(ah));
+		ah = NULL;
+		break;
+	case FROM_WC6:
+	case FROM_WC4:
+		if (!rc_need_call(ctx, ops->ibv_create_ah_from_wc,
+				  "ibv_create_ah_from_wc") ||
+		    !received(ctx, &r, a.grh.sgid_index, &a.grh.dgid, &wc, grh))
+			break;
+		RC_OBSERVE(ctx, ah = ops->ibv_create_ah_from_wc(r.pd, &wc,
+					(struct ibv_grh *)grh, r.port));
+		if (ah)
+			check_reaches(ctx, &r, ah);
+		break;
+	default:
+		RC_OBSERVE(ctx, ah = ops->ibv_create_ah(r.pd, &a));
+		if (ah)
+			check_reaches(ctx, &r, ah);
+		break;
+	}
+	destroy(ctx, ah);
+	vres_close(&r);
+}
+
+static const struct rc_group group = {
+	.call = "ibv_create_ah", .lib = "verbs", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);
+
+static const struct rc_group destroy_group = {
+	.call = "ibv_destroy_ah", .lib = "verbs", .rows = destroy_rows,
+	.row_size = sizeof(destroy_rows[0]), .nrows = ARRAY_SIZE(destroy_rows),
+	.run = run,
+};
+RC_GROUP(destroy_group);
+
+static const struct rc_group from_wc_group = {
+	.call = "ibv_create_ah_from_wc", .lib = "verbs", .rows = from_wc_rows,
+	.row_size = sizeof(from_wc_rows[0]),
+	.nrows = ARRAY_SIZE(from_wc_rows), .run = run,
+};
+RC_GROUP(from_wc_group);

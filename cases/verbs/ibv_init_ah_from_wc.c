@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_init_ah_from_wc(3): "initializes the address handle (AH) attribute
+ * structure ah_attr for the RDMA device context context using the port
+ * number port_num, using attributes from the work completion wc and the
+ * Global Routing Header (GRH) structure grh."  "returns 0 on success, and
+ * -1 on error."  NOTES: "The filled structure ah_attr ... can be used to
+ * create a new AH using ibv_create_ah()", i.e. an AH back to the sender.
+ *
+ * The man page names no field; what an answering AH holds is the IBA's
+ * (9.6, 13.5.4): the sender's LID, SL and path bits from wc; with a GRH
+ * (IBV_WC_GRH), the sender's GID as destination, sent from the local GID
+ * the message was addressed to, with the GRH's traffic class, flow label
+ * and hop limit.  On RoCE v2 over IPv4 the IPv4 header is in the last 20
+ * bytes of the GRH and the first 20 are undefined (ibv_poll_cq(3)): IPv4
+ * has no flow label, its TOS is the class and its TTL the hop limit.
+ *
+ * Rows build wc and grh by hand (pinning bit positions and byte order), or
+ * take them from a real UD message the QP sent to itself.  The output is
+ * the whole struct ibv_ah_attr; the documented fields are also checked one
+ * by one against what the row sent, with the local GID index read from
+ * sysfs.
+ */
+#include <endian.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verbs_res.h"
+
+enum hdr { HDR_V6_UDP, HDR_V6_IB, HDR_V4, HDR_NONE };
+enum dst { DST_OWN, DST_MCAST, DST_FOREIGN };
+enum { BUILT, REAL };
+
+struct ahwc_row {
+	struct rc_case c;
+	int mode;
+	enum hdr hdr;
+	enum dst dst;
+	uint8_t tclass;
+	uint8_t hop;
+	uint32_t flow;
+	uint16_t slid;
+	uint8_t sl;
+	uint8_t path_bits;
+};
+
+#define DOC_INIT "ibv_init_ah_from_wc() initializes the address handle (AH) " \
+	"attribute structure ah_attr for the RDMA device context context " \
+	"using the port number port_num, using attributes from the work " \
+	"completion wc and the Global Routing Header (GRH) structure grh."
+#define DOC_ERR "ibv_init_ah_from_wc() returns 0 on success, and -1 on error."
+
+#define OK0 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0, \
+	    .layout = &ah_attr_layout
+#define ERRM1 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR
+
+static const struct rc_field fields[] = {
+	{ "grh.dgid", 0, 16 },
+	{ "grh.flow_label", 16, 4 },
+	{ "grh.sgid_index", 20, 1 },
+	{ "grh.hop_limit", 21, 1 },
+	{ "grh.traffic_class", 22, 1 },
+	{ "(padding)", 23, 1 },
+	{ "dlid", 24, 2 },
+	{ "sl", 26, 1 },
+	{ "src_path_bits", 27, 1 },
+	{ "static_rate", 28, 1 },
+	{ "is_global", 29, 1 },
+	{ "port_num", 30, 1 },
+	{ "(padding)", 31, 1 },
+};
+BUILD_ASSERT(sizeof(struct ibv_ah_attr) == 32);
+
+static const struct rc_layout ah_attr_layout = {
+	.name = "struct ibv_ah_attr", .fields = fields,
+	.nfields = ARRAY_SIZE(fields),
+};
+
+#define ID(i) .id = "verbs/init_ah_from_wc/" i
+
+static const struct ahwc_row rows[] = {
+	{ .c = { ID("ipv6-fields"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	   .note = "class 0x5a, flow 0x12345, hop 33, LID 0x1234, SL 5, path "
+		   "bits 3: each lands in its field, host order",
+	   .expect = { OK0 } }, .hdr = HDR_V6_UDP, .tclass = 0x5a,
+	   .flow = 0x12345, .hop = 33, .slid = 0x1234, .sl = 5,
+	   .path_bits = 3 },
+	{ .c = { ID("ipv6-max-values"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	   .note = "class 0xff, flow 0xfffff: no bit of one spills into "
+		   "the other", .expect = { OK0 } }, .hdr = HDR_V6_UDP,
+	   .tclass = 0xff, .flow = 0xfffff, .hop = 255, .slid = 0xffff,
+	   .sl = 15 },
+	{ .c = { ID("ipv4-fields"), .doc = DOC_INIT,
+	   .note = "RoCE v2 over IPv4: TOS 0x28, TTL 17; the 20 undefined "
+		   "bytes before the IPv4 header are 0xa5 and must not become "
+		   "a flow label", .needs = NEEDS_VERBS | RC_NEED_ROCE,
+	   .expect = { OK0 } }, .hdr = HDR_V4, .tclass = 0x28, .hop = 17,
+	   .slid = 7 },
+	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	   .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
+		   "not a header: no GRH fields, is_global 0",
+	   .expect = { OK0 } }, .hdr = HDR_NONE, .slid = 0x22, .sl = 2,
+	   .path_bits = 1 },
+	{ .c = { ID("ipv6-multicast-destination"), .doc = DOC_ERR, .needs = NEEDS_VERBS,
+	   .note = "addressed to a multicast GID, which is no local GID to "
+		   "answer from: an error", .expect = { ERRM1 } },
+	   .hdr = HDR_V6_UDP, .dst = DST_MCAST, .hop = 1 },
+	{ .c = { ID("ipv4-multicast-destination"), .doc = DOC_ERR,
+	   .note = "addressed to 239.1.2.3: no local GID to answer from",
+	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { ERRM1 } },
+	   .hdr = HDR_V4, .dst = DST_MCAST, .hop = 1 },
+	{ .c = { ID("destination-not-in-gid-table"), .doc = DOC_ERR, .needs = NEEDS_VERBS,
+	   .note = "addressed to 2001:db8::99, not a GID of the port",
+	   .expect = { ERRM1 } }, .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
+	{ .c = { ID("ib-grh"), .doc = DOC_INIT,
+	   .note = "an InfiniBand GRH (next header 0x1b) to the port's GID",
+	   .needs = NEEDS_VERBS | RC_NEED_IB, .expect = { OK0 } },
+	   .hdr = HDR_V6_IB, .tclass = 0x10, .flow = 0x42, .hop = 1 },
+	{ .c = { ID("real-ipv6-message"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	   .note = "the completion and GRH of a UD message the QP sent "
+		   "itself from its IPv6 GID: the AH points back at that GID",
+	   .expect = { OK0 } }, .mode = REAL, .hdr = HDR_V6_UDP },
+	{ .c = { ID("real-ipv4-message"), .doc = DOC_INIT,
+	   .note = "the same from the IPv4-mapped GID",
+	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK0 } },
+	   .mode = REAL, .hdr = HDR_V4 },
+};
+
+static const uint8_t remote6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x77 };
+static const uint8_t foreign6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x99 };
+static const uint8_t mcast6[16] = { 0xff, 0x0e, [12] = 0x0d, 0xb8, 0, 1 };
+#define REMOTE4 0xc6336407u	/* 198.51.100.7 */
+#define MCAST4 0xef010203u	/* 239.1.2.3 */
+
+/* RFC 1071 checksum of the 20-byte IPv4 header at @h */
+static uint16_t ip_csum(const uint8_t *h)
+{
+	uint32_t sum = 0;
+	int i;
+
+	for (i = 0; i < 20; i += 2)
+		sum += h[i] << 8 | h[i + 1];
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return ~sum;
+}
+
+/* The GRH as the device would have written it; false: no local address. */
+static bool build_grh(const struct ahwc_row *row, const struct vres *r,
+		      uint8_t *g, uint32_t *flags)
+{
+	uint32_t vtf = htobe32(6u << 28 | (uint32_t)row->tclass << 20 |
+			       row->flow);
+	uint8_t *ip = g + 20;
+	uint16_t csum;
+	uint32_t a;
+
+	*flags = IBV_WC_GRH;
+	switch (row->hdr) {
+	case HDR_NONE:
+		memset(g, 0x66, VRES_GRH);
+		*flags = 0;
+		return true;
+	case HDR_V6_UDP:
+	case HDR_V6_IB:
+		if (r->gid6 < 0)
+			return false;
+		memcpy(g, &vtf, 4);
+		g[4] = 0;
+		g[5] = 64;				/* payload length */
+		g[6] = row->hdr == HDR_V6_UDP ? 17 : 0x1b;
+		g[7] = row->hop;
+		memcpy(g + 8, remote6, 16);
+		memcpy(g + 24, row->dst == DST_OWN ? r->g6.raw :
+		       row->dst == DST_MCAST ? mcast6 : foreign6, 16);
+		return true;
+	case HDR_V4:
+		if (r->gid4 < 0)
+			return false;
+		memset(g, 0xa5, 20);
+		memset(ip, 0, 20);
+		ip[0] = 0x45;
+		ip[1] = row->tclass;
+		ip[3] = 84;				/* total length */
+		ip[8] = row->hop;
+		ip[9] = 17;				/* UDP */
+		a = htobe32(REMOTE4);
+		memcpy(ip + 12, &a, 4);
+		if (row->dst == DST_MCAST) {
+			a = htobe32(MCAST4);
+			memcpy(ip + 16, &a, 4);
+		} else {
+			memcpy(ip + 16, r->g4.raw + 12, 4);
+		}
+		csum = htobe16(ip_csum(ip));
+		memcpy(ip + 10, &csum, 2);
+		return true;
+	}
+	return false;
+}
+
+/* Each documented field against what the row sent, in one message. */
+static void check_fields(struct rc_ctx *ctx, const struct ahwc_row *row,
+			 const struct vres *r, const struct ibv_wc *wc,
+			 const struct ibv_ah_attr *a)
+{
+	uint8_t dgid[16] = {};
+	char msg[RC_REASON_MAX];
+	int len = 0, sgid = 0;
+	uint32_t flow = 0;
+	uint8_t hop = 0, tclass = 0;
+	bool global = row->hdr != HDR_NONE;
+
+#define MISMATCH(cond, ...) \
+	do { \
+		if ((cond) && len < (int)sizeof(msg)) \
+			len += snprintf(msg + len, sizeof(msg) - len, \
+					"; " __VA_ARGS__); \
+	} while (0)
+	if (row->mode == REAL) {
+		memcpy(dgid, row->hdr == HDR_V4 ? r->g4.raw : r->g6.raw, 16);
+		sgid = row->hdr == HDR_V4 ? r->gid4 : r->gid6;
+		hop = a->grh.hop_limit;		/* the device's, recorded */
+		flow = a->grh.flow_label;
+		tclass = a->grh.traffic_class;
+	} else if (row->hdr == HDR_V4) {
+		memcpy(dgid + 10, "\xff\xff\xc6\x33\x64\x07", 6);
+		sgid = r->gid4;
+		hop = row->hop;
+		tclass = row->tclass;
+	} else if (global) {
+		memcpy(dgid, remote6, 16);
+		sgid = r->gid6;
+		hop = row->hop;
+		tclass = row->tclass;
+		flow = row->flow;
+	}
+	MISMATCH(a->dlid != wc->slid, "dlid 0x%x, wc slid 0x%x", a->dlid,
+		 wc->slid);
+	MISMATCH(a->sl != wc->sl, "sl %u, wc sl %u", a->sl, wc->sl);
+	MISMATCH(a->src_path_bits != wc->dlid_path_bits, "src_path_bits %u, "
+		 "wc dlid_path_bits %u", a->src_path_bits, wc->dlid_path_bits);
+	MISMATCH(a->port_num != r->port, "port_num %u", a->port_num);
+	MISMATCH(a->is_global != global, "is_global %u", a->is_global);
+	MISMATCH(memcmp(a->grh.dgid.raw, dgid, 16), "grh.dgid is not the "
+		 "sender's GID");
+	MISMATCH(a->grh.sgid_index != sgid, "grh.sgid_index %u, the "
+		 "addressed GID is %d", a->grh.sgid_index, sgid);
+	MISMATCH(a->grh.flow_label != flow, "grh.flow_label 0x%x, sent 0x%x",
+		 a->grh.flow_label, flow);
+	MISMATCH(a->grh.hop_limit != hop, "grh.hop_limit %u, sent %u",
+		 a->grh.hop_limit, hop);
+	MISMATCH(a->grh.traffic_class != tclass, "grh.traffic_class 0x%x, "
+		 "sent 0x%x", a->grh.traffic_class, tclass);
+#undef MISMATCH
+	if (len)
+		rc_obs_violation(ctx->obs, "%s", msg + 2);
+}
+
+/* A UD message from the QP to itself, from the GID of the row's family. */
+static bool receive_own(struct rc_ctx *ctx, const struct ahwc_row *row,
+			struct vres *r, struct ibv_wc *wc, uint8_t *grh)
+{
+	int idx = row->hdr == HDR_V4 ? r->gid4 : r->gid6;
+	struct ibv_ah *ah;
+	bool ok;
+
+	ah = idx < 0 ? NULL : vres_ah(r, idx, row->hdr == HDR_V4 ? &r->g4 :
+				      &r->g6);
+	if (!ah) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no AH to the port's "
+			     "own %s GID", row->hdr == HDR_V4 ? "IPv4" : "IPv6");
+		return false;
+	}
+	ok = vres_post_recv(ctx, r, 1) &&
+	     vres_send(ctx, r, ah, r->qp->qp_num, 1) &&
+	     vres_recv(ctx, r, VRES_WAIT_MS, wc, (struct ibv_grh *)grh,
+		       NULL) == 1;
+	ibv_destroy_ah(ah);
+	if (!ok && ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the message to the "
+			     "QP itself did not arrive");
+	return ok && (wc->wc_flags & IBV_WC_GRH);
+}
+
+static void run(const void *rw, struct rc_ctx *ctx)
+{
+	const struct ahwc_row *row = rw;
+	const struct rc_ops *ops = ctx->ops;
+	uint8_t grh[VRES_GRH];
+	struct ibv_ah_attr attr;
+	struct ibv_wc wc = {};
+	struct vres r;
+
+	if (!rc_need_call(ctx, ops->ibv_init_ah_from_wc, "ibv_init_ah_from_wc") ||
+	    !vres_open(ctx, &r, IBV_QPT_UD))
+		return;
+	if (row->mode == REAL) {
+		if (!receive_own(ctx, row, &r, &wc, grh))
+			goto out;
+	} else {
+		wc.slid = row->slid;
+		wc.sl = row->sl;
+		wc.dlid_path_bits = row->path_bits;
+		wc.qp_num = r.qp->qp_num;
+		wc.src_qp = 0x42;
+		wc.opcode = IBV_WC_RECV;
+		if (!build_grh(row, &r, grh, &wc.wc_flags)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the port has no "
+				     "GID of the row's family");
+			goto out;
+		}
+	}
+	/* a filled ah_attr: a field the call leaves alone shows */
+	memset(&attr, 0xc3, sizeof(attr));
+	RC_OBSERVE(ctx, ops->ibv_init_ah_from_wc(r.ctx, r.port, &wc,
+						 (struct ibv_grh *)grh, &attr));
+	if (ctx->obs->ret)
+		goto out;
+	/* padding is not a field: both sides' bytes there are noise */
+	((uint8_t *)&attr)[23] = ((uint8_t *)&attr)[31] = 0;
+	rc_obs_out(ctx->obs, &attr, sizeof(attr));
+	check_fields(ctx, row, &r, &wc, &attr);
+out:
+	vres_close(&r);
+}
+
+static const struct rc_group group = {
+	.call = "ibv_init_ah_from_wc", .lib = "verbs", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <endian.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "verbs_res.h"
+#include "../../harness/device.h"
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int scaled(struct rc_ctx *ctx, int ms)
+{
+	return ms * (ctx->target->slowness > 1 ? ctx->target->slowness : 1);
+}
+
+static struct ibv_context *open_target(const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_context *c = NULL;
+	int i;
+
+	for (i = 0; list && list[i]; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			c = ibv_open_device(list[i]);
+	ibv_free_device_list(list);
+	return c;
+}
+
+static bool ud_to_rts(struct ibv_qp *qp, int port)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = port,
+				 .qkey = VRES_QKEY };
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_QKEY))
+		return false;
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
+		return false;
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = 0;
+	return !ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = type,
+		.cap = { .max_send_wr = 8, .max_recv_wr = VRES_SLOTS,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	const char *step;
+	size_t len = (VRES_SLOTS + 1) * VRES_SLOT;
+
+	memset(r, 0, sizeof(*r));
+	r->port = ctx->target->port;
+	r->gid6 = rc_port_gid(ctx->target->ca, r->port, false, r->g6.raw);
+	r->gid4 = rc_port_gid(ctx->target->ca, r->port, true, r->g4.raw);
+	step = "ibv_open_device";
+	r->ctx = open_target(ctx->target->ca);
+	if (!r->ctx)
+		goto broken;
+	step = "ibv_alloc_pd";
+	r->pd = ibv_alloc_pd(r->ctx);
+	if (!r->pd)
+		goto broken;
+	step = "ibv_create_cq";
+	r->scq = ibv_create_cq(r->ctx, 8, NULL, NULL, 0);
+	r->rcq = ibv_create_cq(r->ctx, VRES_SLOTS, NULL, NULL, 0);
+	if (!r->scq || !r->rcq)
+		goto broken;
+	qa.send_cq = r->scq;
+	qa.recv_cq = r->rcq;
+	step = "ibv_create_qp";
+	r->qp = ibv_create_qp(r->pd, &qa);
+	if (!r->qp)
+		goto broken;
+	step = "ibv_reg_mr";
+	r->buf = calloc(1, len);
+	r->mr = r->buf ? ibv_reg_mr(r->pd, r->buf, len,
+				    IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!r->mr)
+		goto broken;
+	step = "ibv_modify_qp to RTS";
+	if (type == IBV_QPT_UD && !ud_to_rts(r->qp, r->port))
+		goto broken;
+	return true;
+broken:
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s on %s: %m", step,
+		     ctx->target->ca);
+	vres_close(r);
+	return false;
+}
+
+void vres_close(struct vres *r)
+{
+	if (r->qp)
+		ibv_destroy_qp(r->qp);
+	if (r->mr)
+		ibv_dereg_mr(r->mr);
+	if (r->scq)
+		ibv_destroy_cq(r->scq);
+	if (r->rcq)
+		ibv_destroy_cq(r->rcq);
+	if (r->pd)
+		ibv_dealloc_pd(r->pd);
+	if (r->ctx)
+		ibv_close_device(r->ctx);
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+bool vres_post_recv(struct rc_ctx *ctx, struct vres *r, int n)
+{
+	struct ibv_recv_wr wr = {}, *bad;
+	struct ibv_sge sge;
+	int i;
+
+	for (i = 0; i < n && i < VRES_SLOTS; i++) {
+		sge.addr = (uintptr_t)(r->buf + i * VRES_SLOT);
+		sge.length = VRES_SLOT;
+		sge.lkey = r->mr->lkey;
+		wr.wr_id = i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		if (ibv_post_recv(r->qp, &wr, &bad)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_recv: %m");
+			return false;
+		}
+	}
+	return true;
+}
+
+struct ibv_ah *vres_ah(struct vres *r, int sgid, const union ibv_gid *dgid)
+{
+	struct ibv_ah_attr a = {
+		.is_global = 1, .port_num = r->port,
+		.grh = { .dgid = *dgid, .sgid_index = sgid, .hop_limit = 64 },
+	};
+
+	return ibv_create_ah(r->pd, &a);
+}
+
+/* the next completion of @cq, within the deadline */
+static int poll_one(struct ibv_cq *cq, double deadline, struct ibv_wc *wc)
+{
+	int n;
+
+	do {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n < 0 ? -1 : 1;
+		/* a completion is a memory write by the device: poll, with a
+		 * pause so that the emulated CPU can run rxe's tasklets */
+		poll(NULL, 0, 1);
+	} while (now_ms() < deadline);
+	return 0;
+}
+
+bool vres_send(struct rc_ctx *ctx, struct vres *r, struct ibv_ah *ah,
+	       uint32_t qpn, uint32_t tag)
+{
+	uint8_t *slot = r->buf + VRES_SLOTS * VRES_SLOT;
+	struct ibv_sge sge = { .addr = (uintptr_t)slot, .length = 64,
+			       .lkey = r->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = 0x5e4d, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		.wr.ud = { .ah = ah, .remote_qpn = qpn,
+			   .remote_qkey = VRES_QKEY },
+	}, *bad;
+	double deadline = now_ms() + scaled(ctx, VRES_WAIT_MS);
+	struct ibv_wc wc;
+	uint32_t be = htobe32(tag);
+
+	memcpy(slot, &be, 4);
+	if (ibv_post_send(r->qp, &wr, &bad))
+		return false;
+	return poll_one(r->scq, deadline, &wc) == 1 &&
+	       wc.status == IBV_WC_SUCCESS;
+}
+
+int vres_recv(struct rc_ctx *ctx, struct vres *r, int ms, struct ibv_wc *wc,
+	      struct ibv_grh *grh, uint32_t *tag)
+{
+	double deadline = now_ms() + scaled(ctx, ms);
+	const uint8_t *slot;
+	uint32_t be;
+	int n = poll_one(r->rcq, deadline, wc);
+
+	if (n != 1)
+		return n;
+	if (wc->status != IBV_WC_SUCCESS || wc->wr_id >= VRES_SLOTS)
+		return -1;
+	slot = r->buf + wc->wr_id * VRES_SLOT;
+	if (grh)
+		memcpy(grh, slot, VRES_GRH);
+	memcpy(&be, slot + VRES_GRH, 4);
+	if (tag)
+		*tag = be32toh(be);
+	return 1;
+}
+
+int vres_count(struct rc_ctx *ctx, struct vres *r, int ms)
+{
+	struct ibv_wc wc;
+	int n = 0;
+
+	while (vres_recv(ctx, r, ms, &wc, NULL, NULL) == 1)
+		n++;
+	return n;
+}
+
+int vres_fabric_join(struct rc_ctx *ctx, struct vres *r,
+		     const union ibv_gid *mgid)
+{
+	struct ipv6_mreq mreq = {};
+	char ndev[IF_NAMESIZE + 1];
+	int fd;
+
+	if (rc_sysfs_read(ndev, sizeof(ndev), RC_SYSFS_IB
+			  "/%s/ports/%d/gid_attrs/ndevs/%d", ctx->target->ca,
+			  r->port, r->gid6) ||
+	    !(mreq.ipv6mr_interface = if_nametoindex(ndev))) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no netdev behind GID "
+			     "%d of %s", r->gid6, ctx->target->ca);
+		return -1;
+	}
+	memcpy(&mreq.ipv6mr_multiaddr, mgid->raw, 16);
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &mreq,
+				 sizeof(mreq))) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "joining the group on "
+			     "%s: %m", ndev);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the verbs rows need around the call under test: a context, PD, CQ
+ * and QP on the target port, receive buffers, UD sends, and completions
+ * waited for with a deadline.  These come from rdma-core, linked directly:
+ * they are resources, never the call under test.
+ */
+#ifndef RDMACONF_CASES_VERBS_RES_H
+#define RDMACONF_CASES_VERBS_RES_H
+
+#include <infiniband/verbs.h>
+
+#include "../../harness/rdmaconf.h"
+
+#define VRES_QKEY 0x11111111u
+/* a receive slot: the 40-byte GRH, then the payload */
+#define VRES_GRH 40
+#define VRES_SLOT 256
+#define VRES_SLOTS 16
+#define VRES_WAIT_MS 2000	/* for what must arrive, before scaling */
+#define VRES_QUIET_MS 300	/* watching for what must not */
+
+struct vres {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *scq, *rcq;	/* send and receive completions */
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	uint8_t *buf;		/* VRES_SLOTS receive slots, then one send slot */
+	int port;
+	/* the port's own addresses: an IPv6 and an IPv4-mapped GID */
+	int gid6, gid4;
+	union ibv_gid g6, g4;
+};
+
+enum { NEEDS_VERBS = RC_NEED_DEVICE };
+
+/* Open everything on the target port; a UD QP in RTS, or a QP of
+ * @type in RESET.  Marks the row BROKEN and returns false on failure. */
+bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type);
+void vres_close(struct vres *r);
+/* Post @n receive slots. */
+bool vres_post_recv(struct rc_ctx *ctx, struct vres *r, int n);
+/* An AH from rdma-core (a resource) to @dgid from GID index @sgid. */
+struct ibv_ah *vres_ah(struct vres *r, int sgid, const union ibv_gid *dgid);
+/* Send one UD message carrying @tag through @ah to @qpn. */
+bool vres_send(struct rc_ctx *ctx, struct vres *r, struct ibv_ah *ah,
+	       uint32_t qpn, uint32_t tag);
+/* Wait up to @ms (scaled) for a receive completion; 1 got one (its slot's
+ * GRH in @grh, the tag in @tag), 0 none, -1 a failed completion. */
+int vres_recv(struct rc_ctx *ctx, struct vres *r, int ms, struct ibv_wc *wc,
+	      struct ibv_grh *grh, uint32_t *tag);
+/*
+ * The fabric's part of a multicast join (ibv_attach_mcast(3), NOTES: "a
+ * join request for the multicast group must be sent to the subnet
+ * administrator"): on RoCE, an IPv6 group membership of the port's netdev,
+ * without which the IP stack neither loops back nor accepts the group's
+ * packets.  Returns a descriptor to close after the row, or -1 (BROKEN).
+ */
+int vres_fabric_join(struct rc_ctx *ctx, struct vres *r,
+		     const union ibv_gid *mgid);
+/* How many receive completions arrive within @ms (scaled). */
+int vres_count(struct rc_ctx *ctx, struct vres *r, int ms);
+
+#endif

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The reference libibverbs calls: address handles and multicast, written
+ * from ibv_create_ah(3), ibv_create_ah_from_wc(3), ibv_attach_mcast(3),
+ * the kernel's uverbs command ABI (<rdma/ib_user_verbs.h>) and the GID
+ * table in sysfs (Documentation/ABI/stable/sysfs-class-infiniband).  The
+ * context, PD and QP they are given may come from rdma-core: only their
+ * public fields are read (the command fd, the device name, the kernel
+ * handles); no rdma-core function is called.
+ */
+#ifndef RDMACONF_REF_VERBS_H
+#define RDMACONF_REF_VERBS_H
+
+#include <stdbool.h>
+#include <infiniband/verbs.h>
+
+int ref_ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
+			    struct ibv_wc *wc, struct ibv_grh *grh,
+			    struct ibv_ah_attr *ah_attr);
+struct ibv_ah *ref_ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc,
+					 struct ibv_grh *grh, uint8_t port_num);
+struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int ref_ibv_destroy_ah(struct ibv_ah *ah);
+int ref_ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			 uint16_t lid);
+int ref_ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
+			 uint16_t lid);
+
+/* The port's GID table, from sysfs (gid_table.c). */
+enum ref_gid_type { REF_GID_IB_ROCE_V1, REF_GID_ROCE_V2 };
+/* Index of @gid of @type on @dev port @port, or -ENOENT. */
+int ref_gid_find(const char *dev, int port, const uint8_t gid[16],
+		 enum ref_gid_type type);
+/* Entries in the table (used or not), or -errno. */
+int ref_gid_table_size(const char *dev, int port);
+/* Ports of @dev, or -errno. */
+int ref_port_count(const char *dev);
+/* true: the port's link layer is Ethernet (RoCE) */
+bool ref_port_is_roce(const char *dev, int port);
+
+#endif

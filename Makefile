@@ -87,7 +87,7 @@ deps:
 conformance: SHELL := /bin/bash
 conformance: $(BUILD)/rdmaconf
 	@mkdir -p $(REPORT)
-	set -o pipefail; $(BUILD)/rdmaconf run $(if $(HOST_HAS_DEVICE),,--vm) \
+	set -o pipefail; $(BUILD)/rdmaconf run $(if $(HOST_HAS_DEVICE),,--vm --two) \
 		--json $(REPORT)/results.json --junit $(REPORT)/junit.xml \
 		| tee $(REPORT)/ktap.txt
 	@echo "results: $(REPORT)/results.json $(REPORT)/junit.xml $(REPORT)/ktap.txt"

@@ -63,11 +63,18 @@ static int first_active_port(const char *dev, struct rc_device *d)
 	return -1;
 }
 
+static int find_first(const char *not, struct rc_device *d);
+
+int rc_device_find_other(const char *not, struct rc_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	return find_first(not, d);
+}
+
 int rc_device_find(const char *want, struct rc_device *d)
 {
-	struct dirent **names;
-	int n, i, port, ret = -ENODEV;
 	char path[512];
+	int port;
 
 	memset(d, 0, sizeof(*d));
 	if (want) {
@@ -81,11 +88,20 @@ int rc_device_find(const char *want, struct rc_device *d)
 		d->port = port;
 		return 0;
 	}
+	return find_first(NULL, d);
+}
+
+static int find_first(const char *not, struct rc_device *d)
+{
+	struct dirent **names;
+	int n, i, port, ret = -ENODEV;
+
 	n = scandir(RC_SYSFS_IB, &names, NULL, alphasort);
 	if (n < 0)
 		return -ENODEV;
 	for (i = 0; i < n; i++) {
-		if (ret && names[i]->d_name[0] != '.') {
+		if (ret && names[i]->d_name[0] != '.' &&
+		    (!not || strcmp(not, names[i]->d_name))) {
 			port = first_active_port(names[i]->d_name, d);
 			if (port > 0) {
 				snprintf(d->name, sizeof(d->name), "%s",

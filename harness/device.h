@@ -22,6 +22,8 @@ struct rc_device {
  * does not exist, -ENETDOWN when @want has no active port.
  */
 int rc_device_find(const char *want, struct rc_device *d);
+/* The first device other than @not with an ACTIVE port: 0 or -ENODEV. */
+int rc_device_find_other(const char *not, struct rc_device *d);
 /* The "device" object of the results: a fingerprint read from sysfs. */
 void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b);
 /* The kernel driver of the device ("rdma_rxe", "mlx5_core"), for profiles. */

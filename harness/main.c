@@ -46,6 +46,7 @@ struct opts {
 	const char *expect;
 	bool impl[RC_NIMPLS];
 	bool vm;
+	bool two;		/* --vm with two rxe devices */
 	unsigned int watchdog_ms;
 };
 
@@ -61,7 +62,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: rdmaconf list [--filter GLOB]\n"
 "       rdmaconf run [--filter GLOB] [--impl system|reference|both]\n"
-"                    [--json FILE] [--junit FILE] [--device NAME] [--vm]\n"
+"                    [--json FILE] [--junit FILE] [--device NAME]\n"
+"                    [--vm [--two]]\n"
 "                    [--expect FILE] [--watchdog-ms MS]\n"
 "       rdmaconf --help | --version\n"
 "\n"
@@ -144,7 +146,7 @@ static const char *rdma_core_version(const char *origin)
 }
 
 static void json_head(struct rc_str *b, const struct rc_device *dev,
-		      double slowness)
+		      const char *peer, double slowness)
 {
 	const char *origin = rc_impl_system_origin("umad");
 	struct utsname u;
@@ -166,6 +168,8 @@ static void json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, getenv("LD_PRELOAD"));
 	rc_str_printf(b, ", \"ld_library_path\": ");
 	rc_str_json(b, getenv("LD_LIBRARY_PATH"));
+	rc_str_printf(b, ", \"peer_device\": ");
+	rc_str_json(b, peer);
 	rc_str_printf(b, ", \"slowness\": %.2f},\n\"device\": ", slowness);
 	rc_device_fingerprint(dev, b);
 }
@@ -204,7 +208,7 @@ static const char *conv_name(enum rc_conv c)
 static void json_needs(struct rc_str *b, unsigned int needs)
 {
 	static const char *const names[] = { "device", "root", "ib", "roce",
-					     "umad" };
+					     "umad", "peer" };
 	unsigned int i, n = 0;
 
 	rc_str_printf(b, "[");
@@ -444,6 +448,9 @@ static const char *unmet_needs(const struct rc_case *c,
 		       "(rdmaconf run --vm brings one)";
 	if ((c->needs & RC_NEED_ROOT) && !t->root)
 		return "needs root";
+	if ((c->needs & RC_NEED_PEER) && !t->peer)
+		return "needs a second RDMA device that reaches the first "
+		       "(rdmaconf run --vm --two brings two)";
 	*st = RC_STATE_UNSUPPORTED;
 	if ((c->needs & RC_NEED_IB) && strcmp(t->link_layer, "InfiniBand")) {
 		snprintf(why, sizeof(why), "needs an InfiniBand link layer; "
@@ -559,7 +566,7 @@ static int cmd_run(const struct opts *o)
 	struct summary s = {};
 	struct rc_profile profile = {};
 	struct rc_expectation *x;
-	struct rc_device dev;
+	struct rc_device dev, peer;
 	struct rc_obs *shared;
 	char stale[300];
 	bool xdiv;
@@ -580,6 +587,10 @@ static int cmd_run(const struct opts *o)
 		target.ca = dev.name;
 		target.port = dev.port;
 		target.link_layer = dev.link_layer;
+		if (!rc_device_find_other(dev.name, &peer)) {
+			target.peer = peer.name;
+			target.peer_port = peer.port;
+		}
 	}
 	target.root = geteuid() == 0;
 	target.slowness = measure_slowness();
@@ -591,7 +602,7 @@ static int cmd_run(const struct opts *o)
 		fprintf(stderr, "rdmaconf: cannot map shared memory: %m\n");
 		return RC_EXIT_ENV;
 	}
-	json_head(&head, target.ca ? &dev : NULL, target.slowness);
+	json_head(&head, target.ca ? &dev : NULL, target.peer, target.slowness);
 	if (o->json) {
 		ret = rc_results_open(&results, o->json, head.s);
 		if (ret) {
@@ -795,10 +806,13 @@ static int exec_vm(int argc, char **argv)
 	}
 	self[n] = 0;
 	args[k++] = (char *)vm;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--two"))
+			args[k++] = argv[i];	/* the launcher's option */
 	args[k++] = (char *)"--";
 	args[k++] = self;
 	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--vm"))
+		if (strcmp(argv[i], "--vm") && strcmp(argv[i], "--two"))
 			args[k++] = argv[i];
 	execv(vm, args);
 	fprintf(stderr, "rdmaconf: cannot start the rxe VM launcher %s: %m\n",
@@ -815,6 +829,7 @@ int main(int argc, char **argv)
 		{ "junit", required_argument, NULL, 'J' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "vm", no_argument, NULL, 'V' },
+		{ "two", no_argument, NULL, '2' },
 		{ "watchdog-ms", required_argument, NULL, 'w' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
@@ -870,6 +885,9 @@ int main(int argc, char **argv)
 		case 'V':
 			o.vm = true;
 			break;
+		case '2':
+			o.two = true;
+			break;
 		case 'e':
 			o.expect = optarg;
 			break;
@@ -890,12 +908,14 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!strcmp(cmd, "list")) {
-		if (o.vm || o.json || o.junit || o.device || o.expect)
+		if (o.vm || o.two || o.json || o.junit || o.device || o.expect)
 			die_usage("%s", "list takes only --filter");
 		return cmd_list(&o);
 	}
 	if (o.vm && o.device)
 		die_usage("%s", "--vm and --device exclude each other");
+	if (o.two && !o.vm)
+		die_usage("%s", "--two is an option of --vm");
 	if (o.vm)
 		return exec_vm(argc, argv);
 

@@ -28,6 +28,7 @@ enum rc_need {
 	RC_NEED_IB = 1 << 2,		/* link layer InfiniBand */
 	RC_NEED_ROCE = 1 << 3,		/* link layer Ethernet (RoCE) */
 	RC_NEED_UMAD = 1 << 4,		/* /dev/infiniband/umadN of the port */
+	RC_NEED_PEER = 1 << 5,		/* a second device that reaches it */
 };
 
 /* How a call reports success and failure: one checker per convention. */
@@ -163,6 +164,8 @@ struct rc_target {
 	const char *ca;		/* NULL: no device */
 	int port;
 	const char *link_layer;	/* "InfiniBand", "Ethernet" */
+	const char *peer;	/* another device with an active port, or NULL */
+	int peer_port;
 	bool root;
 	double slowness;	/* >= 1: how much slower than a native host */
 };

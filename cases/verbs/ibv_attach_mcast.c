@@ -40,7 +40,8 @@ struct mcast_row {
 	int mode;
 };
 
-enum { ATTACH, TWICE, NOT_UD, TWO_QPS, DETACH, NEVER, OTHER_LID };
+enum { ATTACH, TWICE, NOT_UD, TWO_QPS, DETACH, NEVER, OTHER_LID, FROM_PEER,
+       DETACH_PEER };
 
 static const struct mcast_row rows[] = {
 	{ .c = { .id = "verbs/attach_mcast/ud-receives", .doc = DOC_ATTACH,
@@ -56,6 +57,10 @@ static const struct mcast_row rows[] = {
 		 .doc = DOC_ATTACH, .note = "two QPs in one group: each gets "
 		 "one copy of one message", .needs = NEEDS_VERBS,
 		 .expect = { OK0 } }, .mode = TWO_QPS },
+	{ .c = { .id = "verbs/attach_mcast/from-other-device",
+		 .doc = DOC_ATTACH, .note = "a message to the group from a "
+		 "second device arrives once", .needs = NEEDS_VERBS |
+		 RC_NEED_PEER, .expect = { OK0 } }, .mode = FROM_PEER },
 };
 
 static const struct mcast_row detach_rows[] = {
@@ -70,6 +75,10 @@ static const struct mcast_row detach_rows[] = {
 		 "the QP is not in that (MGID, MLID) group",
 		 .needs = NEEDS_VERBS, .expect = { ERR(0) } },
 	  .mode = OTHER_LID },
+	{ .c = { .id = "verbs/detach_mcast/from-other-device",
+		 .doc = DOC_DETACH, .note = "after it, a message to the group "
+		 "from a second device does not arrive", .needs = NEEDS_VERBS |
+		 RC_NEED_PEER, .expect = { OK0 } }, .mode = DETACH_PEER },
 };
 
 /* Send one message to the group from @from; how many copies reach @to? */
@@ -157,6 +166,21 @@ static void run(const void *r, struct rc_ctx *ctx)
 		break;
 	case NEVER:
 		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, &mgid, MLID));
+		break;
+	case FROM_PEER:
+	case DETACH_PEER:
+		if (!vres_open_peer(ctx, &b))
+			break;
+		if (b.gid6 < 0) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no IPv6 GID "
+				     "on %s", ctx->target->peer);
+			break;
+		}
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid, MLID));
+		if (row->mode == DETACH_PEER && !ctx->obs->ret)
+			RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, &mgid,
+							      MLID));
+		expect_copies(ctx, &b, &a, row->mode == FROM_PEER, "the QP");
 		break;
 	case OTHER_LID:
 		if (ops->ibv_attach_mcast(a.qp, &mgid, MLID)) {

@@ -55,7 +55,8 @@ static bool ud_to_rts(struct ibv_qp *qp, int port)
 	return !ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
 }
 
-bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type)
+static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
+		    int port, enum ibv_qp_type type)
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = type,
@@ -66,11 +67,11 @@ bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type)
 	size_t len = (VRES_SLOTS + 1) * VRES_SLOT;
 
 	memset(r, 0, sizeof(*r));
-	r->port = ctx->target->port;
-	r->gid6 = rc_port_gid(ctx->target->ca, r->port, false, r->g6.raw);
-	r->gid4 = rc_port_gid(ctx->target->ca, r->port, true, r->g4.raw);
+	r->port = port;
+	r->gid6 = rc_port_gid(ca, r->port, false, r->g6.raw);
+	r->gid4 = rc_port_gid(ca, r->port, true, r->g4.raw);
 	step = "ibv_open_device";
-	r->ctx = open_target(ctx->target->ca);
+	r->ctx = open_target(ca);
 	if (!r->ctx)
 		goto broken;
 	step = "ibv_alloc_pd";
@@ -99,10 +100,20 @@ bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type)
 		goto broken;
 	return true;
 broken:
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s on %s: %m", step,
-		     ctx->target->ca);
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s on %s: %m", step, ca);
 	vres_close(r);
 	return false;
+}
+
+bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type)
+{
+	return open_on(ctx, r, ctx->target->ca, ctx->target->port, type);
+}
+
+bool vres_open_peer(struct rc_ctx *ctx, struct vres *r)
+{
+	return open_on(ctx, r, ctx->target->peer, ctx->target->peer_port,
+		       IBV_QPT_UD);
 }
 
 void vres_close(struct vres *r)

@@ -38,6 +38,8 @@ enum { NEEDS_VERBS = RC_NEED_DEVICE };
 /* Open everything on the target port; a UD QP in RTS, or a QP of
  * @type in RESET.  Marks the row BROKEN and returns false on failure. */
 bool vres_open(struct rc_ctx *ctx, struct vres *r, enum ibv_qp_type type);
+/* The same on the run's second device (RC_NEED_PEER). */
+bool vres_open_peer(struct rc_ctx *ctx, struct vres *r);
 void vres_close(struct vres *r);
 /* Post @n receive slots. */
 bool vres_post_recv(struct rc_ctx *ctx, struct vres *r, int n);

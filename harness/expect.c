@@ -41,6 +41,7 @@ static int parse_fail_kind(const char *s, int *kind)
 		[RC_FAIL_UNEXPECTED_SUCCESS] = "success",
 		[RC_FAIL_RETURN] = "return", [RC_FAIL_ERRNO] = "errno",
 		[RC_FAIL_OUTPUT] = "output", [RC_FAIL_TIMING] = "timing",
+		[RC_FAIL_CRASH] = "crash",
 	};
 	unsigned int i;
 
@@ -109,7 +110,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			if (kind[5] && parse_fail_kind(kind + 6, &e->fail_kind)) {
 				snprintf(err, errlen, "%s:%u: unknown failure "
 					 "kind '%.32s' (return, errno, output, "
-					 "timing, success)", path, lineno,
+					 "timing, success, crash)", path, lineno,
 					 kind + 6);
 				goto fail;
 			}

@@ -329,6 +329,12 @@ static bool apply_xfail(struct rc_expectation *x, struct outcome *o,
 {
 	if (!o->ran)
 		return true;
+	if (x->fail_kind == RC_FAIL_CRASH && o->j.verdict == RC_CRASH) {
+		o->j.verdict = RC_XFAIL;
+		snprintf(o->j.msg, sizeof(o->j.msg), "%s (%s)", x->reason,
+			 x->where);
+		return true;
+	}
 	if (o->j.verdict == RC_FAIL && x->fail_kind &&
 	    x->fail_kind != (int)o->j.kind) {
 		snprintf(stale, len, "%s expects a failure of kind '%s', got "

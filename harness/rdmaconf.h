@@ -157,6 +157,7 @@ enum rc_fail_kind {
 	RC_FAIL_ERRNO,
 	RC_FAIL_OUTPUT,
 	RC_FAIL_TIMING,
+	RC_FAIL_CRASH,		/* profiles only: XFAIL:crash */
 };
 
 /* The device a run targets, as the row's setup needs it. */

@@ -36,8 +36,8 @@
 	"attributes from the work completion wc and the Global Routing " \
 	"Header (GRH) structure grh."
 
-enum { GLOBAL6, GLOBAL4, NOT_GLOBAL, PORT, SGID, DESTROY, FROM_WC6,
-       FROM_WC4 };
+enum { GLOBAL6, GLOBAL4, NOT_GLOBAL, PORT, SGID, NULL_ATTR, DESTROY,
+       FROM_WC6, FROM_WC4 };
 
 struct ah_row {
 	struct rc_case c;
@@ -72,6 +72,12 @@ static const struct ah_row rows[] = {
 		 .note = "sgid_index 255 names no GID of the port; which errno "
 		 "is not documented", .needs = NEEDS_VERBS,
 		 .expect = { ERR_AH() } }, .mode = SGID, .arg = 255 },
+	{ .c = { .id = "verbs/create_ah/null-attr", .doc = DOC_NULL,
+		 .note = "no attributes: the request fails (NULL and errno); "
+		 "the man page does not say NULL is allowed, so no errno is "
+		 "required, but a crash of the caller is no failure report",
+		 .needs = NEEDS_VERBS, .expect = { ERR_AH() } },
+	  .mode = NULL_ATTR },
 };
 
 static const struct ah_row destroy_rows[] = {
@@ -172,6 +178,9 @@ static void run(const void *rw, struct rc_ctx *ctx)
 		break;
 	}
 	switch (row->mode) {
+	case NULL_ATTR:
+		RC_OBSERVE(ctx, ah = ops->ibv_create_ah(r.pd, NULL));
+		break;
 	case DESTROY:
 		ah = ops->ibv_create_ah(r.pd, &a);
 		if (!ah) {

@@ -42,6 +42,7 @@ struct ahwc_row {
 	uint16_t slid;
 	uint8_t sl;
 	uint8_t path_bits;
+	bool v4_lookalike;	/* the sender GID puts 0x45 at GRH byte 20 */
 };
 
 #define DOC_INIT "ibv_init_ah_from_wc() initializes the address handle (AH) " \
@@ -96,6 +97,13 @@ static const struct ahwc_row rows[] = {
 		   "a flow label", .needs = NEEDS_VERBS | RC_NEED_ROCE,
 	   .expect = { OK0 } }, .hdr = HDR_V4, .tclass = 0x28, .hop = 17,
 	   .slid = 7 },
+	{ .c = { ID("ipv6-sender-looks-like-ipv4"), .doc = DOC_INIT,
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
+		 .note = "an IPv6 header whose byte 20 (inside the sender's "
+			 "GID) is 0x45, as an IPv4 header would start, but "
+			 "without a valid IPv4 checksum: still IPv6",
+	   .expect = { OK0 } }, .hdr = HDR_V6_UDP, .tclass = 0x11,
+	   .flow = 0x777, .hop = 9, .v4_lookalike = true },
 	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
 	   .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
 		   "not a header: no GRH fields, is_global 0",
@@ -127,6 +135,9 @@ static const struct ahwc_row rows[] = {
 };
 
 static const uint8_t remote6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x77 };
+/* GRH byte 20 is byte 12 of the sender's GID */
+static const uint8_t remote45[16] = { 0x20, 0x01, 0x0d, 0xb8, [12] = 0x45,
+				      [15] = 0x77 };
 static const uint8_t foreign6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x99 };
 static const uint8_t mcast6[16] = { 0xff, 0x0e, [12] = 0x0d, 0xb8, 0, 1 };
 #define REMOTE4 0xc6336407u	/* 198.51.100.7 */
@@ -170,7 +181,7 @@ static bool build_grh(const struct ahwc_row *row, const struct vres *r,
 		g[5] = 64;				/* payload length */
 		g[6] = row->hdr == HDR_V6_UDP ? 17 : 0x1b;
 		g[7] = row->hop;
-		memcpy(g + 8, remote6, 16);
+		memcpy(g + 8, row->v4_lookalike ? remote45 : remote6, 16);
 		memcpy(g + 24, row->dst == DST_OWN ? r->g6.raw :
 		       row->dst == DST_MCAST ? mcast6 : foreign6, 16);
 		return true;
@@ -229,7 +240,7 @@ static void check_fields(struct rc_ctx *ctx, const struct ahwc_row *row,
 		hop = row->hop;
 		tclass = row->tclass;
 	} else if (global) {
-		memcpy(dgid, remote6, 16);
+		memcpy(dgid, row->v4_lookalike ? remote45 : remote6, 16);
 		sgid = r->gid6;
 		hop = row->hop;
 		tclass = row->tclass;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../../harness/expect.h"
+#include "../../harness/rdmaconf.h"
 #include "../../harness/json.h"
 
 static char *slurp(const char *path)
@@ -109,4 +110,16 @@ Test(profile, scope_directive)
 	cr_assert_eq(load_text("%scope everyone\n", &p, err), -1);
 	cr_assert(strstr(err, ":1: expected '%scope system|both'"), "%s", err);
 	cr_assert_eq(load_text("%scope both extra\n", &p, err), -1);
+}
+
+Test(profile, crash_kind)
+{
+	struct rc_profile p;
+	char err[512];
+
+	cr_assert_eq(load_text("a XFAIL:crash segfaults on NULL\n", &p, err), 0,
+		     "%s", err);
+	cr_assert_eq(rc_profile_find(&p, "a")->fail_kind, RC_FAIL_CRASH);
+	cr_assert_eq(load_text("a XFAIL:boom r\n", &p, err), -1);
+	cr_assert(strstr(err, "crash)"), "%s", err);
 }

@@ -41,7 +41,7 @@ static int parse_fail_kind(const char *s, int *kind)
 		[RC_FAIL_UNEXPECTED_SUCCESS] = "success",
 		[RC_FAIL_RETURN] = "return", [RC_FAIL_ERRNO] = "errno",
 		[RC_FAIL_OUTPUT] = "output", [RC_FAIL_TIMING] = "timing",
-		[RC_FAIL_CRASH] = "crash",
+		[RC_FAIL_CRASH] = "crash", [RC_FAIL_HANG] = "hang",
 	};
 	unsigned int i;
 
@@ -110,7 +110,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			if (kind[5] && parse_fail_kind(kind + 6, &e->fail_kind)) {
 				snprintf(err, errlen, "%s:%u: unknown failure "
 					 "kind '%.32s' (return, errno, output, "
-					 "timing, success, crash)", path, lineno,
+					 "timing, success, crash, hang)", path, lineno,
 					 kind + 6);
 				goto fail;
 			}

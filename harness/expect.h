@@ -4,14 +4,15 @@
  * library version, a provider, a device), kept as data with a reason.
  *
  *   # comment
- *   <case id>  XFAIL[:return|:errno|:output|:timing|:success|:crash]|DIVERGE|SKIP
+ *   <case id>  XFAIL[:return|:errno|:output|:timing|:success|:crash|:hang]|DIVERGE|SKIP
  *              <reason>
  *
  * XFAIL: the system breaks the documentation here (and so differs from the
  * reference).  DIVERGE: both are within the documentation but differ.
  * With a qualifier, XFAIL covers only that kind of failure: a failure of
  * another kind is still FAIL, so an entry cannot hide a new bug.  Only
- * XFAIL:crash covers a CRASH (a known crash of the system library).
+ * XFAIL:crash covers a CRASH and only XFAIL:hang a HANG (a known crash or
+ * deadlock of the system library).
  * SKIP: the row cannot run on this device.  An entry that no longer
  * matches -- the system now passes, agrees, or the id names no case -- is
  * reported as XPASS or STALE and fails the run.  Profiles never excuse the

@@ -10,6 +10,7 @@
 #include "impl.h"
 #include "../reference/umad/ref_umad.h"
 #include "../reference/verbs/ref_verbs.h"
+#include "../reference/rdmacm/ref_rdmacm.h"
 
 struct rc_lib {
 	const char *soname;
@@ -19,6 +20,7 @@ struct rc_lib {
 
 static struct rc_lib lib_umad = { .soname = "libibumad.so.3" };
 static struct rc_lib lib_verbs = { .soname = "libibverbs.so.1" };
+static struct rc_lib lib_rdmacm = { .soname = "librdmacm.so.1" };
 
 static void lib_open(struct rc_lib *lib)
 {
@@ -63,10 +65,13 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 	if (!system_resolved) {
 #define RC_SYS_UMAD(n, r, a) system_ops.n = (r(*) a)lookup(&lib_umad, #n);
 #define RC_SYS_VERBS(n, r, a) system_ops.n = (r(*) a)lookup(&lib_verbs, #n);
+#define RC_SYS_RDMACM(n, r, a) system_ops.n = (r(*) a)lookup(&lib_rdmacm, #n);
 		RC_UMAD_CALLS(RC_SYS_UMAD)
 		RC_VERBS_CALLS(RC_SYS_VERBS)
+		RC_RDMACM_CALLS(RC_SYS_RDMACM)
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
+#undef RC_SYS_RDMACM
 		system_resolved = true;
 	}
 	return &system_ops;
@@ -78,6 +83,8 @@ static struct rc_lib *lib_by_name(const char *name)
 		return &lib_umad;
 	if (!strcmp(name, "verbs") || !strcmp(name, lib_verbs.soname))
 		return &lib_verbs;
+	if (!strcmp(name, "rdmacm") || !strcmp(name, lib_rdmacm.soname))
+		return &lib_rdmacm;
 	return NULL;
 }
 

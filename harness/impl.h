@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <infiniband/umad.h>
 #include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 
 /* X(name, return type, parameter list): every call under test, once. */
 #define RC_UMAD_CALLS(X) \
@@ -60,7 +61,24 @@
 	X(ibv_attach_mcast, int, (struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)) \
 	X(ibv_detach_mcast, int, (struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid))
 
-#define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X)
+#define RC_RDMACM_CALLS(X) \
+	X(rdma_create_event_channel, struct rdma_event_channel *, (void)) \
+	X(rdma_destroy_event_channel, void, (struct rdma_event_channel *channel)) \
+	X(rdma_create_id, int, (struct rdma_event_channel *channel, struct rdma_cm_id **id, \
+				void *context, enum rdma_port_space ps)) \
+	X(rdma_destroy_id, int, (struct rdma_cm_id *id)) \
+	X(rdma_bind_addr, int, (struct rdma_cm_id *id, struct sockaddr *addr)) \
+	X(rdma_join_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr, \
+				     void *context)) \
+	X(rdma_leave_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr)) \
+	X(rdma_get_cm_event, int, (struct rdma_event_channel *channel, \
+				   struct rdma_cm_event **event)) \
+	X(rdma_ack_cm_event, int, (struct rdma_cm_event *event)) \
+	X(rdma_create_qp, int, (struct rdma_cm_id *id, struct ibv_pd *pd, \
+				struct ibv_qp_init_attr *qp_init_attr)) \
+	X(rdma_destroy_qp, void, (struct rdma_cm_id *id))
+
+#define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 
 struct rc_ops {
 	const char *name;	/* "system" or "reference" */

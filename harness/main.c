@@ -164,6 +164,8 @@ static void json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, origin);
 	rc_str_printf(b, ", \"libibverbs\": ");
 	rc_str_json(b, rc_impl_system_origin("verbs"));
+	rc_str_printf(b, ", \"librdmacm\": ");
+	rc_str_json(b, rc_impl_system_origin("rdmacm"));
 	rc_str_printf(b, ", \"ld_preload\": ");
 	rc_str_json(b, getenv("LD_PRELOAD"));
 	rc_str_printf(b, ", \"ld_library_path\": ");
@@ -329,7 +331,8 @@ static bool apply_xfail(struct rc_expectation *x, struct outcome *o,
 {
 	if (!o->ran)
 		return true;
-	if (x->fail_kind == RC_FAIL_CRASH && o->j.verdict == RC_CRASH) {
+	if ((x->fail_kind == RC_FAIL_CRASH && o->j.verdict == RC_CRASH) ||
+	    (x->fail_kind == RC_FAIL_HANG && o->j.verdict == RC_HANG)) {
 		o->j.verdict = RC_XFAIL;
 		snprintf(o->j.msg, sizeof(o->j.msg), "%s (%s)", x->reason,
 			 x->where);

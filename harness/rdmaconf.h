@@ -158,6 +158,7 @@ enum rc_fail_kind {
 	RC_FAIL_OUTPUT,
 	RC_FAIL_TIMING,
 	RC_FAIL_CRASH,		/* profiles only: XFAIL:crash */
+	RC_FAIL_HANG,		/* profiles only: XFAIL:hang */
 };
 
 /* The device a run targets, as the row's setup needs it. */

@@ -34,6 +34,7 @@ const char *rc_fail_kind_name(enum rc_fail_kind k)
 	case RC_FAIL_OUTPUT: return "wrong output";
 	case RC_FAIL_TIMING: return "out of time tolerance";
 	case RC_FAIL_CRASH: return "crash";
+	case RC_FAIL_HANG: return "hang";
 	case RC_FAIL_NONE: break;
 	}
 	return "";

@@ -68,6 +68,7 @@ static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
 
 	memset(r, 0, sizeof(*r));
 	r->port = port;
+	r->remote_qkey = VRES_QKEY;
 	r->gid6 = rc_port_gid(ca, r->port, false, r->g6.raw);
 	r->gid4 = rc_port_gid(ca, r->port, true, r->g4.raw);
 	step = "ibv_open_device";
@@ -192,7 +193,7 @@ bool vres_send(struct rc_ctx *ctx, struct vres *r, struct ibv_ah *ah,
 		.wr_id = 0x5e4d, .sg_list = &sge, .num_sge = 1,
 		.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
 		.wr.ud = { .ah = ah, .remote_qpn = qpn,
-			   .remote_qkey = VRES_QKEY },
+			   .remote_qkey = r->remote_qkey },
 	}, *bad;
 	double deadline = now_ms() + scaled(ctx, VRES_WAIT_MS);
 	struct ibv_wc wc;
@@ -239,19 +240,25 @@ int vres_count(struct rc_ctx *ctx, struct vres *r, int ms)
 int vres_fabric_join(struct rc_ctx *ctx, struct vres *r,
 		     const union ibv_gid *mgid)
 {
+	return vres_ip_join(ctx, ctx->target->ca, r->port, r->gid6, mgid->raw);
+}
+
+int vres_ip_join(struct rc_ctx *ctx, const char *ca, int port, int gid_index,
+		 const uint8_t mgid[16])
+{
 	struct ipv6_mreq mreq = {};
 	char ndev[IF_NAMESIZE + 1];
 	int fd;
 
 	if (rc_sysfs_read(ndev, sizeof(ndev), RC_SYSFS_IB
-			  "/%s/ports/%d/gid_attrs/ndevs/%d", ctx->target->ca,
-			  r->port, r->gid6) ||
+			  "/%s/ports/%d/gid_attrs/ndevs/%d", ca, port,
+			  gid_index) ||
 	    !(mreq.ipv6mr_interface = if_nametoindex(ndev))) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no netdev behind GID "
-			     "%d of %s", r->gid6, ctx->target->ca);
+			     "%d of %s", gid_index, ca);
 		return -1;
 	}
-	memcpy(&mreq.ipv6mr_multiaddr, mgid->raw, 16);
+	memcpy(&mreq.ipv6mr_multiaddr, mgid, 16);
 	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &mreq,
 				 sizeof(mreq))) {

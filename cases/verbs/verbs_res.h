@@ -31,6 +31,7 @@ struct vres {
 	/* the port's own addresses: an IPv6 and an IPv4-mapped GID */
 	int gid6, gid4;
 	union ibv_gid g6, g4;
+	uint32_t remote_qkey;	/* what vres_send sends with (VRES_QKEY) */
 };
 
 enum { NEEDS_VERBS = RC_NEED_DEVICE };
@@ -61,6 +62,9 @@ int vres_recv(struct rc_ctx *ctx, struct vres *r, int ms, struct ibv_wc *wc,
  */
 int vres_fabric_join(struct rc_ctx *ctx, struct vres *r,
 		     const union ibv_gid *mgid);
+/* The same for GID @gid_index of @ca port @port. */
+int vres_ip_join(struct rc_ctx *ctx, const char *ca, int port, int gid_index,
+		 const uint8_t mgid[16]);
 /* How many receive completions arrive within @ms (scaled). */
 int vres_count(struct rc_ctx *ctx, struct vres *r, int ms);
 

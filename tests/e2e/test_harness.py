@@ -141,6 +141,27 @@ def test_hang_is_hang_and_run_goes_on(rdmaconf, shim):
     assert time.monotonic() - start < 60
 
 
+def test_known_crash_and_hang_only_by_their_own_kind(rdmaconf, shim, tmp_path):
+    """XFAIL:crash covers a CRASH, XFAIL:hang a HANG, and nothing else does."""
+    prof = tmp_path / "p.expect"
+    prof.write_text("umad/set_addr/gsi-typical XFAIL:crash known segfault\n"
+                    "umad/set_pkey/one XFAIL:hang known deadlock\n")
+    r = run_hostile(rdmaconf, shim, "segv", "--filter", "umad/set_addr/gsi-typical",
+                    "--expect", str(prof))
+    res = r.result("umad/set_addr/gsi-typical")
+    assert res["verdict"]["system"] == "XFAIL", res
+    # the hang entry's row was not selected: not stale, the run passes
+    assert r.rc == 0, r.out
+    r = run_hostile(rdmaconf, shim, "hang", "--filter", "umad/set_pkey/one",
+                    "--watchdog-ms", "300", "--expect", str(prof))
+    assert r.result("umad/set_pkey/one")["verdict"]["system"] == "XFAIL"
+    # a crash where the profile expects a hang stays a CRASH
+    r = run_hostile(rdmaconf, shim, "abort", "--filter", "umad/set_pkey/one",
+                    "--expect", str(prof))
+    assert r.result("umad/set_pkey/one")["verdict"]["system"] == "CRASH"
+    assert r.rc == 1
+
+
 def test_garbage_and_overflow_are_fail_or_crash(rdmaconf, shim):
     r = run_hostile(rdmaconf, shim, "garbage")
     res = r.result("umad/set_pkey/zero")

@@ -50,6 +50,7 @@ def test_device_rows_ran_and_conform(rxe_run):
     device_rows = [r for r in data["results"] if "device" in r["needs"]]
     assert len(device_rows) >= 100
     assert len([r for r in device_rows if r["id"].startswith("verbs/")]) >= 25
+    assert len([r for r in device_rows if r["id"].startswith("rdmacm/")]) >= 10
     if not host_has_device():
         assert data["host"]["peer_device"] == "rxe1"
     for r in device_rows:
@@ -59,6 +60,11 @@ def test_device_rows_ran_and_conform(rxe_run):
         if "ib" in r["needs"] and data["device"]["link_layer"] != "InfiniBand":
             assert r["verdict"] == {"system": "UNSUPPORTED",
                                     "reference": "UNSUPPORTED"}, r
+            continue
+        if r["id"] == "rdmacm/leave_multicast/ipv6-after-join":
+            # Linux refuses IPv6 groups on RoCE v2 (ENOTSUPP)
+            assert r["verdict"]["reference"] in ("PASS", "UNSUPPORTED"), r
+            assert r["verdict"]["system"] == r["verdict"]["reference"], r
             continue
         # the reference is excused only by a kernel or device profile entry
         ref_ok = ("PASS", "XFAIL") if r["expectation"] and \
@@ -122,6 +128,17 @@ def test_verbs_bugs_are_caught(shim, tmp_path):
     assert "traffic_class" in rows["verbs/init_ah_from_wc/ipv6-fields"][
         "system_detail"]
     assert "0 copies" in rows["verbs/attach_mcast/ud-receives"]["system_detail"]
+
+
+def test_rdmacm_leave_bug_is_caught(shim, tmp_path):
+    """An rdma_leave_multicast that does nothing: messages still arrive."""
+    env = dict(os.environ, LD_PRELOAD=shim("rdmacm_bugs.so"),
+               RDMACONF_SHIM="leave-noop")
+    rows = caught_in_run(env, "rdmacm/leave_multicast/*", {
+        "rdmacm/leave_multicast/ipv4-after-join": "FAIL",
+        "rdmacm/leave_multicast/two-ids-one-leaves": "FAIL"}, tmp_path)
+    assert "after the leave" in rows[
+        "rdmacm/leave_multicast/ipv4-after-join"]["system_detail"]
 
 
 def test_mad_bugs_are_caught(shim, tmp_path):

@@ -120,6 +120,9 @@ Test(profile, crash_kind)
 	cr_assert_eq(load_text("a XFAIL:crash segfaults on NULL\n", &p, err), 0,
 		     "%s", err);
 	cr_assert_eq(rc_profile_find(&p, "a")->fail_kind, RC_FAIL_CRASH);
+	cr_assert_eq(load_text("b XFAIL:hang waits for an ack\n", &p, err), 0,
+		     "%s", err);
+	cr_assert_eq(rc_profile_find(&p, "b")->fail_kind, RC_FAIL_HANG);
 	cr_assert_eq(load_text("a XFAIL:boom r\n", &p, err), -1);
-	cr_assert(strstr(err, "crash)"), "%s", err);
+	cr_assert(strstr(err, "crash, hang)"), "%s", err);
 }

@@ -158,3 +158,24 @@ Test(reference_verbs, null_arguments_fail_cleanly)
 	cr_assert_eq(ref_ibv_attach_mcast(&qp, &mgid, 0), EINVAL);
 	cr_assert_eq(ref_ibv_detach_mcast(&qp, &mgid, 0), EINVAL);
 }
+
+/* The reference librdmacm: argument checks made before any command. */
+#include "../../reference/rdmacm/ref_rdmacm.h"
+
+Test(reference_rdmacm, bad_arguments)
+{
+	struct rdma_cm_id *id = NULL;
+	struct sockaddr unix_addr = { .sa_family = AF_UNIX };
+
+	errno = 0;
+	cr_assert_eq(ref_rdma_create_id(NULL, &id, NULL, RDMA_PS_UDP), -1);
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(ref_rdma_destroy_id(NULL), -1);
+	cr_assert_eq(ref_rdma_get_cm_event(NULL, NULL), -1);
+	cr_assert_eq(ref_rdma_ack_cm_event(NULL), -1);
+	cr_assert_eq(ref_rdma_leave_multicast(NULL, &unix_addr), -1);
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_eq(ref_rdma_create_qp(NULL, NULL, NULL), -1);
+	ref_rdma_destroy_qp(NULL);
+	ref_rdma_destroy_event_channel(NULL);
+}

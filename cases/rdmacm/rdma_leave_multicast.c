@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_leave_multicast(3): "Leaves a multicast group and detaches an
+ * associated QP from the group."  "Returns 0 on success, or -1 on error.
+ * If an error occurs, errno will be set to indicate the failure reason."
+ * NOTES: "Calling this function before a group has been fully joined
+ * results in canceling the join operation.  Users should be aware that
+ * messages received from the multicast group may stilled be queued for
+ * completion processing immediately after leaving a multicast group.
+ * Destroying an rdma_cm_id will automatically leave all multicast groups."
+ *
+ * Every row binds a UDP-port-space id to the port's own address, creates
+ * its UD QP with rdma_create_qp, joins with rdma_join_multicast and takes
+ * the join event (all through the implementation under test), and checks
+ * delivery by sending to the group from a QP of its own (rdma-core) and
+ * counting receive completions within a deadline: a message must arrive
+ * before the leave, none after.  For IPv4 groups the port's netdev must
+ * also leave the IP group (/proc/net/igmp).  IPv6 groups on RoCE get no
+ * MLD join from the kernel; the rows join the IPv6 group on the netdev
+ * themselves so that the IP stack delivers.
+ */
+#include <arpa/inet.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../verbs/verbs_res.h"
+#include "../../harness/device.h"
+
+#define GROUP4 "239.1.2.3"
+#define GROUP6 "ff0e::db8:7"
+#define LEAVE_WATCHDOG_MS 4000
+
+enum mode { AFTER_JOIN, BEFORE_JOIN, NEVER, TWICE, OTHER_FAMILY, OTHER_PORT,
+	    DESTROY_ID, TWO_IDS, UNACKED };
+
+struct leave_row {
+	struct rc_case c;
+	enum mode mode;
+	int family;
+};
+
+#define DOC_LEAVE "Leaves a multicast group and detaches an associated QP " \
+	"from the group."
+#define DOC_ERR "Returns 0 on success, or -1 on error.  If an error occurs, " \
+	"errno will be set to indicate the failure reason."
+#define DOC_CANCEL "Calling this function before a group has been fully " \
+	"joined results in canceling the join operation."
+#define DOC_DESTROY "Destroying an rdma_cm_id will automatically leave all " \
+	"multicast groups."
+
+#define OK0 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0
+#define ERRM1 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE)
+
+static const struct leave_row rows[] = {
+	{ .c = { .id = "rdmacm/leave_multicast/ipv4-after-join", .doc = DOC_LEAVE,
+		 .note = "a message arrives before; none after, and the netdev "
+		 "leaves the IPv4 group", .needs = NEEDS, .expect = { OK0 } },
+	  .mode = AFTER_JOIN, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/ipv6-after-join", .doc = DOC_LEAVE,
+		 .note = "a message arrives before; none after", .needs = NEEDS,
+		 .expect = { OK0 } }, .mode = AFTER_JOIN, .family = AF_INET6 },
+	{ .c = { .id = "rdmacm/leave_multicast/before-join-completes",
+		 .doc = DOC_CANCEL, .note = "leave right after the join, before "
+		 "its event is taken: no join event follows (the event seen, "
+		 "if any, is the output)", .needs = NEEDS, .expect = { OK0 } },
+	  .mode = BEFORE_JOIN, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/never-joined", .doc = DOC_ERR,
+		 .needs = NEEDS, .expect = { ERRM1 } },
+	  .mode = NEVER, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/twice", .doc = DOC_ERR,
+		 .note = "the second leave", .needs = NEEDS,
+		 .expect = { ERRM1 } }, .mode = TWICE, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/other-family", .doc = DOC_ERR,
+		 .note = "joined " GROUP4 ", leaving " GROUP6, .needs = NEEDS,
+		 .expect = { ERRM1 } }, .mode = OTHER_FAMILY, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/address-differs-in-port-only",
+		 .doc = DOC_LEAVE, .note = "joined " GROUP4 " port 0, leaving "
+		 GROUP4 " port 4791: an IP multicast group has no port, so "
+		 "this is the group joined", .needs = NEEDS, .expect = { OK0 } },
+	  .mode = OTHER_PORT, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/destroy-id-leaves-all",
+		 .doc = DOC_DESTROY, .note = "two groups; after rdma_destroy_qp "
+		 "and rdma_destroy_id (the call observed) the netdev is in "
+		 "neither IPv4 group", .needs = NEEDS, .expect = { OK0 } },
+	  .mode = DESTROY_ID, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/two-ids-one-leaves",
+		 .doc = DOC_LEAVE, .note = "two ids in one group: after one "
+		 "leaves, the other still gets each message, the leaver none",
+		 .needs = NEEDS, .expect = { OK0 } },
+	  .mode = TWO_IDS, .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/join-event-not-acked",
+		 .doc = DOC_LEAVE, .note = "the join event is taken but not yet "
+		 "acknowledged; nothing in the man pages makes leave wait "
+		 "for it", .needs = NEEDS, .watchdog_ms = LEAVE_WATCHDOG_MS,
+		 .expect = { OK0 } }, .mode = UNACKED, .family = AF_INET },
+};
+
+/* One member of a group: an id with its UD QP, through the implementation. */
+struct member {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t buf[VRES_SLOTS * VRES_SLOT];
+	struct ibv_ah_attr group_ah;
+	uint32_t group_qkey;
+};
+
+static void addr_of(int family, const char *ip, int port,
+		    struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = family;
+	if (family == AF_INET) {
+		struct sockaddr_in *a = (void *)ss;
+
+		inet_pton(AF_INET, ip, &a->sin_addr);
+		a->sin_port = htons(port);
+	} else {
+		struct sockaddr_in6 *a = (void *)ss;
+
+		inet_pton(AF_INET6, ip, &a->sin6_addr);
+		a->sin6_port = htons(port);
+	}
+}
+
+static bool broken(struct rc_ctx *ctx, const char *what)
+{
+	if (ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s: %m", what);
+	return false;
+}
+
+/* The port's own address of @family, from its GID. */
+static bool own_addr(struct rc_ctx *ctx, int family,
+		     struct sockaddr_storage *ss)
+{
+	uint8_t gid[16];
+	char ip[INET6_ADDRSTRLEN];
+
+	if (rc_port_gid(ctx->target->ca, ctx->target->port, family == AF_INET,
+			gid) < 0)
+		return broken(ctx, "no GID of the family on the port");
+	inet_ntop(family, family == AF_INET ? gid + 12 : gid, ip, sizeof(ip));
+	addr_of(family, ip, 0, ss);
+	return true;
+}
+
+static bool member_open(struct rc_ctx *ctx, struct member *m, int family)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4, .max_recv_wr = VRES_SLOTS,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_recv_wr wr = {}, *bad;
+	struct sockaddr_storage ss;
+	struct ibv_sge sge;
+	int i;
+
+	memset(m, 0, sizeof(*m) - sizeof(m->buf));
+	if (!own_addr(ctx, family, &ss))
+		return false;
+	m->ch = ops->rdma_create_event_channel();
+	if (!m->ch)
+		return broken(ctx, "rdma_create_event_channel");
+	if (ops->rdma_create_id(m->ch, &m->id, m, RDMA_PS_UDP)) {
+		m->id = NULL;
+		return broken(ctx, "rdma_create_id");
+	}
+	if (ops->rdma_bind_addr(m->id, (struct sockaddr *)&ss) ||
+	    !m->id->verbs)
+		return broken(ctx, "rdma_bind_addr to the port's address");
+	m->pd = ibv_alloc_pd(m->id->verbs);
+	m->cq = m->pd ? ibv_create_cq(m->id->verbs, VRES_SLOTS, NULL, NULL,
+				      0) : NULL;
+	m->mr = m->cq ? ibv_reg_mr(m->pd, m->buf, sizeof(m->buf),
+				   IBV_ACCESS_LOCAL_WRITE) : NULL;
+	if (!m->mr)
+		return broken(ctx, "PD, CQ or MR");
+	qa.send_cq = qa.recv_cq = m->cq;
+	if (ops->rdma_create_qp(m->id, m->pd, &qa))
+		return broken(ctx, "rdma_create_qp");
+	for (i = 0; i < VRES_SLOTS; i++) {
+		sge.addr = (uintptr_t)(m->buf + i * VRES_SLOT);
+		sge.length = VRES_SLOT;
+		sge.lkey = m->mr->lkey;
+		wr.wr_id = i;
+		wr.sg_list = &sge;
+		wr.num_sge = 1;
+		if (ibv_post_recv(m->id->qp, &wr, &bad))
+			return broken(ctx, "ibv_post_recv");
+	}
+	return true;
+}
+
+static void member_close(struct rc_ctx *ctx, struct member *m)
+{
+	const struct rc_ops *ops = ctx->ops;
+
+	if (m->id && m->id->qp)
+		ops->rdma_destroy_qp(m->id);
+	if (m->mr)
+		ibv_dereg_mr(m->mr);
+	if (m->cq)
+		ibv_destroy_cq(m->cq);
+	if (m->pd)
+		ibv_dealloc_pd(m->pd);
+	if (m->id)
+		ops->rdma_destroy_id(m->id);
+	if (m->ch)
+		ops->rdma_destroy_event_channel(m->ch);
+	m->id = NULL;
+	m->ch = NULL;
+}
+
+/* The next event of the channel within @ms (scaled): its type, or -1. */
+static int next_event(struct rc_ctx *ctx, struct member *m, int ms,
+		      struct rdma_cm_event **ev)
+{
+	struct pollfd p = { .fd = m->ch->fd, .events = POLLIN };
+	double s = ctx->target->slowness > 1 ? ctx->target->slowness : 1;
+
+	if (poll(&p, 1, ms * s) != 1 || ctx->ops->rdma_get_cm_event(m->ch, ev))
+		return -1;
+	return (*ev)->event;
+}
+
+/* Join @group and take the join event; acknowledge it unless @hold. */
+static bool member_join(struct rc_ctx *ctx, struct member *m,
+			struct sockaddr_storage *group, bool hold)
+{
+	struct rdma_cm_event *ev;
+	int type;
+
+	if (ctx->ops->rdma_join_multicast(m->id, (struct sockaddr *)group,
+					  group)) {
+		/* the kernel's ENOTSUPP: no such join on this port */
+		if (errno == 524) {
+			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the kernel "
+				     "refuses this join on %s (ENOTSUPP): no IPv6 "
+				     "groups on RoCE v2", ctx->target->ca);
+			return false;
+		}
+		return broken(ctx, "rdma_join_multicast");
+	}
+	type = next_event(ctx, m, VRES_WAIT_MS, &ev);
+	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "join: event %d status "
+			     "%d", type, type < 0 ? 0 : ev->status);
+		return false;
+	}
+	if (ev->param.ud.private_data != group)
+		rc_obs_violation(ctx->obs, "the join event's private_data is "
+				 "not the join's context");
+	m->group_ah = ev->param.ud.ah_attr;
+	m->group_qkey = ev->param.ud.qkey;
+	if (!hold)
+		ctx->ops->rdma_ack_cm_event(ev);
+	return true;
+}
+
+/* How many receive completions @m gets within @ms (scaled). */
+static int member_count(struct rc_ctx *ctx, struct member *m, int ms)
+{
+	double s = ctx->target->slowness > 1 ? ctx->target->slowness : 1;
+	struct ibv_wc wc;
+	int n = 0, left = ms * s;
+
+	while (left > 0) {
+		if (ibv_poll_cq(m->cq, 1, &wc) == 1) {
+			n += wc.opcode == IBV_WC_RECV;
+			continue;
+		}
+		poll(NULL, 0, 1);	/* let rxe's tasklets run */
+		left--;
+	}
+	return n;
+}
+
+/* One message to @m's group from a QP of the harness. */
+static bool send_to_group(struct rc_ctx *ctx, struct vres *sender,
+			  struct member *m)
+{
+	struct ibv_ah_attr a = m->group_ah;
+	struct ibv_ah *ah;
+	bool ok;
+
+	a.port_num = sender->port;
+	ah = ibv_create_ah(sender->pd, &a);
+	if (!ah)
+		return broken(ctx, "AH to the group");
+	sender->remote_qkey = m->group_qkey;
+	ok = vres_send(ctx, sender, ah, 0xffffff, 0x6d);
+	ibv_destroy_ah(ah);
+	return ok || broken(ctx, "send to the group");
+}
+
+/* Is the group @ip in /proc/net/igmp (the kernel's IPv4 memberships)? */
+static bool igmp_member(const char *ip)
+{
+	char want[16], line[256];
+	struct in_addr a;
+	bool found = false;
+	FILE *f;
+
+	inet_pton(AF_INET, ip, &a);
+	snprintf(want, sizeof(want), "%08X", a.s_addr);
+	f = fopen("/proc/net/igmp", "re");
+	while (f && fgets(line, sizeof(line), f))
+		found |= strstr(line, want) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct leave_row *row = r;
+	const struct rc_ops *ops = ctx->ops;
+	struct sockaddr_storage group, other;
+	static struct member m, m2;
+	struct rdma_cm_event *ev;
+	const char *ip = row->family == AF_INET ? GROUP4 : GROUP6;
+	struct vres sender = {};
+	int join6 = -1, type;
+
+	if (!rc_need_call(ctx, ops->rdma_leave_multicast,
+			  "rdma_leave_multicast") ||
+	    !rc_need_call(ctx, ops->rdma_join_multicast, "rdma_join_multicast"))
+		return;
+	addr_of(row->family, ip, 0, &group);
+	if (!member_open(ctx, &m, row->family) ||
+	    !vres_open(ctx, &sender, IBV_QPT_UD))
+		goto out;
+	if (row->family == AF_INET6) {
+		uint8_t mgid[16];
+
+		inet_pton(AF_INET6, GROUP6, mgid);
+		join6 = vres_ip_join(ctx, ctx->target->ca, ctx->target->port,
+				     sender.gid6, mgid);
+		if (join6 < 0)
+			goto out;
+	}
+	switch (row->mode) {
+	case NEVER:
+		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
+					(struct sockaddr *)&group));
+		goto out;
+	case BEFORE_JOIN:
+		if (ops->rdma_join_multicast(m.id, (struct sockaddr *)&group,
+					     NULL)) {
+			broken(ctx, "rdma_join_multicast");
+			goto out;
+		}
+		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
+					(struct sockaddr *)&group));
+		type = next_event(ctx, &m, VRES_QUIET_MS, &ev);
+		if (type >= 0)
+			ops->rdma_ack_cm_event(ev);
+		rc_obs_out(ctx->obs, &type, sizeof(type));
+		if (type == RDMA_CM_EVENT_MULTICAST_JOIN)
+			rc_obs_violation(ctx->obs, "a join event came after "
+					 "the join was cancelled");
+		goto out;
+	default:
+		break;
+	}
+	if (!member_join(ctx, &m, &group, row->mode == UNACKED))
+		goto out;
+	if (row->mode == TWO_IDS &&
+	    (!member_open(ctx, &m2, row->family) ||
+	     !member_join(ctx, &m2, &group, false)))
+		goto out;
+	/* the group delivers before the leave, or the row proves nothing */
+	if (!send_to_group(ctx, &sender, &m))
+		goto out;
+	if (member_count(ctx, &m, VRES_QUIET_MS) != 1) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a message to the "
+			     "joined group did not arrive");
+		goto out;
+	}
+	if (m2.cq)
+		member_count(ctx, &m2, VRES_QUIET_MS);
+	switch (row->mode) {
+	case TWICE:
+		ops->rdma_leave_multicast(m.id, (struct sockaddr *)&group);
+		__attribute__((fallthrough));
+	case AFTER_JOIN:
+	case TWO_IDS:
+	case UNACKED:
+		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
+					(struct sockaddr *)&group));
+		break;
+	case OTHER_FAMILY:
+		addr_of(AF_INET6, GROUP6, 0, &other);
+		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
+					(struct sockaddr *)&other));
+		break;
+	case OTHER_PORT:
+		addr_of(AF_INET, GROUP4, 4791, &other);
+		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
+					(struct sockaddr *)&other));
+		break;
+	case DESTROY_ID:
+		addr_of(AF_INET, "239.1.2.4", 0, &other);
+		if (!member_join(ctx, &m, &other, false))
+			goto out;
+		ops->rdma_destroy_qp(m.id);
+		RC_OBSERVE(ctx, ops->rdma_destroy_id(m.id));
+		m.id = NULL;
+		if (igmp_member(GROUP4) || igmp_member("239.1.2.4"))
+			rc_obs_violation(ctx->obs, "the netdev is still in a "
+					 "group of the destroyed id");
+		goto out;
+	default:
+		break;
+	}
+	if (ctx->obs->ret || row->mode == TWICE)
+		goto out;
+	if (!send_to_group(ctx, &sender, row->mode == TWO_IDS ? &m2 : &m))
+		goto out;
+	if (row->mode == TWO_IDS && member_count(ctx, &m2, VRES_QUIET_MS) != 1)
+		rc_obs_violation(ctx->obs, "the id that stayed got no copy");
+	if (member_count(ctx, &m, VRES_QUIET_MS))
+		rc_obs_violation(ctx->obs, "a message sent after the leave "
+				 "reached the QP");
+	if (row->family == AF_INET && row->mode != TWO_IDS && igmp_member(ip))
+		rc_obs_violation(ctx->obs, "the netdev is still in %s", ip);
+out:
+	if (join6 >= 0)
+		close(join6);
+	member_close(ctx, &m2);
+	member_close(ctx, &m);
+	if (sender.ctx)
+		vres_close(&sender);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_leave_multicast", .lib = "rdmacm", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

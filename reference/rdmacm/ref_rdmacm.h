@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The reference librdmacm: enough of it for rdma_leave_multicast(3) and
+ * what its cases need (channels, ids, bind, join, events, a UD QP),
+ * written from the librdmacm man pages and the kernel's rdma_cm command
+ * interface.  It never calls librdmacm.  Its ids are its own objects
+ * behind a struct rdma_cm_id; never mix them with librdmacm's.  The QP's
+ * multicast attachment goes through the reference libibverbs.
+ */
+#ifndef RDMACONF_REF_RDMACM_H
+#define RDMACONF_REF_RDMACM_H
+
+#include <rdma/rdma_cma.h>
+#include <infiniband/ib.h>
+
+struct rdma_event_channel *ref_rdma_create_event_channel(void);
+void ref_rdma_destroy_event_channel(struct rdma_event_channel *channel);
+int ref_rdma_create_id(struct rdma_event_channel *channel,
+		       struct rdma_cm_id **id, void *context,
+		       enum rdma_port_space ps);
+int ref_rdma_destroy_id(struct rdma_cm_id *id);
+int ref_rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr);
+int ref_rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
+			    void *context);
+int ref_rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr);
+int ref_rdma_get_cm_event(struct rdma_event_channel *channel,
+			  struct rdma_cm_event **event);
+int ref_rdma_ack_cm_event(struct rdma_cm_event *event);
+int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
+		       struct ibv_qp_init_attr *qp_init_attr);
+void ref_rdma_destroy_qp(struct rdma_cm_id *id);
+
+#endif

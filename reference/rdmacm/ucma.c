@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <rdma/rdma_user_cm.h>
+
+#include "ucma.h"
+
+/* header, then the command; the response is where cmd.response points */
+static int ucma_cmd(int fd, uint32_t cmd, void *body, size_t len,
+		    size_t resp_len)
+{
+	struct {
+		struct rdma_ucm_cmd_hdr hdr;
+		uint8_t body[512];
+	} req;
+	size_t total = sizeof(req.hdr) + len;
+
+	req.hdr.cmd = cmd;
+	req.hdr.in = len;
+	req.hdr.out = resp_len;
+	memcpy(req.body, body, len);
+	errno = 0;
+	if (write(fd, &req, total) == (ssize_t)total)
+		return 0;
+	if (!errno)
+		errno = EIO;
+	return -1;
+}
+
+int ucma_open(void)
+{
+	return open("/dev/infiniband/rdma_cm", O_RDWR | O_CLOEXEC);
+}
+
+int ucma_create_id(int fd, uint64_t uid, uint16_t ps, uint8_t qp_type,
+		   uint32_t *id)
+{
+	struct rdma_ucm_create_id_resp resp = {};
+	struct rdma_ucm_create_id cmd = {
+		.uid = uid, .response = (uintptr_t)&resp, .ps = ps,
+		.qp_type = qp_type,
+	};
+
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_CREATE_ID, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*id = resp.id;
+	return 0;
+}
+
+int ucma_destroy_id(int fd, uint32_t id, uint32_t *events_reported)
+{
+	struct rdma_ucm_destroy_id_resp resp = {};
+	struct rdma_ucm_destroy_id cmd = { .response = (uintptr_t)&resp,
+					   .id = id };
+
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_DESTROY_ID, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*events_reported = resp.events_reported;
+	return 0;
+}
+
+int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr,
+	      socklen_t len)
+{
+	struct rdma_ucm_bind cmd = { .id = id, .addr_size = len };
+
+	if (len > sizeof(cmd.addr))
+		return errno = EINVAL, -1;
+	memcpy(&cmd.addr, addr, len);
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_BIND, &cmd, sizeof(cmd), 0);
+}
+
+int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be,
+		    uint8_t *port)
+{
+	struct rdma_ucm_query_addr_resp resp = {};
+	struct rdma_ucm_query cmd = { .response = (uintptr_t)&resp, .id = id,
+				      .option = RDMA_USER_CM_QUERY_ADDR };
+
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_QUERY, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*node_guid_be = resp.node_guid;
+	*port = resp.port_num;
+	return 0;
+}
+
+int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
+	      socklen_t len, uint32_t *mc)
+{
+	struct rdma_ucm_create_id_resp resp = {};
+	struct rdma_ucm_join_mcast cmd = {
+		.response = (uintptr_t)&resp, .uid = uid, .id = id,
+		.addr_size = len, .join_flags = RDMA_MC_JOIN_FLAG_FULLMEMBER,
+	};
+
+	if (len > sizeof(cmd.addr))
+		return errno = EINVAL, -1;
+	memcpy(&cmd.addr, addr, len);
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_JOIN_MCAST, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*mc = resp.id;
+	return 0;
+}
+
+int ucma_leave(int fd, uint32_t mc, uint32_t *events_reported)
+{
+	struct rdma_ucm_destroy_id_resp resp = {};
+	struct rdma_ucm_destroy_id cmd = { .response = (uintptr_t)&resp,
+					   .id = mc };
+
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*events_reported = resp.events_reported;
+	return 0;
+}
+
+int ucma_get_event(int fd, struct ucma_event *ev)
+{
+	struct rdma_ucm_event_resp resp = {};
+	struct rdma_ucm_get_event cmd = { .response = (uintptr_t)&resp };
+	const struct ib_uverbs_ah_attr *a = &resp.param.ud.ah_attr;
+
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_GET_EVENT, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	memset(ev, 0, sizeof(*ev));
+	ev->uid = resp.uid;
+	ev->id = resp.id;
+	ev->event = resp.event;
+	ev->status = resp.status;
+	ev->qp_num = resp.param.ud.qp_num;
+	ev->qkey = resp.param.ud.qkey;
+	memcpy(ev->dgid, a->grh.dgid, 16);
+	ev->flow_label = a->grh.flow_label;
+	ev->sgid_index = a->grh.sgid_index;
+	ev->hop_limit = a->grh.hop_limit;
+	ev->traffic_class = a->grh.traffic_class;
+	ev->dlid = a->dlid;
+	ev->sl = a->sl;
+	ev->src_path_bits = a->src_path_bits;
+	ev->static_rate = a->static_rate;
+	ev->is_global = a->is_global;
+	ev->port_num = a->port_num;
+	return 0;
+}
+
+int ucma_init_qp_attr(int fd, uint32_t id, int state, uint32_t *qkey,
+		      uint16_t *pkey_index, uint8_t *port)
+{
+	struct ib_uverbs_qp_attr resp = {};
+	struct rdma_ucm_init_qp_attr cmd = { .response = (uintptr_t)&resp,
+					     .id = id, .qp_state = state };
+
+	if (ucma_cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*qkey = resp.qkey;
+	*pkey_index = resp.pkey_index;
+	*port = resp.port_num;
+	return 0;
+}

@@ -89,8 +89,10 @@ conformance: $(BUILD)/rdmaconf
 	@mkdir -p $(REPORT)
 	set -o pipefail; $(BUILD)/rdmaconf run $(if $(HOST_HAS_DEVICE),,--vm --two) \
 		--json $(REPORT)/results.json --junit $(REPORT)/junit.xml \
-		| tee $(REPORT)/ktap.txt
-	@echo "results: $(REPORT)/results.json $(REPORT)/junit.xml $(REPORT)/ktap.txt"
+		| tee $(REPORT)/ktap.txt; \
+	status=$$?; $(BUILD)/rdmaconf report $(REPORT)/results.json -o $(REPORT) \
+		&& exit $$status
+	@echo "results: $(REPORT)/index.html $(REPORT)/summary.md $(REPORT)/results.json $(REPORT)/junit.xml"
 
 coverage:
 	rm -rf build/cov

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include <infiniband/verbs.h>
 
 int rc_sysfs_read(char *buf, size_t len, const char *fmt, ...)
 {
@@ -156,6 +157,39 @@ int rc_device_driver(const struct rc_device *d, char *buf, size_t len)
 	return buf[0] ? 0 : -ENOENT;
 }
 
+/*
+ * Vendor, part, hardware and firmware as the device reports them
+ * (ibv_query_device: rdma-core as a resource, not a call under test); the
+ * PCI ids in sysfs where it cannot be opened.  Software devices (rxe, siw)
+ * have no PCI ids but do have these.
+ */
+static void query_ids(struct rc_str *b, const char *name)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	struct ibv_device_attr a;
+	struct ibv_context *c = NULL;
+	int i;
+
+	for (i = 0; list && list[i] && !c; i++)
+		if (!strcmp(ibv_get_device_name(list[i]), name))
+			c = ibv_open_device(list[i]);
+	if (list)
+		ibv_free_device_list(list);
+	if (!c || ibv_query_device(c, &a)) {
+		json_attr(b, "vendor_id", name, "device/vendor");
+		json_attr(b, "vendor_part_id", name, "device/device");
+		json_attr(b, "fw_ver", name, "fw_ver");
+	} else {
+		rc_str_printf(b, ", \"vendor_id\": \"0x%06x\", "
+			      "\"vendor_part_id\": \"%u\", \"hw_ver\": \"%u\", "
+			      "\"fw_ver\": ", a.vendor_id, a.vendor_part_id,
+			      a.hw_ver);
+		rc_str_json(b, a.fw_ver[0] ? a.fw_ver : NULL);
+	}
+	if (c)
+		ibv_close_device(c);
+}
+
 void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)
 {
 	char v[256];
@@ -170,9 +204,7 @@ void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)
 	driver_name(d->name, v, sizeof(v));
 	rc_str_printf(b, ", \"driver\": ");
 	rc_str_json(b, v[0] ? v : NULL);
-	json_attr(b, "vendor_id", d->name, "device/vendor");
-	json_attr(b, "vendor_part_id", d->name, "device/device");
-	json_attr(b, "fw_ver", d->name, "fw_ver");
+	query_ids(b, d->name);
 	json_attr(b, "node_guid", d->name, "node_guid");
 	json_attr(b, "node_type", d->name, "node_type");
 	json_attr(b, "hca_type", d->name, "hca_type");

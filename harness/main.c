@@ -21,6 +21,7 @@
 #include "diff.h"
 #include "expect.h"
 #include "json.h"
+#include "report.h"
 #include "runner.h"
 
 #ifndef RDMACONF_VERSION
@@ -47,6 +48,7 @@ struct opts {
 	bool impl[RC_NIMPLS];
 	bool vm;
 	bool two;		/* --vm with two rxe devices */
+	const char *rdma_core;	/* an rdma-core build tree to test */
 	unsigned int watchdog_ms;
 };
 
@@ -63,8 +65,10 @@ static void usage(FILE *f)
 "usage: rdmaconf list [--filter GLOB]\n"
 "       rdmaconf run [--filter GLOB] [--impl system|reference|both]\n"
 "                    [--json FILE] [--junit FILE] [--device NAME]\n"
-"                    [--vm [--two]]\n"
+"                    [--vm [--two]] [--rdma-core BUILD_DIR]\n"
 "                    [--expect FILE] [--watchdog-ms MS]\n"
+"       rdmaconf report RESULTS.json [MORE.json ...] -o DIR\n"
+"       rdmaconf gate --baseline BASELINE.json RESULTS.json\n"
 "       rdmaconf --help | --version\n"
 "\n"
 "Runs every documented behaviour (case) of libibumad, libibverbs and\n"
@@ -272,12 +276,15 @@ static void json_obs(struct rc_str *b, const struct outcome *oc)
 static void json_case(struct rc_str *b, const struct rc_group *g,
 		      const struct rc_case *c, const struct outcome *oc,
 		      int agree, const char *why,
-		      const struct rc_expectation *x, const char *stale)
+		      const struct rc_expectation *x, const char *stale,
+		      bool bad)
 {
 	int i;
 
 	rc_str_printf(b, "{\"id\": ");
 	rc_str_json(b, c->id);
+	/* the KTAP line's verdict: what a gate compares */
+	rc_str_printf(b, ", \"ok\": %s", bad ? "false" : "true");
 	rc_str_printf(b, ", \"call\": ");
 	rc_str_json(b, g->call);
 	rc_str_printf(b, ", \"doc\": ");
@@ -565,6 +572,37 @@ fail:
 	return -1;
 }
 
+/* The environment of the run, as JUnit properties (CI systems show them). */
+static void junit_properties(struct rc_str *b, const struct rc_device *dev)
+{
+	static const char *const libs[] = { "umad", "verbs", "rdmacm" };
+	struct rc_str fp = {};
+	struct utsname u;
+	char name[32];
+	size_t i;
+
+	uname(&u);
+	rc_str_printf(b, "  <properties>\n");
+#define PROP(k, v) \
+	do { \
+		rc_str_printf(b, "    <property name=\"%s\" value=\"", k); \
+		junit_escape(b, (v) ? (v) : ""); \
+		rc_str_printf(b, "\"/>\n"); \
+	} while (0)
+	PROP("kernel", u.release);
+	PROP("rdma_core", rdma_core_version(rc_impl_system_origin("umad")));
+	for (i = 0; i < ARRAY_SIZE(libs); i++) {
+		snprintf(name, sizeof(name), "lib_%s", libs[i]);
+		PROP(name, rc_impl_system_origin(libs[i]));
+	}
+	PROP("device", dev ? dev->name : "none");
+	rc_device_fingerprint(dev, &fp);
+	PROP("device_fingerprint", fp.s);
+#undef PROP
+	rc_str_printf(b, "  </properties>\n");
+	rc_str_free(&fp);
+}
+
 static int cmd_run(const struct opts *o)
 {
 	const struct rc_group *const *gp;
@@ -709,7 +747,7 @@ static int cmd_run(const struct opts *o)
 			cj.len = 0;
 			sj.len = 0;
 			json_case(&cj, g, c, oc, agree, why, x,
-				  stale[0] ? stale : NULL);
+				  stale[0] ? stale : NULL, bad);
 			json_summary(&sj, &s);
 			if (o->json && rc_results_add(&results, cj.s, sj.s)) {
 				fprintf(stderr, "rdmaconf: writing %s failed: %m; "
@@ -750,6 +788,7 @@ static int cmd_run(const struct opts *o)
 	if (o->json && rc_results_close(&results, sj.s))
 		fprintf(stderr, "rdmaconf: closing %s failed: %m\n", o->json);
 	if (o->junit) {
+		struct rc_str props = {};
 		FILE *f = fopen(o->junit, "w");
 
 		if (!f) {
@@ -757,11 +796,13 @@ static int cmd_run(const struct opts *o)
 				o->junit);
 			return RC_EXIT_ENV;
 		}
+		junit_properties(&props, target.ca ? &dev : NULL);
 		fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			"<testsuite name=\"rdmaconf\" tests=\"%u\" "
-			"failures=\"%u\">\n%s</testsuite>\n", s.cases, s.bad,
-			junit.s ? junit.s : "");
+			"failures=\"%u\">\n%s%s</testsuite>\n", s.cases, s.bad,
+			props.s, junit.s ? junit.s : "");
 		fclose(f);
+		rc_str_free(&props);
 	}
 
 	printf("# rdmaconf: %u cases: %u ok, %u not ok, %u diverge, %u stale",
@@ -793,6 +834,51 @@ static void on_signal(int sig)
 {
 	interrupted = 1;
 	rc_runner_abort();
+}
+
+/*
+ * --rdma-core DIR: run against an rdma-core build tree (built in place, as
+ * its build.sh does: DIR/lib holds the libraries, and they find their
+ * providers there).  The dynamic linker has already loaded libibverbs, so
+ * this command starts again with DIR/lib first on the library path; the
+ * VM inherits that environment.
+ */
+static int exec_with_rdma_core(const char *dir, int argc, char **argv)
+{
+	char lib[4096], path[8192], self[4096];
+	const char *old = getenv("LD_LIBRARY_PATH");
+	char **args = calloc(argc + 1, sizeof(*args));
+	ssize_t n;
+	int i, k = 0;
+
+	snprintf(lib, sizeof(lib), "%s/lib/libibverbs.so.1", dir);
+	if (access(lib, R_OK)) {
+		fprintf(stderr, "rdmaconf: %s is not an rdma-core build tree "
+			"(no lib/libibverbs.so.1)\n", dir);
+		return RC_EXIT_ENV;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0 || !args || !realpath(dir, lib)) {
+		fprintf(stderr, "rdmaconf: cannot restart with %s\n", dir);
+		return RC_EXIT_ENV;
+	}
+	self[n] = 0;
+	snprintf(path, sizeof(path), "%s/lib%s%s", lib, old ? ":" : "",
+		 old ? old : "");
+	setenv("LD_LIBRARY_PATH", path, 1);
+	setenv("RDMACONF_RDMA_CORE_ACTIVE", lib, 1);
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--rdma-core")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--rdma-core=", 12))
+			continue;
+		args[k++] = argv[i];
+	}
+	execv(self, args);
+	fprintf(stderr, "rdmaconf: cannot restart: %m\n");
+	return RC_EXIT_ENV;
 }
 
 /* Run this very command inside the rxe VM (ci/rxe-vm). */
@@ -839,6 +925,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "vm", no_argument, NULL, 'V' },
 		{ "two", no_argument, NULL, '2' },
+		{ "rdma-core", required_argument, NULL, 'R' },
 		{ "watchdog-ms", required_argument, NULL, 'w' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
@@ -863,6 +950,10 @@ int main(int argc, char **argv)
 		return RC_EXIT_OK;
 	}
 	cmd = argv[1];
+	if (!strcmp(cmd, "report"))
+		return rc_cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "gate"))
+		return rc_cmd_gate(argc - 1, argv + 1);
 	if (strcmp(cmd, "list") && strcmp(cmd, "run"))
 		die_usage("unknown command '%s'", cmd);
 	o.impl[RC_IMPL_SYSTEM] = o.impl[RC_IMPL_REFERENCE] = true;
@@ -897,6 +988,9 @@ int main(int argc, char **argv)
 		case '2':
 			o.two = true;
 			break;
+		case 'R':
+			o.rdma_core = optarg;
+			break;
 		case 'e':
 			o.expect = optarg;
 			break;
@@ -925,6 +1019,10 @@ int main(int argc, char **argv)
 		die_usage("%s", "--vm and --device exclude each other");
 	if (o.two && !o.vm)
 		die_usage("%s", "--two is an option of --vm");
+	if (!o.rdma_core)
+		o.rdma_core = getenv("RDMACONF_RDMA_CORE");
+	if (o.rdma_core && !getenv("RDMACONF_RDMA_CORE_ACTIVE"))
+		return exec_with_rdma_core(o.rdma_core, argc, argv);
 	if (o.vm)
 		return exec_vm(argc, argv);
 

@@ -28,6 +28,7 @@ def rxe_run(tmp_path_factory):
     import json
     with open(path) as f:
         data = json.load(f)
+    data["_path"] = str(path)
     return proc, data
 
 
@@ -77,6 +78,27 @@ def test_device_rows_ran_and_conform(rxe_run):
     assert data["results"] and \
         [r for r in data["results"] if r["id"] == "umad/size/after-open-port"][0][
             "verdict"] == {"system": "PASS", "reference": "PASS"}
+
+
+def test_gate_against_the_baseline_in_the_tree(rxe_run):
+    """make check gates the rxe run against Debian's rdma-core 44 baseline."""
+    _, data = rxe_run
+    if host_has_device():
+        pytest.skip("the baseline is of rxe in the VM; this host has a device")
+    base = os.path.join(ROOT, "cases", "baselines", "rxe-rdma-core-44.json")
+    p = subprocess.run([RDMACONF, "gate", "--baseline", base, data["_path"]],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout[-4000:]
+
+
+def test_report_has_timing_plot(rxe_run, tmp_path):
+    _, data = rxe_run
+    p = subprocess.run([RDMACONF, "report", data["_path"], "-o",
+                        str(tmp_path)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    page = (tmp_path / "index.html").read_text()
+    assert "<svg" in page and "umad/send/timeout-200ms-retries-3" in page
+    assert page.count("<circle") >= 2 * 8   # both sides of each timed row
 
 
 def test_mad_traffic_rows_measured(rxe_run):

@@ -1,0 +1,103 @@
+"""rdmaconf report and rdmaconf gate, on results of real runs."""
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import RDMACONF, ROOT
+
+
+def run(*args, env=None, timeout=300):
+    full = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    full.update(env or {})
+    return subprocess.run([RDMACONF, *args], capture_output=True, text=True,
+                          env=full, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    path = tmp_path_factory.mktemp("clean") / "results.json"
+    p = run("run", "--filter", "umad/*", "--json", str(path))
+    assert p.returncode == 0, p.stdout[-2000:]
+    return path
+
+
+def test_gate_passes_on_itself_and_fails_on_a_shim(clean, shim, tmp_path):
+    p = run("gate", "--baseline", str(clean), str(clean))
+    assert p.returncode == 0, p.stdout
+    assert "0 worse" in p.stdout
+    # a library change: umad_set_grh stores the flow label in host order
+    broken = tmp_path / "broken.json"
+    run("run", "--filter", "umad/*", "--json", str(broken),
+        env={"LD_PRELOAD": shim("grh_host_order.so")})
+    p = run("gate", "--baseline", str(clean), str(broken))
+    assert p.returncode == 1, p.stdout
+    worse = [l for l in p.stdout.splitlines() if l.startswith("WORSE")]
+    assert any("umad/set_grh/flow-label-host-to-net" in l for l in worse), worse
+    assert all("umad/set_grh/" in l for l in worse), worse
+    # and back: the clean run against the broken baseline is an improvement
+    p = run("gate", "--baseline", str(broken), str(clean))
+    assert p.returncode == 0 and "BETTER" in p.stdout, p.stdout
+
+
+def test_gate_worse_kinds(clean, tmp_path):
+    data = json.loads(clean.read_text())
+    rows = [r for r in data["results"] if r["verdict"]["system"] == "PASS"]
+    rows[0]["ok"] = False                       # PASS -> FAIL
+    rows[0]["verdict"]["system"] = "FAIL"
+    rows[1]["verdict"]["system"] = "SKIP"       # ran -> no longer runs
+    data["results"].append(dict(rows[2], id="umad/new/case", ok=False))
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    p = run("gate", "--baseline", str(clean), str(edited))
+    assert p.returncode == 1
+    assert "3 worse" in p.stdout, p.stdout
+    assert "no longer runs" in p.stdout and "new case" in p.stdout
+
+
+def test_gate_and_report_bad_input(clean, tmp_path):
+    p = run("gate", "--baseline", str(clean))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"results": [ {"id": "x", ')
+    p = run("gate", "--baseline", str(clean), str(bad))
+    assert p.returncode == 3, p.stderr
+    assert "not JSON: byte" in p.stderr and p.stderr.count("\n") == 1
+    p = run("report", str(bad), "-o", str(tmp_path / "r"))
+    assert p.returncode == 3 and "not JSON" in p.stderr
+    p = run("report", str(clean))
+    assert p.returncode == 2 and "-o DIR" in p.stderr
+    other = tmp_path / "other.json"
+    other.write_text('{"a": 1}')
+    p = run("report", str(other), "-o", str(tmp_path / "r"))
+    assert p.returncode == 3 and "not an rdmaconf results file" in p.stderr
+
+
+def test_report_merges_and_renders(clean, tmp_path):
+    """Two results files, one column each; the page renders in Chromium."""
+    out = tmp_path / "report"
+    p = run("report", str(clean), str(clean), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    page = (out / "index.html").read_text()
+    assert page.count("<th>system 1</th>") == 1 and "<th>system 2</th>" in page
+    assert "Verdicts per call" in page and "umad_set_grh" in page
+    # a known deviation with its man-page sentence and its hex dump
+    assert "umad/size/header-size" in page and "umad_size() returns" in page
+    assert "<pre>" in page and "http" not in page.replace(
+        "http://www.w3.org/2000/svg", "")
+    md = (out / "summary.md").read_text()
+    assert md.startswith("# rdmaconf conformance report")
+    assert "| `umad/size/header-size` | XFAIL | PASS |" in md
+    chromium = shutil.which("chromium")
+    if not chromium:
+        pytest.skip("chromium is not installed (make deps installs it)")
+    png = tmp_path / "report.png"
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                        "--hide-scrollbars", "--screenshot=%s" % png,
+                        "--window-size=1400,1800", "file://%s/index.html" % out],
+                       capture_output=True, text=True, timeout=120)
+    assert png.exists(), r.stderr[-2000:]
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000

@@ -156,3 +156,17 @@ struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id)
 			return &p->e[i];
 	return NULL;
 }
+
+void rc_profile_free(struct rc_profile *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n; i++) {
+		free(p->e[i].id);
+		free(p->e[i].reason);
+		free(p->e[i].where);
+	}
+	free(p->e);
+	p->e = NULL;
+	p->n = 0;
+}

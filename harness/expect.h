@@ -49,6 +49,7 @@ struct rc_profile {
  * @err, returns -1. */
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen);
+void rc_profile_free(struct rc_profile *p);
 struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id);
 const char *rc_expect_kind_name(enum rc_expect_kind k);
 

@@ -607,11 +607,12 @@ static int cmd_run(const struct opts *o)
 {
 	const struct rc_group *const *gp;
 	struct rc_target target = { .port = 0, .link_layer = "" };
-	struct rc_str head = {}, cj = {}, sj = {}, junit = {};
+	/* static: reachable until exit on every early return (LeakSanitizer) */
+	static struct rc_str head, cj, sj, junit;
 	struct rc_results results = { .fd = -1 };
 	struct outcome oc[RC_NIMPLS];
 	struct summary s = {};
-	struct rc_profile profile = {};
+	static struct rc_profile profile;
 	struct rc_expectation *x;
 	struct rc_device dev, peer;
 	struct rc_obs *shared;
@@ -822,6 +823,7 @@ static int cmd_run(const struct opts *o)
 	rc_str_free(&cj);
 	rc_str_free(&sj);
 	rc_str_free(&junit);
+	rc_profile_free(&profile);
 	if (interrupted) {
 		fprintf(stderr, "rdmaconf: interrupted after %u of %u cases; "
 			"results so far kept\n", n, total);

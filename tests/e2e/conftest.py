@@ -10,6 +10,10 @@ RDMACONF = os.environ.get("RDMACONF", os.path.join(ROOT, "build", "rdmaconf"))
 SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "vm: needs an RDMA device or the rxe VM")
+
+
 class Run:
     def __init__(self, proc, json_path):
         self.rc = proc.returncode

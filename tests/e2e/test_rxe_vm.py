@@ -7,6 +7,9 @@ import pytest
 
 from conftest import RDMACONF, ROOT
 
+# every test here needs a device, in the VM when the host has none
+pytestmark = pytest.mark.vm
+
 RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
 
 
@@ -231,3 +234,30 @@ def test_two_devices_reach_each_other():
                        capture_output=True, text=True, env=full, timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "iters in" in p.stdout
+
+
+UPSTREAM = os.environ.get("RDMACONF_UPSTREAM_RDMA_CORE")
+
+
+@pytest.mark.skipif(not UPSTREAM, reason="set RDMACONF_UPSTREAM_RDMA_CORE to "
+                    "an rdma-core build tree (built in place) to run this")
+def test_gate_on_an_upstream_rdma_core_build(shim, tmp_path):
+    """--rdma-core DIR tests that build, in the VM too; a bug preloaded over
+    it is caught by the gate against the baseline and named."""
+    base = os.path.join(ROOT, "cases", "baselines", "rxe-rdma-core-44.json")
+    args = [RDMACONF, "run", "--rdma-core", UPSTREAM, "--filter",
+            "verbs/init_ah_from_wc/*", "--json", str(tmp_path / "r.json")]
+    if not host_has_device():
+        args[2:2] = ["--vm", "--two"]
+    env = dict(os.environ, LD_PRELOAD=shim("verbs_bugs.so"),
+               RDMACONF_SHIM="ah-class")
+    subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    import json
+    with open(tmp_path / "r.json") as f:
+        host = json.load(f)["host"]
+    assert host["libibverbs"].startswith(os.path.realpath(UPSTREAM)), host
+    p = subprocess.run([RDMACONF, "gate", "--baseline", base,
+                        str(tmp_path / "r.json")], capture_output=True,
+                       text=True)
+    assert p.returncode == 1, p.stdout
+    assert "WORSE    verbs/init_ah_from_wc/ipv6-fields" in p.stdout, p.stdout

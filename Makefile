@@ -50,7 +50,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
 	$(BUILD)/shims/fake/libibumad.so.3
 
-.PHONY: all check unit e2e deps coverage clean shims conformance valgrind
+.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz
 
 # The main job: the whole suite on this host's RDMA device, or on rxe in the
 # VM when the host has none.  Results under $(REPORT).
@@ -94,6 +94,37 @@ check: unit e2e
 
 deps:
 	./ci/install-deps
+
+# libFuzzer targets (clang) for everything rdmaconf parses that it did not
+# write: results files, profiles, received GRHs, what a umad read returns.
+# Each runs FUZZ_SECONDS from its corpus in tests/fuzz/corpus; new inputs
+# land in build/fuzz/corpus, crashes in build/fuzz/crash-*.
+FUZZ_SECONDS ?= 30
+FUZZ_CC := clang
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-DRDMACONF_VERSION='"$(VERSION)"' -DRDMACONF_SRCDIR='"$(CURDIR)"'
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(HARNESS_SRC) $(REF_SRC) $(CASE_SRC))
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB)
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+.SECONDARY: $(FUZZ_LIB)
+fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
+	@for t in $(FUZZ_TARGETS); do \
+		c=$${t#fuzz_}; mkdir -p $(BUILD)/fuzz/corpus/$$c; \
+		$(BUILD)/fuzz/$$t -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=$(BUILD)/fuzz/crash-$$c- \
+			$(BUILD)/fuzz/corpus/$$c tests/fuzz/corpus/$$c \
+			> $(BUILD)/fuzz/$$c.log 2>&1; rc=$$?; \
+		execs=$$(grep -o 'Done [0-9]* runs' $(BUILD)/fuzz/$$c.log | \
+			grep -o '[0-9]*'); \
+		crashes=$$(ls $(BUILD)/fuzz/crash-$$c-* 2>/dev/null | wc -l); \
+		printf 'fuzz %-10s %12s executions, %s crashes (exit %s)\n' \
+			$$c "$$execs" $$crashes $$rc; \
+	done
 
 # The host cases under memcheck, children included (each case's fork);
 # any error or definite leak fails.  Valgrind does not know pidfd_open:

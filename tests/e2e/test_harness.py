@@ -141,6 +141,32 @@ def test_hang_is_hang_and_run_goes_on(rdmaconf, shim):
     assert time.monotonic() - start < 60
 
 
+def test_closing_the_harness_descriptors_costs_one_row(rdmaconf, shim):
+    """The code under test closes every descriptor of its process: that
+    row's outcome is still judged, and every other row runs."""
+    r = run_hostile(rdmaconf, shim, "closefds")
+    assert r.data["complete"] is True
+    for res in host_rows(r):
+        if res["call"] == "umad_set_pkey":
+            assert res["verdict"]["system"] in {"PASS", "XFAIL", "FAIL",
+                                                "XPASS"}, res
+    assert_everything_else_ran(r, "umad_set_pkey")
+
+
+def test_results_not_writable_or_disk_full(rdmaconf, tmp_path):
+    for path, cause in (("/nonexistent/dir/r.json", "No such file"),
+                        ("/dev/full", "No space left")):
+        r = rdmaconf("run", "--filter", "umad/size/*", "--json", path,
+                     json_out=False)
+        assert r.rc == 3, r.err
+        assert r.err.count("\n") == 1 and cause in r.err, r.err
+    r = rdmaconf("run", "--filter", "umad/size/*", "--junit",
+                 "/nonexistent/j.xml", json_out=False)
+    assert r.rc == 3 and "cannot write /nonexistent/j.xml" in r.err, r.err
+    # the KTAP of every case already run was printed before that
+    assert "ok 2 umad/size/" in r.out
+
+
 def test_known_crash_and_hang_only_by_their_own_kind(rdmaconf, shim, tmp_path):
     """XFAIL:crash covers a CRASH, XFAIL:hang a HANG, and nothing else does."""
     prof = tmp_path / "p.expect"

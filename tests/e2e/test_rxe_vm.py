@@ -261,3 +261,45 @@ def test_gate_on_an_upstream_rdma_core_build(shim, tmp_path):
                        text=True)
     assert p.returncode == 1, p.stdout
     assert "WORSE    verbs/init_ah_from_wc/ipv6-fields" in p.stdout, p.stdout
+
+
+def qemu_with_marker(mark):
+    """Processes whose environment carries @mark (qemu inherits it)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if mark.encode() in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
+    """Ctrl-C (SIGINT to the foreground group) during a run in the VM: exit
+    130, qemu gone, and the results file valid with what was done."""
+    if host_has_device():
+        pytest.skip("the host has a device: no VM to stop")
+    import json
+    import signal
+    import time
+    mark = "RDMACONF_TEST_MARK=%d" % os.getpid()
+    env = dict(os.environ, RDMACONF_TEST_MARK=str(os.getpid()))
+    out = tmp_path / "r.json"
+    p = subprocess.Popen([RDMACONF, "run", "--vm", "--filter", "umad/*",
+                          "--json", str(out)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        line = p.stdout.readline()
+        if line.startswith("ok 20 "):
+            break
+    os.killpg(p.pid, signal.SIGINT)
+    p.wait(timeout=60)
+    assert p.returncode == 130, p.stderr.read()[-2000:]
+    time.sleep(1)
+    assert not qemu_with_marker(mark)
+    data = json.loads(out.read_text())
+    assert data["complete"] is False and len(data["results"]) >= 20

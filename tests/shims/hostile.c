@@ -2,7 +2,7 @@
 /*
  * A hostile libibumad, for LD_PRELOAD: each call below misbehaves in its own
  * way, chosen by RDMACONF_SHIM (segv, abort, exit, hang, garbage,
- * overflow).  Every other call is the real one.  The suite must give that
+ * overflow, closefds).  Every other call is the real one.  The suite must give that
  * call's cases a clear verdict and still run every other case.
  */
 #define _GNU_SOURCE
@@ -29,7 +29,7 @@ int umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey)
 		"umad_set_addr"))(umad, dlid, dqp, sl, qkey);
 }
 
-/* abort, exit, hang, garbage, overflow */
+/* abort, exit, hang, garbage, overflow, closefds */
 int umad_set_pkey(void *umad, int pkey_index)
 {
 	const char *m = mode();
@@ -44,6 +44,12 @@ int umad_set_pkey(void *umad, int pkey_index)
 	if (!strcmp(m, "garbage")) {
 		memset(umad, 0xff, 64);
 		return -12345;
+	}
+	if (!strcmp(m, "closefds")) {
+		/* every descriptor the process has, the harness's included */
+		for (int fd = 0; fd < 1024; fd++)
+			close(fd);
+		return 0;
 	}
 	if (!strcmp(m, "overflow")) {
 		/* writes far past the caller's 80-byte buffer */

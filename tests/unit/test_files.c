@@ -62,7 +62,7 @@ static int load_text(const char *text, struct rc_profile *p, char *err)
 
 	cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
-	memset(p, 0, sizeof(*p));
+	rc_profile_free(p);	/* what the previous load of the test left */
 	ret = rc_profile_load(p, path, err, 512);
 	unlink(path);
 	return ret;
@@ -70,7 +70,7 @@ static int load_text(const char *text, struct rc_profile *p, char *err)
 
 Test(profile, parses_entries)
 {
-	struct rc_profile p;
+	struct rc_profile p = {};
 	char err[512];
 	struct rc_expectation *e;
 
@@ -81,11 +81,12 @@ Test(profile, parses_entries)
 	cr_assert(e && e->kind == RC_EXP_DIVERGE);
 	cr_assert_str_eq(e->reason, "both fine");
 	cr_assert(strstr(e->where, ":4"), "%s", e->where);
+	rc_profile_free(&p);
 }
 
 Test(profile, rejects_bad_lines)
 {
-	struct rc_profile p;
+	struct rc_profile p = {};
 	char err[512];
 
 	cr_assert_eq(load_text("umad/a/b XFAIL\n", &p, err), -1);
@@ -94,11 +95,12 @@ Test(profile, rejects_bad_lines)
 	cr_assert(strstr(err, "unknown kind 'MAYBE'"), "%s", err);
 	cr_assert_eq(load_text("x XFAIL r\nx SKIP r\n", &p, err), -1);
 	cr_assert(strstr(err, "second entry"), "%s", err);
+	rc_profile_free(&p);
 }
 
 Test(profile, scope_directive)
 {
-	struct rc_profile p;
+	struct rc_profile p = {};
 	char err[512];
 
 	cr_assert_eq(load_text("a XFAIL lib\n%scope both\nb XFAIL kernel\n"
@@ -110,11 +112,12 @@ Test(profile, scope_directive)
 	cr_assert_eq(load_text("%scope everyone\n", &p, err), -1);
 	cr_assert(strstr(err, ":1: expected '%scope system|both'"), "%s", err);
 	cr_assert_eq(load_text("%scope both extra\n", &p, err), -1);
+	rc_profile_free(&p);
 }
 
 Test(profile, crash_kind)
 {
-	struct rc_profile p;
+	struct rc_profile p = {};
 	char err[512];
 
 	cr_assert_eq(load_text("a XFAIL:crash segfaults on NULL\n", &p, err), 0,
@@ -125,4 +128,5 @@ Test(profile, crash_kind)
 	cr_assert_eq(rc_profile_find(&p, "b")->fail_kind, RC_FAIL_HANG);
 	cr_assert_eq(load_text("a XFAIL:boom r\n", &p, err), -1);
 	cr_assert(strstr(err, "crash, hang)"), "%s", err);
+	rc_profile_free(&p);
 }

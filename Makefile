@@ -50,7 +50,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
 	$(BUILD)/shims/fake/libibumad.so.3
 
-.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz
+.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench
 
 # The main job: the whole suite on this host's RDMA device, or on rxe in the
 # VM when the host has none.  Results under $(REPORT).
@@ -64,6 +64,10 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/rdmaconf: $(MAIN_OBJ) $(LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(LIB_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -125,6 +129,12 @@ fuzz: $(addprefix $(BUILD)/fuzz/,$(FUZZ_TARGETS))
 		printf 'fuzz %-10s %12s executions, %s crashes (exit %s)\n' \
 			$$c "$$execs" $$crashes $$rc; \
 	done
+
+# Time to a verdict and the reference against rdma-core, side by side in
+# one run (not part of check or CI: a few minutes; BENCH_CHECK=0 skips the
+# timing of a whole make check).
+bench: $(BUILD)/rdmaconf $(BUILD)/bench
+	BUILD=$(BUILD) $(PYTHON) tests/bench/run_bench.py
 
 # The host cases under memcheck, children included (each case's fork);
 # any error or definite leak fails.  Valgrind does not know pidfd_open:

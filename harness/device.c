@@ -48,8 +48,13 @@ static bool port_active(const char *dev, int port, struct rc_device *d)
 	if (d) {
 		snprintf(d->state, sizeof(d->state), "%s",
 			 strchr(st, ' ') ? strchr(st, ' ') + 1 : st);
-		rc_sysfs_read(d->link_layer, sizeof(d->link_layer),
-			      RC_SYSFS_IB "/%s/ports/%d/link_layer", dev, port);
+		/* no link_layer attribute (kernels before 2.6.37, ibsim's
+		 * fake sysfs): InfiniBand, the only one there was */
+		if (rc_sysfs_read(d->link_layer, sizeof(d->link_layer),
+				  RC_SYSFS_IB "/%s/ports/%d/link_layer", dev,
+				  port) || !d->link_layer[0])
+			snprintf(d->link_layer, sizeof(d->link_layer),
+				 "InfiniBand");
 	}
 	return strstr(st, "ACTIVE") != NULL;
 }

@@ -177,13 +177,13 @@ struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	struct ib_uverbs_ah_attr *a = &cmd.body.attr;
 	const char *dev;
 	struct ibv_ah *ah;
-	int ports, err;
+	int err;
 
 	if (!pd || !attr)
 		return errno = EINVAL, NULL;
 	dev = pd->context->device->name;
-	ports = ref_port_count(dev);
-	if (!attr->port_num || attr->port_num > ports)
+	/* a port the device has: one with a GID table */
+	if (!attr->port_num || ref_gid_table_size(dev, attr->port_num) <= 0)
 		return errno = EINVAL, NULL;
 	/* ibv_create_ah(3), NOTES: a port that requires a GRH (RoCE) */
 	if (!attr->is_global && ref_port_is_roce(dev, attr->port_num))

@@ -33,8 +33,6 @@ int ref_gid_find(const char *dev, int port, const uint8_t gid[16],
 		 enum ref_gid_type type);
 /* Entries in the table (used or not), or -errno. */
 int ref_gid_table_size(const char *dev, int port);
-/* Ports of @dev, or -errno. */
-int ref_port_count(const char *dev);
 /* true: the port's link layer is Ethernet (RoCE) */
 bool ref_port_is_roce(const char *dev, int port);
 

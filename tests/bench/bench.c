@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "../../harness/rdmaconf.h"
 #include "../../harness/device.h"
@@ -220,12 +222,32 @@ static void device(double slice)
 		slice, 1);
 }
 
+/* the floor of process isolation on this machine: fork, _exit, wait */
+static void bare_fork(void)
+{
+	double t0 = now_ms();
+	int i, st;
+
+	for (i = 0; i < 200; i++) {
+		pid_t p = fork();
+
+		if (!p)
+			_exit(0);
+		waitpid(p, &st, 0);
+	}
+	printf("%.3f\n", (now_ms() - t0) / 200);
+}
+
 int main(int argc, char **argv)
 {
 	double slice = argc > 2 ? atof(argv[2]) : 200;
 
+	if (argc == 2 && !strcmp(argv[1], "fork")) {
+		bare_fork();
+		return 0;
+	}
 	if (argc < 2 || (strcmp(argv[1], "host") && strcmp(argv[1], "device"))) {
-		fprintf(stderr, "usage: bench host|device [SLICE_MS]\n");
+		fprintf(stderr, "usage: bench host|device [SLICE_MS] | fork\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "host"))

@@ -25,15 +25,7 @@ struct side {
 
 static const struct rc_jv *find(const struct side *s, const char *id)
 {
-	size_t i;
-
-	for (i = 0; i < s->results->n; i++) {
-		const char *cid = rc_jv_str(&s->results->items[i], "id");
-
-		if (cid && !strcmp(cid, id))
-			return &s->results->items[i];
-	}
-	return NULL;
+	return rc_results_find(s->results, id);
 }
 
 static bool ok(const struct rc_jv *c)

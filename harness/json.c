@@ -161,3 +161,18 @@ int rc_results_close(struct rc_results *r, const char *summary_json)
 	r->fd = -1;
 	return ret;
 }
+
+void rc_str_xml(struct rc_str *b, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': rc_str_printf(b, "&lt;"); break;
+		case '>': rc_str_printf(b, "&gt;"); break;
+		case '&': rc_str_printf(b, "&amp;"); break;
+		case '"': rc_str_printf(b, "&quot;"); break;
+		default:
+			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
+				      *s != '\n' ? '?' : *s);
+		}
+	}
+}

@@ -398,3 +398,17 @@ double rc_jv_num(const struct rc_jv *obj, const char *key, double dflt)
 
 	return v && v->type == RC_JNUM ? v->num : dflt;
 }
+
+const struct rc_jv *rc_results_find(const struct rc_jv *results,
+				    const char *id)
+{
+	size_t i;
+
+	for (i = 0; results && results->type == RC_JARR && i < results->n; i++) {
+		const char *cid = rc_jv_str(&results->items[i], "id");
+
+		if (cid && !strcmp(cid, id))
+			return &results->items[i];
+	}
+	return NULL;
+}

@@ -35,4 +35,8 @@ const struct rc_jv *rc_jv_get(const struct rc_jv *obj, const char *key);
 const char *rc_jv_str(const struct rc_jv *obj, const char *key);
 double rc_jv_num(const struct rc_jv *obj, const char *key, double dflt);
 
+/* The case @id in a results file's "results" array, or NULL. */
+const struct rc_jv *rc_results_find(const struct rc_jv *results,
+				    const char *id);
+
 #endif

@@ -397,21 +397,6 @@ static bool apply_expectation(struct rc_expectation *x, struct outcome *oc,
 	return false;
 }
 
-static void junit_escape(struct rc_str *b, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': rc_str_printf(b, "&lt;"); break;
-		case '>': rc_str_printf(b, "&gt;"); break;
-		case '&': rc_str_printf(b, "&amp;"); break;
-		case '"': rc_str_printf(b, "&quot;"); break;
-		default:
-			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
-				      *s != '\n' ? '?' : *s);
-		}
-	}
-}
-
 /* Both sides of a byte mismatch, as KTAP diagnostic lines. */
 static void ktap_dump(const struct rc_case *c, const struct outcome *oc)
 {
@@ -586,7 +571,7 @@ static void junit_properties(struct rc_str *b, const struct rc_device *dev)
 #define PROP(k, v) \
 	do { \
 		rc_str_printf(b, "    <property name=\"%s\" value=\"", k); \
-		junit_escape(b, (v) ? (v) : ""); \
+		rc_str_xml(b, (v) ? (v) : ""); \
 		rc_str_printf(b, "\"/>\n"); \
 	} while (0)
 	PROP("kernel", u.release);
@@ -757,17 +742,17 @@ static int cmd_run(const struct opts *o)
 			}
 			rc_str_printf(&junit, "<testcase classname=\"%s\" name=\"",
 				      g->call);
-			junit_escape(&junit, c->id);
+			rc_str_xml(&junit, c->id);
 			rc_str_printf(&junit, "\">");
 			if (bad) {
 				rc_str_printf(&junit, "<failure message=\"");
-				junit_escape(&junit, why[0] ? why :
+				rc_str_xml(&junit, why[0] ? why :
 					     oc[0].ran && verdict_bad(oc[0].j.verdict) ?
 					     oc[0].j.msg : oc[1].j.msg);
 				rc_str_printf(&junit, "\"/>");
 			} else if (!anyran) {
 				rc_str_printf(&junit, "<skipped message=\"");
-				junit_escape(&junit, oc[0].ran ? oc[0].j.msg :
+				rc_str_xml(&junit, oc[0].ran ? oc[0].j.msg :
 					     oc[1].j.msg);
 				rc_str_printf(&junit, "\"/>");
 			}

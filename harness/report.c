@@ -29,19 +29,6 @@ struct run {
 
 static const char *const impls[] = { "system", "reference" };
 
-static void html(struct rc_str *b, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': rc_str_printf(b, "&lt;"); break;
-		case '>': rc_str_printf(b, "&gt;"); break;
-		case '&': rc_str_printf(b, "&amp;"); break;
-		case '"': rc_str_printf(b, "&quot;"); break;
-		default: rc_str_printf(b, "%c", *s);
-		}
-	}
-}
-
 /* a scalar member as text ("" when absent) */
 static const char *text(const struct rc_jv *obj, const char *key, char *buf,
 			size_t len)
@@ -131,15 +118,7 @@ static int load_runs(int n, char **paths, struct run *runs)
 
 static const struct rc_jv *find_case(const struct run *r, const char *id)
 {
-	size_t i;
-
-	for (i = 0; i < r->results->n; i++) {
-		const char *cid = rc_jv_str(&r->results->items[i], "id");
-
-		if (cid && !strcmp(cid, id))
-			return &r->results->items[i];
-	}
-	return NULL;
+	return rc_results_find(r->results, id);
 }
 
 /* Every case id of every run, first appearance first. */
@@ -197,20 +176,20 @@ static void fingerprint(struct rc_str *b, const struct run *r)
 	size_t i;
 
 	rc_str_printf(b, "<h3>");
-	html(b, r->label);
+	rc_str_xml(b, r->label);
 	rc_str_printf(b, "</h3><p><code>");
-	html(b, r->path);
+	rc_str_xml(b, r->path);
 	rc_str_printf(b, "</code>%s</p><table>",
 		      complete && complete->type == RC_JBOOL && !complete->b ?
 		      " <b>(incomplete: the run was stopped)</b>" : "");
 	for (i = 0; i < ARRAY_SIZE(dev_keys); i++) {
 		rc_str_printf(b, "<tr><th>device %s</th><td>", dev_keys[i]);
-		html(b, text(dev, dev_keys[i], v, sizeof(v)));
+		rc_str_xml(b, text(dev, dev_keys[i], v, sizeof(v)));
 		rc_str_printf(b, "</td></tr>");
 	}
 	for (i = 0; i < ARRAY_SIZE(host_keys); i++) {
 		rc_str_printf(b, "<tr><th>host %s</th><td>", host_keys[i]);
-		html(b, text(host, host_keys[i], v, sizeof(v)));
+		rc_str_xml(b, text(host, host_keys[i], v, sizeof(v)));
 		rc_str_printf(b, "</td></tr>");
 	}
 	rc_str_printf(b, "<tr><th>summary</th><td>%s cases, %s ok, %s not ok, "
@@ -289,7 +268,7 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 			continue;
 		prev = call;
 		rc_str_printf(b, "<tr><td><code>");
-		html(b, call);
+		rc_str_xml(b, call);
 		rc_str_printf(b, "</code></td>");
 		for (r = 0; r < n; r++)
 			for (k = 0; k < 2; k++)
@@ -304,9 +283,9 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 	rc_str_printf(b, "</tr>");
 	for (i = 0; i < nids; i++) {
 		rc_str_printf(b, "<tr><td><a href=\"#");
-		html(b, ids[i]);
+		rc_str_xml(b, ids[i]);
 		rc_str_printf(b, "\"><code>");
-		html(b, ids[i]);
+		rc_str_xml(b, ids[i]);
 		rc_str_printf(b, "</code></a></td>");
 		for (r = 0; r < n; r++) {
 			const struct rc_jv *c = find_case(&runs[r], ids[i]);
@@ -359,7 +338,7 @@ static void observed(struct rc_str *b, const struct rc_jv *c, const char *impl,
 	snprintf(key, sizeof(key), "%s_detail", impl);
 	rc_str_printf(b, "<tr><th>%s</th><td class=\"%s\">%s</td><td>", impl,
 		      verdict_of(c, impl), verdict_of(c, impl));
-	html(b, rc_jv_str(c, key));
+	rc_str_xml(b, rc_jv_str(c, key));
 	rc_str_printf(b, "</td><td>ret %s, errno %s, %s ms",
 		      text(o, "ret", v, sizeof(v)),
 		      text(o, "errno", e, sizeof(e))[0] ? e : "-",
@@ -388,17 +367,17 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 			if (!c || !noteworthy(c))
 				continue;
 			rc_str_printf(b, "<h3 id=\"");
-			html(b, ids[i]);
+			rc_str_xml(b, ids[i]);
 			rc_str_printf(b, "\"><code>");
-			html(b, ids[i]);
+			rc_str_xml(b, ids[i]);
 			rc_str_printf(b, "</code> <small>(%d: ", r + 1);
-			html(b, runs[r].label);
+			rc_str_xml(b, runs[r].label);
 			rc_str_printf(b, ")</small></h3><p class=\"doc\">");
-			html(b, rc_jv_str(c, "doc"));
+			rc_str_xml(b, rc_jv_str(c, "doc"));
 			rc_str_printf(b, "</p>");
 			if (rc_jv_str(c, "reason")) {
 				rc_str_printf(b, "<p>Reading: ");
-				html(b, rc_jv_str(c, "reason"));
+				rc_str_xml(b, rc_jv_str(c, "reason"));
 				rc_str_printf(b, "</p>");
 			}
 			rc_str_printf(b, "<table><tr><th>expected</th><td colspan=3>"
@@ -420,21 +399,21 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 			if (rc_jv_str(c, "divergence")) {
 				rc_str_printf(b, "<tr><th>divergence</th><td "
 					      "colspan=3 class=\"DIV\">");
-				html(b, rc_jv_str(c, "divergence"));
+				rc_str_xml(b, rc_jv_str(c, "divergence"));
 				rc_str_printf(b, "</td></tr>");
 			}
 			if (x) {
 				rc_str_printf(b, "<tr><th>profile</th><td colspan=3>"
 					      "%s: ", text(x, "kind", v, sizeof(v)));
-				html(b, rc_jv_str(x, "reason"));
+				rc_str_xml(b, rc_jv_str(x, "reason"));
 				rc_str_printf(b, " <small>(");
-				html(b, rc_jv_str(x, "where"));
+				rc_str_xml(b, rc_jv_str(x, "where"));
 				rc_str_printf(b, ")</small></td></tr>");
 			}
 			if (rc_jv_str(c, "stale")) {
 				rc_str_printf(b, "<tr><th>STALE</th><td colspan=3 "
 					      "class=\"FAIL\">");
-				html(b, rc_jv_str(c, "stale"));
+				rc_str_xml(b, rc_jv_str(c, "stale"));
 				rc_str_printf(b, "</td></tr>");
 			}
 			rc_str_printf(b, "</table>");
@@ -509,7 +488,7 @@ static void plot(struct rc_str *b, const struct run *r, int idx)
 				      "fill=\"%s\" fill-opacity=\"0.6\"><title>",
 				      X(req) + (k ? 3 : -3), Y(obs),
 				      k ? "#2a7" : "#c33");
-			html(b, rc_jv_str(c, "id"));
+			rc_str_xml(b, rc_jv_str(c, "id"));
 			rc_str_printf(b, " %s: %.1f ms</title></circle>", impls[k],
 				      obs);
 		}

@@ -28,12 +28,56 @@ static volatile pid_t running_child;
 void __gcov_dump(void);
 #endif
 
+/* The observation page lives in a memfd, so that a child that execs
+ * itself (RDMACONF_CASE_PRELOAD) can map the same page again. */
+static int obs_fd = -1;
+
 struct rc_obs *rc_obs_shared(void)
 {
+	void *p;
+
+	obs_fd = memfd_create("rdmaconf-obs", 0);
+	if (obs_fd < 0 || ftruncate(obs_fd, sizeof(struct rc_obs)))
+		return NULL;
+	p = mmap(NULL, sizeof(struct rc_obs), PROT_READ | PROT_WRITE,
+		 MAP_SHARED, obs_fd, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+struct rc_obs *rc_obs_attach(int fd)
+{
 	void *p = mmap(NULL, sizeof(struct rc_obs), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		       MAP_SHARED, fd, 0);
 
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * A fresh process for the row: this program again, with
+ * RDMACONF_CASE_PRELOAD as its LD_PRELOAD.  For simulators that replace
+ * the kernel's umad interface per process (ibsim's umad2sim), whose state
+ * a forked child would share with its parent.
+ */
+static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
+		      const struct rc_target *t, const char *preload)
+{
+	char self[4096], fd[16], slow[32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *args[] = { self, (char *)"__case", (char *)c->id,
+			 (char *)ops->name, fd, NULL };
+
+	if (n < 0)
+		_exit(127);
+	self[n] = 0;
+	snprintf(fd, sizeof(fd), "%d", obs_fd);
+	snprintf(slow, sizeof(slow), "%.3f", t->slowness);
+	setenv("RDMACONF_SLOWNESS", slow, 1);
+	setenv("LD_PRELOAD", preload, 1);
+	/* umad2sim writes its fake sysfs into the working directory */
+	if (getenv("RDMACONF_CASE_DIR") && chdir(getenv("RDMACONF_CASE_DIR")))
+		_exit(127);
+	execv(self, args);
+	_exit(127);
 }
 
 void rc_runner_abort(void)
@@ -58,6 +102,8 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	signal(SIGTERM, SIG_DFL);
 	/* The code under test may print; KTAP on stdout must stay clean. */
 	dup2(STDERR_FILENO, STDOUT_FILENO);
+	if (getenv("RDMACONF_CASE_PRELOAD"))
+		exec_case(c, ops, t, getenv("RDMACONF_CASE_PRELOAD"));
 	g->run(c, &ctx);
 #ifdef RDMACONF_COVERAGE
 	/* _exit skips gcov's exit hook: save what the row covered */

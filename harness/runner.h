@@ -20,6 +20,8 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 		     struct rc_obs *obs, unsigned int watchdog_ms,
 		     struct rc_exit *ex);
 struct rc_obs *rc_obs_shared(void);
+/* The same page in a process exec'd for one case (its descriptor). */
+struct rc_obs *rc_obs_attach(int fd);
 /* Kill the child of the row now running (from a signal handler). */
 void rc_runner_abort(void);
 

@@ -167,6 +167,18 @@ def test_results_not_writable_or_disk_full(rdmaconf, tmp_path):
     assert "ok 2 umad/size/" in r.out
 
 
+def test_case_in_a_process_of_its_own(rdmaconf, shim):
+    """RDMACONF_CASE_PRELOAD (ci/ibsim-run): each row is this program again
+    with that library preloaded, in a fresh process; only the rows see it."""
+    r = rdmaconf("run", "--filter", "umad/set_grh/*",
+                 env={"RDMACONF_CASE_PRELOAD": shim("grh_host_order.so")})
+    assert r.rc == 1, r.out
+    res = r.result("umad/set_grh/flow-label-host-to-net")
+    assert res["verdict"] == {"system": "FAIL", "reference": "PASS"}, res
+    # the harness itself ran without it: its host record says so
+    assert r.data["host"]["ld_preload"] is None
+
+
 def test_known_crash_and_hang_only_by_their_own_kind(rdmaconf, shim, tmp_path):
     """XFAIL:crash covers a CRASH, XFAIL:hang a HANG, and nothing else does."""
     prof = tmp_path / "p.expect"

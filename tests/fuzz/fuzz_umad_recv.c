@@ -5,6 +5,7 @@
  * header whose length field lies, every *length the caller may pass.
  * Then the header accessors on the same bytes.
  */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
 #include <stddef.h>

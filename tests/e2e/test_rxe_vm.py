@@ -231,6 +231,9 @@ def test_vm_failures_have_distinct_exits(tmp_path):
     one_line_cause(run_vm({"RDMACONF_KERNEL_DEB": str(bad),
                            "RDMACONF_CACHE": str(tmp_path / "cache")}, "true"),
                    70, "unavailable")
+    # a guest whose module tree is missing cannot set up rxe
+    one_line_cause(run_vm({"RDMACONF_GUEST_MODULES": "/nonexistent"}, "true"),
+                   72, "rxe set-up failed")
     p = run_vm({"RDMACONF_BOOT_TIMEOUT": "1"}, "true")
     one_line_cause(p, 71, "boot timeout")
     # the tail of the guest console, or word that it is empty

@@ -20,7 +20,7 @@ ifeq ($(SANITIZE),1)
 BUILD := build/san
 EXTRA_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
-E2E_SELECT := -m "not vm"
+E2E_SELECT := -m "not vm and not ibsim"
 # the shims are not instrumented: ASan need not come first for them
 # signals of the code under test must reach the harness as signals
 export ASAN_OPTIONS := verify_asan_link_order=0:detect_leaks=1:handle_segv=0:handle_abort=0
@@ -50,7 +50,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
 	$(BUILD)/shims/fake/libibumad.so.3
 
-.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench
+.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim
 
 # The main job: the whole suite on this host's RDMA device, or on rxe in the
 # VM when the host has none.  Results under $(REPORT).
@@ -154,6 +154,11 @@ conformance: $(BUILD)/rdmaconf
 	status=$$?; $(BUILD)/rdmaconf report $(REPORT)/results.json -o $(REPORT) \
 		&& exit $$status
 	@echo "results: $(REPORT)/index.html $(REPORT)/summary.md $(REPORT)/results.json $(REPORT)/junit.xml"
+
+# The umad cases on a simulated InfiniBand fabric (ibsim + opensm).
+ibsim: $(BUILD)/rdmaconf
+	ci/ibsim-run $(BUILD)/rdmaconf run --filter 'umad/*' --watchdog-ms 3000 \
+		--json $(BUILD)/ibsim.json
 
 coverage:
 	rm -rf build/cov

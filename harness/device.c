@@ -152,6 +152,8 @@ static void driver_name(const char *dev, char *buf, size_t len)
 		snprintf(buf, len, "rdma_rxe");
 	else if (!strncmp(dev, "siw", 3))
 		snprintf(buf, len, "siw");
+	else if (!strncmp(dev, "ibsim", 5))	/* ibsim's umad2sim */
+		snprintf(buf, len, "ibsim");
 	else
 		buf[0] = 0;
 }

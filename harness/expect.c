@@ -59,7 +59,8 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	struct rc_expectation *e;
 	char *line = NULL, *s, *id, *kind, *reason;
 	size_t cap = 0, n;
-	unsigned int lineno = 0;
+	unsigned int lineno = 0, first = p->n;
+	struct rc_expectation *old;
 	bool both = false;
 	FILE *f = fopen(path, "re");
 
@@ -123,10 +124,21 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 				 "(XFAIL, DIVERGE or SKIP)", path, lineno, kind);
 			goto fail;
 		}
-		if (rc_profile_find(p, id)) {
+		old = rc_profile_find(p, id);
+		if (old && old - p->e >= first) {
 			snprintf(err, errlen, "%s:%u: second entry for %.200s",
 				 path, lineno, id);
 			goto fail;
+		}
+		if (old) {
+			/* a later, more specific profile (the device's) takes
+			 * the case over from an earlier one (the library's) */
+			free(old->id);
+			free(old->reason);
+			free(old->where);
+			*old = p->e[p->n];
+			e = old;
+			p->n--;
 		}
 		e->both = both;
 		e->id = strdup(id);

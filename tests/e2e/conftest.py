@@ -12,6 +12,7 @@ SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "vm: needs an RDMA device or the rxe VM")
+    config.addinivalue_line("markers", "ibsim: runs the InfiniBand simulator")
 
 
 class Run:

@@ -115,6 +115,32 @@ Test(profile, scope_directive)
 	rc_profile_free(&p);
 }
 
+Test(profile, device_profile_overrides_library_profile)
+{
+	struct rc_profile p = {};
+	char err[512];
+	struct rc_expectation *e;
+
+	cr_assert_eq(load_text("a DIVERGE library\n", &p, err), 0, "%s", err);
+	/* load_text starts afresh; load a second file on top by hand */
+	{
+		char path[] = "/tmp/rdmaconf-expect-XXXXXX";
+		int fd = mkstemp(path);
+		const char *t = "a SKIP the device cannot\n";
+
+		cr_assert(write(fd, t, strlen(t)) == (ssize_t)strlen(t));
+		close(fd);
+		cr_assert_eq(rc_profile_load(&p, path, err, sizeof(err)), 0,
+			     "%s", err);
+		unlink(path);
+	}
+	cr_assert_eq(p.n, 1);
+	e = rc_profile_find(&p, "a");
+	cr_assert(e && e->kind == RC_EXP_SKIP);
+	cr_assert_str_eq(e->reason, "the device cannot");
+	rc_profile_free(&p);
+}
+
 Test(profile, crash_kind)
 {
 	struct rc_profile p = {};

@@ -9,12 +9,19 @@
 
 #include "rdmaconf.h"
 
-static double now_ms(void)
+double rc_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int rc_scaled_ms(const struct rc_ctx *ctx, int ms)
+{
+	double s = ctx->target->slowness;
+
+	return ms * (s > 1 ? s : 1);
 }
 
 static double start_ms;
@@ -23,14 +30,14 @@ void rc_obs_begin(struct rc_obs *obs)
 {
 	obs->state = RC_STATE_STARTED;
 	errno = 0;
-	start_ms = now_ms();
+	start_ms = rc_now_ms();
 }
 
 void rc_obs_end(struct rc_obs *obs, long long ret)
 {
 	int err = errno;
 
-	obs->elapsed_ms = now_ms() - start_ms;
+	obs->elapsed_ms = rc_now_ms() - start_ms;
 	obs->ret = ret;
 	obs->err = err;
 	obs->state = RC_STATE_RAN;

@@ -212,6 +212,11 @@ bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name);
 void rc_obs_violation(struct rc_obs *obs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf);
+/* CLOCK_MONOTONIC in ms: every deadline and duration of the harness */
+double rc_now_ms(void);
+/* @ms scaled by the host's measured slowness (never below 1), for the
+ * deadlines of rows that wait for something to arrive */
+int rc_scaled_ms(const struct rc_ctx *ctx, int ms);
 
 /* Call @expr with errno cleared and timed; record ret and errno. */
 #define RC_OBSERVE(ctx, expr) \

@@ -113,14 +113,6 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	_exit(0);
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* Wait for @pid until @deadline (ms, monotonic); false on timeout. */
 static bool wait_deadline(pid_t pid, double deadline, int *status)
 {
@@ -133,7 +125,7 @@ static bool wait_deadline(pid_t pid, double deadline, int *status)
 		r = waitpid(pid, status, WNOHANG);
 		if (r == pid)
 			break;
-		left = deadline - now_ms();
+		left = deadline - rc_now_ms();
 		if (left <= 0) {
 			if (pidfd >= 0)
 				close(pidfd);
@@ -166,7 +158,7 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 	memset(ex, 0, sizeof(*ex));
 	ex->verdict = RC_PASS;
 	fflush(NULL);
-	start = now_ms();
+	start = rc_now_ms();
 	pid = fork();
 	if (pid < 0) {
 		obs->state = RC_STATE_BROKEN;

@@ -224,9 +224,8 @@ static int next_event(struct rc_ctx *ctx, struct member *m, int ms,
 		      struct rdma_cm_event **ev)
 {
 	struct pollfd p = { .fd = m->ch->fd, .events = POLLIN };
-	double s = ctx->target->slowness > 1 ? ctx->target->slowness : 1;
 
-	if (poll(&p, 1, ms * s) != 1 || ctx->ops->rdma_get_cm_event(m->ch, ev))
+	if (poll(&p, 1, rc_scaled_ms(ctx, ms)) != 1 || ctx->ops->rdma_get_cm_event(m->ch, ev))
 		return -1;
 	return (*ev)->event;
 }
@@ -268,18 +267,12 @@ static bool member_join(struct rc_ctx *ctx, struct member *m,
 /* How many receive completions @m gets within @ms (scaled). */
 static int member_count(struct rc_ctx *ctx, struct member *m, int ms)
 {
-	double s = ctx->target->slowness > 1 ? ctx->target->slowness : 1;
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, ms);
 	struct ibv_wc wc;
-	int n = 0, left = ms * s;
+	int n = 0;
 
-	while (left > 0) {
-		if (ibv_poll_cq(m->cq, 1, &wc) == 1) {
-			n += wc.opcode == IBV_WC_RECV;
-			continue;
-		}
-		poll(NULL, 0, 1);	/* let rxe's tasklets run */
-		left--;
-	}
+	while (vres_poll_cq(m->cq, deadline, &wc) == 1)
+		n += wc.opcode == IBV_WC_RECV;
 	return n;
 }
 

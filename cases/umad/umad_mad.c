@@ -18,21 +18,6 @@ uint8_t test_oui[3] = { 0x52, 0x43, 0x01 };
 #define QP1_QKEY 0x80010000u
 #define HOP_LIMIT 64
 
-double mad_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-int mad_scaled(struct rc_ctx *ctx, int ms)
-{
-	double s = ctx->target->slowness;
-
-	return ms * (s > 1 ? s : 1);
-}
-
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods)
 {
 	unsigned int m;
@@ -165,12 +150,12 @@ int peer_reply(struct peer *p, const uint8_t *req)
 int mad_wait(struct rc_ctx *ctx, int fd, uint8_t *buf, size_t len, int ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	double deadline = mad_now_ms() + mad_scaled(ctx, ms);
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, ms);
 	ssize_t n;
 	int left;
 
 	for (;;) {
-		left = deadline - mad_now_ms();
+		left = deadline - rc_now_ms();
 		if (left < 0)
 			return -ETIMEDOUT;
 		n = poll(&pfd, 1, left);
@@ -189,10 +174,10 @@ int mad_wait(struct rc_ctx *ctx, int fd, uint8_t *buf, size_t len, int ms)
 bool mad_ready(struct rc_ctx *ctx, int fd, int ms)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	double deadline = mad_now_ms() + mad_scaled(ctx, ms);
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, ms);
 	int left;
 
-	while ((left = deadline - mad_now_ms()) >= 0)
+	while ((left = deadline - rc_now_ms()) >= 0)
 		if (poll(&pfd, 1, left) > 0)
 			return pfd.revents & POLLIN;
 	return false;

@@ -112,9 +112,6 @@ bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 /* method_mask argument of umad_register*(3) for a METHOD_BIT set */
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods);
 
-double mad_now_ms(void);
-/* Milliseconds scaled by the host's slowness, for deadlines. */
-int mad_scaled(struct rc_ctx *ctx, int ms);
 
 /* the MAD header of a reply without the kernel's half of the TID */
 void mad_summary(struct rc_ctx *ctx, const uint8_t *umad);

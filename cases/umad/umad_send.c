@@ -151,7 +151,7 @@ static void run_traffic(const struct mad_row *row, struct rc_ctx *ctx,
 	if (!mad_address_self(ctx, req))
 		goto out;
 	memcpy(sent, req, sizeof(sent));
-	t0 = mad_now_ms();
+	t0 = rc_now_ms();
 	RC_OBSERVE(ctx, ops->umad_send(portid, agent, req, MAD_SIZE,
 				       row->timeout_ms, row->retries));
 	if (ctx->obs->ret)
@@ -182,7 +182,7 @@ static void run_traffic(const struct mad_row *row, struct rc_ctx *ctx,
 	case RETURNED:
 		n = mad_wait(ctx, fd, in, sizeof(in),
 			     row->timeout_ms * (row->retries + 1) + ARRIVE_MS);
-		ctx->obs->elapsed_ms = mad_now_ms() - t0;
+		ctx->obs->elapsed_ms = rc_now_ms() - t0;
 		if (n <= 0) {
 			rc_obs_violation(ctx->obs, "the request did not come "
 					 "back within %d ms", row->timeout_ms *

@@ -13,19 +13,6 @@
 #include "verbs_res.h"
 #include "../../harness/device.h"
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int scaled(struct rc_ctx *ctx, int ms)
-{
-	return ms * (ctx->target->slowness > 1 ? ctx->target->slowness : 1);
-}
-
 static struct ibv_context *open_target(const char *name)
 {
 	struct ibv_device **list = ibv_get_device_list(NULL);
@@ -167,8 +154,7 @@ struct ibv_ah *vres_ah(struct vres *r, int sgid, const union ibv_gid *dgid)
 	return ibv_create_ah(r->pd, &a);
 }
 
-/* the next completion of @cq, within the deadline */
-static int poll_one(struct ibv_cq *cq, double deadline, struct ibv_wc *wc)
+int vres_poll_cq(struct ibv_cq *cq, double deadline, struct ibv_wc *wc)
 {
 	int n;
 
@@ -179,7 +165,7 @@ static int poll_one(struct ibv_cq *cq, double deadline, struct ibv_wc *wc)
 		/* a completion is a memory write by the device: poll, with a
 		 * pause so that the emulated CPU can run rxe's tasklets */
 		poll(NULL, 0, 1);
-	} while (now_ms() < deadline);
+	} while (rc_now_ms() < deadline);
 	return 0;
 }
 
@@ -195,24 +181,24 @@ bool vres_send(struct rc_ctx *ctx, struct vres *r, struct ibv_ah *ah,
 		.wr.ud = { .ah = ah, .remote_qpn = qpn,
 			   .remote_qkey = r->remote_qkey },
 	}, *bad;
-	double deadline = now_ms() + scaled(ctx, VRES_WAIT_MS);
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, VRES_WAIT_MS);
 	struct ibv_wc wc;
 	uint32_t be = htobe32(tag);
 
 	memcpy(slot, &be, 4);
 	if (ibv_post_send(r->qp, &wr, &bad))
 		return false;
-	return poll_one(r->scq, deadline, &wc) == 1 &&
+	return vres_poll_cq(r->scq, deadline, &wc) == 1 &&
 	       wc.status == IBV_WC_SUCCESS;
 }
 
 int vres_recv(struct rc_ctx *ctx, struct vres *r, int ms, struct ibv_wc *wc,
 	      struct ibv_grh *grh, uint32_t *tag)
 {
-	double deadline = now_ms() + scaled(ctx, ms);
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, ms);
 	const uint8_t *slot;
 	uint32_t be;
-	int n = poll_one(r->rcq, deadline, wc);
+	int n = vres_poll_cq(r->rcq, deadline, wc);
 
 	if (n != 1)
 		return n;

@@ -65,6 +65,9 @@ int vres_fabric_join(struct rc_ctx *ctx, struct vres *r,
 /* The same for GID @gid_index of @ca port @port. */
 int vres_ip_join(struct rc_ctx *ctx, const char *ca, int port, int gid_index,
 		 const uint8_t mgid[16]);
+/* The next completion of @cq before @deadline (rc_now_ms): 1 got one,
+ * 0 none, -1 polling failed. */
+int vres_poll_cq(struct ibv_cq *cq, double deadline, struct ibv_wc *wc);
 /* How many receive completions arrive within @ms (scaled). */
 int vres_count(struct rc_ctx *ctx, struct vres *r, int ms);
 

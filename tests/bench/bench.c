@@ -24,14 +24,6 @@
 
 #define SLICES 6
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* one operation of @impl; false: it failed (the bench stops) */
 typedef bool (*op_fn)(const struct rc_ops *ops, void *state);
 
@@ -46,7 +38,7 @@ static void measure(const char *name, op_fn op, void *st[RC_NIMPLS],
 		for (i = 0; i < RC_NIMPLS; i++) {
 			const struct rc_ops *ops = rc_impl(i);
 
-			t0 = now_ms();
+			t0 = rc_now_ms();
 			do {
 				/* a batch between clock reads: the clock is
 				 * not what is measured */
@@ -59,8 +51,8 @@ static void measure(const char *name, op_fn op, void *st[RC_NIMPLS],
 					}
 				}
 				n[i] += batch;
-			} while (now_ms() - t0 < slice_ms);
-			ms[i] += now_ms() - t0;
+			} while (rc_now_ms() - t0 < slice_ms);
+			ms[i] += rc_now_ms() - t0;
 		}
 	for (i = 0; i < RC_NIMPLS; i++)
 		rate[i] = n[i] / (ms[i] / 1e3);
@@ -225,7 +217,7 @@ static void device(double slice)
 /* the floor of process isolation on this machine: fork, _exit, wait */
 static void bare_fork(void)
 {
-	double t0 = now_ms();
+	double t0 = rc_now_ms();
 	int i, st;
 
 	for (i = 0; i < 200; i++) {
@@ -235,7 +227,7 @@ static void bare_fork(void)
 			_exit(0);
 		waitpid(p, &st, 0);
 	}
-	printf("%.3f\n", (now_ms() - t0) / 200);
+	printf("%.3f\n", (rc_now_ms() - t0) / 200);
 }
 
 int main(int argc, char **argv)

@@ -61,6 +61,8 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	size_t cap = 0, n;
 	unsigned int lineno = 0, first = p->n;
 	struct rc_expectation *old;
+	enum rc_expect_kind xkind;
+	int fail_kind;
 	bool both = false;
 	FILE *f = fopen(path, "re");
 
@@ -99,16 +101,11 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 				 "XFAIL|DIVERGE|SKIP <reason>'", path, lineno);
 			goto fail;
 		}
-		e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
-		if (!e)
-			abort();
-		p->e = e;
-		e = &p->e[p->n];
-		memset(e, 0, sizeof(*e));
+		fail_kind = 0;
 		if (!strncmp(kind, "XFAIL", 5) &&
 		    (!kind[5] || kind[5] == ':')) {
-			e->kind = RC_EXP_XFAIL;
-			if (kind[5] && parse_fail_kind(kind + 6, &e->fail_kind)) {
+			xkind = RC_EXP_XFAIL;
+			if (kind[5] && parse_fail_kind(kind + 6, &fail_kind)) {
 				snprintf(err, errlen, "%s:%u: unknown failure "
 					 "kind '%.32s' (return, errno, output, "
 					 "timing, success, crash, hang)", path, lineno,
@@ -116,9 +113,9 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 				goto fail;
 			}
 		} else if (!strcmp(kind, "DIVERGE")) {
-			e->kind = RC_EXP_DIVERGE;
+			xkind = RC_EXP_DIVERGE;
 		} else if (!strcmp(kind, "SKIP")) {
-			e->kind = RC_EXP_SKIP;
+			xkind = RC_EXP_SKIP;
 		} else {
 			snprintf(err, errlen, "%s:%u: unknown kind '%.32s' "
 				 "(XFAIL, DIVERGE or SKIP)", path, lineno, kind);
@@ -136,16 +133,22 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			free(old->id);
 			free(old->reason);
 			free(old->where);
-			*old = p->e[p->n];
 			e = old;
-			p->n--;
+		} else {
+			e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
+			if (!e)
+				abort();
+			p->e = e;
+			e = &p->e[p->n++];
 		}
+		memset(e, 0, sizeof(*e));
+		e->kind = xkind;
+		e->fail_kind = fail_kind;
 		e->both = both;
 		e->id = strdup(id);
 		e->reason = strdup(reason);
 		if (asprintf(&e->where, "%s:%u", path, lineno) < 0)
 			abort();
-		p->n++;
 	}
 	free(line);
 	fclose(f);

@@ -238,10 +238,12 @@ static void call_counts(struct rc_str *b, const struct run *r,
 static void matrix(struct rc_str *b, const struct run *runs, int n,
 		   const char **ids, size_t nids)
 {
-	const char *prev = NULL;
-	size_t i, j;
+	const char **seen = calloc(nids ? nids : 1, sizeof(*seen));
+	size_t i, j, nseen = 0;
 	int r, k;
 
+	if (!seen)
+		abort();
 	rc_str_printf(b, "<h2>Verdicts per call</h2><table><tr><th>call</th>");
 	for (r = 0; r < n; r++)
 		for (k = 0; k < 2; k++)
@@ -256,17 +258,11 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 		for (r = 0; r < n && !c; r++)
 			c = find_case(&runs[r], ids[i]);
 		call = rc_jv_str(c, "call");
-		for (j = 0; j < i && call; j++) {
-			const struct rc_jv *d = NULL;
-
-			for (r = 0; r < n && !d; r++)
-				d = find_case(&runs[r], ids[j]);
-			if (rc_jv_str(d, "call") && !strcmp(rc_jv_str(d, "call"), call))
-				break;
-		}
-		if (!call || j < i || (prev && !strcmp(prev, call)))
+		for (j = 0; j < nseen && call && strcmp(seen[j], call); j++)
+			;
+		if (!call || j < nseen)
 			continue;
-		prev = call;
+		seen[nseen++] = call;
 		rc_str_printf(b, "<tr><td><code>");
 		rc_str_xml(b, call);
 		rc_str_printf(b, "</code></td>");
@@ -275,6 +271,7 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 				call_counts(b, &runs[r], call, impls[k]);
 		rc_str_printf(b, "</tr>");
 	}
+	free(seen);
 	rc_str_printf(b, "</table><h2>Verdicts per case</h2><table><tr>"
 		      "<th>case</th>");
 	for (r = 0; r < n; r++)

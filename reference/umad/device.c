@@ -24,35 +24,10 @@
 
 #include "ref_umad.h"
 #include "ports.h"
+#include "../common/sysfs.h"
 
-#define SYS_IB "/sys/class/infiniband"
-#define SYS_MAD "/sys/class/infiniband_mad"
-
-static int sysfs_read(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int sysfs_read(char *buf, size_t len, const char *fmt, ...)
-{
-	char path[512];
-	va_list ap;
-	ssize_t n;
-	int fd;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	while (n && buf[n - 1] == '\n')
-		n--;
-	buf[n] = 0;
-	return 0;
-}
+#define SYS_IB REF_SYS_IB
+#define SYS_MAD REF_SYS_MAD
 
 /* "4: ACTIVE" -> 4; "0x12" -> 18; "10 Gb/sec (...)" -> 10 */
 static unsigned int sysfs_uint(const char *fmt_dev, const char *dev, int port,
@@ -60,27 +35,13 @@ static unsigned int sysfs_uint(const char *fmt_dev, const char *dev, int port,
 {
 	char buf[128];
 
-	if (sysfs_read(buf, sizeof(buf), "%s/%s/ports/%d/%s", fmt_dev, dev,
+	if (ref_sysfs_read(buf, sizeof(buf), "%s/%s/ports/%d/%s", fmt_dev, dev,
 		       port, attr))
 		return 0;
 	return strtoul(buf, NULL, 0);
 }
 
 /* "fe80:0000:0000:0000:0046:34ff:fec6:2ec6" -> 16 bytes */
-static int parse_gid(const char *s, uint8_t gid[16])
-{
-	unsigned int w[8], i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3],
-		   &w[4], &w[5], &w[6], &w[7]) != 8)
-		return -EINVAL;
-	for (i = 0; i < 8; i++) {
-		gid[2 * i] = w[i] >> 8;
-		gid[2 * i + 1] = w[i];
-	}
-	return 0;
-}
-
 /* "0046:34ff:fec6:2ec6" -> big endian 64-bit */
 static __be64 parse_guid(const char *s)
 {
@@ -153,7 +114,7 @@ static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 	if (ca_name) {
 		char buf[32];
 
-		if (sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", ca_name))
+		if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", ca_name))
 			return -ENODEV;
 		copy_name(ca, ca_name);
 		if (portnum) {
@@ -192,7 +153,7 @@ static int fill_port(const char *ca, int portnum, umad_port_t *port)
 	DIR *dir;
 	unsigned int i, n = 0;
 
-	if (sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/state", ca,
+	if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/state", ca,
 		       portnum))
 		return -EINVAL;
 	memset(port, 0, sizeof(*port));
@@ -206,12 +167,12 @@ static int fill_port(const char *ca, int portnum, umad_port_t *port)
 	port->phys_state = sysfs_uint(SYS_IB, ca, portnum, "phys_state");
 	port->rate = sysfs_uint(SYS_IB, ca, portnum, "rate");
 	port->capmask = htobe32(sysfs_uint(SYS_IB, ca, portnum, "cap_mask"));
-	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/0", ca,
-			portnum) && !parse_gid(buf, gid)) {
+	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/0", ca,
+			portnum) && !ref_parse_gid(buf, gid)) {
 		memcpy(&port->gid_prefix, gid, 8);
 		memcpy(&port->port_guid, gid + 8, 8);
 	}
-	sysfs_read(port->link_layer, sizeof(port->link_layer),
+	ref_sysfs_read(port->link_layer, sizeof(port->link_layer),
 		   SYS_IB "/%s/ports/%d/link_layer", ca, portnum);
 	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%d/pkeys", ca, portnum);
 	dir = opendir(path);
@@ -226,7 +187,7 @@ static int fill_port(const char *ca, int portnum, umad_port_t *port)
 	if (!port->pkeys)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		if (!sysfs_read(buf, sizeof(buf), "%s/%u", path, i))
+		if (!ref_sysfs_read(buf, sizeof(buf), "%s/%u", path, i))
 			port->pkeys[i] = strtoul(buf, NULL, 0);
 	return 0;
 }
@@ -263,14 +224,14 @@ int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca)
 		return ret;
 	memset(ca, 0, sizeof(*ca));
 	copy_name(ca->ca_name, name);
-	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", name))
+	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", name))
 		ca->node_type = strtoul(buf, NULL, 0);
-	sysfs_read(ca->fw_ver, sizeof(ca->fw_ver), SYS_IB "/%s/fw_ver", name);
-	sysfs_read(ca->ca_type, sizeof(ca->ca_type), SYS_IB "/%s/hca_type", name);
-	sysfs_read(ca->hw_ver, sizeof(ca->hw_ver), SYS_IB "/%s/hw_rev", name);
-	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_guid", name))
+	ref_sysfs_read(ca->fw_ver, sizeof(ca->fw_ver), SYS_IB "/%s/fw_ver", name);
+	ref_sysfs_read(ca->ca_type, sizeof(ca->ca_type), SYS_IB "/%s/hca_type", name);
+	ref_sysfs_read(ca->hw_ver, sizeof(ca->hw_ver), SYS_IB "/%s/hw_rev", name);
+	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_guid", name))
 		ca->node_guid = parse_guid(buf);
-	if (!sysfs_read(buf, sizeof(buf), SYS_IB "/%s/sys_image_guid", name))
+	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/sys_image_guid", name))
 		ca->system_guid = parse_guid(buf);
 	for (p = 1; p < UMAD_CA_MAX_PORTS; p++) {
 		umad_port_t port;
@@ -318,10 +279,10 @@ static int find_umad(const char *ca, int port)
 	while ((d = readdir(dir))) {
 		if (strncmp(d->d_name, "umad", 4))
 			continue;
-		if (sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/ibdev", d->d_name) ||
+		if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/ibdev", d->d_name) ||
 		    strcmp(buf, ca))
 			continue;
-		if (sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/port", d->d_name) ||
+		if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/port", d->d_name) ||
 		    atoi(buf) != port)
 			continue;
 		n = atoi(d->d_name + 4);
@@ -336,7 +297,7 @@ int ref_umad_open_port(const char *ca_name, int portnum)
 	char ca[UMAD_CA_NAME_LEN], path[64], buf[16];
 	int p, n, fd;
 
-	if (sysfs_read(buf, sizeof(buf), SYS_MAD "/abi_version") ||
+	if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/abi_version") ||
 	    atoi(buf) != IB_UMAD_ABI_VERSION)
 		return -EOPNOTSUPP;
 	if (portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)

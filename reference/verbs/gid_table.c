@@ -19,8 +19,9 @@
 #include <string.h>
 
 #include "ref_verbs.h"
+#include "../common/sysfs.h"
 
-#define SYS_IB "/sys/class/infiniband"
+#define SYS_IB REF_SYS_IB
 
 struct gid_entry {
 	uint8_t gid[16];
@@ -39,21 +40,6 @@ struct port_cache {
 };
 
 static struct port_cache cache[CACHE_PORTS];
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	bool ok;
-
-	if (!f)
-		return -errno;
-	ok = fgets(buf, len, f);
-	fclose(f);
-	if (!ok)
-		return -EIO;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
 
 static int count_entries(const char *path)
 {
@@ -86,30 +72,18 @@ bool ref_port_is_roce(const char *dev, int port)
 	return c && c->roce;
 }
 
-static bool parse_gid(const char *s, uint8_t gid[16])
-{
-	unsigned int w[8], i;
-
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3],
-		   &w[4], &w[5], &w[6], &w[7]) != 8)
-		return false;
-	for (i = 0; i < 8; i++) {
-		gid[2 * i] = w[i] >> 8;
-		gid[2 * i + 1] = w[i] & 0xff;
-	}
-	return true;
-}
-
 /* One entry from sysfs: 0 used, -ENOENT unused, -errno otherwise. */
 static int read_entry(const char *dev, int port, int i, struct gid_entry *e)
 {
-	char path[512], buf[64];
+	char buf[64];
 
 	e->used = false;
-	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%d/gid_attrs/types/%d",
-		 dev, port, i);
-	switch (read_line(path, buf, sizeof(buf))) {
+	switch (ref_sysfs_read(buf, sizeof(buf),
+			       SYS_IB "/%s/ports/%d/gid_attrs/types/%d", dev,
+			       port, i)) {
 	case 0:
+		if (!buf[0])	/* nothing to tell the type by: unused */
+			return -ENOENT;
 		break;
 	case -ENOENT:	/* no types (old kernels, ibsim): IB GIDs */
 		snprintf(buf, sizeof(buf), "IB/RoCE v1");
@@ -118,8 +92,8 @@ static int read_entry(const char *dev, int port, int i, struct gid_entry *e)
 		return -ENOENT;
 	}
 	e->type = strcmp(buf, "RoCE v2") ? REF_GID_IB_ROCE_V1 : REF_GID_ROCE_V2;
-	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%d/gids/%d", dev, port, i);
-	if (read_line(path, buf, sizeof(buf)) || !parse_gid(buf, e->gid))
+	if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/%d", dev,
+			   port, i) || ref_parse_gid(buf, e->gid))
 		return -ENOENT;
 	e->used = true;
 	return 0;
@@ -148,9 +122,8 @@ static struct port_cache *lookup(const char *dev, int port)
 		return NULL;
 	snprintf(c->dev, sizeof(c->dev), "%s", dev);
 	c->port = port;
-	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%d/link_layer", dev,
-		 port);
-	c->roce = !read_line(path, buf, sizeof(buf)) &&
+	c->roce = !ref_sysfs_read(buf, sizeof(buf),
+				  SYS_IB "/%s/ports/%d/link_layer", dev, port) &&
 		  !strcmp(buf, "Ethernet");
 	c->nused = -1;		/* not read yet */
 	return c;

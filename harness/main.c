@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,7 @@ struct opts {
 	bool impl[RC_NIMPLS];
 	bool vm;
 	bool two;		/* --vm with two rxe devices */
+	bool ibsim;		/* --target ibsim */
 	const char *rdma_core;	/* an rdma-core build tree to test */
 	unsigned int watchdog_ms;
 };
@@ -62,10 +64,11 @@ static volatile sig_atomic_t interrupted;
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: rdmaconf list [--filter GLOB]\n"
-"       rdmaconf run [--filter GLOB] [--impl system|reference|both]\n"
+"usage: rdmaconf list [--filter GLOB[,GLOB...]]\n"
+"       rdmaconf run [--filter GLOB[,GLOB...]] [--impl system|reference|both]\n"
 "                    [--json FILE] [--junit FILE] [--device NAME]\n"
-"                    [--vm [--two]] [--rdma-core BUILD_DIR]\n"
+"                    [--vm [--two] | --target host|vm|ibsim]\n"
+"                    [--rdma-core BUILD_DIR]\n"
 "                    [--expect FILE] [--watchdog-ms MS]\n"
 "       rdmaconf report RESULTS.json [MORE.json ...] -o DIR\n"
 "       rdmaconf gate --baseline BASELINE.json RESULTS.json\n"
@@ -93,9 +96,26 @@ static void die_usage(const char *fmt, ...)
 	exit(RC_EXIT_USAGE);
 }
 
+/* @filter: GLOB[,GLOB...]; a case id has no comma */
 static bool selected(const struct rc_case *c, const char *filter)
 {
-	return !filter || !fnmatch(filter, c->id, 0);
+	char glob[256];
+	size_t n;
+
+	if (!filter)
+		return true;
+	for (;;) {
+		n = strcspn(filter, ",");
+		if (n < sizeof(glob)) {
+			memcpy(glob, filter, n);
+			glob[n] = 0;
+			if (!fnmatch(glob, c->id, 0))
+				return true;
+		}
+		if (!filter[n])
+			return false;
+		filter += n + 1;
+	}
 }
 
 #define for_each_group(gp) \
@@ -150,7 +170,7 @@ static const char *rdma_core_version(const char *origin)
 }
 
 static void json_head(struct rc_str *b, const struct rc_device *dev,
-		      const char *peer, double slowness)
+		      const struct rc_target *t)
 {
 	const char *origin = rc_impl_system_origin("umad");
 	struct utsname u;
@@ -175,8 +195,16 @@ static void json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_printf(b, ", \"ld_library_path\": ");
 	rc_str_json(b, getenv("LD_LIBRARY_PATH"));
 	rc_str_printf(b, ", \"peer_device\": ");
-	rc_str_json(b, peer);
-	rc_str_printf(b, ", \"slowness\": %.2f},\n\"device\": ", slowness);
+	rc_str_json(b, t->peer);
+	rc_str_printf(b, ", \"remote_node\": ");
+	if (t->remote_lid)
+		rc_str_printf(b, "{\"lid\": %u, \"port_guid\": "
+			      "\"0x%016" PRIx64 "\"}", t->remote_lid,
+			      t->remote_guid);
+	else
+		rc_str_printf(b, "null");
+	rc_str_printf(b, ", \"slowness\": %.2f},\n\"device\": ",
+		      t->slowness);
 	rc_device_fingerprint(dev, b);
 }
 
@@ -214,7 +242,7 @@ static const char *conv_name(enum rc_conv c)
 static void json_needs(struct rc_str *b, unsigned int needs)
 {
 	static const char *const names[] = { "device", "root", "ib", "roce",
-					     "umad", "peer" };
+					     "umad", "peer", "remote" };
 	unsigned int i, n = 0;
 
 	rc_str_printf(b, "[");
@@ -463,6 +491,12 @@ static const char *unmet_needs(const struct rc_case *c,
 			 "layer; the port's is %s", t->link_layer);
 		return why;
 	}
+	/* after the link layer: on RoCE no remote node can help */
+	*st = RC_STATE_SKIP;
+	if ((c->needs & RC_NEED_REMOTE) && !t->remote_lid)
+		return "needs rdmaconf-peer on another node of the fabric, "
+		       "named by RDMACONF_REMOTE=LID:PORT_GUID (rdmaconf run "
+		       "--target ibsim brings one)";
 	return NULL;
 }
 
@@ -608,6 +642,27 @@ static bool target_from_env(struct rc_target *t, struct rc_device *dev)
 	return true;
 }
 
+/*
+ * RDMACONF_REMOTE=LID:PORT_GUID names another node of the fabric where
+ * rdmaconf-peer runs (it prints that line); ci/ibsim-run sets it.  False
+ * when it is set but is not that.
+ */
+static bool remote_from_env(struct rc_target *t)
+{
+	const char *e = getenv("RDMACONF_REMOTE");
+	unsigned int lid;
+	char end;
+
+	t->remote_lid = 0;
+	if (!e || !*e)
+		return true;
+	if (sscanf(e, "%u:%" SCNx64 "%c", &lid, &t->remote_guid, &end) != 2 ||
+	    !lid || lid >= 0xc000)
+		return false;
+	t->remote_lid = lid;
+	return true;
+}
+
 static int cmd_run(const struct opts *o)
 {
 	const struct rc_group *const *gp;
@@ -629,6 +684,12 @@ static int cmd_run(const struct opts *o)
 	char why[256];
 	size_t r;
 
+	if (!remote_from_env(&target)) {
+		fprintf(stderr, "rdmaconf: RDMACONF_REMOTE=%s is not "
+			"LID:PORT_GUID (what rdmaconf-peer prints)\n",
+			getenv("RDMACONF_REMOTE"));
+		return RC_EXIT_USAGE;
+	}
 	ret = target_from_env(&target, &dev) ? 0 :
 	      rc_device_find(o->device, &dev);
 	if (ret == -ENOENT || (o->device && ret)) {
@@ -656,7 +717,7 @@ static int cmd_run(const struct opts *o)
 		fprintf(stderr, "rdmaconf: cannot map shared memory: %m\n");
 		return RC_EXIT_ENV;
 	}
-	json_head(&head, target.ca ? &dev : NULL, target.peer, target.slowness);
+	json_head(&head, target.ca ? &dev : NULL, &target);
 	if (o->json) {
 		ret = rc_results_open(&results, o->json, head.s);
 		if (ret) {
@@ -889,18 +950,30 @@ static int exec_with_rdma_core(const char *dir, int argc, char **argv)
 	return RC_EXIT_ENV;
 }
 
-/* Run this very command inside the rxe VM (ci/rxe-vm). */
-static int exec_vm(int argc, char **argv)
+static bool launcher_arg(const char *a)
 {
-	const char *vm = getenv("RDMACONF_RXE_VM");
-	char self[4096], path[4096];
-	char **args = calloc(argc + 4, sizeof(*args));
+	return !strcmp(a, "--vm") || !strcmp(a, "--two") ||
+	       !strcmp(a, "--target") || !strncmp(a, "--target=", 9);
+}
+
+/*
+ * Run this very command under a test-host launcher: inside the rxe VM
+ * (ci/rxe-vm [--two]) or on the simulated InfiniBand fabric
+ * (ci/ibsim-run), which set what the command finds there.  @env names the
+ * variable that overrides the launcher's path.
+ */
+static int exec_launcher(const char *env, const char *script, bool two,
+			 const char *filter, int argc, char **argv)
+{
+	const char *launcher = getenv(env);
+	char self[4096], path[4096], build[4096];
+	char **args = calloc(argc + 6, sizeof(*args));
 	ssize_t n;
 	int i, k = 0;
 
-	if (!vm) {
-		snprintf(path, sizeof(path), "%s/ci/rxe-vm", RDMACONF_SRCDIR);
-		vm = path;
+	if (!launcher) {
+		snprintf(path, sizeof(path), "%s/%s", RDMACONF_SRCDIR, script);
+		launcher = path;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0 || !args) {
@@ -908,18 +981,28 @@ static int exec_vm(int argc, char **argv)
 		return RC_EXIT_ENV;
 	}
 	self[n] = 0;
-	args[k++] = (char *)vm;
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--two"))
-			args[k++] = argv[i];	/* the launcher's option */
+	/* ci/ibsim-run takes rdmaconf-peer from beside this program */
+	snprintf(build, sizeof(build), "%s", self);
+	*strrchr(build, '/') = 0;
+	setenv("RDMACONF_BUILD", build, 0);
+	args[k++] = (char *)launcher;
+	if (two)
+		args[k++] = (char *)"--two";
 	args[k++] = (char *)"--";
 	args[k++] = self;
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--vm") && strcmp(argv[i], "--two"))
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--target"))
+			i++;
+		else if (!launcher_arg(argv[i]))
 			args[k++] = argv[i];
-	execv(vm, args);
-	fprintf(stderr, "rdmaconf: cannot start the rxe VM launcher %s: %m\n",
-		vm);
+	}
+	if (filter) {
+		args[k++] = (char *)"--filter";
+		args[k++] = (char *)filter;
+	}
+	execv(launcher, args);
+	fprintf(stderr, "rdmaconf: cannot start the test-host launcher %s: "
+		"%m\n", launcher);
 	return RC_EXIT_ENV;
 }
 
@@ -937,6 +1020,7 @@ static int run_one_case(int argc, char **argv)
 		return 127;
 	/* no RDMACONF_TARGET: no device (the parent skipped device rows) */
 	target_from_env(&t, &dev);
+	remote_from_env(&t);
 	t.slowness = getenv("RDMACONF_SLOWNESS") ?
 		     atof(getenv("RDMACONF_SLOWNESS")) : 1;
 	t.root = geteuid() == 0;
@@ -966,6 +1050,7 @@ int main(int argc, char **argv)
 		{ "device", required_argument, NULL, 'd' },
 		{ "vm", no_argument, NULL, 'V' },
 		{ "two", no_argument, NULL, '2' },
+		{ "target", required_argument, NULL, 'T' },
 		{ "rdma-core", required_argument, NULL, 'R' },
 		{ "watchdog-ms", required_argument, NULL, 'w' },
 		{ "expect", required_argument, NULL, 'e' },
@@ -1031,6 +1116,15 @@ int main(int argc, char **argv)
 		case '2':
 			o.two = true;
 			break;
+		case 'T':
+			if (!strcmp(optarg, "vm"))
+				o.vm = true;
+			else if (!strcmp(optarg, "ibsim"))
+				o.ibsim = true;
+			else if (strcmp(optarg, "host"))
+				die_usage("--target takes host, vm or ibsim, "
+					  "not '%s'", optarg);
+			break;
 		case 'R':
 			o.rdma_core = optarg;
 			break;
@@ -1054,12 +1148,15 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (!strcmp(cmd, "list")) {
-		if (o.vm || o.two || o.json || o.junit || o.device || o.expect)
+		if (o.vm || o.two || o.ibsim || o.json || o.junit ||
+		    o.device || o.expect)
 			die_usage("%s", "list takes only --filter");
 		return cmd_list(&o);
 	}
 	if (o.vm && o.device)
 		die_usage("%s", "--vm and --device exclude each other");
+	if (o.ibsim && (o.vm || o.device))
+		die_usage("%s", "--target ibsim excludes --vm and --device");
 	if (o.two && !o.vm)
 		die_usage("%s", "--two is an option of --vm");
 	if (!o.rdma_core)
@@ -1067,7 +1164,14 @@ int main(int argc, char **argv)
 	if (o.rdma_core && !getenv("RDMACONF_RDMA_CORE_ACTIVE"))
 		return exec_with_rdma_core(o.rdma_core, argc, argv);
 	if (o.vm)
-		return exec_vm(argc, argv);
+		return exec_launcher("RDMACONF_RXE_VM", "ci/rxe-vm", o.two, NULL,
+				     argc, argv);
+	/* ibsim simulates the MAD interface only: the umad cases, unless
+	 * told otherwise */
+	if (o.ibsim)
+		return exec_launcher("RDMACONF_IBSIM_RUN", "ci/ibsim-run",
+				     false, o.filter ? NULL : "umad/*", argc,
+				     argv);
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -29,6 +29,7 @@ enum rc_need {
 	RC_NEED_ROCE = 1 << 3,		/* link layer Ethernet (RoCE) */
 	RC_NEED_UMAD = 1 << 4,		/* /dev/infiniband/umadN of the port */
 	RC_NEED_PEER = 1 << 5,		/* a second device that reaches it */
+	RC_NEED_REMOTE = 1 << 6,	/* rdmaconf-peer on another IB node */
 };
 
 /* How a call reports success and failure: one checker per convention. */
@@ -168,6 +169,10 @@ struct rc_target {
 	const char *link_layer;	/* "InfiniBand", "Ethernet" */
 	const char *peer;	/* another device with an active port, or NULL */
 	int peer_port;
+	/* another node of the fabric running rdmaconf-peer (RDMACONF_REMOTE=
+	 * LID:PORT_GUID): its LID, 0 when there is none, and port GUID */
+	uint16_t remote_lid;
+	uint64_t remote_guid;
 	bool root;
 	double slowness;	/* >= 1: how much slower than a native host */
 };

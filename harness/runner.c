@@ -54,7 +54,7 @@ struct rc_obs *rc_obs_attach(int fd)
 
 /*
  * A fresh process for the row: this program again, with
- * RDMACONF_CASE_PRELOAD as its LD_PRELOAD.  For simulators that replace
+ * RDMACONF_CASE_PRELOAD put ahead of its LD_PRELOAD.  For simulators that replace
  * the kernel's umad interface per process (ibsim's umad2sim), whose state
  * a forked child would share with its parent.
  */
@@ -72,7 +72,16 @@ static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
 	snprintf(fd, sizeof(fd), "%d", obs_fd);
 	snprintf(slow, sizeof(slow), "%.3f", t->slowness);
 	setenv("RDMACONF_SLOWNESS", slow, 1);
-	setenv("LD_PRELOAD", preload, 1);
+	/* ahead of what the run itself was given (a shim under test) */
+	if (getenv("LD_PRELOAD") && *getenv("LD_PRELOAD")) {
+		char *both;
+
+		if (asprintf(&both, "%s %s", preload, getenv("LD_PRELOAD")) < 0)
+			_exit(127);
+		setenv("LD_PRELOAD", both, 1);
+	} else {
+		setenv("LD_PRELOAD", preload, 1);
+	}
 	/* umad2sim writes its fake sysfs into the working directory */
 	if (getenv("RDMACONF_CASE_DIR") && chdir(getenv("RDMACONF_CASE_DIR")))
 		_exit(127);

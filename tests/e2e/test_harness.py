@@ -33,6 +33,10 @@ def test_list_and_filter():
     grh = list_ids("umad/set_grh/*")
     assert grh and all(i.startswith("umad/set_grh/") for i in grh)
     assert list_ids("no/such/*") == []
+    # several globs, comma separated: the union, in table order
+    both = list_ids("umad/set_grh/*,verbs/*")
+    assert set(both) == set(grh) | set(list_ids("verbs/*"))
+    assert list_ids("no/such/*,umad/set_grh/*") == grh
 
 
 def test_run_json_shape_and_ktap(rdmaconf):

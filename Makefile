@@ -56,8 +56,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 # VM when the host has none.  Results under $(REPORT).
 REPORT ?= reports/latest
 HOST_HAS_DEVICE := $(wildcard /sys/class/infiniband/*)
-all: $(BUILD)/rdmaconf
-
+all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
@@ -66,6 +65,17 @@ $(BUILD)/%.o: %.c
 $(BUILD)/rdmaconf: $(MAIN_OBJ) $(LIB_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# the far end of the fabric rows (ci/ibsim-run starts it on another node)
+$(BUILD)/rdmaconf-peer: $(BUILD)/harness/peer/main.o $(LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# the simulator's fix-up, preloaded by ci/ibsim-run
+$(BUILD)/ibsim/umad2sim_pkey.so: ci/ibsim/umad2sim_pkey.c
+	$(call msg,SHIM,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
 
 $(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(LIB_OBJ)
 	$(call msg,LD,$@)
@@ -90,7 +100,7 @@ shims: $(SHIMS)
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
 
-e2e: $(BUILD)/rdmaconf $(SHIMS)
+e2e: all $(SHIMS)
 	RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)/shims \
 		$(PYTHON) -m pytest -q $(E2E_SELECT) tests/e2e
 
@@ -156,8 +166,9 @@ conformance: $(BUILD)/rdmaconf
 	@echo "results: $(REPORT)/index.html $(REPORT)/summary.md $(REPORT)/results.json $(REPORT)/junit.xml"
 
 # The umad cases on a simulated InfiniBand fabric (ibsim + opensm).
-ibsim: $(BUILD)/rdmaconf
-	ci/ibsim-run $(BUILD)/rdmaconf run --filter 'umad/*' --watchdog-ms 3000 \
+# Results in $(BUILD)/ibsim.json.
+ibsim: all
+	$(BUILD)/rdmaconf run --target ibsim --watchdog-ms 3000 \
 		--json $(BUILD)/ibsim.json
 
 coverage:

@@ -15,7 +15,6 @@
 /* not an assigned OUI: no other agent on the port can claim it */
 uint8_t test_oui[3] = { 0x52, 0x43, 0x01 };
 
-#define QP1_QKEY 0x80010000u
 #define HOP_LIMIT 64
 
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods)

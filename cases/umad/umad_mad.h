@@ -24,6 +24,11 @@
 #define CLASS_V2 0x30
 #define CLASS_V2_OTHER 0x31
 #define CLASS_V1 0x0a
+/* InfiniBand only: LID-routed and directed-route SMPs (QP0), the SA */
+#define MAD_CLASS_SMI 0x01
+#define MAD_CLASS_SMI_DR 0x81
+#define MAD_CLASS_SA 0x03
+#define QP1_QKEY 0x80010000u
 extern uint8_t test_oui[3];
 
 #define METHOD_GET 0x01
@@ -41,6 +46,8 @@ enum {
 	MAD_OFF_RMPP = 24,
 	MAD_OFF_OUI = 37,
 	MAD_OFF_V2_DATA = 40,
+	/* where rdmaconf-peer (harness/peer) puts its port GUID in an answer */
+	MAD_OFF_PEER_GUID = MAD_OFF_V2_DATA,
 };
 
 /* One row of the MAD files; @mode is the file's own enum. */

@@ -12,8 +12,11 @@
  * - an unopened handle: -EINVAL
  * - a second server for the same class, version and method: -EPERM
  * - the subnet management class (QP0): InfiniBand only
+ * - InfiniBand fabric: the SMI classes answered on QP0 (0x81 by the node's
+ *   own SMA, directed route; 0x01 by a remote node's SMA, by LID), and the
+ *   SA class answered by the subnet manager
  */
-#include "umad_mad.h"
+#include "umad_fabric.h"
 
 #define DOC_RET "umad_register() returns non-negative agent id number on " \
 	"success"
@@ -23,7 +26,7 @@
 	"registered as a replier (server) for the methods having their " \
 	"corresponding bit on in the method_mask."
 
-enum { CLIENT, BAD_PORT, DUP_SERVER, SERVER };
+enum { CLIENT, BAD_PORT, DUP_SERVER, SERVER, FABRIC };
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register/vendor-class-client", .doc = DOC_RET,
@@ -44,7 +47,45 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD | RC_NEED_IB | RC_NEED_ROOT,
 		 .expect = { OKNEG } },
 	  .mode = CLIENT, .mgmt_class = 0x01, .arg = 1 },
+	{ .c = { .id = "umad/register/smi-directed-route-answered",
+		 .doc = DOC_RET, .note = "class 0x81, directed-route SMPs: "
+		 "the agent is on QP0, and a SubnGet(NodeInfo) over 0 hops "
+		 "is answered by the node's own SMA with its node GUID",
+		 .needs = NEEDS_SMI, .expect = { OKNEG } },
+	  .mode = FABRIC, .arg = FQ_SMP_DR_SELF },
+	{ .c = { .id = "umad/register/smi-lid-routed-to-remote-node",
+		 .doc = DOC_RET, .note = "class 0x01, LID-routed SMPs: a "
+		 "SubnGet(NodeInfo) to another node's LID is answered by its "
+		 "SMA with that port's GUID", .needs = NEEDS_SMI |
+		 RC_NEED_REMOTE, .expect = { OKNEG } },
+	  .mode = FABRIC, .arg = FQ_SMP_LID_REMOTE },
+	{ .c = { .id = "umad/register/sa-class-answered-by-sm",
+		 .doc = DOC_RET, .note = "class 0x03 version 2: the SA of the "
+		 "subnet manager answers a SubnAdmGet(NodeRecord) of the "
+		 "port's LID with one record, the port's", .needs =
+		 NEEDS_FABRIC, .expect = { OKNEG } },
+	  .mode = FABRIC, .arg = FQ_SA_SELF },
 };
+
+/* Register for the class of the fabric query @q, ask it, check the answer. */
+static void run_fabric(struct rc_ctx *ctx, int portid, enum fabric_query q)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int mgmt_class = fabric_class(q, 0), id, n;
+	uint8_t req[MAD_BUF_LEN];
+
+	RC_OBSERVE(ctx, id = ops->umad_register(portid, mgmt_class,
+			mgmt_class == MAD_CLASS_SA ? 2 : 1, 0, NULL));
+	if (id < 0 || !fabric_build(ctx, q, 0, req) ||
+	    !rc_need_call(ctx, ops->umad_send, "umad_send"))
+		return;
+	n = ops->umad_send(portid, id, req, MAD_SIZE, 1000, 0);
+	if (n)
+		rc_obs_violation(ctx->obs, "umad_send through agent %d: %d",
+				 id, n);
+	else
+		fabric_check_answer(ctx, q, ops->umad_get_fd(portid));
+}
 
 static void run(const void *r, struct rc_ctx *ctx)
 {
@@ -94,6 +135,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs, "a Get did not reach the "
 					 "server");
 		peer_close(&client);
+		break;
+	case FABRIC:
+		run_fabric(ctx, portid, row->arg);
 		break;
 	}
 	ops->umad_close_port(portid);

@@ -19,10 +19,11 @@
  * - the id sends a request that a server on the port answers
  * - a server gets requests for its methods, not for others; a client gets
  *   no unsolicited request
+ * - InfiniBand fabric: a Get by LID to another node is answered there
  */
 #include <string.h>
 
-#include "umad_mad.h"
+#include "umad_fabric.h"
 
 #define DOC_RANGE "-EINVAL invalid port handle or class is not in the " \
 	"vendor class 2 range"
@@ -39,7 +40,7 @@
 	"specified oui, and whether RMPP is being used"
 
 enum { CLIENT, BAD_PORT, DUP_SERVER, DUP_CLIENT, RMPP, SENDS, SERVER_METHODS,
-       CLIENT_UNSOLICITED };
+       CLIENT_UNSOLICITED, REMOTE };
 
 #define ROW(i, d, m, cls, ...) \
 	{ .c = { .id = "umad/register_oui/" i, .doc = d, .needs = NEEDS_UMAD, \
@@ -71,6 +72,12 @@ static const struct mad_row rows[] = {
 	    CLASS_V2, OKNEG),
 	ROW("client-gets-no-unsolicited", DOC_CLIENT, CLIENT_UNSOLICITED,
 	    CLASS_V2, OKNEG),
+	{ .c = { .id = "umad/register_oui/vendor-class-to-remote-node",
+		 .doc = DOC_RET, .note = "a Get of the class and OUI, by LID "
+		 "to another node, is answered by rdmaconf-peer there, "
+		 "registered for them", .needs = NEEDS_FABRIC |
+		 RC_NEED_REMOTE, .expect = { OKNEG } },
+	  .mode = REMOTE, .mgmt_class = CLASS_V2 },
 };
 
 /* The peer sends @method to the port; does @fd get it within @ms? */
@@ -112,6 +119,21 @@ static void check_sends(struct rc_ctx *ctx, int portid, int agent)
 	peer_close(&server);
 }
 
+/* Send a Get through @agent to the remote node; its answer arrives. */
+static void check_remote(struct rc_ctx *ctx, int portid, int agent)
+{
+	uint8_t req[MAD_BUF_LEN];
+	int n;
+
+	fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V2, req);
+	n = ctx->ops->umad_send(portid, agent, req, MAD_SIZE, 1000, 0);
+	if (n)
+		rc_obs_violation(ctx->obs, "umad_send with the id: %d", n);
+	else
+		fabric_check_answer(ctx, FQ_VENDOR_REMOTE,
+				    ctx->ops->umad_get_fd(portid));
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
@@ -135,10 +157,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 	switch (row->mode) {
 	case CLIENT:
 	case SENDS:
+	case REMOTE:
 		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
 				row->mgmt_class, 0, test_oui, NULL));
 		if (row->mode == SENDS && id >= 0)
 			check_sends(ctx, portid, id);
+		if (row->mode == REMOTE && id >= 0)
+			check_remote(ctx, portid, id);
 		break;
 	case DUP_SERVER:
 		if (ops->umad_register_oui(portid, row->mgmt_class, 0, test_oui,

@@ -16,13 +16,17 @@
  * The peer on the other end is a server that answers, or one that stays
  * silent, so that the request times out.
  *
+ * On InfiniBand two rows address by LID instead: a Get of vendor class 0x0a
+ * to another node, answered by rdmaconf-peer there, and one to a LID no
+ * port has, which comes back with its status set.
+ *
  * Timed rows: the time from the call to the request's return on the read
  * channel, against timeout x (retries + 1), +/- (100 ms + 25 %), the
  * tolerance scaled by the host's measured slowness.
  */
 #include <string.h>
 
-#include "umad_mad.h"
+#include "umad_fabric.h"
 
 #define DOC_SEND "umad_send() sends length bytes from the specified umad " \
 	"buffer from the port specified by portid, and using the agent " \
@@ -39,7 +43,7 @@
 	"reply."
 
 enum { ANSWERED, BAD_PORT, BAD_AGENT, UNREGISTERED, SHORT, NO_GRH, TIMEOUT,
-       RETURNED, UNSOLICITED, FOREVER };
+       RETURNED, UNSOLICITED, FOREVER, LID_REMOTE, LID_NOBODY };
 
 #define OK_SEND .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0, \
 		.layout = &mad_summary_layout
@@ -100,7 +104,52 @@ static const struct mad_row rows[] = {
 			 "answers and the answer arrives", .needs = NEEDS_UMAD,
 		 .expect = { OK_SEND } },
 	  .mode = FOREVER, .timeout_ms = -1 },
+	{ .c = { .id = "umad/send/lid-to-remote-node", .doc = DOC_SEND,
+		 .note = "a Get of vendor class 0x0a to another node's LID, "
+			 "QP1: rdmaconf-peer there answers with its port GUID",
+		 .needs = NEEDS_FABRIC | RC_NEED_REMOTE,
+		 .expect = { OK_SEND } },
+	  .mode = LID_REMOTE, .timeout_ms = 1000 },
+	{ .c = { .id = "umad/send/unassigned-lid-returned", .doc = DOC_TIMEOUT,
+		 .note = "a request to LID 0xbfff, which no port of the subnet "
+			 "has, comes back with its status set",
+		 .needs = NEEDS_FABRIC, .expect = { OK_SEND } },
+	  .mode = LID_NOBODY, .timeout_ms = 200 },
 };
+
+/* The LID rows: the vendor range 1 agent sends; no local peer. */
+static void run_lid(const struct mad_row *row, struct rc_ctx *ctx, int portid,
+		    int agent)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int fd = ops->umad_get_fd(portid), n;
+	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
+
+	if (row->mode == LID_REMOTE) {
+		fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V1, req);
+	} else {
+		mad_build(req, CLASS_V1, METHOD_GET, 0x1d);
+		mad_address_lid(req, UNASSIGNED_LID);
+	}
+	RC_OBSERVE(ctx, ops->umad_send(portid, agent, req, MAD_SIZE,
+				       row->timeout_ms, row->retries));
+	if (ctx->obs->ret)
+		return;
+	if (row->mode == LID_REMOTE) {
+		fabric_check_answer(ctx, FQ_VENDOR_REMOTE, fd);
+		return;
+	}
+	n = mad_wait(ctx, fd, in, sizeof(in), row->timeout_ms + ARRIVE_MS);
+	if (n <= 0) {
+		rc_obs_violation(ctx->obs, "the request did not come back "
+				 "within %d ms", row->timeout_ms + ARRIVE_MS);
+		return;
+	}
+	mad_summary(ctx, in);
+	if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
+		rc_obs_violation(ctx->obs, "the request came back with status "
+				 "0");
+}
 
 /* Drain @fd: how many messages arrive, each within QUIET_MS of the last. */
 static int count_arrivals(struct rc_ctx *ctx, int fd)
@@ -237,6 +286,11 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 	if (!impl_open(ctx, &portid))
 		return;
+	if (row->mode == LID_REMOTE || row->mode == LID_NOBODY) {
+		if (impl_agent(ctx, portid, CLASS_V1, 0, &agent))
+			run_lid(row, ctx, portid, agent);
+		goto out;
+	}
 	if (!impl_agent(ctx, portid, CLASS_V2, 0, &agent))
 		goto out;
 	switch (row->mode) {

@@ -1,43 +1,133 @@
-"""The umad cases on ibsim + opensm (ci/ibsim-run): an InfiniBand link
-layer without hardware, every case in a process of its own."""
+"""The umad cases on ibsim + opensm (rdmaconf run --target ibsim, which is
+ci/ibsim-run): an InfiniBand link layer without hardware, every case in a
+process of its own, rdmaconf-peer on another node of the fabric."""
 import json
 import os
 import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT
+from conftest import RDMACONF, ROOT, SHIMS
 
-pytestmark = pytest.mark.ibsim
+# the tests that start ibsim carry the mark; the rest run everywhere
+# the rows that need the fabric: SMPs, the SA, a remote node by LID
+FABRIC = ("umad/register/smi-directed-route-answered",
+          "umad/register/smi-lid-routed-to-remote-node",
+          "umad/register/sa-class-answered-by-sm",
+          "umad/register_oui/vendor-class-to-remote-node",
+          "umad/send/lid-to-remote-node",
+          "umad/send/unassigned-lid-returned")
+FABRIC_FILTER = ",".join(FABRIC)
+IBSIM_RUN = os.path.join(ROOT, "ci", "ibsim-run")
+BUILD = os.path.dirname(RDMACONF)
 
 
+def nothing_left():
+    """nothing ibsim-run started is left behind"""
+    for pattern in ("ibsim -s " + ROOT, "rdmaconf-peer --issm"):
+        left = subprocess.run(["pgrep", "-f", pattern], capture_output=True)
+        assert left.returncode == 1, pattern
+
+
+def run_ibsim(args, env=None, timeout=600):
+    env = dict(os.environ if env is None else env)
+    return subprocess.run([RDMACONF, "run", "--target", "ibsim"] + args,
+                          capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+@pytest.mark.ibsim
 def test_umad_cases_on_ibsim(tmp_path):
     out = tmp_path / "ibsim.json"
-    p = subprocess.run([os.path.join(ROOT, "ci", "ibsim-run"), RDMACONF, "run",
-                        "--filter", "umad/*", "--watchdog-ms", "3000",
-                        "--json", str(out)], capture_output=True, text=True,
-                       timeout=600)
+    p = run_ibsim(["--watchdog-ms", "3000", "--json", str(out)])
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
     data = json.loads(out.read_text())
     assert data["device"]["name"].startswith("ibsim")
     assert data["device"]["link_layer"] == "InfiniBand"
+    # rdmaconf-peer on Hca3 of ci/ibsim/net: a LID and a port GUID
+    remote = data["host"]["remote_node"]
+    assert remote["lid"] > 0 and int(remote["port_guid"], 16) > 0
     rows = {r["id"]: r for r in data["results"]}
-    # real behaviour on the simulated fabric: discovery and registration
+    # --target ibsim without --filter: the umad cases only
+    assert all(rid.startswith("umad/") for rid in rows)
+    # real behaviour on the simulated fabric: discovery, registration, and
+    # the InfiniBand-only rows on both implementations
     for rid in ("umad/get_ca/target-device", "umad/register/vendor-class-client",
-                "umad/register_oui/class-0x30", "umad/close_port/open-port"):
+                "umad/register_oui/class-0x30",
+                "umad/close_port/open-port") + FABRIC:
         assert rows[rid]["verdict"] == {"system": "PASS",
                                         "reference": "PASS"}, rows[rid]
     # the simulator's limits are the ibsim profile's, with reasons
     r = rows["umad/send/timeout-200ms-retries-1"]
     assert r["expectation"]["where"].split(":")[0].endswith("ibsim.expect")
-    assert sum(r["verdict"]["system"] == "PASS" for r in rows.values()) >= 60
-    # nothing the run started is left behind
-    left = subprocess.run(["pgrep", "-f", "ibsim -s " + ROOT], capture_output=True)
-    assert left.returncode == 1
+    assert sum(r["verdict"]["system"] == "PASS" for r in rows.values()) >= 70
+    nothing_left()
 
 
-def test_ibsim_run_missing_tools(tmp_path):
-    p = subprocess.run([os.path.join(ROOT, "ci", "ibsim-run"), "true"],
+@pytest.mark.ibsim
+def test_lid_byte_order_bug_is_caught_on_ibsim(tmp_path):
+    """A libibumad that sends the destination LID byte-swapped: invisible
+    on RoCE (LID 0), caught by every row that addresses another LID."""
+    out = tmp_path / "bug.json"
+    env = dict(os.environ, LD_PRELOAD=os.path.join(SHIMS, "mad_bugs.so"),
+               RDMACONF_SHIM="lid-host-order")
+    p = run_ibsim(["--filter", FABRIC_FILTER, "--json", str(out)], env=env)
+    assert p.returncode == 1, p.stdout[-3000:] + p.stderr[-2000:]
+    rows = {r["id"]: r for r in json.loads(out.read_text())["results"]}
+    for rid in FABRIC[1:5]:
+        assert rows[rid]["verdict"] == {"system": "FAIL",
+                                        "reference": "PASS"}, rows[rid]
+        assert "umad status 110" in rows[rid]["system_detail"], rows[rid]
+    # LID 0xffff reads the same both ways round
+    assert rows[FABRIC[0]]["verdict"]["system"] == "PASS"
+    nothing_left()
+
+
+def test_fabric_rows_say_why_without_a_remote_node(tmp_path):
+    """Outside ci/ibsim-run (no device here, or one without
+    RDMACONF_REMOTE) the fabric rows are skipped with their reason."""
+    p = subprocess.run([RDMACONF, "run", "--filter", FABRIC_FILTER, "--json",
+                        str(tmp_path / "r.json")], capture_output=True,
+                       text=True, env=dict(os.environ, RDMACONF_REMOTE=""))
+    rows = json.loads((tmp_path / "r.json").read_text())["results"]
+    for r in rows:
+        assert r["verdict"]["system"] in ("SKIP", "UNSUPPORTED"), r
+        assert r["system_detail"].startswith("needs "), r
+
+
+def test_bad_remote_is_a_usage_error():
+    p = subprocess.run([RDMACONF, "run", "--filter", "none"],
                        capture_output=True, text=True,
+                       env=dict(os.environ, RDMACONF_REMOTE="4-0x1"))
+    assert p.returncode == 2 and p.stderr.count("\n") == 1, p.stderr
+    assert "RDMACONF_REMOTE" in p.stderr
+
+
+@pytest.mark.ibsim
+def test_ibsim_run_missing_tools(tmp_path):
+    p = subprocess.run([IBSIM_RUN, "true"], capture_output=True, text=True,
                        env=dict(os.environ, RDMACONF_UMAD2SIM="/nonexistent.so"))
     assert p.returncode == 69 and p.stderr.count("\n") == 1, p.stderr
+    p = subprocess.run([IBSIM_RUN, "true"], capture_output=True, text=True,
+                       env=dict(os.environ, RDMACONF_BUILD=str(tmp_path)))
+    assert p.returncode == 69 and p.stderr.count("\n") == 1, p.stderr
+    assert "rdmaconf-peer" in p.stderr
+
+
+@pytest.mark.ibsim
+def test_ibsim_run_peer_that_does_not_come_up(tmp_path):
+    """A remote node that never serves: exit 72 with the peer's last word,
+    and nothing left running."""
+    os.makedirs(tmp_path / "ibsim")
+    peer = tmp_path / "rdmaconf-peer"
+    peer.write_text("#!/bin/sh\necho 'rdmaconf-peer: umad0: not in sysfs' >&2\n"
+                    "exit 1\n")
+    peer.chmod(0o755)
+    os.symlink(os.path.join(BUILD, "ibsim", "umad2sim_pkey.so"),
+               tmp_path / "ibsim" / "umad2sim_pkey.so")
+    p = subprocess.run([IBSIM_RUN, "true"], capture_output=True, text=True,
+                       env=dict(os.environ, RDMACONF_BUILD=str(tmp_path)),
+                       timeout=60)
+    assert p.returncode == 72 and p.stderr.count("\n") == 1, p.stderr
+    assert "not in sysfs" in p.stderr
+    nothing_left()

@@ -7,8 +7,11 @@
  *   no-retries    umad_send() drops the retries argument
  *   recv-agent    umad_recv() returns the wrong agent id
  *   poll-nowait   umad_poll() does not wait
+ *   lid-host-order  umad_send() sends the destination LID byte-swapped
+ *                 (InfiniBand only: caught on ibsim, not on rxe)
  */
 #define _GNU_SOURCE
+#include <byteswap.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,10 @@ static int bug(const char *name)
 int umad_send(int portid, int agentid, void *umad, int length,
 	      int timeout_ms, int retries)
 {
+	struct ib_user_mad *mad = umad;
+
+	if (bug("lid-host-order"))
+		mad->addr.lid = bswap_16(mad->addr.lid);
 	return REAL(umad_send)(portid, agentid, umad, length, timeout_ms,
 			       bug("no-retries") ? 0 : retries);
 }

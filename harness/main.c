@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "rdmaconf.h"
+#include "cli.h"
 #include "device.h"
 #include "diff.h"
 #include "expect.h"
@@ -40,19 +41,6 @@ enum rc_exit_code {
 	RC_EXIT_INTERRUPTED = 130,
 };
 
-struct opts {
-	const char *filter;
-	const char *json;
-	const char *junit;
-	const char *device;
-	const char *expect;
-	bool impl[RC_NIMPLS];
-	bool vm;
-	bool two;		/* --vm with two rxe devices */
-	bool ibsim;		/* --target ibsim */
-	const char *rdma_core;	/* an rdma-core build tree to test */
-	unsigned int watchdog_ms;
-};
 
 struct summary {
 	unsigned int cases, ok, bad, diverge, agree, stale;
@@ -96,39 +84,18 @@ static void die_usage(const char *fmt, ...)
 	exit(RC_EXIT_USAGE);
 }
 
-/* @filter: GLOB[,GLOB...]; a case id has no comma */
-static bool selected(const struct rc_case *c, const char *filter)
-{
-	char glob[256];
-	size_t n;
-
-	if (!filter)
-		return true;
-	for (;;) {
-		n = strcspn(filter, ",");
-		if (n < sizeof(glob)) {
-			memcpy(glob, filter, n);
-			glob[n] = 0;
-			if (!fnmatch(glob, c->id, 0))
-				return true;
-		}
-		if (!filter[n])
-			return false;
-		filter += n + 1;
-	}
-}
 
 #define for_each_group(gp) \
 	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
 
-static int cmd_list(const struct opts *o)
+static int cmd_list(const struct rc_opts *o)
 {
 	const struct rc_group *const *gp;
 	size_t i;
 
 	for_each_group(gp)
 		for (i = 0; i < (*gp)->nrows; i++)
-			if (selected(RC_ROW(*gp, i), o->filter))
+			if (rc_cli_selected(RC_ROW(*gp, i)->id, o->filter))
 				printf("%s\n", RC_ROW(*gp, i)->id);
 	return RC_EXIT_OK;
 }
@@ -501,7 +468,7 @@ static const char *unmet_needs(const struct rc_case *c,
 }
 
 static void run_case(const struct rc_group *g, const struct rc_case *c,
-		     const struct opts *o, const struct rc_target *t,
+		     const struct rc_opts *o, const struct rc_target *t,
 		     const struct rc_expectation *x, struct rc_obs *shared,
 		     struct outcome *oc)
 {
@@ -553,7 +520,7 @@ static bool case_exists(const char *id)
 }
 
 /* --expect FILE, else rdma-core.expect, kernel.expect and <driver>.expect. */
-static int load_profiles(const struct opts *o, struct rc_profile *p,
+static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 			 const struct rc_device *dev)
 {
 	static const char *const always[] = { "rdma-core.expect",
@@ -650,20 +617,12 @@ static bool target_from_env(struct rc_target *t, struct rc_device *dev)
 static bool remote_from_env(struct rc_target *t)
 {
 	const char *e = getenv("RDMACONF_REMOTE");
-	unsigned int lid;
-	char end;
 
 	t->remote_lid = 0;
-	if (!e || !*e)
-		return true;
-	if (sscanf(e, "%u:%" SCNx64 "%c", &lid, &t->remote_guid, &end) != 2 ||
-	    !lid || lid >= 0xc000)
-		return false;
-	t->remote_lid = lid;
-	return true;
+	return !e || !*e || rc_cli_remote(e, &t->remote_lid, &t->remote_guid);
 }
 
-static int cmd_run(const struct opts *o)
+static int cmd_run(const struct rc_opts *o)
 {
 	const struct rc_group *const *gp;
 	struct rc_target target = { .port = 0, .link_layer = "" };
@@ -729,7 +688,7 @@ static int cmd_run(const struct opts *o)
 
 	for_each_group(gp)
 		for (r = 0; r < (*gp)->nrows; r++)
-			total += selected(RC_ROW(*gp, r), o->filter);
+			total += rc_cli_selected(RC_ROW(*gp, r)->id, o->filter);
 	printf("KTAP version 1\n1..%u\n", total);
 	printf("# rdmaconf %s; device %s; slowness %.1f\n", RDMACONF_VERSION,
 	       target.ca ? target.ca : "none", target.slowness);
@@ -741,7 +700,7 @@ static int cmd_run(const struct opts *o)
 			const struct rc_case *c = RC_ROW(g, r);
 			bool bad = false, anyran = false;
 
-			if (!selected(c, o->filter))
+			if (!rc_cli_selected(c->id, o->filter))
 				continue;
 			n++;
 			if (tty)
@@ -1042,26 +1001,9 @@ static int run_one_case(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const struct option long_opts[] = {
-		{ "filter", required_argument, NULL, 'f' },
-		{ "impl", required_argument, NULL, 'i' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "junit", required_argument, NULL, 'J' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "vm", no_argument, NULL, 'V' },
-		{ "two", no_argument, NULL, '2' },
-		{ "target", required_argument, NULL, 'T' },
-		{ "rdma-core", required_argument, NULL, 'R' },
-		{ "watchdog-ms", required_argument, NULL, 'w' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'v' },
-		{ }
-	};
-	struct opts o = { .watchdog_ms = 10000 };
+	struct rc_opts o;
+	char err[256];
 	const char *cmd;
-	char *end;
-	int c;
 
 	if (argc < 2) {
 		usage(stderr);
@@ -1082,83 +1024,17 @@ int main(int argc, char **argv)
 		return rc_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "gate"))
 		return rc_cmd_gate(argc - 1, argv + 1);
-	if (strcmp(cmd, "list") && strcmp(cmd, "run"))
-		die_usage("unknown command '%s'", cmd);
-	o.impl[RC_IMPL_SYSTEM] = o.impl[RC_IMPL_REFERENCE] = true;
-
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "f:h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			o.filter = optarg;
-			break;
-		case 'i':
-			o.impl[RC_IMPL_SYSTEM] = !strcmp(optarg, "system") ||
-						 !strcmp(optarg, "both");
-			o.impl[RC_IMPL_REFERENCE] = !strcmp(optarg, "reference") ||
-						    !strcmp(optarg, "both");
-			if (!o.impl[0] && !o.impl[1])
-				die_usage("--impl takes system, reference or "
-					  "both, not '%s'", optarg);
-			break;
-		case 'j':
-			o.json = optarg;
-			break;
-		case 'J':
-			o.junit = optarg;
-			break;
-		case 'd':
-			o.device = optarg;
-			break;
-		case 'V':
-			o.vm = true;
-			break;
-		case '2':
-			o.two = true;
-			break;
-		case 'T':
-			if (!strcmp(optarg, "vm"))
-				o.vm = true;
-			else if (!strcmp(optarg, "ibsim"))
-				o.ibsim = true;
-			else if (strcmp(optarg, "host"))
-				die_usage("--target takes host, vm or ibsim, "
-					  "not '%s'", optarg);
-			break;
-		case 'R':
-			o.rdma_core = optarg;
-			break;
-		case 'e':
-			o.expect = optarg;
-			break;
-		case 'w':
-			o.watchdog_ms = strtoul(optarg, &end, 10);
-			if (*end || !o.watchdog_ms)
-				die_usage("--watchdog-ms takes a positive "
-					  "number of milliseconds, not '%s'",
-					  optarg);
-			break;
-		case 'h':
-			usage(stdout);
-			return RC_EXIT_OK;
-		default:
-			die_usage("%s", "bad option");
-		}
-	}
-	if (optind < argc)
-		die_usage("unexpected argument '%s'", argv[optind]);
-	if (!strcmp(cmd, "list")) {
-		if (o.vm || o.two || o.ibsim || o.json || o.junit ||
-		    o.device || o.expect)
-			die_usage("%s", "list takes only --filter");
+	switch (rc_cli_parse(argc, argv, &o, err, sizeof(err))) {
+	case RC_CLI_HELP:
+		usage(stdout);
+		return RC_EXIT_OK;
+	case RC_CLI_USAGE:
+		die_usage("%s", err);
+	case RC_CLI_LIST:
 		return cmd_list(&o);
+	case RC_CLI_RUN:
+		break;
 	}
-	if (o.vm && o.device)
-		die_usage("%s", "--vm and --device exclude each other");
-	if (o.ibsim && (o.vm || o.device))
-		die_usage("%s", "--target ibsim excludes --vm and --device");
-	if (o.two && !o.vm)
-		die_usage("%s", "--two is an option of --vm");
 	if (!o.rdma_core)
 		o.rdma_core = getenv("RDMACONF_RDMA_CORE");
 	if (o.rdma_core && !getenv("RDMACONF_RDMA_CORE_ACTIVE"))

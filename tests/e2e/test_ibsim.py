@@ -131,3 +131,24 @@ def test_ibsim_run_peer_that_does_not_come_up(tmp_path):
     assert p.returncode == 72 and p.stderr.count("\n") == 1, p.stderr
     assert "not in sysfs" in p.stderr
     nothing_left()
+
+
+@pytest.mark.ibsim
+def test_ibsim_runs_in_parallel_do_not_collide(tmp_path):
+    """Two fabrics at once: private socket names and scratch directories,
+    each run sees its own remote node and passes."""
+    procs = []
+    for n in range(2):
+        out = tmp_path / ("p%d.json" % n)
+        procs.append((out, subprocess.Popen(
+            [RDMACONF, "run", "--target", "ibsim", "--filter", FABRIC_FILTER,
+             "--json", str(out)], stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)))
+    for out, p in procs:
+        text, _ = p.communicate(timeout=300)
+        assert p.returncode == 0, text[-3000:]
+        rows = json.loads(out.read_text())["results"]
+        assert len(rows) == len(FABRIC)
+        assert all(r["verdict"] == {"system": "PASS", "reference": "PASS"}
+                   for r in rows), text[-3000:]
+    nothing_left()

@@ -112,7 +112,8 @@ int ref_ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 		if ((be32toh(ip4.daddr) >> 28) == 0xe)
 			return fail(EINVAL);
 		v4_mapped(ip4.daddr, local);
-		idx = ref_gid_find(dev, port_num, local, REF_GID_ROCE_V2);
+		idx = ref_gid_find(context->cmd_fd, dev, port_num, local,
+				   REF_GID_ROCE_V2);
 		if (idx < 0)
 			return fail(-idx);
 		v4_mapped(ip4.saddr, ah_attr->grh.dgid.raw);
@@ -125,7 +126,8 @@ int ref_ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 			return fail(EINVAL);
 		if (grh->next_hdr != IPPROTO_UDP && grh->next_hdr != NEXT_HDR_IB)
 			return fail(EPROTONOSUPPORT);
-		idx = ref_gid_find(dev, port_num, grh->dgid.raw,
+		idx = ref_gid_find(context->cmd_fd, dev, port_num,
+				   grh->dgid.raw,
 				   grh->next_hdr == IPPROTO_UDP ?
 				   REF_GID_ROCE_V2 : REF_GID_IB_ROCE_V1);
 		if (idx < 0)

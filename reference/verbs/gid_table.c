@@ -7,16 +7,28 @@
  * Reading sysfs file by file is slow (rxe's table has 1024 entries), so
  * what is read is kept: the table's size and the port's link layer never
  * change while the device exists; the used entries do (addresses come and
- * go), so a GID found in the kept copy is read again from sysfs before it
- * is believed, and a GID not in the copy makes the whole table be read
- * again.
+ * go), so a GID found in the kept copy is read again before it is
+ * believed, and a GID not in the copy makes the whole table be read again.
+ *
+ * Where the kernel has them (5.10 and later), the uverbs ioctls
+ * UVERBS_METHOD_QUERY_GID_ENTRY and _QUERY_GID_TABLE on the context's
+ * command descriptor read an entry, or every used entry, in one system
+ * call; sysfs is what is read where they fail.  The ioctl header must
+ * carry the driver id of the device (enum rdma_driver_id), or the kernel
+ * refuses it with EINVAL; nothing in sysfs tells it, so the first table
+ * query of a device tries the ids in turn and the one that works is kept.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/rdma_user_ioctl_cmds.h>
 
 #include "ref_verbs.h"
 #include "../common/sysfs.h"
@@ -36,8 +48,12 @@ struct port_cache {
 	int size;		/* entries in the table */
 	int nused;		/* entries read: the last used index + 1 */
 	bool roce;		/* link layer Ethernet */
+	int driver_id;		/* for the ioctls; -1 not known, -2 none works */
 	struct gid_entry *e;
 };
+
+/* enum rdma_driver_id has fewer; later kernels may add some */
+#define MAX_DRIVER_ID 64
 
 static struct port_cache cache[CACHE_PORTS];
 
@@ -99,6 +115,71 @@ static int read_entry(const char *dev, int port, int i, struct gid_entry *e)
 	return 0;
 }
 
+/*
+ * One method of UVERBS_OBJECT_DEVICE through RDMA_VERBS_IOCTL: a header
+ * and @n attributes (Documentation/infiniband/uverbs ioctl ABI,
+ * include/uapi/rdma/rdma_user_ioctl_cmds.h).  0 or -errno.
+ */
+static int device_ioctl(int fd, int driver_id, int method,
+			const struct ib_uverbs_attr *attrs, unsigned int n)
+{
+	union {
+		struct ib_uverbs_ioctl_hdr hdr;
+		uint8_t raw[sizeof(struct ib_uverbs_ioctl_hdr) +
+			    4 * sizeof(struct ib_uverbs_attr)];
+	} cmd = { .hdr = {
+		.length = sizeof(struct ib_uverbs_ioctl_hdr) +
+			  n * sizeof(struct ib_uverbs_attr),
+		.object_id = UVERBS_OBJECT_DEVICE,
+		.method_id = method,
+		.num_attrs = n,
+		.driver_id = driver_id,
+	} };
+
+	if (fd < 0 || driver_id < 0 || n > 4)
+		return -EBADF;
+	memcpy(cmd.hdr.attrs, attrs, n * sizeof(*attrs));
+	return ioctl(fd, RDMA_VERBS_IOCTL, &cmd) ? -errno : 0;
+}
+
+#define ATTR(id, len_, val) { .attr_id = (id), .len = (len_), \
+			      .flags = UVERBS_ATTR_F_MANDATORY, .data = (val) }
+
+static void from_uverbs(const struct ib_uverbs_gid_entry *u,
+			struct gid_entry *e)
+{
+	memcpy(e->gid, u->gid, 16);
+	e->type = u->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 ? REF_GID_ROCE_V2 :
+		  REF_GID_IB_ROCE_V1;
+	e->used = true;
+}
+
+/* Entry @i by UVERBS_METHOD_QUERY_GID_ENTRY: 0, -ENOENT unused, or the
+ * ioctl's -errno (no such method: sysfs is asked instead). */
+static int query_entry(int fd, const struct port_cache *c, int i,
+		       struct gid_entry *e)
+{
+	struct ib_uverbs_gid_entry u;
+	/* the port and the index are "const" attributes: 64 bits inline */
+	const struct ib_uverbs_attr attrs[] = {
+		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 8, c->port),
+		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 8, i),
+		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0),
+		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, sizeof(u),
+		     (uintptr_t)&u),
+	};
+	int err = device_ioctl(fd, c->driver_id, UVERBS_METHOD_QUERY_GID_ENTRY,
+			       attrs, sizeof(attrs) / sizeof(attrs[0]));
+
+	e->used = false;
+	if (err == -ENODATA || err == -EINVAL)	/* an unused entry */
+		return -ENOENT;
+	if (err)
+		return err;
+	from_uverbs(&u, e);
+	return 0;
+}
+
 static struct port_cache *lookup(const char *dev, int port)
 {
 	static unsigned int next;
@@ -126,14 +207,70 @@ static struct port_cache *lookup(const char *dev, int port)
 				  SYS_IB "/%s/ports/%d/link_layer", dev, port) &&
 		  !strcmp(buf, "Ethernet");
 	c->nused = -1;		/* not read yet */
+	c->driver_id = -1;
 	return c;
 }
 
+/* The largest table one query can return: the attribute's length is 16 bits. */
+#define TABLE_MAX (UINT16_MAX / sizeof(struct ib_uverbs_gid_entry))
+
+/* Every used entry of the device by UVERBS_METHOD_QUERY_GID_TABLE, the
+ * port's into @c: 0 or the ioctl's -errno. */
+static int query_table(int fd, struct port_cache *c)
+{
+	/* the table of every port: room for a few ports of this size */
+	size_t max = 4 * (size_t)c->size < TABLE_MAX ? 4 * (size_t)c->size :
+		     TABLE_MAX;
+	struct ib_uverbs_gid_entry *u = calloc(max, sizeof(*u));
+	uint64_t n = 0, i;
+	const struct ib_uverbs_attr attrs[] = {
+		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, sizeof(*u)),
+		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0),
+		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+		     max * sizeof(*u), (uintptr_t)u),
+		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
+		     (uintptr_t)&n),
+	};
+	int err = -ENOMEM, id;
+
+	if (u && c->driver_id >= 0)
+		err = device_ioctl(fd, c->driver_id,
+				   UVERBS_METHOD_QUERY_GID_TABLE, attrs,
+				   sizeof(attrs) / sizeof(attrs[0]));
+	/* the device's driver id: the one the kernel takes */
+	for (id = 0; u && fd >= 0 && c->driver_id == -1 && id < MAX_DRIVER_ID;
+	     id++) {
+		err = device_ioctl(fd, id, UVERBS_METHOD_QUERY_GID_TABLE, attrs,
+				   sizeof(attrs) / sizeof(attrs[0]));
+		if (!err)
+			c->driver_id = id;
+		else if (err != -EINVAL)
+			break;	/* no such method here: sysfs */
+	}
+	if (c->driver_id == -1)
+		c->driver_id = -2;
+	if (!err) {
+		memset(c->e, 0, c->size * sizeof(*c->e));
+		c->nused = 0;
+		for (i = 0; i < n && i < max; i++)
+			if (u[i].port_num == (uint32_t)c->port &&
+			    u[i].gid_index < (uint32_t)c->size) {
+				from_uverbs(&u[i], &c->e[u[i].gid_index]);
+				if ((int)u[i].gid_index >= c->nused)
+					c->nused = u[i].gid_index + 1;
+			}
+	}
+	free(u);
+	return err;
+}
+
 /* Read every entry again; unused ones at the end are not kept. */
-static void reread(struct port_cache *c)
+static void reread(int fd, struct port_cache *c)
 {
 	int i;
 
+	if (!query_table(fd, c))
+		return;
 	c->nused = 0;
 	for (i = 0; i < c->size; i++)
 		if (!read_entry(c->dev, c->port, i, &c->e[i]))
@@ -152,22 +289,24 @@ static int find_in(const struct port_cache *c, const uint8_t gid[16],
 	return -ENOENT;
 }
 
-int ref_gid_find(const char *dev, int port, const uint8_t gid[16],
+int ref_gid_find(int cmd_fd, const char *dev, int port, const uint8_t gid[16],
 		 enum ref_gid_type type)
 {
 	struct port_cache *c = lookup(dev, port);
 	struct gid_entry now;
-	int i;
+	int i, err;
 
 	if (!c)
 		return -ENOENT;
 	if (c->nused >= 0) {
 		i = find_in(c, gid, type);
-		/* believed only if sysfs still says so */
-		if (i >= 0 && !read_entry(dev, port, i, &now) &&
-		    now.type == type && !memcmp(now.gid, gid, 16))
+		/* believed only if the kernel still says so */
+		err = i < 0 ? -ENOENT : query_entry(cmd_fd, c, i, &now);
+		if (err && err != -ENOENT)
+			err = read_entry(dev, port, i, &now);
+		if (!err && now.type == type && !memcmp(now.gid, gid, 16))
 			return i;
 	}
-	reread(c);
+	reread(cmd_fd, c);
 	return find_in(c, gid, type);
 }

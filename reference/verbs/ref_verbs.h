@@ -26,10 +26,11 @@ int ref_ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 int ref_ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 			 uint16_t lid);
 
-/* The port's GID table, from sysfs (gid_table.c). */
+/* The port's GID table, from the uverbs ioctls on @cmd_fd, else sysfs
+ * (gid_table.c). */
 enum ref_gid_type { REF_GID_IB_ROCE_V1, REF_GID_ROCE_V2 };
 /* Index of @gid of @type on @dev port @port, or -ENOENT. */
-int ref_gid_find(const char *dev, int port, const uint8_t gid[16],
+int ref_gid_find(int cmd_fd, const char *dev, int port, const uint8_t gid[16],
 		 enum ref_gid_type type);
 /* Entries in the table (used or not), or -errno. */
 int ref_gid_table_size(const char *dev, int port);

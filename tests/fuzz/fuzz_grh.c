@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ibv_device dev = { .name = "rdmaconf-fuzz-nodev" };
-	struct ibv_context ctx = { .device = &dev };
+	struct ibv_context ctx = { .device = &dev, .cmd_fd = -1 };
 	struct ibv_ah_attr attr;
 	struct ibv_wc wc = {};
 	uint8_t grh[40] = {};

@@ -16,20 +16,32 @@
  * has no flow label, its TOS is the class and its TTL the hop limit.
  *
  * Rows build wc and grh by hand (pinning bit positions and byte order), or
- * take them from a real UD message the QP sent to itself.  The output is
+ * take them from a real UD message the QP sent to itself.  Two rows change
+ * the port's addresses between calls (an implementation that keeps the GID
+ * table must see the change): an address added after a first call is
+ * found at its new index, and one removed is no longer answered from.  The output is
  * the whole struct ibv_ah_attr; the documented fields are also checked one
  * by one against what the row sent, with the local GID index read from
  * sysfs.
  */
 #include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "../../harness/device.h"
 
 #include "verbs_res.h"
 
 enum hdr { HDR_V6_UDP, HDR_V6_IB, HDR_V4, HDR_NONE };
 enum dst { DST_OWN, DST_MCAST, DST_FOREIGN };
-enum { BUILT, REAL };
+enum { BUILT, REAL, ADDR_ADDED, ADDR_REMOVED };
 
 struct ahwc_row {
 	struct rc_case c;
@@ -132,6 +144,18 @@ static const struct ahwc_row rows[] = {
 	   .note = "the same from the IPv4-mapped GID",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK0 } },
 	   .mode = REAL, .hdr = HDR_V4 },
+	{ .c = { ID("address-added-after-a-call"), .doc = DOC_INIT,
+	   .note = "after a first call, 2001:db8::42 is added to the port's "
+		   "netdev: a GRH addressed to it is answered from its new "
+		   "GID index", .needs = NEEDS_VERBS | RC_NEED_ROCE |
+		   RC_NEED_ROOT, .expect = { OK0 } },
+	   .mode = ADDR_ADDED, .hdr = HDR_V6_UDP, .hop = 3 },
+	{ .c = { ID("address-removed-after-a-call"), .doc = DOC_ERR,
+	   .note = "2001:db8::42 answered once, then removed from the "
+		   "netdev: no longer a GID of the port, an error",
+	   .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
+	   .expect = { ERRM1 } },
+	   .mode = ADDR_REMOVED, .hdr = HDR_V6_UDP, .hop = 3 },
 };
 
 static const uint8_t remote6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x77 };
@@ -294,6 +318,113 @@ static bool receive_own(struct rc_ctx *ctx, const struct ahwc_row *row,
 	return ok && (wc->wc_flags & IBV_WC_GRH);
 }
 
+/* the address the ADDR_* rows add and remove, and its GID in sysfs */
+static const uint8_t added6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x42 };
+#define ADDED6_SYSFS "2001:0db8:0000:0000:0000:0000:0000:0042"
+/* how long the GID table may take to follow the netdev */
+#define GID_FOLLOW_MS 3000
+
+/* struct in6_ifreq of <linux/ipv6.h>, which clashes with glibc's headers */
+struct ifreq6 {
+	struct in6_addr addr;
+	uint32_t prefixlen;
+	int ifindex;
+};
+
+/* Add or remove added6/64 on @dev, without duplicate address detection
+ * (no wait for the address to leave tentative state): 0 or -errno. */
+static int change_address(const char *dev, bool add)
+{
+	struct ifreq6 req = { .prefixlen = 64 };
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/accept_dad",
+		 dev);
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		ret = write(fd, "0", 1) == 1 ? 0 : -errno;
+		close(fd);
+	}
+	memcpy(&req.addr, added6, 16);
+	req.ifindex = if_nametoindex(dev);
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (ret || !req.ifindex || fd < 0) {
+		ret = ret ?: -errno;
+	} else if (ioctl(fd, add ? SIOCSIFADDR : SIOCDIFADDR, &req)) {
+		ret = -errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Wait until added6 is (@present) or is not among the port's first GIDs;
+ * its index, -1 when absent, -2 when the wait timed out. */
+static int wait_added_gid(struct rc_ctx *ctx, int port, bool present)
+{
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, GID_FOLLOW_MS);
+	char buf[64];
+	int i, found;
+
+	do {
+		for (found = -1, i = 0; i < 16 && found < 0; i++)
+			if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
+					   "/%s/ports/%d/gids/%d",
+					   ctx->target->ca, port, i) &&
+			    !strcmp(buf, ADDED6_SYSFS))
+				found = i;
+		if ((found >= 0) == present)
+			return found;
+		usleep(20000);
+	} while (rc_now_ms() < deadline);
+	return -2;
+}
+
+/*
+ * The ADDR_* rows: a GRH to added6 before and after the port's addresses
+ * change.  Returns the GID index of added6 for the observed call (-1 when
+ * it is gone), or -2 with the row marked BROKEN.
+ */
+static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
+				struct vres *r, struct ibv_wc *wc, uint8_t *grh,
+				char *dev, size_t devlen)
+{
+	struct ibv_ah_attr warm;
+	int idx, err;
+
+	if (rc_sysfs_read(dev, devlen, RC_SYSFS_IB "/%s/ports/%d/gid_attrs/"
+			  "ndevs/%d", ctx->target->ca, r->port, r->gid6)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no netdev for GID %d",
+			     r->gid6);
+		return -2;
+	}
+	/* a first call before the change: whatever is kept is kept now */
+	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
+				      (struct ibv_grh *)grh, &warm);
+	err = change_address(dev, true);
+	idx = err ? -2 : wait_added_gid(ctx, r->port, true);
+	if (idx < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "adding 2001:db8::42 "
+			     "to %s: %s", dev, err ? strerror(-err) :
+			     "no GID within 3 s");
+		return -2;
+	}
+	memcpy(grh + 24, added6, 16);
+	if (row->mode == ADDR_ADDED)
+		return idx;
+	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
+				      (struct ibv_grh *)grh, &warm);
+	err = change_address(dev, false);
+	if (err || wait_added_gid(ctx, r->port, false) != -1) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "removing "
+			     "2001:db8::42 from %s: %s", dev, err ?
+			     strerror(-err) : "its GID stays");
+		return -2;
+	}
+	return -1;
+}
+
 static void run(const void *rw, struct rc_ctx *ctx)
 {
 	const struct ahwc_row *row = rw;
@@ -301,6 +432,8 @@ static void run(const void *rw, struct rc_ctx *ctx)
 	uint8_t grh[VRES_GRH];
 	struct ibv_ah_attr attr;
 	struct ibv_wc wc = {};
+	char dev[IF_NAMESIZE + 1] = "";
+	int added = -1;
 	struct vres r;
 
 	if (!rc_need_call(ctx, ops->ibv_init_ah_from_wc, "ibv_init_ah_from_wc") ||
@@ -322,6 +455,12 @@ static void run(const void *rw, struct rc_ctx *ctx)
 			goto out;
 		}
 	}
+	if (row->mode == ADDR_ADDED || row->mode == ADDR_REMOVED) {
+		added = change_between_calls(ctx, row, &r, &wc, grh, dev,
+					     sizeof(dev));
+		if (added == -2)
+			goto out;
+	}
 	/* a filled ah_attr: a field the call leaves alone shows */
 	memset(&attr, 0xc3, sizeof(attr));
 	RC_OBSERVE(ctx, ops->ibv_init_ah_from_wc(r.ctx, r.port, &wc,
@@ -331,8 +470,15 @@ static void run(const void *rw, struct rc_ctx *ctx)
 	/* padding is not a field: both sides' bytes there are noise */
 	((uint8_t *)&attr)[23] = ((uint8_t *)&attr)[31] = 0;
 	rc_obs_out(ctx->obs, &attr, sizeof(attr));
-	check_fields(ctx, row, &r, &wc, &attr);
+	if (added >= 0 && attr.grh.sgid_index != added)
+		rc_obs_violation(ctx->obs, "grh.sgid_index %u, the added "
+				 "address's GID is %d", attr.grh.sgid_index,
+				 added);
+	else if (added < 0)
+		check_fields(ctx, row, &r, &wc, &attr);
 out:
+	if (dev[0])
+		change_address(dev, false);
 	vres_close(&r);
 }
 

@@ -6,6 +6,8 @@
  *
  *   ah-class       ibv_init_ah_from_wc() leaves traffic_class 0
  *   mcast-noop     ibv_attach_mcast() returns 0 without attaching
+ *   ah-stale       ibv_init_ah_from_wc() keeps its answer for a destination
+ *                  GID and gives it again, even after the GID is gone
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -23,13 +25,28 @@ static int bug(const char *name)
 
 #define REAL(fn) ((__typeof__(&fn))dlsym(RTLD_NEXT, #fn))
 
+/* ah-stale: the last answer and the destination GID it was for */
+static struct ibv_ah_attr kept;
+static union ibv_gid kept_for;
+static int have_kept;
+
 int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 			struct ibv_wc *wc, struct ibv_grh *grh,
 			struct ibv_ah_attr *ah_attr)
 {
-	int ret = REAL(ibv_init_ah_from_wc)(context, port_num, wc, grh,
-					    ah_attr);
+	int ret;
 
+	if (bug("ah-stale") && grh && have_kept &&
+	    !memcmp(&kept_for, &grh->dgid, sizeof(kept_for))) {
+		*ah_attr = kept;
+		return 0;
+	}
+	ret = REAL(ibv_init_ah_from_wc)(context, port_num, wc, grh, ah_attr);
+	if (!ret && grh) {
+		kept = *ah_attr;
+		kept_for = grh->dgid;
+		have_kept = 1;
+	}
 	if (!ret && bug("ah-class"))
 		ah_attr->grh.traffic_class = 0;
 	return ret;

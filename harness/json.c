@@ -152,9 +152,10 @@ int rc_results_add(struct rc_results *r, const char *case_json,
 	return ret;
 }
 
-int rc_results_close(struct rc_results *r, const char *summary_json)
+int rc_results_close(struct rc_results *r, const char *summary_json,
+		     bool complete)
 {
-	int ret = write_tail(r, "", summary_json, true);
+	int ret = write_tail(r, "", summary_json, complete);
 
 	if (close(r->fd) && !ret)
 		ret = -errno;

@@ -36,6 +36,8 @@ struct rc_results {
 int rc_results_open(struct rc_results *r, const char *path, const char *head);
 int rc_results_add(struct rc_results *r, const char *case_json,
 		   const char *summary_json);
-int rc_results_close(struct rc_results *r, const char *summary_json);
+/* @complete: every selected case ran (false: the run was interrupted) */
+int rc_results_close(struct rc_results *r, const char *summary_json,
+		     bool complete);
 
 #endif

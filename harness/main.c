@@ -812,7 +812,7 @@ static int cmd_run(const struct rc_opts *o)
 	}
 	sj.len = 0;
 	json_summary(&sj, &s);
-	if (o->json && rc_results_close(&results, sj.s))
+	if (o->json && rc_results_close(&results, sj.s, !interrupted))
 		fprintf(stderr, "rdmaconf: closing %s failed: %m\n", o->json);
 	if (o->junit) {
 		struct rc_str props = {};

@@ -241,6 +241,32 @@ def test_sigkill_mid_run_leaves_valid_json(tmp_path, shim):
     assert len(data["results"]) >= 5
 
 
+def test_sigint_mid_run_exits_130_and_says_incomplete(tmp_path, shim):
+    """Ctrl-C while a case hangs: the case is stopped, the run exits 130,
+    and its results say they are not complete."""
+    path = tmp_path / "r.json"
+    env = dict(os.environ, LD_PRELOAD=shim("hostile.so"), RDMACONF_SHIM="hang")
+    proc = subprocess.Popen([RDMACONF, "run", "--json", str(path),
+                             "--watchdog-ms", "20000"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:      # wait until some cases are in
+        try:
+            if len(json.loads(path.read_text())["results"]) >= 5:
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted after" in err
+    data = json.loads(path.read_text())
+    assert data["complete"] is False
+    assert len(data["results"]) >= 5
+
+
 def test_impl_reference_only(rdmaconf):
     r = rdmaconf("run", "--impl", "reference", "--filter", "umad/size/*")
     res = r.result("umad/size/header-size")

@@ -152,3 +152,28 @@ def test_ibsim_runs_in_parallel_do_not_collide(tmp_path):
         assert all(r["verdict"] == {"system": "PASS", "reference": "PASS"}
                    for r in rows), text[-3000:]
     nothing_left()
+
+
+@pytest.mark.ibsim
+def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
+    """Ctrl-C (SIGINT to the foreground group) in the middle of an ibsim
+    run: exit 130, the results so far kept, ibsim, opensm and the peer
+    gone."""
+    import signal
+    import time
+    out = tmp_path / "r.json"
+    p = subprocess.Popen([RDMACONF, "run", "--target", "ibsim", "--json",
+                          str(out)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if p.stdout.readline().startswith("ok 10 "):
+            break
+    os.killpg(p.pid, signal.SIGINT)
+    p.wait(timeout=60)
+    assert p.returncode == 130, p.stderr.read()[-2000:]
+    data = json.loads(out.read_text())
+    assert data["complete"] is False and len(data["results"]) >= 10
+    time.sleep(0.5)
+    nothing_left()

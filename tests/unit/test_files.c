@@ -48,10 +48,27 @@ Test(json, results_valid_after_every_case)
 			 "{\"id\": 1}\n],\n\"summary\": {\"n\": 1},\n"
 			 "\"complete\": false}\n");
 	cr_assert_eq(rc_results_add(&r, "{\"id\": 2}", "{\"n\": 2}"), 0);
-	cr_assert_eq(rc_results_close(&r, "{\"n\": 2}"), 0);
+	cr_assert_eq(rc_results_close(&r, "{\"n\": 2}", true), 0);
 	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
 			 "{\"id\": 1},\n{\"id\": 2}\n],\n\"summary\": {\"n\": 2},\n"
 			 "\"complete\": true }\n");
+	unlink(path);
+}
+
+Test(json, interrupted_results_say_so)
+{
+	char path[] = "/tmp/rdmaconf-unit-XXXXXX";
+	struct rc_results r;
+	int fd = mkstemp(path);
+
+	cr_assert(fd >= 0);
+	close(fd);
+	cr_assert_eq(rc_results_open(&r, path, "\"tool\": {}"), 0);
+	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
+	cr_assert_eq(rc_results_close(&r, "{\"n\": 1}", false), 0);
+	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
+			 "{\"id\": 1}\n],\n\"summary\": {\"n\": 1},\n"
+			 "\"complete\": false}\n");
 	unlink(path);
 }
 

@@ -2,12 +2,56 @@
 import json
 import os
 import subprocess
+import tempfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RDMACONF = os.environ.get("RDMACONF", os.path.join(ROOT, "build", "rdmaconf"))
 SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
+
+
+# The whole umad suite on ibsim takes most of a minute, nearly all of it
+# waiting for MADs the simulator never delivers.  When its test is
+# selected, it starts as soon as collection ends and its test runs last, so
+# that the other tests (the rxe VM's among them) use the CPU meanwhile.
+IBSIM_LONG_TEST = "test_umad_cases_on_ibsim"
+_ibsim_background = {}
+
+
+def pytest_collection_modifyitems(session, config, items):
+    long = [i for i in items if i.name == IBSIM_LONG_TEST]
+    items[:] = [i for i in items if i.name != IBSIM_LONG_TEST] + long
+
+
+def pytest_collection_finish(session):
+    if not any(i.name == IBSIM_LONG_TEST for i in session.items):
+        return
+    d = tempfile.mkdtemp(prefix="rdmaconf-ibsim-")
+    out = os.path.join(d, "ibsim.json")
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    env["RDMACONF_TEST_MARK"] = "rdmaconf-test-background-%d" % os.getpid()
+    _ibsim_background["mark"] = env["RDMACONF_TEST_MARK"]
+    _ibsim_background["out"] = out
+    _ibsim_background["proc"] = subprocess.Popen(
+        [RDMACONF, "run", "--target", "ibsim", "--watchdog-ms", "3000",
+         "--json", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, env=env)
+
+
+def ibsim_background():
+    """The background ibsim run: (its exit status, stdout, stderr, the
+    path of its results, the mark in its processes' environment)."""
+    p = _ibsim_background["proc"]
+    out, err = p.communicate(timeout=600)
+    return (p.returncode, out, err, _ibsim_background["out"],
+            _ibsim_background["mark"])
+
+
+def pytest_unconfigure(config):
+    p = _ibsim_background.get("proc")
+    if p and p.poll() is None:
+        p.kill()
 
 
 def pytest_configure(config):

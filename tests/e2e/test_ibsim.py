@@ -1,13 +1,14 @@
 """The umad cases on ibsim + opensm (rdmaconf run --target ibsim, which is
 ci/ibsim-run): an InfiniBand link layer without hardware, every case in a
 process of its own, rdmaconf-peer on another node of the fabric."""
+import itertools
 import json
 import os
 import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS
+from conftest import RDMACONF, ROOT, SHIMS, ibsim_background
 
 # the tests that start ibsim carry the mark; the rest run everywhere
 # the rows that need the fabric: SMPs, the SA, a remote node by LID
@@ -19,29 +20,47 @@ FABRIC = ("umad/register/smi-directed-route-answered",
           "umad/send/unassigned-lid-returned")
 FABRIC_FILTER = ",".join(FABRIC)
 IBSIM_RUN = os.path.join(ROOT, "ci", "ibsim-run")
+_marks = itertools.count()
 BUILD = os.path.dirname(RDMACONF)
 
 
-def nothing_left():
-    """nothing ibsim-run started is left behind"""
-    for pattern in ("ibsim -s " + ROOT, "rdmaconf-peer --issm"):
-        left = subprocess.run(["pgrep", "-f", pattern], capture_output=True)
-        assert left.returncode == 1, pattern
+def marked(env=None):
+    """@env (default: ours) with a mark that everything a run starts
+    inherits, so that its leftovers can be told from other runs'."""
+    mark = "rdmaconf-test-%d-%d" % (os.getpid(), next(_marks))
+    return dict(os.environ if env is None else env,
+                RDMACONF_TEST_MARK=mark), mark
+
+
+def nothing_left(mark):
+    """nothing the run with @mark started is left behind"""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                env = f.read()
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        assert ("RDMACONF_TEST_MARK=" + mark).encode() not in env, cmd
 
 
 def run_ibsim(args, env=None, timeout=600):
-    env = dict(os.environ if env is None else env)
-    return subprocess.run([RDMACONF, "run", "--target", "ibsim"] + args,
-                          capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    env, mark = marked(env)
+    p = subprocess.run([RDMACONF, "run", "--target", "ibsim"] + args,
+                       capture_output=True, text=True, env=env,
+                       timeout=timeout)
+    return p, mark
 
 
 @pytest.mark.ibsim
-def test_umad_cases_on_ibsim(tmp_path):
-    out = tmp_path / "ibsim.json"
-    p = run_ibsim(["--watchdog-ms", "3000", "--json", str(out)])
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
-    data = json.loads(out.read_text())
+def test_umad_cases_on_ibsim():
+    """rdmaconf run --target ibsim, started in the background when
+    collection ended (conftest.py)."""
+    rc, stdout, stderr, path, mark = ibsim_background()
+    assert rc == 0, stdout[-3000:] + stderr[-2000:]
+    with open(path) as f:
+        data = json.load(f)
     assert data["device"]["name"].startswith("ibsim")
     assert data["device"]["link_layer"] == "InfiniBand"
     # rdmaconf-peer on Hca3 of ci/ibsim/net: a LID and a port GUID
@@ -61,7 +80,7 @@ def test_umad_cases_on_ibsim(tmp_path):
     r = rows["umad/send/timeout-200ms-retries-1"]
     assert r["expectation"]["where"].split(":")[0].endswith("ibsim.expect")
     assert sum(r["verdict"]["system"] == "PASS" for r in rows.values()) >= 70
-    nothing_left()
+    nothing_left(mark)
 
 
 @pytest.mark.ibsim
@@ -71,7 +90,8 @@ def test_lid_byte_order_bug_is_caught_on_ibsim(tmp_path):
     out = tmp_path / "bug.json"
     env = dict(os.environ, LD_PRELOAD=os.path.join(SHIMS, "mad_bugs.so"),
                RDMACONF_SHIM="lid-host-order")
-    p = run_ibsim(["--filter", FABRIC_FILTER, "--json", str(out)], env=env)
+    p, mark = run_ibsim(["--filter", FABRIC_FILTER, "--json", str(out)],
+                        env=env)
     assert p.returncode == 1, p.stdout[-3000:] + p.stderr[-2000:]
     rows = {r["id"]: r for r in json.loads(out.read_text())["results"]}
     for rid in FABRIC[1:5]:
@@ -80,7 +100,7 @@ def test_lid_byte_order_bug_is_caught_on_ibsim(tmp_path):
         assert "umad status 110" in rows[rid]["system_detail"], rows[rid]
     # LID 0xffff reads the same both ways round
     assert rows[FABRIC[0]]["verdict"]["system"] == "PASS"
-    nothing_left()
+    nothing_left(mark)
 
 
 def test_fabric_rows_say_why_without_a_remote_node(tmp_path):
@@ -125,12 +145,12 @@ def test_ibsim_run_peer_that_does_not_come_up(tmp_path):
     peer.chmod(0o755)
     os.symlink(os.path.join(BUILD, "ibsim", "umad2sim_pkey.so"),
                tmp_path / "ibsim" / "umad2sim_pkey.so")
+    env, mark = marked(dict(os.environ, RDMACONF_BUILD=str(tmp_path)))
     p = subprocess.run([IBSIM_RUN, "true"], capture_output=True, text=True,
-                       env=dict(os.environ, RDMACONF_BUILD=str(tmp_path)),
-                       timeout=60)
+                       env=env, timeout=60)
     assert p.returncode == 72 and p.stderr.count("\n") == 1, p.stderr
     assert "not in sysfs" in p.stderr
-    nothing_left()
+    nothing_left(mark)
 
 
 @pytest.mark.ibsim
@@ -138,12 +158,13 @@ def test_ibsim_runs_in_parallel_do_not_collide(tmp_path):
     """Two fabrics at once: private socket names and scratch directories,
     each run sees its own remote node and passes."""
     procs = []
+    env, mark = marked()
     for n in range(2):
         out = tmp_path / ("p%d.json" % n)
         procs.append((out, subprocess.Popen(
             [RDMACONF, "run", "--target", "ibsim", "--filter", FABRIC_FILTER,
              "--json", str(out)], stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True)))
+            stderr=subprocess.STDOUT, text=True, env=env)))
     for out, p in procs:
         text, _ = p.communicate(timeout=300)
         assert p.returncode == 0, text[-3000:]
@@ -151,7 +172,7 @@ def test_ibsim_runs_in_parallel_do_not_collide(tmp_path):
         assert len(rows) == len(FABRIC)
         assert all(r["verdict"] == {"system": "PASS", "reference": "PASS"}
                    for r in rows), text[-3000:]
-    nothing_left()
+    nothing_left(mark)
 
 
 @pytest.mark.ibsim
@@ -162,9 +183,10 @@ def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
     import signal
     import time
     out = tmp_path / "r.json"
+    env, mark = marked()
     p = subprocess.Popen([RDMACONF, "run", "--target", "ibsim", "--json",
                           str(out)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True,
+                         stderr=subprocess.PIPE, text=True, env=env,
                          start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -176,4 +198,4 @@ def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
     data = json.loads(out.read_text())
     assert data["complete"] is False and len(data["results"]) >= 10
     time.sleep(0.5)
-    nothing_left()
+    nothing_left(mark)

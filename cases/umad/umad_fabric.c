@@ -181,6 +181,17 @@ void fabric_check_answer(struct rc_ctx *ctx, enum fabric_query q, int fd)
 				 umad_status, mad[MAD_OFF_METHOD], status);
 		return;
 	}
+	/* the header's address is where the answer came from (user_mad.rst):
+	 * the node asked, by LID */
+	lid = get16(in + REF_UMAD_OFF_LID);
+	if ((q == FQ_SMP_LID_REMOTE || q == FQ_VENDOR_REMOTE) &&
+	    lid != ctx->target->remote_lid)
+		rc_obs_violation(ctx->obs, "the answer of %s came from LID %u, "
+				 "not %u", what[q], lid,
+				 ctx->target->remote_lid);
+	if (q == FQ_SA_SELF && lid != port_lid(ctx, "sm_lid"))
+		rc_obs_violation(ctx->obs, "the SA's answer came from LID %u, "
+				 "not the SM's", lid);
 	switch (q) {
 	case FQ_SMP_DR_SELF:
 		got = get64(mad + SMP_OFF_DATA + NI_OFF_NODE_GUID);

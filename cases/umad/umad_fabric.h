@@ -39,8 +39,9 @@ bool fabric_build(struct rc_ctx *ctx, enum fabric_query q, int vendor_class,
  * Wait on @fd for the answer to @q and check it says what the fabric knows:
  * the node GUID in sysfs for FQ_SMP_DR_SELF, the port's own LID and GUID in
  * the SA's NodeRecord, the remote port's GUID (RDMACONF_REMOTE) for the
- * rest.  Records the answer's header as output; a wrong or missing answer
- * is a violation.
+ * rest; and that it came from the LID asked (the SM's for the SA).
+ * Records the answer's header as output; a wrong or missing answer is a
+ * violation.
  */
 void fabric_check_answer(struct rc_ctx *ctx, enum fabric_query q, int fd);
 

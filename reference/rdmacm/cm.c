@@ -276,22 +276,6 @@ int ref_rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
 	return 0;
 }
 
-static void ah_attr_of(const struct ucma_event *e, struct ibv_ah_attr *a)
-{
-	memset(a, 0, sizeof(*a));
-	memcpy(a->grh.dgid.raw, e->dgid, 16);
-	a->grh.flow_label = e->flow_label;
-	a->grh.sgid_index = e->sgid_index;
-	a->grh.hop_limit = e->hop_limit;
-	a->grh.traffic_class = e->traffic_class;
-	a->dlid = e->dlid;
-	a->sl = e->sl;
-	a->src_path_bits = e->src_path_bits;
-	a->static_rate = e->static_rate;
-	a->is_global = e->is_global;
-	a->port_num = e->port_num;
-}
-
 int ref_rdma_get_cm_event(struct rdma_event_channel *channel,
 			  struct rdma_cm_event **event)
 {
@@ -326,10 +310,10 @@ int ref_rdma_get_cm_event(struct rdma_event_channel *channel,
 	e->ev.param.ud.private_data = mc->context;
 	e->ev.param.ud.qp_num = ue.qp_num;
 	e->ev.param.ud.qkey = ue.qkey;
-	ah_attr_of(&ue, &e->ev.param.ud.ah_attr);
+	ref_ah_attr_from_uverbs(&ue.ah_attr, &e->ev.param.ud.ah_attr);
 	if (ue.event == RDMA_CM_EVENT_MULTICAST_JOIN && !ue.status) {
-		memcpy(mc->mgid.raw, ue.dgid, 16);
-		mc->mlid = ue.dlid;
+		memcpy(mc->mgid.raw, ue.ah_attr.grh.dgid, 16);
+		mc->mlid = ue.ah_attr.dlid;
 		if (mc->owner && mc->owner->id.qp && !mc->attached &&
 		    !ref_ibv_attach_mcast(mc->owner->id.qp, &mc->mgid,
 					  mc->mlid))

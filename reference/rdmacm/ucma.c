@@ -50,17 +50,25 @@ int ucma_create_id(int fd, uint64_t uid, uint16_t ps, uint8_t qp_type,
 	return 0;
 }
 
-int ucma_destroy_id(int fd, uint32_t id, uint32_t *events_reported)
+/* DESTROY_ID and LEAVE_MCAST: the same command struct and answer, the
+ * events the kernel reported for what goes away. */
+static int ucma_destroy(int fd, uint32_t command, uint32_t id,
+			uint32_t *events_reported)
 {
 	struct rdma_ucm_destroy_id_resp resp = {};
 	struct rdma_ucm_destroy_id cmd = { .response = (uintptr_t)&resp,
 					   .id = id };
 
-	if (ucma_cmd(fd, RDMA_USER_CM_CMD_DESTROY_ID, &cmd, sizeof(cmd),
-		     sizeof(resp)))
+	if (ucma_cmd(fd, command, &cmd, sizeof(cmd), sizeof(resp)))
 		return -1;
 	*events_reported = resp.events_reported;
 	return 0;
+}
+
+int ucma_destroy_id(int fd, uint32_t id, uint32_t *events_reported)
+{
+	return ucma_destroy(fd, RDMA_USER_CM_CMD_DESTROY_ID, id,
+			    events_reported);
 }
 
 int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr,
@@ -110,22 +118,14 @@ int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
 
 int ucma_leave(int fd, uint32_t mc, uint32_t *events_reported)
 {
-	struct rdma_ucm_destroy_id_resp resp = {};
-	struct rdma_ucm_destroy_id cmd = { .response = (uintptr_t)&resp,
-					   .id = mc };
-
-	if (ucma_cmd(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, &cmd, sizeof(cmd),
-		     sizeof(resp)))
-		return -1;
-	*events_reported = resp.events_reported;
-	return 0;
+	return ucma_destroy(fd, RDMA_USER_CM_CMD_LEAVE_MCAST, mc,
+			    events_reported);
 }
 
 int ucma_get_event(int fd, struct ucma_event *ev)
 {
 	struct rdma_ucm_event_resp resp = {};
 	struct rdma_ucm_get_event cmd = { .response = (uintptr_t)&resp };
-	const struct ib_uverbs_ah_attr *a = &resp.param.ud.ah_attr;
 
 	if (ucma_cmd(fd, RDMA_USER_CM_CMD_GET_EVENT, &cmd, sizeof(cmd),
 		     sizeof(resp)))
@@ -137,17 +137,7 @@ int ucma_get_event(int fd, struct ucma_event *ev)
 	ev->status = resp.status;
 	ev->qp_num = resp.param.ud.qp_num;
 	ev->qkey = resp.param.ud.qkey;
-	memcpy(ev->dgid, a->grh.dgid, 16);
-	ev->flow_label = a->grh.flow_label;
-	ev->sgid_index = a->grh.sgid_index;
-	ev->hop_limit = a->grh.hop_limit;
-	ev->traffic_class = a->grh.traffic_class;
-	ev->dlid = a->dlid;
-	ev->sl = a->sl;
-	ev->src_path_bits = a->src_path_bits;
-	ev->static_rate = a->static_rate;
-	ev->is_global = a->is_global;
-	ev->port_num = a->port_num;
+	ev->ah_attr = resp.param.ud.ah_attr;
 	return 0;
 }
 

@@ -11,8 +11,11 @@
 
 #include <stdint.h>
 #include <sys/socket.h>
+#include <rdma/ib_user_verbs.h>
 
-/* An event as GET_EVENT reports it; the AH attributes of a UD event. */
+/* An event as GET_EVENT reports it; the AH attributes of a UD event as
+ * the kernel gives them (<rdma/ib_user_verbs.h> clashes with neither
+ * header). */
 struct ucma_event {
 	uint64_t uid;
 	uint32_t id;
@@ -20,17 +23,7 @@ struct ucma_event {
 	int32_t status;
 	uint32_t qp_num;
 	uint32_t qkey;
-	uint8_t dgid[16];
-	uint32_t flow_label;
-	uint8_t sgid_index;
-	uint8_t hop_limit;
-	uint8_t traffic_class;
-	uint16_t dlid;
-	uint8_t sl;
-	uint8_t src_path_bits;
-	uint8_t static_rate;
-	uint8_t is_global;
-	uint8_t port_num;
+	struct ib_uverbs_ah_attr ah_attr;
 };
 
 int ucma_open(void);

@@ -169,6 +169,41 @@ static int uverbs_write(int fd, uint32_t command, void *cmd, size_t len,
 	return errno ? errno : EIO;
 }
 
+/* The field-by-field copies between libibverbs' struct and the kernel's
+ * (create AH, and the AH attributes of an rdma_cm UD event). */
+void ref_ah_attr_to_uverbs(const struct ibv_ah_attr *attr,
+			   struct ib_uverbs_ah_attr *a)
+{
+	memcpy(a->grh.dgid, attr->grh.dgid.raw, 16);
+	a->grh.flow_label = attr->grh.flow_label;
+	a->grh.sgid_index = attr->grh.sgid_index;
+	a->grh.hop_limit = attr->grh.hop_limit;
+	a->grh.traffic_class = attr->grh.traffic_class;
+	a->dlid = attr->dlid;
+	a->sl = attr->sl;
+	a->src_path_bits = attr->src_path_bits;
+	a->static_rate = attr->static_rate;
+	a->is_global = attr->is_global;
+	a->port_num = attr->port_num;
+}
+
+void ref_ah_attr_from_uverbs(const struct ib_uverbs_ah_attr *a,
+			     struct ibv_ah_attr *attr)
+{
+	memset(attr, 0, sizeof(*attr));
+	memcpy(attr->grh.dgid.raw, a->grh.dgid, 16);
+	attr->grh.flow_label = a->grh.flow_label;
+	attr->grh.sgid_index = a->grh.sgid_index;
+	attr->grh.hop_limit = a->grh.hop_limit;
+	attr->grh.traffic_class = a->grh.traffic_class;
+	attr->dlid = a->dlid;
+	attr->sl = a->sl;
+	attr->src_path_bits = a->src_path_bits;
+	attr->static_rate = a->static_rate;
+	attr->is_global = a->is_global;
+	attr->port_num = a->port_num;
+}
+
 struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
 	struct {
@@ -176,7 +211,6 @@ struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 		struct ib_uverbs_create_ah body;
 	} cmd = {};
 	struct ib_uverbs_create_ah_resp resp = {};
-	struct ib_uverbs_ah_attr *a = &cmd.body.attr;
 	const char *dev;
 	struct ibv_ah *ah;
 	int err;
@@ -199,17 +233,7 @@ struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	cmd.body.response = (uintptr_t)&resp;
 	cmd.body.user_handle = (uintptr_t)ah;
 	cmd.body.pd_handle = pd->handle;
-	memcpy(a->grh.dgid, attr->grh.dgid.raw, 16);
-	a->grh.flow_label = attr->grh.flow_label;
-	a->grh.sgid_index = attr->grh.sgid_index;
-	a->grh.hop_limit = attr->grh.hop_limit;
-	a->grh.traffic_class = attr->grh.traffic_class;
-	a->dlid = attr->dlid;
-	a->sl = attr->sl;
-	a->src_path_bits = attr->src_path_bits;
-	a->static_rate = attr->static_rate;
-	a->is_global = attr->is_global;
-	a->port_num = attr->port_num;
+	ref_ah_attr_to_uverbs(attr, &cmd.body.attr);
 	err = uverbs_write(pd->context->cmd_fd, IB_USER_VERBS_CMD_CREATE_AH,
 			   &cmd, sizeof(cmd), sizeof(resp));
 	if (err) {

@@ -26,6 +26,12 @@ int ref_ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 int ref_ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 			 uint16_t lid);
 
+struct ib_uverbs_ah_attr;	/* <rdma/ib_user_verbs.h> */
+void ref_ah_attr_to_uverbs(const struct ibv_ah_attr *attr,
+			   struct ib_uverbs_ah_attr *a);
+void ref_ah_attr_from_uverbs(const struct ib_uverbs_ah_attr *a,
+			     struct ibv_ah_attr *attr);
+
 /* The port's GID table, from the uverbs ioctls on @cmd_fd, else sysfs
  * (gid_table.c). */
 enum ref_gid_type { REF_GID_IB_ROCE_V1, REF_GID_ROCE_V2 };

@@ -232,6 +232,19 @@ void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)
 	rc_str_printf(b, "]}");
 }
 
+int rc_guid_parse(const char *s, uint64_t *guid)
+{
+	unsigned int w[8], n;
+
+	n = sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3],
+		   &w[4], &w[5], &w[6], &w[7]);
+	if (n != 4 && n != 8)
+		return -EINVAL;
+	*guid = (uint64_t)w[n - 4] << 48 | (uint64_t)w[n - 3] << 32 |
+		(uint64_t)w[n - 2] << 16 | w[n - 1];
+	return 0;
+}
+
 int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16])
 {
 	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };

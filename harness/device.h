@@ -32,6 +32,10 @@ int rc_device_driver(const struct rc_device *d, char *buf, size_t len);
 int rc_sysfs_read(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The GUID of a sysfs node_guid ("0010:0000:0000:0004") or the interface
+ * id of a GID (its last four groups): 0, or -EINVAL. */
+int rc_guid_parse(const char *s, uint64_t *guid);
+
 /*
  * A GID of @ca port @port for addressing the port itself: @ipv4 an
  * IPv4-mapped one (::ffff:a.b.c.d), else an IPv6 one that is not

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "umad_fabric.h"
+#include "../../harness/device.h"
 
 enum {
 	ATTR_NODE_INFO = 0x0011,
@@ -97,19 +98,12 @@ static uint16_t port_lid(struct rc_ctx *ctx, const char *attr)
 /* The node GUID, or (@port) the port GUID: GID 0's interface id. */
 static bool own_guid(struct rc_ctx *ctx, bool port, uint64_t *guid)
 {
-	unsigned int w[4];
 	char buf[64];
 
-	if (port ? dev_sysfs(ctx, ctx->target->port, "gids/0", buf,
-			     sizeof(buf)) :
-		   dev_sysfs(ctx, 0, "node_guid", buf, sizeof(buf)))
-		return false;
-	if (sscanf(port ? buf + 20 : buf, "%x:%x:%x:%x", &w[0], &w[1], &w[2],
-		   &w[3]) != 4)
-		return false;
-	*guid = (uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 | w[2] << 16 |
-		w[3];
-	return true;
+	return !(port ? dev_sysfs(ctx, ctx->target->port, "gids/0", buf,
+				  sizeof(buf)) :
+			dev_sysfs(ctx, 0, "node_guid", buf, sizeof(buf))) &&
+	       !rc_guid_parse(buf, guid);
 }
 
 bool fabric_build(struct rc_ctx *ctx, enum fabric_query q, int vendor_class,

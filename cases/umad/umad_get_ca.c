@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "umad_dev.h"
+#include "../../harness/device.h"
 
 #define DOC "umad_get_ca() gets the attributes of the InfiniBand device " \
 	"ca_name. It fills the ca structure with the device attributes " \
@@ -42,7 +43,6 @@ static const struct dev_row rows[] = {
 static void check(struct rc_ctx *ctx, const umad_ca_t *ca)
 {
 	char buf[64];
-	unsigned int w[4];
 	uint64_t guid;
 	int p = ctx->target->port;
 
@@ -52,9 +52,7 @@ static void check(struct rc_ctx *ctx, const umad_ca_t *ca)
 		return;
 	}
 	if (!dev_sysfs(ctx, 0, "node_guid", buf, sizeof(buf)) &&
-	    sscanf(buf, "%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3]) == 4) {
-		guid = (uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 |
-		       (uint64_t)w[2] << 16 | w[3];
+	    !rc_guid_parse(buf, &guid)) {
 		if (be64toh(ca->node_guid) != guid)
 			rc_obs_violation(ctx->obs, "node_guid %016llx, sysfs %s",
 					 (unsigned long long)be64toh(ca->node_guid),

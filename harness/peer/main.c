@@ -100,7 +100,8 @@ static void answer(int fd, uint8_t *umad, uint64_t guid_be)
 static unsigned int port_identity(int n, uint64_t *guid_be)
 {
 	char ibdev[64], buf[64];
-	unsigned int w[4], lid;
+	uint64_t guid;
+	unsigned int lid;
 	int port;
 
 	if (rc_sysfs_read(ibdev, sizeof(ibdev), RC_SYSFS_MAD "/umad%d/ibdev",
@@ -114,12 +115,9 @@ static unsigned int port_identity(int n, uint64_t *guid_be)
 		die("%s port %d has no LID (is there a subnet manager?)",
 		    ibdev, port);
 	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/gids/0",
-			  ibdev, port) ||
-	    sscanf(buf, "%*x:%*x:%*x:%*x:%x:%x:%x:%x", &w[0], &w[1], &w[2],
-		   &w[3]) != 4)
+			  ibdev, port) || rc_guid_parse(buf, &guid))
 		die("%s port %d: no GID 0", ibdev, port);
-	*guid_be = htobe64((uint64_t)w[0] << 48 | (uint64_t)w[1] << 32 |
-			   w[2] << 16 | w[3]);
+	*guid_be = htobe64(guid);
 	return lid;
 }
 

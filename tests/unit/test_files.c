@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The texts rdmaconf writes (results JSON) and reads (profiles). */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../harness/device.h"
 #include "../../harness/expect.h"
 #include "../../harness/rdmaconf.h"
 #include "../../harness/json.h"
@@ -32,15 +34,22 @@ Test(json, escapes_garbage)
 	rc_str_free(&b);
 }
 
-Test(json, results_valid_after_every_case)
+/* A results file at a fresh @path (a mkstemp template). */
+static void open_results(char *path, struct rc_results *r)
 {
-	char path[] = "/tmp/rdmaconf-unit-XXXXXX";
-	struct rc_results r;
 	int fd = mkstemp(path);
 
 	cr_assert(fd >= 0);
 	close(fd);
-	cr_assert_eq(rc_results_open(&r, path, "\"tool\": {}"), 0);
+	cr_assert_eq(rc_results_open(r, path, "\"tool\": {}"), 0);
+}
+
+Test(json, results_valid_after_every_case)
+{
+	char path[] = "/tmp/rdmaconf-unit-XXXXXX";
+	struct rc_results r;
+
+	open_results(path, &r);
 	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n],\n"
 			 "\"summary\": {},\n\"complete\": false}\n");
 	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
@@ -59,11 +68,8 @@ Test(json, interrupted_results_say_so)
 {
 	char path[] = "/tmp/rdmaconf-unit-XXXXXX";
 	struct rc_results r;
-	int fd = mkstemp(path);
 
-	cr_assert(fd >= 0);
-	close(fd);
-	cr_assert_eq(rc_results_open(&r, path, "\"tool\": {}"), 0);
+	open_results(path, &r);
 	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
 	cr_assert_eq(rc_results_close(&r, "{\"n\": 1}", false), 0);
 	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
@@ -172,4 +178,17 @@ Test(profile, crash_kind)
 	cr_assert_eq(load_text("a XFAIL:boom r\n", &p, err), -1);
 	cr_assert(strstr(err, "crash, hang)"), "%s", err);
 	rc_profile_free(&p);
+}
+
+Test(device, guid_of_node_guid_and_of_gid)
+{
+	uint64_t g;
+
+	cr_assert_eq(rc_guid_parse("0010:0000:0000:0004", &g), 0);
+	cr_assert_eq(g, 0x0010000000000004ull);
+	cr_assert_eq(rc_guid_parse("fe80:0000:0000:0000:0002:c903:00ab:cdef",
+				   &g), 0);
+	cr_assert_eq(g, 0x0002c90300abcdefull, "the interface id");
+	cr_assert_eq(rc_guid_parse("0010:0000:0000", &g), -EINVAL);
+	cr_assert_eq(rc_guid_parse("", &g), -EINVAL);
 }

@@ -221,17 +221,23 @@ static int query_table(int fd, struct port_cache *c)
 	/* the table of every port: room for a few ports of this size */
 	size_t max = 4 * (size_t)c->size < TABLE_MAX ? 4 * (size_t)c->size :
 		     TABLE_MAX;
-	struct ib_uverbs_gid_entry *u = calloc(max, sizeof(*u));
+	struct ib_uverbs_gid_entry *u;
 	uint64_t n = 0, i;
-	const struct ib_uverbs_attr attrs[] = {
+	struct ib_uverbs_attr attrs[] = {
 		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, sizeof(*u)),
 		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0),
 		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
-		     max * sizeof(*u), (uintptr_t)u),
+		     max * sizeof(*u), 0),
 		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
 		     (uintptr_t)&n),
 	};
 	int err = -ENOMEM, id;
+
+	/* no id worked for this device: neither asked again nor allocated */
+	if (c->driver_id == -2)
+		return -EOPNOTSUPP;
+	u = calloc(max, sizeof(*u));
+	attrs[2].data = (uintptr_t)u;
 
 	if (u && c->driver_id >= 0)
 		err = device_ioctl(fd, c->driver_id,
@@ -247,7 +253,7 @@ static int query_table(int fd, struct port_cache *c)
 		else if (err != -EINVAL)
 			break;	/* no such method here: sysfs */
 	}
-	if (c->driver_id == -1)
+	if (c->driver_id == -1 && u && fd >= 0)	/* tried them all */
 		c->driver_id = -2;
 	if (!err) {
 		memset(c->e, 0, c->size * sizeof(*c->e));

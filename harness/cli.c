@@ -31,9 +31,10 @@ static enum rc_cli_result check(bool list, const struct rc_opts *o,
 				char *err, size_t len)
 {
 	if (list) {
-		if (o->vm || o->two || o->ibsim || o->json || o->junit ||
+		if (o->vm || o->two || o->ibsim || o->junit ||
 		    o->device || o->expect || o->rdma_core)
-			return fail(err, len, "list takes only --filter");
+			return fail(err, len, "list takes only --filter and "
+				    "--json");
 		return RC_CLI_LIST;
 	}
 	if (o->vm && o->device)

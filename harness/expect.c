@@ -8,6 +8,7 @@
 
 #include "expect.h"
 #include "rdmaconf.h"
+#include "row.h"
 
 const char *rc_expect_kind_name(enum rc_expect_kind k)
 {
@@ -42,6 +43,7 @@ static int parse_fail_kind(const char *s, int *kind)
 		[RC_FAIL_RETURN] = "return", [RC_FAIL_ERRNO] = "errno",
 		[RC_FAIL_OUTPUT] = "output", [RC_FAIL_TIMING] = "timing",
 		[RC_FAIL_CRASH] = "crash", [RC_FAIL_HANG] = "hang",
+		[RC_FAIL_ABSENT] = "absent",
 	};
 	unsigned int i;
 
@@ -108,7 +110,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			if (kind[5] && parse_fail_kind(kind + 6, &fail_kind)) {
 				snprintf(err, errlen, "%s:%u: unknown failure "
 					 "kind '%.32s' (return, errno, output, "
-					 "timing, success, crash, hang)", path, lineno,
+					 "timing, success, crash, hang, absent)", path, lineno,
 					 kind + 6);
 				goto fail;
 			}
@@ -184,4 +186,102 @@ void rc_profile_free(struct rc_profile *p)
 	free(p->e);
 	p->e = NULL;
 	p->n = 0;
+}
+
+bool rc_expect_skips(const struct rc_expectation *x, enum rc_impl_id impl)
+{
+	return x && x->kind == RC_EXP_SKIP &&
+	       (impl == RC_IMPL_SYSTEM || x->both);
+}
+
+/* The verdicts that only their own XFAIL qualifier covers. */
+static int own_kind(enum rc_verdict v)
+{
+	switch (v) {
+	case RC_CRASH: return RC_FAIL_CRASH;
+	case RC_HANG: return RC_FAIL_HANG;
+	case RC_ABSENT: return RC_FAIL_ABSENT;
+	default: return RC_FAIL_NONE;
+	}
+}
+
+static void expected(struct rc_expectation *x, struct rc_outcome *o)
+{
+	o->j.verdict = RC_XFAIL;
+	snprintf(o->j.msg, sizeof(o->j.msg), "%s (%s)", x->reason, x->where);
+}
+
+/*
+ * An XFAIL entry on one implementation's outcome.  A failure of another
+ * kind than the entry names stays what it is and makes the entry stale:
+ * an entry never hides a new bug.
+ */
+static void apply_xfail(struct rc_expectation *x, struct rc_outcome *o,
+			const char *impl, struct rc_row_result *r)
+{
+	enum rc_verdict v = o->j.verdict;
+	int kind = own_kind(v);
+	size_t len = sizeof(r->stale);
+
+	if (!o->ran || v == RC_SKIP || v == RC_UNSUPPORTED ||
+	    v == RC_BROKEN || r->stale[0])
+		return;
+	if (kind) {
+		if (x->fail_kind == kind)
+			expected(x, o);
+		else if (x->fail_kind)
+			snprintf(r->stale, len, "%s expects a failure of kind "
+				 "'%s', got %s", x->where,
+				 rc_fail_kind_name(x->fail_kind),
+				 rc_verdict_name(v));
+		return;
+	}
+	if (v == RC_FAIL) {
+		if (!x->fail_kind || x->fail_kind == (int)o->j.kind)
+			expected(x, o);
+		else
+			snprintf(r->stale, len, "%s expects a failure of kind "
+				 "'%s', got '%s'", x->where,
+				 rc_fail_kind_name(x->fail_kind),
+				 rc_fail_kind_name(o->j.kind));
+	} else if (v == RC_PASS) {
+		o->j.verdict = RC_XPASS;
+		r->conforms_now = true;
+		snprintf(r->stale, len, "now conforms: update the profile (%s "
+			 "expects a failure, but the %s implementation passes)",
+			 x->where, impl);
+		snprintf(o->j.msg, sizeof(o->j.msg), "%s", r->stale);
+	}
+}
+
+void rc_expect_apply(struct rc_expectation *x, struct rc_row_result *r)
+{
+	r->x = x;
+	r->stale[0] = 0;
+	r->conforms_now = false;
+	r->expected_divergence = false;
+	if (!x)
+		return;
+	x->used = true;
+	switch (x->kind) {
+	case RC_EXP_XFAIL:
+		apply_xfail(x, &r->oc[RC_IMPL_SYSTEM], "system", r);
+		if (x->both)
+			apply_xfail(x, &r->oc[RC_IMPL_REFERENCE], "reference",
+				    r);
+		/* what the system does wrong, the reference does not */
+		r->expected_divergence = true;
+		break;
+	case RC_EXP_DIVERGE:
+		r->expected_divergence = true;
+		if (r->agree == 1) {
+			r->conforms_now = true;
+			snprintf(r->stale, sizeof(r->stale), "now agrees: update "
+				 "the profile (%s expects a divergence, but the "
+				 "implementations agree)", x->where);
+		}
+		break;
+	case RC_EXP_SKIP:
+		break;
+	}
 }

@@ -114,3 +114,19 @@ const char *rc_impl_system_origin(const char *name)
 		snprintf(path, sizeof(path), "%s", map->l_name);
 	return path;
 }
+
+/* The rdma-core release of the library at @origin: rdma-core installs
+ * libibumad.so.3.<minor>.<package version>. */
+const char *rc_impl_rdma_core_version(const char *origin)
+{
+	static char v[64];
+	const char *p;
+
+	if (!origin || !(p = strstr(origin, ".so.")))
+		return NULL;
+	p += 4;
+	if (!(p = strchr(p, '.')) || !(p = strchr(p + 1, '.')))
+		return NULL;
+	snprintf(v, sizeof(v), "%s", p + 1);
+	return v;
+}

@@ -98,5 +98,7 @@ const struct rc_ops *rc_impl(enum rc_impl_id id);
 /* Where the system library came from, for the results' host object. */
 const char *rc_impl_system_origin(const char *soname);
 const char *rc_impl_open_error(const char *lib);
+/* "44.0" from the path of an installed rdma-core library, or NULL */
+const char *rc_impl_rdma_core_version(const char *origin);
 
 #endif

@@ -101,13 +101,30 @@ struct rc_expect {
 	const struct rc_bytes *out;	/* NULL: output not checked */
 	const struct rc_layout *layout;
 	unsigned int ms;		/* expected duration of a timed call */
-	unsigned int tol_ms;		/* +/- tolerance, scaled by host slowness */
+	/* +/- tolerance, scaled by the host's slowness up to a ceiling
+	 * (rc_tolerance_ms) */
+	unsigned int tol_ms;
+};
+
+/*
+ * What a row's expectation rests on.  Only a "documented" row may call a
+ * different answer a break of the man page; the report counts each basis
+ * apart.  0 is no basis at all, which a unit test refuses.
+ */
+enum rc_basis {
+	RC_BASIS_DOCUMENTED = 1,	/* the cited sentence says it */
+	RC_BASIS_LINUX,			/* the kernel ABI or a Linux convention */
+	RC_BASIS_INTERPRETATION,	/* the page is silent; the note says why */
+	RC_NBASES
 };
 
 struct rc_case {
 	const char *id;		/* stable: lib/call/behaviour */
-	const char *doc;	/* the sentence of the man page (or header) checked */
+	/* the man page's sentence, verbatim; for a "linux" row, the
+	 * kernel's header, document or errno(3) text it rests on */
+	const char *doc;
 	const char *note;	/* how the sentence is read where it is vague */
+	enum rc_basis basis;
 	unsigned int needs;	/* enum rc_need */
 	unsigned int watchdog_ms; /* 0: the default */
 	struct rc_expect expect;
@@ -160,6 +177,7 @@ enum rc_fail_kind {
 	RC_FAIL_TIMING,
 	RC_FAIL_CRASH,		/* profiles only: XFAIL:crash */
 	RC_FAIL_HANG,		/* profiles only: XFAIL:hang */
+	RC_FAIL_ABSENT,		/* profiles only: XFAIL:absent */
 };
 
 /* The device a run targets, as the row's setup needs it. */
@@ -240,9 +258,12 @@ struct rc_judgement {
 
 void rc_judge(const struct rc_case *c, const struct rc_obs *o,
 	      double slowness, struct rc_judgement *j);
+/* The tolerance of a timed row on a host @slowness times slower. */
+double rc_tolerance_ms(const struct rc_expect *e, double slowness);
 bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
 	      const struct rc_obs *b, double slowness, char *why, size_t len);
 const char *rc_verdict_name(enum rc_verdict v);
+const char *rc_basis_name(enum rc_basis b);
 const char *rc_fail_kind_name(enum rc_fail_kind k);
 const char *rc_errno_name(int err);
 bool rc_verdict_ran(enum rc_verdict v);

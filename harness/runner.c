@@ -12,9 +12,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +25,54 @@
 #include "runner.h"
 
 static volatile pid_t running_child;
+
+/*
+ * No process of a run outlives it, even when the runner is SIGKILLed:
+ * the row's child dies with its parent (PR_SET_PDEATHSIG), and a guardian
+ * process kills the row's whole process group -- what the code under test
+ * forked included -- when the runner's end of a pipe closes.  The
+ * guardian learns the group from a shared page.
+ */
+static volatile pid_t *guarded_pgid;
+static int guard_fd = -1;
+
+int rc_runner_guard(void)
+{
+	void *page = mmap(NULL, sizeof(pid_t), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int p[2];
+	char c;
+	pid_t pid;
+
+	if (page == MAP_FAILED || pipe2(p, O_CLOEXEC))
+		return -1;
+	guarded_pgid = page;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid) {
+		close(p[0]);
+		guard_fd = p[1];
+		return 0;
+	}
+	/* the guardian: its job starts when Ctrl-C has ended the runner */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	prctl(PR_SET_NAME, "rdmaconf-guard");
+	close(p[1]);
+	while (read(p[0], &c, 1) < 0 && errno == EINTR)
+		;
+	if (*guarded_pgid > 0)
+		kill(-*guarded_pgid, SIGKILL);
+	_exit(0);
+}
+
+static void guard(pid_t pgid)
+{
+	running_child = pgid;
+	if (guarded_pgid)
+		*guarded_pgid = pgid;
+}
 
 #ifdef RDMACONF_COVERAGE
 void __gcov_dump(void);
@@ -99,12 +149,18 @@ void rc_runner_abort(void)
 
 static void child(const struct rc_group *g, const struct rc_case *c,
 		  const struct rc_ops *ops, const struct rc_target *t,
-		  struct rc_obs *obs)
+		  struct rc_obs *obs, pid_t parent)
 {
 	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = obs };
 	sigset_t none;
 
 	setpgid(0, 0);
+	/* dies with the runner; checked after, as the runner may be gone */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	/* only the runner may hold the guardian's pipe open */
+	if (guard_fd >= 0)
+		close(guard_fd);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGINT, SIG_DFL);
@@ -159,6 +215,7 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 		     struct rc_obs *obs, unsigned int watchdog_ms,
 		     struct rc_exit *ex)
 {
+	pid_t parent = getpid();
 	double start;
 	int status = 0;
 	pid_t pid;
@@ -176,15 +233,15 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 		return;
 	}
 	if (pid == 0)
-		child(g, c, ops, t, obs);
+		child(g, c, ops, t, obs, parent);
 	setpgid(pid, pid);	/* both sides: whoever runs first wins */
-	running_child = pid;
+	guard(pid);
 
 	if (!wait_deadline(pid, start + watchdog_ms, &status)) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
-		running_child = 0;
+		guard(0);
 		ex->verdict = RC_HANG;
 		snprintf(ex->msg, sizeof(ex->msg),
 			 "no result after %u ms (watchdog), %s",
@@ -192,9 +249,9 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 			 "inside the call under test" : "in the row's setup");
 		return;
 	}
-	running_child = 0;
 	/* grandchildren the code under test left behind go with the group */
 	kill(-pid, SIGKILL);
+	guard(0);
 
 	if (WIFSIGNALED(status)) {
 		ex->verdict = RC_CRASH;

@@ -22,6 +22,9 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 struct rc_obs *rc_obs_shared(void);
 /* The same page in a process exec'd for one case (its descriptor). */
 struct rc_obs *rc_obs_attach(int fd);
+/* Start the guardian that kills the running row's process group when
+ * this process dies; once per run, before the first row.  0 or -1. */
+int rc_runner_guard(void);
 /* Kill the child of the row now running (from a signal handler). */
 void rc_runner_abort(void);
 

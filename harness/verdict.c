@@ -12,6 +12,7 @@
 
 #include "rdmaconf.h"
 #include "diff.h"
+#include "row.h"
 
 static const char *const verdict_names[RC_NVERDICTS] = {
 	[RC_PASS] = "PASS", [RC_FAIL] = "FAIL", [RC_XFAIL] = "XFAIL",
@@ -35,9 +36,21 @@ const char *rc_fail_kind_name(enum rc_fail_kind k)
 	case RC_FAIL_TIMING: return "out of time tolerance";
 	case RC_FAIL_CRASH: return "crash";
 	case RC_FAIL_HANG: return "hang";
+	case RC_FAIL_ABSENT: return "absent";
 	case RC_FAIL_NONE: break;
 	}
 	return "";
+}
+
+const char *rc_basis_name(enum rc_basis b)
+{
+	switch (b) {
+	case RC_BASIS_DOCUMENTED: return "documented";
+	case RC_BASIS_LINUX: return "linux";
+	case RC_BASIS_INTERPRETATION: return "interpretation";
+	case RC_NBASES: break;
+	}
+	return "none";
 }
 
 bool rc_verdict_ran(enum rc_verdict v)
@@ -215,12 +228,27 @@ static bool judge_output(const struct rc_case *c, const struct rc_obs *o,
 	return false;
 }
 
+/*
+ * A slow (emulated) host stretches what the kernel and the library do
+ * around a wait, so the row's tolerance grows with the measured slowness;
+ * but never so far that the wait itself goes unjudged: below half the
+ * documented wait, so that a call that returns at once or waits twice as
+ * long fails at any slowness.  A zero wait ("at once") keeps at most twice
+ * the row's own tolerance.
+ */
+#define RC_TOL_CEILING 0.45
+double rc_tolerance_ms(const struct rc_expect *e, double slowness)
+{
+	double tol = e->tol_ms * (slowness > 1 ? slowness : 1);
+	double ceiling = e->ms ? e->ms * RC_TOL_CEILING : e->tol_ms * 2.0;
+
+	return tol < ceiling ? tol : ceiling;
+}
+
 static bool within_tolerance(const struct rc_expect *e, double ms,
 			     double slowness)
 {
-	double tol = e->tol_ms * (slowness > 1 ? slowness : 1);
-
-	return fabs(ms - e->ms) <= tol;
+	return fabs(ms - e->ms) <= rc_tolerance_ms(e, slowness);
 }
 
 static bool judge_timing(const struct rc_expect *e, const struct rc_obs *o,
@@ -229,7 +257,7 @@ static bool judge_timing(const struct rc_expect *e, const struct rc_obs *o,
 	if (!e->tol_ms || within_tolerance(e, o->elapsed_ms, slowness))
 		return true;
 	fail(j, RC_FAIL_TIMING, "expected %u ms +/- %.0f ms, took %.1f ms",
-	     e->ms, e->tol_ms * (slowness > 1 ? slowness : 1), o->elapsed_ms);
+	     e->ms, rc_tolerance_ms(e, slowness), o->elapsed_ms);
 	return false;
 }
 
@@ -323,4 +351,99 @@ bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
 		return false;
 	}
 	return true;
+}
+
+bool rc_verdict_bad(enum rc_verdict v)
+{
+	/* ABSENT too: a documented call that is missing does not conform
+	 * (XFAIL:absent in a profile records a known one) */
+	return v == RC_FAIL || v == RC_CRASH || v == RC_HANG ||
+	       v == RC_XPASS || v == RC_BROKEN || v == RC_ABSENT;
+}
+
+/*
+ * A call whose page documents no wait should not block: one that takes
+ * far longer than the same call anywhere else in this run (both
+ * implementations, every row so far) is flagged.  "Far": 20 times the
+ * fastest, and at least a second on this host.
+ */
+#define RC_BLOCK_FACTOR 20
+#define RC_BLOCK_MIN_MS 1000
+static double *fastest_of(struct rc_call_times *t, const char *call)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!strcmp(t->call[i], call))
+			return &t->fastest[i];
+	if (t->n == ARRAY_SIZE(t->call))
+		return NULL;
+	t->call[t->n] = call;
+	t->fastest[t->n] = -1;
+	return &t->fastest[t->n++];
+}
+
+static void flag_blocking(const struct rc_group *g, const struct rc_case *c,
+			  double slowness, struct rc_call_times *t,
+			  struct rc_row_result *r)
+{
+	double *fastest = t ? fastest_of(t, g->call) : NULL;
+	double limit;
+	int i;
+
+	if (!fastest || c->expect.tol_ms)
+		return;
+	for (i = 0; i < RC_NIMPLS; i++) {
+		const struct rc_obs *o = &r->oc[i].obs;
+
+		if (r->oc[i].ran && o->state == RC_STATE_RAN &&
+		    (*fastest < 0 || o->elapsed_ms < *fastest))
+			*fastest = o->elapsed_ms;
+	}
+	limit = *fastest * RC_BLOCK_FACTOR;
+	if (limit < RC_BLOCK_MIN_MS * slowness)
+		limit = RC_BLOCK_MIN_MS * slowness;
+	for (i = 0; i < RC_NIMPLS; i++) {
+		struct rc_outcome *oc = &r->oc[i];
+
+		if (oc->ran && oc->j.verdict == RC_PASS &&
+		    oc->obs.elapsed_ms > limit)
+			fail(&oc->j, RC_FAIL_TIMING, "%s documents no wait, but "
+			     "blocked %.0f ms; elsewhere in this run it took "
+			     "%.1f ms", g->call, oc->obs.elapsed_ms, *fastest);
+	}
+}
+
+void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
+		   struct rc_expectation *x, double slowness,
+		   struct rc_call_times *times, struct rc_row_result *r)
+{
+	struct rc_outcome *a = &r->oc[RC_IMPL_SYSTEM];
+	struct rc_outcome *b = &r->oc[RC_IMPL_REFERENCE];
+	bool worse;
+	int i;
+
+	flag_blocking(g, c, slowness, times, r);
+	r->agree = -1;
+	r->why[0] = 0;
+	if (a->ran && b->ran && a->obs.state == RC_STATE_RAN &&
+	    b->obs.state == RC_STATE_RAN && rc_verdict_ran(a->j.verdict) &&
+	    rc_verdict_ran(b->j.verdict))
+		r->agree = rc_agree(c, &a->obs, &b->obs, slowness, r->why,
+				    sizeof(r->why));
+	rc_expect_apply(x, r);
+	/* everything wrong with the row but a profile that is out of date
+	 * because the implementation now conforms */
+	worse = (r->agree == 0 && !r->expected_divergence) ||
+		(r->stale[0] && !r->conforms_now);
+	r->anyran = false;
+	for (i = 0; i < RC_NIMPLS; i++) {
+		if (!r->oc[i].ran)
+			continue;
+		if (r->oc[i].j.verdict != RC_XPASS)
+			worse |= rc_verdict_bad(r->oc[i].j.verdict);
+		r->anyran |= rc_verdict_ran(r->oc[i].j.verdict);
+	}
+	r->conforms_now &= !worse;
+	r->bad = worse || r->conforms_now;
 }

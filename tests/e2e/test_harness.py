@@ -76,9 +76,23 @@ def test_absent_symbol_is_found_at_run_time(rdmaconf, shim):
     # the fake returns 64, as documented: the rdma-core profile's XFAIL
     # entry no longer matches, and that is reported, not ignored
     assert v["umad/size/header-size"] == "XPASS"
-    assert "expects a failure" in r.result("umad/size/header-size")["stale"]
+    assert "now conforms" in r.result("umad/size/header-size")["stale"]
+    assert r.result("umad/size/header-size")["conforms_now"] is True
+    # a missing documented call is not ok
+    assert r.result("umad/set_addr/gsi-typical")["ok"] is False
     assert r.rc == 1
     assert all(res["verdict"]["reference"] == "PASS" for res in host_rows(r))
+
+
+def test_a_library_without_the_calls_fails_the_run(rdmaconf, shim):
+    """ABSENT is not ok: a libibumad without umad_set_grh and
+    umad_set_addr fails the run of their rows."""
+    r = rdmaconf("run", "--filter", "umad/set_grh/*,umad/set_addr/*",
+                 env={"LD_LIBRARY_PATH": shim("fake")})
+    assert r.rc == 1, r.out
+    host = [res for res in host_rows(r)]
+    assert host and all(not res["ok"] for res in host)
+    assert "25 not ok" in r.out.splitlines()[-1], r.out.splitlines()[-3:]
 
 
 def test_byte_order_shim_is_flagged(rdmaconf, shim):
@@ -241,6 +255,44 @@ def test_sigkill_mid_run_leaves_valid_json(tmp_path, shim):
     assert len(data["results"]) >= 5
 
 
+def processes_marked(mark):
+    """PIDs of the processes whose environment holds @mark."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if mark.encode() in f.read():
+                    pids.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def test_no_process_outlives_a_sigkilled_runner(shim):
+    """SIGKILL of the runner while a case hangs deaf to SIGTERM, with a
+    child of its own: 2 s later nothing of the run is left."""
+    mark = "RDMACONF_ORPHAN_TEST=%d" % os.getpid()
+    env = dict(os.environ, LD_PRELOAD=shim("hostile.so"),
+               RDMACONF_SHIM="hang-forked",
+               RDMACONF_ORPHAN_TEST=str(os.getpid()))
+    proc = subprocess.Popen([RDMACONF, "run", "--impl", "system",
+                             "--filter", "umad/set_pkey/zero",
+                             "--watchdog-ms", "60000"], env=env,
+                            stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    # the runner, its guardian, the case and the case's own child
+    while len(processes_marked(mark)) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(processes_marked(mark)) >= 4, "the hanging case never forked"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(2)
+    left = processes_marked(mark)
+    for pid in left:                        # leave the machine clean
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "outlived the runner: %s" % left
+
+
 def test_sigint_mid_run_exits_130_and_says_incomplete(tmp_path, shim):
     """Ctrl-C while a case hangs: the case is stopped, the run exits 130,
     and its results say they are not complete."""
@@ -307,7 +359,7 @@ def test_cli_errors_are_one_line(rdmaconf):
              (["run", "--impl", "both2"], 2, "--impl takes"),
              (["run", "--watchdog-ms", "x"], 2, "--watchdog-ms"),
              (["run", "--bogus"], 2, "bad option"),
-             (["list", "--json", "x"], 2, "list takes only"),
+             (["list", "--junit", "x"], 2, "list takes only"),
              (["run", "--device", "nosuchdev0"], 3, "does not exist"),
              (["run", "--json", "/nonexistent/dir/r.json"], 3, "cannot write")]
     for args, rc, text in cases:

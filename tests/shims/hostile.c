@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * A hostile libibumad, for LD_PRELOAD: each call below misbehaves in its own
- * way, chosen by RDMACONF_SHIM (segv, abort, exit, hang, garbage,
- * overflow, closefds).  Every other call is the real one.  The suite must give that
+ * way, chosen by RDMACONF_SHIM (segv, abort, exit, hang, hang-forked,
+ * garbage, overflow, closefds).  Every other call is the real one.  The suite must give that
  * call's cases a clear verdict and still run every other case.
  */
 #define _GNU_SOURCE
@@ -29,7 +29,7 @@ int umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey)
 		"umad_set_addr"))(umad, dlid, dqp, sl, qkey);
 }
 
-/* abort, exit, hang, garbage, overflow, closefds */
+/* abort, exit, hang, hang-forked, garbage, overflow, closefds */
 int umad_set_pkey(void *umad, int pkey_index)
 {
 	const char *m = mode();
@@ -38,6 +38,14 @@ int umad_set_pkey(void *umad, int pkey_index)
 		abort();
 	if (!strcmp(m, "exit"))
 		exit(0);
+	if (!strcmp(m, "hang-forked")) {
+		/* deaf to SIGTERM, with a child of its own: only a SIGKILL of
+		 * the whole process group ends it */
+		signal(SIGTERM, SIG_IGN);
+		fork();
+		for (;;)
+			pause();
+	}
 	if (!strcmp(m, "hang"))
 		for (;;)
 			pause();

@@ -54,7 +54,7 @@ Test(cli, every_usage_error_is_one_line)
 	cr_assert_eq(PARSE(&o, err, "frob"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--target", "ibsim", "--device",
 			   "x"), RC_CLI_USAGE);
-	cr_assert_eq(PARSE(&o, err, "list", "--json", "x"), RC_CLI_USAGE);
+	cr_assert_eq(PARSE(&o, err, "list", "--junit", "x"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--watchdog-ms", "-1"),
 		     RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "stray"), RC_CLI_USAGE);

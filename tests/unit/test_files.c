@@ -176,7 +176,7 @@ Test(profile, crash_kind)
 		     "%s", err);
 	cr_assert_eq(rc_profile_find(&p, "b")->fail_kind, RC_FAIL_HANG);
 	cr_assert_eq(load_text("a XFAIL:boom r\n", &p, err), -1);
-	cr_assert(strstr(err, "crash, hang)"), "%s", err);
+	cr_assert(strstr(err, "crash, hang, absent)"), "%s", err);
 	rc_profile_free(&p);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../harness/rdmaconf.h"
+#include "../../harness/row.h"
 
 static struct rc_judgement judge(struct rc_expect e, long long ret, int err)
 {
@@ -125,12 +126,33 @@ Test(verdict, timing_scales_with_slowness)
 {
 	struct rc_case c = { .id = "unit/time", .expect = {
 		.conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .ms = 100, .tol_ms = 20 } };
-	struct rc_obs o = { .state = RC_STATE_RAN, .elapsed_ms = 150 };
+	struct rc_obs o = { .state = RC_STATE_RAN, .elapsed_ms = 140 };
 	struct rc_judgement j;
 
 	rc_judge(&c, &o, 1, &j);
 	cr_assert_eq(j.kind, RC_FAIL_TIMING, "%s", j.msg);
-	rc_judge(&c, &o, 3, &j);	/* tolerance 60 ms on a 3x slower host */
+	rc_judge(&c, &o, 2, &j);	/* tolerance 40 ms on a 2x slower host */
+	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
+}
+
+/* However slow the host, half or double the documented wait fails. */
+Test(verdict, timing_tolerance_has_a_ceiling)
+{
+	struct rc_case c = { .id = "unit/time", .expect = {
+		.conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .ms = 100, .tol_ms = 40 } };
+	static const double wrong[] = { 0, 50, 200, 1000 };
+	struct rc_obs o = { .state = RC_STATE_RAN };
+	struct rc_judgement j;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(wrong); i++) {
+		o.elapsed_ms = wrong[i];
+		rc_judge(&c, &o, 1000, &j);
+		cr_assert_eq(j.kind, RC_FAIL_TIMING, "%.0f ms: %s", wrong[i],
+			     j.msg);
+	}
+	o.elapsed_ms = 140;
+	rc_judge(&c, &o, 1000, &j);
 	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
 }
 
@@ -155,4 +177,86 @@ Test(verdict, agreement)
 	b.out[1] = 7;
 	cr_assert(!rc_agree(&c, &a, &b, 1, why, sizeof(why)));
 	cr_assert(strstr(why, "in a"), "%s", why);
+}
+
+/* The row pipeline: rc_row_decide with a profile entry. */
+static char row_id[] = "unit/row", row_reason[] = "r", row_where[] = "f:1";
+static const struct rc_group row_group = { .call = "unit_call", .lib = "unit" };
+static const struct rc_case row_case = { .id = "unit/row",
+	.basis = RC_BASIS_DOCUMENTED, .expect = { .conv = RC_CONV_NEG_ERRNO,
+						  .ret = RC_RET_EQ } };
+
+static void decide(enum rc_verdict sys, enum rc_fail_kind kind,
+		   struct rc_expectation *x, struct rc_row_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->oc[RC_IMPL_SYSTEM].ran = r->oc[RC_IMPL_REFERENCE].ran = true;
+	r->oc[RC_IMPL_SYSTEM].j.verdict = sys;
+	r->oc[RC_IMPL_SYSTEM].j.kind = kind;
+	r->oc[RC_IMPL_REFERENCE].j.verdict = RC_PASS;
+	rc_row_decide(&row_group, &row_case, x, 1, NULL, r);
+}
+
+Test(row, absent_is_not_ok_unless_recorded)
+{
+	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
+				    .fail_kind = RC_FAIL_ABSENT,
+				    .reason = row_reason, .where = row_where };
+	struct rc_expectation any = x;
+	struct rc_row_result r;
+
+	decide(RC_ABSENT, RC_FAIL_NONE, NULL, &r);
+	cr_assert(r.bad, "ABSENT with no profile entry must be not ok");
+	decide(RC_ABSENT, RC_FAIL_NONE, &x, &r);
+	cr_assert(!r.bad && r.oc[0].j.verdict == RC_XFAIL, "%s", r.stale);
+	/* a plain XFAIL does not cover a missing call */
+	any.fail_kind = 0;
+	decide(RC_ABSENT, RC_FAIL_NONE, &any, &r);
+	cr_assert(r.bad && r.oc[0].j.verdict == RC_ABSENT);
+}
+
+Test(row, a_fix_is_reported_as_conforming_not_as_worse)
+{
+	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
+				    .fail_kind = RC_FAIL_ERRNO,
+				    .reason = row_reason, .where = row_where };
+	struct rc_row_result r;
+
+	decide(RC_PASS, RC_FAIL_NONE, &x, &r);
+	cr_assert(r.bad && r.conforms_now && r.oc[0].j.verdict == RC_XPASS);
+	cr_assert(strstr(r.stale, "now conforms"), "%s", r.stale);
+	/* another kind of failure: stale, and no excuse */
+	decide(RC_FAIL, RC_FAIL_RETURN, &x, &r);
+	cr_assert(r.bad && !r.conforms_now && r.oc[0].j.verdict == RC_FAIL);
+	decide(RC_CRASH, RC_FAIL_NONE, &x, &r);
+	cr_assert(r.bad && !r.conforms_now && r.stale[0]);
+}
+
+Test(row, skip_entries_obey_their_scope)
+{
+	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_SKIP };
+
+	cr_assert(rc_expect_skips(&x, RC_IMPL_SYSTEM));
+	cr_assert(!rc_expect_skips(&x, RC_IMPL_REFERENCE));
+	x.both = true;
+	cr_assert(rc_expect_skips(&x, RC_IMPL_REFERENCE));
+	cr_assert(!rc_expect_skips(NULL, RC_IMPL_SYSTEM));
+}
+
+Test(row, a_call_with_no_documented_wait_that_blocks_is_flagged)
+{
+	struct rc_call_times times = {};
+	struct rc_row_result r;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		memset(&r, 0, sizeof(r));
+		r.oc[0].ran = r.oc[1].ran = true;
+		r.oc[0].obs.state = r.oc[1].obs.state = RC_STATE_RAN;
+		r.oc[0].obs.elapsed_ms = i ? 5000 : 0.1;
+		r.oc[1].obs.elapsed_ms = 0.1;
+		rc_row_decide(&row_group, &row_case, NULL, 1, &times, &r);
+	}
+	cr_assert_eq(r.oc[0].j.kind, RC_FAIL_TIMING, "%s", r.oc[0].j.msg);
+	cr_assert_eq(r.oc[1].j.verdict, RC_PASS);
 }

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launch.h"
+#include "run.h"
+
+#ifndef RDMACONF_SRCDIR
+#define RDMACONF_SRCDIR "."
+#endif
+
+/*
+ * --rdma-core DIR: run against an rdma-core build tree (built in place, as
+ * its build.sh does: DIR/lib holds the libraries, and they find their
+ * providers there).  The dynamic linker has already loaded libibverbs, so
+ * this command starts again with DIR/lib first on the library path; the
+ * VM inherits that environment.
+ */
+int rc_exec_with_rdma_core(const char *dir, int argc, char **argv)
+{
+	char lib[4096], path[8192], self[4096];
+	const char *old = getenv("LD_LIBRARY_PATH");
+	char **args = calloc(argc + 1, sizeof(*args));
+	ssize_t n;
+	int i, k = 0;
+
+	snprintf(lib, sizeof(lib), "%s/lib/libibverbs.so.1", dir);
+	if (access(lib, R_OK)) {
+		fprintf(stderr, "rdmaconf: %s is not an rdma-core build tree "
+			"(no lib/libibverbs.so.1)\n", dir);
+		return RC_EXIT_ENV;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0 || !args || !realpath(dir, lib)) {
+		fprintf(stderr, "rdmaconf: cannot restart with %s\n", dir);
+		return RC_EXIT_ENV;
+	}
+	self[n] = 0;
+	snprintf(path, sizeof(path), "%s/lib%s%s", lib, old ? ":" : "",
+		 old ? old : "");
+	setenv("LD_LIBRARY_PATH", path, 1);
+	setenv("RDMACONF_RDMA_CORE_ACTIVE", lib, 1);
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--rdma-core")) {
+			i++;
+			continue;
+		}
+		if (!strncmp(argv[i], "--rdma-core=", 12))
+			continue;
+		args[k++] = argv[i];
+	}
+	execv(self, args);
+	fprintf(stderr, "rdmaconf: cannot restart: %m\n");
+	return RC_EXIT_ENV;
+}
+
+static bool launcher_arg(const char *a)
+{
+	return !strcmp(a, "--vm") || !strcmp(a, "--two") ||
+	       !strcmp(a, "--target") || !strncmp(a, "--target=", 9);
+}
+
+/*
+ * Run this very command under a test-host launcher: inside the rxe VM
+ * (ci/rxe-vm [--two]) or on the simulated InfiniBand fabric
+ * (ci/ibsim-run), which set what the command finds there.  @env names the
+ * variable that overrides the launcher's path.
+ */
+int rc_exec_launcher(const char *env, const char *script, bool two,
+			 const char *filter, int argc, char **argv)
+{
+	const char *launcher = getenv(env);
+	char self[4096], path[4096], build[4096];
+	char **args = calloc(argc + 6, sizeof(*args));
+	ssize_t n;
+	int i, k = 0;
+
+	if (!launcher) {
+		snprintf(path, sizeof(path), "%s/%s", RDMACONF_SRCDIR, script);
+		launcher = path;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0 || !args) {
+		fprintf(stderr, "rdmaconf: cannot find own executable\n");
+		return RC_EXIT_ENV;
+	}
+	self[n] = 0;
+	/* ci/ibsim-run takes rdmaconf-peer from beside this program */
+	snprintf(build, sizeof(build), "%s", self);
+	*strrchr(build, '/') = 0;
+	setenv("RDMACONF_BUILD", build, 0);
+	args[k++] = (char *)launcher;
+	if (two)
+		args[k++] = (char *)"--two";
+	args[k++] = (char *)"--";
+	args[k++] = self;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--target"))
+			i++;
+		else if (!launcher_arg(argv[i]))
+			args[k++] = argv[i];
+	}
+	if (filter) {
+		args[k++] = (char *)"--filter";
+		args[k++] = (char *)filter;
+	}
+	execv(launcher, args);
+	fprintf(stderr, "rdmaconf: cannot start the test-host launcher %s: "
+		"%m\n", launcher);
+	return RC_EXIT_ENV;
+}
+

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The results JSON: the head (tool, host, device) and one object per row.
+ * The row's "ok" is the KTAP line's verdict, which the gate compares.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/utsname.h>
+
+#include "output.h"
+
+#ifndef RDMACONF_VERSION
+#define RDMACONF_VERSION "0.1"
+#endif
+
+void rc_json_head(struct rc_str *b, const struct rc_device *dev,
+		  const struct rc_target *t)
+{
+	const char *origin = rc_impl_system_origin("umad");
+	struct utsname u;
+
+	uname(&u);
+	rc_str_printf(b, "\"tool\": {\"name\": \"rdmaconf\", \"version\": ");
+	rc_str_json(b, RDMACONF_VERSION);
+	rc_str_printf(b, "},\n\"host\": {\"kernel\": ");
+	rc_str_json(b, u.release);
+	rc_str_printf(b, ", \"machine\": ");
+	rc_str_json(b, u.machine);
+	rc_str_printf(b, ", \"rdma_core\": ");
+	rc_str_json(b, rc_impl_rdma_core_version(origin));
+	rc_str_printf(b, ", \"libibumad\": ");
+	rc_str_json(b, origin);
+	rc_str_printf(b, ", \"libibverbs\": ");
+	rc_str_json(b, rc_impl_system_origin("verbs"));
+	rc_str_printf(b, ", \"librdmacm\": ");
+	rc_str_json(b, rc_impl_system_origin("rdmacm"));
+	rc_str_printf(b, ", \"ld_preload\": ");
+	rc_str_json(b, getenv("LD_PRELOAD"));
+	rc_str_printf(b, ", \"ld_library_path\": ");
+	rc_str_json(b, getenv("LD_LIBRARY_PATH"));
+	rc_str_printf(b, ", \"peer_device\": ");
+	rc_str_json(b, t->peer);
+	rc_str_printf(b, ", \"remote_node\": ");
+	if (t->remote_lid)
+		rc_str_printf(b, "{\"lid\": %u, \"port_guid\": "
+			      "\"0x%016" PRIx64 "\"}", t->remote_lid,
+			      t->remote_guid);
+	else
+		rc_str_printf(b, "null");
+	rc_str_printf(b, ", \"slowness\": %.2f},\n\"device\": ",
+		      t->slowness);
+	rc_device_fingerprint(dev, b);
+}
+
+static const char *conv_name(enum rc_conv c)
+{
+	switch (c) {
+	case RC_CONV_VALUE: return "value";
+	case RC_CONV_NEG_ERRNO: return "-errno";
+	case RC_CONV_NEG: return "negative";
+	case RC_CONV_ERRNO_RET: return "errno-as-return";
+	case RC_CONV_NULL_ERRNO: return "NULL+errno";
+	case RC_CONV_M1_ERRNO: return "-1+errno";
+	case RC_CONV_OFFSET: return "offset";
+	}
+	return "?";
+}
+
+static void needs(struct rc_str *b, unsigned int needs)
+{
+	static const char *const names[] = { "device", "root", "ib", "roce",
+					     "umad", "peer", "remote" };
+	unsigned int i, n = 0;
+
+	rc_str_printf(b, "[");
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (needs & (1u << i))
+			rc_str_printf(b, "%s\"%s\"", n++ ? ", " : "", names[i]);
+	rc_str_printf(b, "]");
+}
+
+static void expected(struct rc_str *b, const struct rc_expect *e)
+{
+	static const char *const rets[] = { "eq", "in", "ok", "error" };
+	uint8_t want[RC_OUT_MAX];
+	unsigned int i;
+
+	rc_str_printf(b, "{\"convention\": \"%s\", \"ret\": \"%s\"",
+		      conv_name(e->conv), rets[e->ret]);
+	if (e->ret == RC_RET_EQ || e->ret == RC_RET_IN)
+		rc_str_printf(b, ", \"value\": %lld", e->value);
+	if (e->ret == RC_RET_IN)
+		rc_str_printf(b, ", \"alt\": [%lld, %lld]", e->alt[0], e->alt[1]);
+	rc_str_printf(b, ", \"errno\": [");
+	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i]; i++)
+		rc_str_printf(b, "%s\"%s\"", i ? ", " : "",
+			      rc_errno_name(e->errnos[i]));
+	rc_str_printf(b, "]");
+	if (e->out) {
+		rc_bytes_build(e->out, want);
+		rc_str_printf(b, ", \"out\": ");
+		rc_str_hex(b, want, e->out->len);
+	}
+	if (e->tol_ms)
+		rc_str_printf(b, ", \"ms\": %u, \"tol_ms\": %u", e->ms,
+			      e->tol_ms);
+	rc_str_printf(b, "}");
+}
+
+static void observed(struct rc_str *b, const struct rc_outcome *oc)
+{
+	const struct rc_obs *o = &oc->obs;
+
+	if (!oc->ran || o->state != RC_STATE_RAN) {
+		rc_str_printf(b, "null");
+		return;
+	}
+	rc_str_printf(b, "{\"ret\": %lld, \"errno\": ", o->ret);
+	rc_str_json(b, o->err ? rc_errno_name(o->err) : NULL);
+	rc_str_printf(b, ", \"out\": ");
+	rc_str_hex(b, o->out, o->out_len);
+	rc_str_printf(b, ", \"elapsed_ms\": %.3f}", o->elapsed_ms);
+}
+
+static void bool_field(struct rc_str *b, const char *name, bool v)
+{
+	rc_str_printf(b, ", \"%s\": %s", name, v ? "true" : "false");
+}
+
+void rc_json_row(struct rc_str *b, const struct rc_group *g,
+		 const struct rc_case *c, const struct rc_row_result *r)
+{
+	const struct rc_outcome *oc = r->oc;
+	const struct rc_expectation *x = r->x;
+	int i;
+
+	rc_str_printf(b, "{\"id\": ");
+	rc_str_json(b, c->id);
+	bool_field(b, "ok", !r->bad);
+	bool_field(b, "conforms_now", r->conforms_now);
+	bool_field(b, "not_run_by_profile", r->by_profile);
+	rc_str_printf(b, ", \"call\": ");
+	rc_str_json(b, g->call);
+	rc_str_printf(b, ", \"doc\": ");
+	rc_str_json(b, c->doc);
+	rc_str_printf(b, ", \"basis\": ");
+	rc_str_json(b, rc_basis_name(c->basis));
+	rc_str_printf(b, ", \"needs\": ");
+	needs(b, c->needs);
+	rc_str_printf(b, ", \"verdict\": {");
+	for (i = 0; i < RC_NIMPLS; i++) {
+		rc_str_printf(b, "%s\"%s\": ", i ? ", " : "",
+			      rc_impl(i)->name);
+		rc_str_json(b, oc[i].ran ? rc_verdict_name(oc[i].j.verdict) :
+			    NULL);
+	}
+	rc_str_printf(b, "}, \"agree\": %s", r->agree < 0 ? "null" :
+		      r->agree ? "true" : "false");
+	for (i = 0; i < RC_NIMPLS; i++) {
+		rc_str_printf(b, ", \"%s\": ", rc_impl(i)->name);
+		observed(b, &oc[i]);
+		rc_str_printf(b, ", \"%s_detail\": ", rc_impl(i)->name);
+		rc_str_json(b, oc[i].ran ? oc[i].j.msg : NULL);
+	}
+	rc_str_printf(b, ", \"expected\": ");
+	expected(b, &c->expect);
+	rc_str_printf(b, ", \"divergence\": ");
+	rc_str_json(b, r->why[0] ? r->why : NULL);
+	rc_str_printf(b, ", \"reason\": ");
+	rc_str_json(b, c->note);
+	rc_str_printf(b, ", \"expectation\": ");
+	if (x) {
+		rc_str_printf(b, "{\"kind\": \"%s\", \"reason\": ",
+			      rc_expect_kind_name(x->kind));
+		rc_str_json(b, x->reason);
+		rc_str_printf(b, ", \"where\": ");
+		rc_str_json(b, x->where);
+		rc_str_printf(b, "}");
+	} else {
+		rc_str_printf(b, "null");
+	}
+	rc_str_printf(b, ", \"stale\": ");
+	rc_str_json(b, r->stale[0] ? r->stale : NULL);
+	rc_str_printf(b, "}");
+}
+
+void rc_json_case(struct rc_str *b, const struct rc_group *g,
+		  const struct rc_case *c)
+{
+	rc_str_printf(b, "{\"id\": ");
+	rc_str_json(b, c->id);
+	rc_str_printf(b, ", \"lib\": ");
+	rc_str_json(b, g->lib);
+	rc_str_printf(b, ", \"call\": ");
+	rc_str_json(b, g->call);
+	rc_str_printf(b, ", \"doc\": ");
+	rc_str_json(b, c->doc);
+	rc_str_printf(b, ", \"basis\": ");
+	rc_str_json(b, rc_basis_name(c->basis));
+	rc_str_printf(b, ", \"note\": ");
+	rc_str_json(b, c->note);
+	rc_str_printf(b, ", \"needs\": ");
+	needs(b, c->needs);
+	rc_str_printf(b, ", \"expected\": ");
+	expected(b, &c->expect);
+	rc_str_printf(b, "}");
+}

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A row as KTAP (kselftest's grammar): "ok N id", "ok N id # SKIP why",
+ * "ok N id # XFAIL why", "not ok N id", then diagnostic lines: each
+ * implementation's verdict where it is not a plain PASS, the divergence,
+ * a stale profile entry, and for a row that is not ok its sentence and
+ * both sides of a byte mismatch.
+ */
+#include <string.h>
+
+#include "diff.h"
+#include "output.h"
+
+static void dump(FILE *f, const struct rc_case *c, const struct rc_outcome *oc)
+{
+	uint8_t want[RC_OUT_MAX];
+	int i;
+
+	for (i = 0; i < RC_NIMPLS; i++) {
+		/* a violated property (rc_obs_violation) has no expected bytes */
+		if (!oc[i].ran || oc[i].j.kind != RC_FAIL_OUTPUT ||
+		    !c->expect.out)
+			continue;
+		rc_bytes_build(c->expect.out, want);
+		fprintf(f, "# %s: expected\n", rc_impl(i)->name);
+		rc_hexdump(f, "#   ", want, oc[i].obs.out, c->expect.out->len);
+		fprintf(f, "# %s: observed\n", rc_impl(i)->name);
+		rc_hexdump(f, "#   ", oc[i].obs.out, want, oc[i].obs.out_len);
+	}
+	if (oc[0].ran && oc[1].ran && oc[0].obs.out_len == oc[1].obs.out_len &&
+	    memcmp(oc[0].obs.out, oc[1].obs.out, oc[0].obs.out_len) &&
+	    !(oc[0].j.kind == RC_FAIL_OUTPUT || oc[1].j.kind == RC_FAIL_OUTPUT)) {
+		fprintf(f, "# system output\n");
+		rc_hexdump(f, "#   ", oc[0].obs.out, oc[1].obs.out,
+			   oc[0].obs.out_len);
+		fprintf(f, "# reference output\n");
+		rc_hexdump(f, "#   ", oc[1].obs.out, oc[0].obs.out,
+			   oc[1].obs.out_len);
+	}
+}
+
+void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
+		 const struct rc_row_result *r)
+{
+	const struct rc_outcome *oc = r->oc;
+	int i;
+
+	if (!r->bad && !r->anyran) {
+		const struct rc_outcome *first = oc[0].ran ? &oc[0] : &oc[1];
+
+		fprintf(f, "ok %u %s # SKIP %s%s\n", n, c->id,
+			r->by_profile ? "not run, by profile: " : "",
+			first->j.msg);
+	} else if (!r->bad && r->x && r->x->kind != RC_EXP_SKIP) {
+		fprintf(f, "ok %u %s # XFAIL %s\n", n, c->id, r->x->reason);
+	} else {
+		fprintf(f, "%s %u %s\n", r->bad ? "not ok" : "ok", n, c->id);
+	}
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (oc[i].ran && (r->bad || oc[i].j.verdict != RC_PASS))
+			fprintf(f, "# %s: %s%s%s\n", rc_impl(i)->name,
+				rc_verdict_name(oc[i].j.verdict),
+				oc[i].j.msg[0] ? " - " : "", oc[i].j.msg);
+	if (r->agree == 0)
+		fprintf(f, "# DIVERGE%s: %s\n", r->expected_divergence ?
+			" (expected)" : "", r->why);
+	if (r->stale[0])
+		fprintf(f, "# STALE: %s\n", r->stale);
+	if (r->bad) {
+		fprintf(f, "# doc (%s): %s\n", rc_basis_name(c->basis), c->doc);
+		dump(f, c, oc);
+	}
+}

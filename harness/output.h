@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The writers of a run: KTAP on stdout (out_ktap.c), the results JSON
+ * (out_json.c), JUnit (out_junit.c), and the summary all of them end with
+ * (summary.c).  Each writes down a row's result as rc_row_decide() left
+ * it, and decides nothing.
+ */
+#ifndef RDMACONF_OUTPUT_H
+#define RDMACONF_OUTPUT_H
+
+#include <stdio.h>
+
+#include "device.h"
+#include "json.h"
+#include "row.h"
+
+struct rc_summary {
+	unsigned int cases, ok, bad, diverge, agree, stale;
+	unsigned int conforms_now;	/* not ok only for an outdated profile */
+	unsigned int by_profile;	/* kept from running by a SKIP entry */
+	unsigned int count[RC_NIMPLS][RC_NVERDICTS];
+	/* failures (FAIL, XFAIL, CRASH, HANG, ABSENT) by the row's basis:
+	 * "breaks the man page" counts only documented rows */
+	unsigned int breaks[RC_NIMPLS][RC_NBASES];
+};
+
+void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
+		    const struct rc_row_result *r);
+/* a profile entry that names no case: stale, and the run is not ok */
+void rc_summary_add_orphan(struct rc_summary *s);
+void rc_summary_json(struct rc_str *b, const struct rc_summary *s);
+void rc_summary_ktap(FILE *f, const struct rc_summary *s,
+		     const bool impl[RC_NIMPLS]);
+
+void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
+		 const struct rc_row_result *r);
+
+/* the results file's head: the tool, the host, the device */
+void rc_json_head(struct rc_str *b, const struct rc_device *dev,
+		  const struct rc_target *t);
+/* the row as written in its table (rdmaconf list --json) */
+void rc_json_case(struct rc_str *b, const struct rc_group *g,
+		  const struct rc_case *c);
+void rc_json_row(struct rc_str *b, const struct rc_group *g,
+		 const struct rc_case *c, const struct rc_row_result *r);
+
+void rc_junit_row(struct rc_str *b, const struct rc_group *g,
+		  const struct rc_case *c, const struct rc_row_result *r);
+/* The whole JUnit file; 0, or -errno when it cannot be written. */
+int rc_junit_write(const char *path, const struct rc_str *rows,
+		   const struct rc_summary *s, const struct rc_device *dev);
+
+#endif

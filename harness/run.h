@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+#ifndef RDMACONF_RUN_H
+#define RDMACONF_RUN_H
+
+#include "cli.h"
+
+enum rc_exit_code {
+	RC_EXIT_OK = 0,
+	RC_EXIT_FAILURES = 1,	/* a case failed, crashed, hung or diverged */
+	RC_EXIT_USAGE = 2,
+	RC_EXIT_ENV = 3,	/* the environment cannot run the suite */
+	RC_EXIT_INTERRUPTED = 130,
+};
+
+#define for_each_group(gp) \
+	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
+
+/* rdmaconf run, on this host (the launchers, launch.h, come first) */
+int rc_cmd_run(const struct rc_opts *o);
+/* rdmaconf __case ID IMPL FD: one row in a process of its own */
+int rc_cmd_case(int argc, char **argv);
+
+#endif

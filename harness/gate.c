@@ -4,10 +4,14 @@
  * change to a provider or library.  Every case that got worse fails it:
  * a case that was ok is not ok now (PASS to FAIL, a new CRASH or HANG, an
  * unexpected divergence, a profile entry gone stale), a new case that is
- * not ok, and a case that ran and now does not run at all (a gate that
- * passes because nothing ran would pass anything).  What improved is
- * listed.  Exit 0 nothing got worse, 1 something did, 2 usage, 3 a file
- * could not be read.
+ * not ok, a case that ran and now does not run at all or is ABSENT (a gate
+ * that passes because nothing ran would pass anything), and a case that
+ * vanished from the results (removing one on purpose is a baseline
+ * update).  A case that now conforms where a profile expects a failure
+ * fails the gate too, but as "now conforms: update the profile", not as
+ * worse.  What improved is listed.  Exit 0 nothing got worse and no
+ * profile is out of date, 1 otherwise, 2 usage, 3 a file could not be
+ * read.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -42,9 +46,40 @@ static const char *verdict(const struct rc_jv *c, const char *impl)
 	return v ? v : "-";
 }
 
+static bool flag(const struct rc_jv *c, const char *key)
+{
+	const struct rc_jv *v = rc_jv_get(c, key);
+
+	return v && v->type == RC_JBOOL && v->b;
+}
+
+/* Did the implementation run the call at all?  ABSENT did not. */
 static bool ran(const char *v)
 {
-	return strcmp(v, "SKIP") && strcmp(v, "UNSUPPORTED") && strcmp(v, "-");
+	static const char *const not_run[] = { "SKIP", "UNSUPPORTED", "ABSENT",
+					       "BROKEN", "-" };
+	size_t i;
+
+	for (i = 0; i < sizeof(not_run) / sizeof(not_run[0]); i++)
+		if (!strcmp(v, not_run[i]))
+			return false;
+	return true;
+}
+
+static const char *stopped_running(const struct rc_jv *b,
+				   const struct rc_jv *n)
+{
+	static const char *const impls[] = { "system", "reference" };
+	static char why[64];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (ran(verdict(b, impls[i])) && !ran(verdict(n, impls[i]))) {
+			snprintf(why, sizeof(why), "%s no longer runs it (%s)",
+				 impls[i], verdict(n, impls[i]));
+			return why;
+		}
+	return NULL;
 }
 
 static bool load(struct side *s)
@@ -80,7 +115,7 @@ int rc_cmd_gate(int argc, char **argv)
 		{ "baseline", required_argument, NULL, 'b' }, {}
 	};
 	struct side base = {}, now = {};
-	unsigned int worse = 0, better = 0, same = 0;
+	unsigned int worse = 0, better = 0, same = 0, update = 0;
 	int c, ret = 3;
 	size_t i;
 
@@ -118,15 +153,17 @@ int rc_cmd_gate(int argc, char **argv)
 			}
 			continue;
 		}
-		if (ok(b) && !ok(n)) {
+		if (!ok(n) && flag(n, "conforms_now")) {
+			row("UPDATE", id, b, n, stale ? stale : "now conforms");
+			update++;
+		} else if (ok(b) && !ok(n)) {
 			row("WORSE", id, b, n, stale ? stale :
 			    rc_jv_str(n, "divergence") ? rc_jv_str(n, "divergence") :
 			    rc_jv_str(n, "system_detail") ?
 			    rc_jv_str(n, "system_detail") : "not ok");
 			worse++;
-		} else if (ran(verdict(b, "system")) &&
-			   !ran(verdict(n, "system"))) {
-			row("WORSE", id, b, n, "no longer runs");
+		} else if (stopped_running(b, n)) {
+			row("WORSE", id, b, n, stopped_running(b, n));
 			worse++;
 		} else if (!ok(b) && ok(n)) {
 			row("BETTER", id, b, n, "ok now");
@@ -141,13 +178,17 @@ int rc_cmd_gate(int argc, char **argv)
 	for (i = 0; i < base.results->n; i++) {
 		const char *id = rc_jv_str(&base.results->items[i], "id");
 
-		if (id && !find(&now, id))
-			row("GONE", id, &base.results->items[i], NULL,
-			    "not in the new results");
+		if (id && !find(&now, id)) {
+			row("WORSE", id, &base.results->items[i], NULL,
+			    "vanished from the results (a deliberate removal "
+			    "is a baseline update)");
+			worse++;
+		}
 	}
-	printf("gate: %u worse, %u better, %u unchanged (baseline %s)\n",
-	       worse, better, same, base.path);
-	ret = worse ? 1 : 0;
+	printf("gate: %u worse, %u now conform (update the profile), %u "
+	       "better, %u unchanged (baseline %s)\n", worse, update, better,
+	       same, base.path);
+	ret = worse || update ? 1 : 0;
 out:
 	rc_jv_free(base.doc);
 	rc_jv_free(now.doc);

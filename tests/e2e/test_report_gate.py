@@ -48,13 +48,37 @@ def test_gate_worse_kinds(clean, tmp_path):
     rows[0]["ok"] = False                       # PASS -> FAIL
     rows[0]["verdict"]["system"] = "FAIL"
     rows[1]["verdict"]["system"] = "SKIP"       # ran -> no longer runs
+    rows[3]["verdict"]["system"] = "ABSENT"     # ran -> missing
     data["results"].append(dict(rows[2], id="umad/new/case", ok=False))
+    vanished = rows[4]["id"]
+    data["results"].remove(rows[4])             # gone from the results
     edited = tmp_path / "edited.json"
     edited.write_text(json.dumps(data))
     p = run("gate", "--baseline", str(clean), str(edited))
     assert p.returncode == 1
-    assert "3 worse" in p.stdout, p.stdout
+    assert "5 worse" in p.stdout, p.stdout
     assert "no longer runs" in p.stdout and "new case" in p.stdout
+    assert "system no longer runs it (ABSENT)" in p.stdout, p.stdout
+    assert [l for l in p.stdout.splitlines()
+            if l.startswith("WORSE") and vanished in l and "vanished" in l]
+
+
+def test_gate_reports_a_fix_as_a_profile_update(clean, tmp_path):
+    """A case that now conforms where the profile expects a failure fails
+    the gate, as "update the profile", not as worse."""
+    data = json.loads(clean.read_text())
+    row = next(r for r in data["results"] if r["verdict"]["system"] == "XFAIL")
+    row.update(ok=False, conforms_now=True, stale="now conforms: update "
+               "the profile (x:1 expects a failure, but the system "
+               "implementation passes)")
+    row["verdict"]["system"] = "XPASS"
+    edited = tmp_path / "fixed.json"
+    edited.write_text(json.dumps(data))
+    p = run("gate", "--baseline", str(clean), str(edited))
+    assert p.returncode == 1, p.stdout
+    assert "0 worse, 1 now conform" in p.stdout, p.stdout
+    assert [l for l in p.stdout.splitlines()
+            if l.startswith("UPDATE") and row["id"] in l]
 
 
 def test_gate_and_report_bad_input(clean, tmp_path):

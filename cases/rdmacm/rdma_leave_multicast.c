@@ -56,43 +56,58 @@ struct leave_row {
 
 static const struct leave_row rows[] = {
 	{ .c = { .id = "rdmacm/leave_multicast/ipv4-after-join", .doc = DOC_LEAVE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message arrives before; none after, and the netdev "
 		 "leaves the IPv4 group", .needs = NEEDS, .expect = { OK0 } },
 	  .mode = AFTER_JOIN, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/ipv6-after-join", .doc = DOC_LEAVE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message arrives before; none after", .needs = NEEDS,
 		 .expect = { OK0 } }, .mode = AFTER_JOIN, .family = AF_INET6 },
 	{ .c = { .id = "rdmacm/leave_multicast/before-join-completes",
-		 .doc = DOC_CANCEL, .note = "leave right after the join, before "
+		 .doc = DOC_CANCEL, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "leave right after the join, before "
 		 "its event is taken: no join event follows (the event seen, "
 		 "if any, is the output)", .needs = NEEDS, .expect = { OK0 } },
 	  .mode = BEFORE_JOIN, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/never-joined", .doc = DOC_ERR,
-		 .needs = NEEDS, .expect = { ERRM1 } },
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a group the id never joined: the page does not say "
+		 "that this fails; read as an error, as there is nothing to "
+		 "leave", .needs = NEEDS, .expect = { ERRM1 } },
 	  .mode = NEVER, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/twice", .doc = DOC_ERR,
-		 .note = "the second leave", .needs = NEEDS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the second leave: the group is no longer "
+		 "joined, read as an error like a group never joined",
+		 .needs = NEEDS,
 		 .expect = { ERRM1 } }, .mode = TWICE, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/other-family", .doc = DOC_ERR,
-		 .note = "joined " GROUP4 ", leaving " GROUP6, .needs = NEEDS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "joined " GROUP4 ", leaving " GROUP6 ": a group "
+		 "never joined, read as an error", .needs = NEEDS,
 		 .expect = { ERRM1 } }, .mode = OTHER_FAMILY, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/address-differs-in-port-only",
-		 .doc = DOC_LEAVE, .note = "joined " GROUP4 " port 0, leaving "
+		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
+		 .note = "joined " GROUP4 " port 0, leaving "
 		 GROUP4 " port 4791: an IP multicast group has no port, so "
 		 "this is the group joined", .needs = NEEDS, .expect = { OK0 } },
 	  .mode = OTHER_PORT, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/destroy-id-leaves-all",
-		 .doc = DOC_DESTROY, .note = "two groups; after rdma_destroy_qp "
+		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two groups; after rdma_destroy_qp "
 		 "and rdma_destroy_id (the call observed) the netdev is in "
 		 "neither IPv4 group", .needs = NEEDS, .expect = { OK0 } },
 	  .mode = DESTROY_ID, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/two-ids-one-leaves",
-		 .doc = DOC_LEAVE, .note = "two ids in one group: after one "
+		 .doc = DOC_LEAVE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two ids in one group: after one "
 		 "leaves, the other still gets each message, the leaver none",
 		 .needs = NEEDS, .expect = { OK0 } },
 	  .mode = TWO_IDS, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/join-event-not-acked",
-		 .doc = DOC_LEAVE, .note = "the join event is taken but not yet "
+		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the join event is taken but not yet "
 		 "acknowledged; nothing in the man pages makes leave wait "
 		 "for it", .needs = NEEDS, .watchdog_ms = LEAVE_WATCHDOG_MS,
 		 .expect = { OK0 } }, .mode = UNACKED, .family = AF_INET },

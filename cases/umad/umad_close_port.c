@@ -20,14 +20,16 @@ enum { OPEN_ONCE, NEVER_OPENED, CLOSE_TWICE };
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/open-port", .doc = DOC_OK,
-		 .needs = NEEDS_UMAD,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_ONCE },
 	{ .c = { .id = "umad/close_port/never-opened", .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "handle 1000: not a descriptor umad_open_port gave",
 		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
 	  .mode = NEVER_OPENED },
 	{ .c = { .id = "umad/close_port/closed-twice", .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = CLOSE_TWICE },
 };

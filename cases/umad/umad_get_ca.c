@@ -28,14 +28,15 @@
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca/target-device", .doc = DOC,
-		 .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
 	{ .c = { .id = "umad/get_ca/default-device", .doc = DOC,
-		 .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_NULL },
 	{ .c = { .id = "umad/get_ca/unknown-device", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
 	  .ca = CA_BOGUS },
 };

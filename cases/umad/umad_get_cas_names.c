@@ -20,15 +20,15 @@
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_cas_names/lists-target-device", .doc = DOC,
-		 .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES },
 	{ .c = { .id = "umad/get_cas_names/max-one", .doc = DOC_RET,
-		 .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 1 } },
 	  .max = 1 },
 	{ .c = { .id = "umad/get_cas_names/max-zero", .doc = DOC_RET,
-		 .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0 } },
 	  .max = 0 },
 };

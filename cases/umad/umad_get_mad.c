@@ -14,12 +14,14 @@
 
 static const struct accessor_row rows[] = {
 	{ .c = { .id = "umad/get_mad/after-header", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "recorded as the offset from the buffer: the data[] "
 			 "member follows the 64-byte header",
 		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE,
 			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
 	{ .c = { .id = "umad/get_mad/independent-of-length-field", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the header's length word does not move the MAD",
 		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE,

@@ -14,6 +14,7 @@
 
 static const struct accessor_row rows[] = {
 	{ .c = { .id = "umad/get_mad_addr/offset-of-addr", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "recorded as the offset from the buffer",
 		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
 			     .value = REF_UMAD_OFF_QPN,

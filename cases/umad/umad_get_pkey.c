@@ -16,6 +16,7 @@
 
 #define ROW(name, v) \
 	{ .c = { .id = "umad/get_pkey/" name, .doc = DOC, \
+		 .basis = RC_BASIS_DOCUMENTED, \
 		 .note = "no port is open: 0 (not supported) is allowed too", \
 		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_IN, \
 			     .value = (v), .alt = { 0, 0 }, .layout = &umad_hdr_layout, \

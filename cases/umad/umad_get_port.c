@@ -29,18 +29,23 @@
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_port/target-port", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
 	  .ca = CA_TARGET, .port = PORT_TARGET },
 	{ .c = { .id = "umad/get_port/default-port", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
 	  .ca = CA_NULL, .port = 0 },
 	{ .c = { .id = "umad/get_port/device-as-filter", .doc = DOC_FILTER,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
 	  .ca = CA_TARGET, .port = 0 },
 	{ .c = { .id = "umad/get_port/port-out-of-range", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
 	  .ca = CA_TARGET, .port = 99 },
 	{ .c = { .id = "umad/get_port/unknown-device", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
 	  .ca = CA_BOGUS, .port = 1 },
 };

@@ -30,37 +30,50 @@ enum { CLIENT, BAD_PORT, DUP_SERVER, SERVER, FABRIC };
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register/vendor-class-client", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
 	  .mode = CLIENT, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/unopened-port", .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
 	  .mode = BAD_PORT, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/second-server-same-method",
-		 .doc = DOC_EPERM, .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(EPERM) } },
+		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
+		 .note = "the kernel's user_mad allows one replier per class "
+		 "and method (ib_register_mad_agent), and the page gives "
+		 "-EPERM for a failed registration",
+		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EPERM) } },
 	  .mode = DUP_SERVER, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/server-gets-requests", .doc = DOC_SERVER,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
 	  .mode = SERVER, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/subnet-management-class", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x01 lives on QP0, which only InfiniBand has",
 		 .needs = NEEDS_UMAD | RC_NEED_IB | RC_NEED_ROOT,
 		 .expect = { OKNEG } },
 	  .mode = CLIENT, .mgmt_class = 0x01, .arg = 1 },
 	{ .c = { .id = "umad/register/smi-directed-route-answered",
-		 .doc = DOC_RET, .note = "class 0x81, directed-route SMPs: "
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "class 0x81, directed-route SMPs: "
 		 "the agent is on QP0, and a SubnGet(NodeInfo) over 0 hops "
 		 "is answered by the node's own SMA with its node GUID",
 		 .needs = NEEDS_SMI, .expect = { OKNEG } },
 	  .mode = FABRIC, .arg = FQ_SMP_DR_SELF },
 	{ .c = { .id = "umad/register/smi-lid-routed-to-remote-node",
-		 .doc = DOC_RET, .note = "class 0x01, LID-routed SMPs: a "
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "class 0x01, LID-routed SMPs: a "
 		 "SubnGet(NodeInfo) to another node's LID is answered by its "
 		 "SMA with that port's GUID", .needs = NEEDS_SMI |
 		 RC_NEED_REMOTE, .expect = { OKNEG } },
 	  .mode = FABRIC, .arg = FQ_SMP_LID_REMOTE },
 	{ .c = { .id = "umad/register/sa-class-answered-by-sm",
-		 .doc = DOC_RET, .note = "class 0x03 version 2: the SA of the "
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "class 0x03 version 2: the SA of the "
 		 "subnet manager answers a SubnAdmGet(NodeRecord) of the "
 		 "port's LID with one record, the port's", .needs =
 		 NEEDS_FABRIC, .expect = { OKNEG } },

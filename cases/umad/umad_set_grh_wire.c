@@ -36,17 +36,23 @@ static const struct rc_layout received = {
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/set_grh/wire-hop-7-class-0x20-flow-0x12345",
-		 .doc = DOC_WIRE, .note = "the receiver's address shows the "
+		 .doc = DOC_WIRE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the receiver's address shows the "
 		 "values set", .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .expect = { WIRE_OK } },
 	  .arg = 7, .timeout_ms = 0x20, .retries = 0x12345 },
 	{ .c = { .id = "umad/set_grh/wire-hop-255-class-0xb8-flow-0xfffff",
-		 .doc = DOC_WIRE, .note = "the largest values of each field",
+		 .doc = DOC_WIRE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the largest values of each field",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .expect = { WIRE_OK } },
 	  .arg = 255, .timeout_ms = 0xb8, .retries = 0xfffff },
 	{ .c = { .id = "umad/set_grh/wire-hop-64-class-0-flow-0",
-		 .doc = DOC_WIRE, .note = "defaults: flow label 0 may be "
+		 .doc = DOC_WIRE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "defaults: flow label 0 may be "
 		 "replaced by the sender; the rest arrives",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .expect = { WIRE_OK } },

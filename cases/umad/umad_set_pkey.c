@@ -16,15 +16,20 @@
 
 static const struct accessor_row rows[] = {
 	{ .c = { .id = "umad/set_pkey/zero", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .expect = { OK0, .out = UMAD_OUT(PKEY(0)) } }, .arg = 0 },
 	{ .c = { .id = "umad/set_pkey/one", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .expect = { OK0, .out = UMAD_OUT(PKEY(1)) } }, .arg = 1 },
 	{ .c = { .id = "umad/set_pkey/host-order-distinct-bytes", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "pkey_index is host order in the ABI (__u16)",
 		 .expect = { OK0, .out = UMAD_OUT(PKEY(0x1234)) } }, .arg = 0x1234 },
 	{ .c = { .id = "umad/set_pkey/max-16-bit", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .expect = { OK0, .out = UMAD_OUT(PKEY(0xffff)) } }, .arg = 0xffff },
 	{ .c = { .id = "umad/set_pkey/above-16-bits", .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no range check is documented: the index is converted "
 			 "to the 16-bit field",
 		 .expect = { OK0, .out = UMAD_OUT(PKEY(0x0002)) } }, .arg = 0x10002 },

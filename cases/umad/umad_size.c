@@ -16,6 +16,7 @@ struct size_row {
 
 static const struct size_row rows[] = {
 	{ .c = { .id = "umad/size/header-size", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "read with <infiniband/umad.h>: the ib_user_mad_t "
 			 "header, 64 bytes, without the MAD",
 		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
@@ -44,7 +45,7 @@ RC_GROUP(group);
 
 static const struct size_row open_rows[] = {
 	{ .c = { .id = "umad/size/after-open-port", .doc = DOC,
-		 .needs = NEEDS_UMAD,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in effect)",
 		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE } } },

@@ -15,6 +15,7 @@
 
 #define ROW(name, v) \
 	{ .c = { .id = "umad/status/" name, .doc = DOC, \
+		 .basis = RC_BASIS_DOCUMENTED, \
 		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, \
 			     .value = (v), .layout = &umad_hdr_layout, \
 			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(STATUS), 4, v)) } }, \

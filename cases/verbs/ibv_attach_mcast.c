@@ -45,38 +45,52 @@ enum { ATTACH, TWICE, NOT_UD, TWO_QPS, DETACH, NEVER, OTHER_LID, FROM_PEER,
 
 static const struct mcast_row rows[] = {
 	{ .c = { .id = "verbs/attach_mcast/ud-receives", .doc = DOC_ATTACH,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "one message to the group: one copy arrives",
 		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = ATTACH },
 	{ .c = { .id = "verbs/attach_mcast/twice-one-copy", .doc = DOC_TWICE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the second attach is the call observed",
 		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = TWICE },
 	{ .c = { .id = "verbs/attach_mcast/rc-qp", .doc = DOC_UD,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "the page forbids it; EINVAL is the kernel's "
+		 "(ib_attach_mcast refuses a QP that is not UD)",
 		 .needs = NEEDS_VERBS, .expect = { ERR(EINVAL) } },
 	  .mode = NOT_UD },
 	{ .c = { .id = "verbs/attach_mcast/two-qps-both-receive",
-		 .doc = DOC_ATTACH, .note = "two QPs in one group: each gets "
+		 .doc = DOC_ATTACH, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two QPs in one group: each gets "
 		 "one copy of one message", .needs = NEEDS_VERBS,
 		 .expect = { OK0 } }, .mode = TWO_QPS },
 	{ .c = { .id = "verbs/attach_mcast/from-other-device",
-		 .doc = DOC_ATTACH, .note = "a message to the group from a "
+		 .doc = DOC_ATTACH, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a message to the group from a "
 		 "second device arrives once", .needs = NEEDS_VERBS |
 		 RC_NEED_PEER, .expect = { OK0 } }, .mode = FROM_PEER },
 };
 
 static const struct mcast_row detach_rows[] = {
 	{ .c = { .id = "verbs/detach_mcast/after-attach", .doc = DOC_DETACH,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then no copy of a message to the group arrives",
 		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = DETACH },
 	{ .c = { .id = "verbs/detach_mcast/never-attached", .doc = DOC_DETACH,
-		 .note = "a group the QP is not in: failure",
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a group the QP is not in: the page does not say; "
+		 "the kernel's uverbs DETACH_MCAST fails when the QP has no "
+		 "such (MGID, MLID) entry",
 		 .needs = NEEDS_VERBS, .expect = { ERR(0) } }, .mode = NEVER },
 	{ .c = { .id = "verbs/detach_mcast/other-lid", .doc = DOC_DETACH,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "attached with MLID 0xc001, detached with 0xc002: "
-		 "the QP is not in that (MGID, MLID) group",
+		 "the QP is not in that (MGID, MLID) group, and the kernel's "
+		 "uverbs DETACH_MCAST matches both",
 		 .needs = NEEDS_VERBS, .expect = { ERR(0) } },
 	  .mode = OTHER_LID },
 	{ .c = { .id = "verbs/detach_mcast/from-other-device",
-		 .doc = DOC_DETACH, .note = "after it, a message to the group "
+		 .doc = DOC_DETACH, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "after it, a message to the group "
 		 "from a second device does not arrive", .needs = NEEDS_VERBS |
 		 RC_NEED_PEER, .expect = { OK0 } }, .mode = DETACH_PEER },
 };

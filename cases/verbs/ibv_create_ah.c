@@ -25,7 +25,7 @@
 #define DOC_CREATE "ibv_create_ah() creates an address handle (AH) " \
 	"associated with the protection domain pd."
 #define DOC_NULL "ibv_create_ah() returns a pointer to the created AH, or " \
-	"NULL if the request fails, and errno is set to indicate the reason."
+	"NULL if the request fails."
 #define DOC_GRH "If port flag IBV_QPF_GRH_REQUIRED is set then " \
 	"ibv_create_ah() must be created with definition of 'struct " \
 	"ibv_ah_attr { .is_global = 1; .grh = {...}; }'."
@@ -51,37 +51,51 @@ struct ah_row {
 
 static const struct ah_row rows[] = {
 	{ .c = { .id = "verbs/create_ah/global-ipv6-reaches-qp",
-		 .doc = DOC_CREATE, .note = "from the IPv6 GID to itself: a UD "
+		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "from the IPv6 GID to itself: a UD "
 		 "message through it reaches the own QP (system's AH)",
 		 .needs = NEEDS_VERBS, .expect = { OK_AH } }, .mode = GLOBAL6 },
 	{ .c = { .id = "verbs/create_ah/global-ipv4-reaches-qp",
-		 .doc = DOC_CREATE, .note = "the same from the IPv4-mapped GID",
+		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same from the IPv4-mapped GID",
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
 	  .mode = GLOBAL4 },
 	{ .c = { .id = "verbs/create_ah/not-global-on-roce", .doc = DOC_GRH,
-		 .note = "RoCE ports require a GRH: is_global 0 fails",
+		 .basis = RC_BASIS_LINUX,
+		 .note = "RoCE ports require a GRH: is_global 0 fails; EINVAL is "
+		 "the kernel's (rdma_check_ah_attr, drivers/infiniband/core/"
+		 "verbs.c), the page names no errno",
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
 		 .expect = { ERR_AH(EINVAL) } }, .mode = NOT_GLOBAL },
 	{ .c = { .id = "verbs/create_ah/port-0", .doc = DOC_NULL,
-		 .note = "ports are numbered from 1", .needs = NEEDS_VERBS,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "ports are numbered from 1; EINVAL is the kernel's "
+		 "(rdma_is_port_valid in uverbs CREATE_AH), the page names "
+		 "no errno", .needs = NEEDS_VERBS,
 		 .expect = { ERR_AH(EINVAL) } }, .mode = PORT, .arg = 0 },
 	{ .c = { .id = "verbs/create_ah/port-beyond-device", .doc = DOC_NULL,
-		 .note = "port 2 of a one-port device", .needs = NEEDS_VERBS,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "port 2 of a one-port device; EINVAL is the kernel's "
+		 "(rdma_is_port_valid in uverbs CREATE_AH)", .needs = NEEDS_VERBS,
 		 .expect = { ERR_AH(EINVAL) } }, .mode = PORT, .arg = 2 },
 	{ .c = { .id = "verbs/create_ah/sgid-index-unused", .doc = DOC_NULL,
-		 .note = "sgid_index 255 names no GID of the port; which errno "
-		 "is not documented", .needs = NEEDS_VERBS,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "sgid_index 255 names no GID of the port: the page "
+		 "does not say it must, the kernel refuses it (its GID "
+		 "table lookup); which errno is not fixed", .needs = NEEDS_VERBS,
 		 .expect = { ERR_AH() } }, .mode = SGID, .arg = 255 },
 	{ .c = { .id = "verbs/create_ah/null-attr", .doc = DOC_NULL,
-		 .note = "no attributes: the request fails (NULL and errno); "
-		 "the man page does not say NULL is allowed, so no errno is "
-		 "required, but a crash of the caller is no failure report",
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "no attributes: the request fails (NULL); the man "
+		 "page does not say NULL is allowed, so no errno is required, "
+		 "but a crash of the caller is no failure report",
 		 .needs = NEEDS_VERBS, .expect = { ERR_AH() } },
 	  .mode = NULL_ATTR },
 };
 
 static const struct ah_row destroy_rows[] = {
 	{ .c = { .id = "verbs/destroy_ah/created", .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a failure cannot be provoked without using a freed "
 		 "AH, which is undefined: the success row only",
 		 .needs = NEEDS_VERBS,
@@ -91,11 +105,13 @@ static const struct ah_row destroy_rows[] = {
 
 static const struct ah_row from_wc_rows[] = {
 	{ .c = { .id = "verbs/create_ah_from_wc/ipv6-reply-reaches-sender",
-		 .doc = DOC_FROM_WC, .note = "from a message the QP sent itself "
+		 .doc = DOC_FROM_WC, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "from a message the QP sent itself "
 		 "from its IPv6 GID; a reply through it arrives (system's AH)",
 		 .needs = NEEDS_VERBS, .expect = { OK_AH } }, .mode = FROM_WC6 },
 	{ .c = { .id = "verbs/create_ah_from_wc/ipv4-reply-reaches-sender",
-		 .doc = DOC_FROM_WC, .note = "the same from the IPv4-mapped GID",
+		 .doc = DOC_FROM_WC, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same from the IPv4-mapped GID",
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
 	  .mode = FROM_WC4 },
 };

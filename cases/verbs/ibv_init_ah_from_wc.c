@@ -92,65 +92,79 @@ static const struct rc_layout ah_attr_layout = {
 #define ID(i) .id = "verbs/init_ah_from_wc/" i
 
 static const struct ahwc_row rows[] = {
-	{ .c = { ID("ipv6-fields"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	{ .c = { ID("ipv6-fields"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "class 0x5a, flow 0x12345, hop 33, LID 0x1234, SL 5, path "
 		   "bits 3: each lands in its field, host order",
 	   .expect = { OK0 } }, .hdr = HDR_V6_UDP, .tclass = 0x5a,
 	   .flow = 0x12345, .hop = 33, .slid = 0x1234, .sl = 5,
 	   .path_bits = 3 },
-	{ .c = { ID("ipv6-max-values"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	{ .c = { ID("ipv6-max-values"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "class 0xff, flow 0xfffff: no bit of one spills into "
 		   "the other", .expect = { OK0 } }, .hdr = HDR_V6_UDP,
 	   .tclass = 0xff, .flow = 0xfffff, .hop = 255, .slid = 0xffff,
 	   .sl = 15 },
 	{ .c = { ID("ipv4-fields"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "RoCE v2 over IPv4: TOS 0x28, TTL 17; the 20 undefined "
 		   "bytes before the IPv4 header are 0xa5 and must not become "
 		   "a flow label", .needs = NEEDS_VERBS | RC_NEED_ROCE,
 	   .expect = { OK0 } }, .hdr = HDR_V4, .tclass = 0x28, .hop = 17,
 	   .slid = 7 },
 	{ .c = { ID("ipv6-sender-looks-like-ipv4"), .doc = DOC_INIT,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
 		 .note = "an IPv6 header whose byte 20 (inside the sender's "
 			 "GID) is 0x45, as an IPv4 header would start, but "
 			 "without a valid IPv4 checksum: still IPv6",
 	   .expect = { OK0 } }, .hdr = HDR_V6_UDP, .tclass = 0x11,
 	   .flow = 0x777, .hop = 9, .v4_lookalike = true },
-	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
 		   "not a header: no GRH fields, is_global 0",
 	   .expect = { OK0 } }, .hdr = HDR_NONE, .slid = 0x22, .sl = 2,
 	   .path_bits = 1 },
-	{ .c = { ID("ipv6-multicast-destination"), .doc = DOC_ERR, .needs = NEEDS_VERBS,
+	{ .c = { ID("ipv6-multicast-destination"), .doc = DOC_ERR,
+	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "addressed to a multicast GID, which is no local GID to "
-		   "answer from: an error", .expect = { ERRM1 } },
+		   "answer from: read as an error, the page names none", .expect = { ERRM1 } },
 	   .hdr = HDR_V6_UDP, .dst = DST_MCAST, .hop = 1 },
 	{ .c = { ID("ipv4-multicast-destination"), .doc = DOC_ERR,
-	   .note = "addressed to 239.1.2.3: no local GID to answer from",
+	   .basis = RC_BASIS_INTERPRETATION,
+	   .note = "addressed to 239.1.2.3: no local GID to answer from, "
+		   "read as an error",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { ERRM1 } },
 	   .hdr = HDR_V4, .dst = DST_MCAST, .hop = 1 },
-	{ .c = { ID("destination-not-in-gid-table"), .doc = DOC_ERR, .needs = NEEDS_VERBS,
-	   .note = "addressed to 2001:db8::99, not a GID of the port",
+	{ .c = { ID("destination-not-in-gid-table"), .doc = DOC_ERR,
+	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
+	   .note = "addressed to 2001:db8::99, not a GID of the port: no "
+		   "source GID to answer from, read as an error",
 	   .expect = { ERRM1 } }, .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
-	{ .c = { ID("ib-grh"), .doc = DOC_INIT,
+	{ .c = { ID("ib-grh"), .doc = DOC_INIT, .basis = RC_BASIS_DOCUMENTED,
 	   .note = "an InfiniBand GRH (next header 0x1b) to the port's GID",
 	   .needs = NEEDS_VERBS | RC_NEED_IB, .expect = { OK0 } },
 	   .hdr = HDR_V6_IB, .tclass = 0x10, .flow = 0x42, .hop = 1 },
-	{ .c = { ID("real-ipv6-message"), .doc = DOC_INIT, .needs = NEEDS_VERBS,
+	{ .c = { ID("real-ipv6-message"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "the completion and GRH of a UD message the QP sent "
 		   "itself from its IPv6 GID: the AH points back at that GID",
 	   .expect = { OK0 } }, .mode = REAL, .hdr = HDR_V6_UDP },
 	{ .c = { ID("real-ipv4-message"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_DOCUMENTED,
 	   .note = "the same from the IPv4-mapped GID",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK0 } },
 	   .mode = REAL, .hdr = HDR_V4 },
 	{ .c = { ID("address-added-after-a-call"), .doc = DOC_INIT,
+	   .basis = RC_BASIS_DOCUMENTED,
 	   .note = "after a first call, 2001:db8::42 is added to the port's "
 		   "netdev: a GRH addressed to it is answered from its new "
 		   "GID index", .needs = NEEDS_VERBS | RC_NEED_ROCE |
 		   RC_NEED_ROOT, .expect = { OK0 } },
 	   .mode = ADDR_ADDED, .hdr = HDR_V6_UDP, .hop = 3 },
 	{ .c = { ID("address-removed-after-a-call"), .doc = DOC_ERR,
+	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "2001:db8::42 answered once, then removed from the "
 		   "netdev: no longer a GID of the port, an error",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <endian.h>
+#include <errno.h>
 #include <string.h>
 
 #include "../../harness/rdmaconf.h"
@@ -88,6 +89,59 @@ Test(cases, ids_are_unique_and_cite_a_sentence)
 						  "%s: duplicate id", c->id);
 		}
 	}
+}
+
+/* Where a row of basis "documented" requires an errno, its sentence
+ * names it: otherwise a different errno is no break of the man page. */
+static bool sentence_names(const char *doc, int err)
+{
+	const char *name = rc_errno_name(err);
+
+	/* Linux's EWOULDBLOCK is EAGAIN */
+	return strstr(doc, name) ||
+	       (err == EAGAIN && strstr(doc, "EWOULDBLOCK"));
+}
+
+Test(cases, rows_state_their_basis_and_documented_errnos_are_cited)
+{
+	for (unsigned int g = 0; g < ngroups(); g++)
+		for (size_t r = 0; r < group_at(g)->nrows; r++) {
+			const struct rc_case *c = RC_ROW(group_at(g), r);
+
+			cr_assert(c->basis >= RC_BASIS_DOCUMENTED &&
+				  c->basis < RC_NBASES, "%s: no basis", c->id);
+			cr_assert(c->basis == RC_BASIS_DOCUMENTED || c->note,
+				  "%s: a %s row says why in its note", c->id,
+				  rc_basis_name(c->basis));
+			if (c->basis != RC_BASIS_DOCUMENTED)
+				continue;
+			for (int i = 0; i < RC_MAX_ERRNOS &&
+			     c->expect.errnos[i]; i++)
+				cr_assert(sentence_names(c->doc,
+							 c->expect.errnos[i]),
+					  "%s: requires %s, which its sentence "
+					  "does not name (basis linux?)", c->id,
+					  rc_errno_name(c->expect.errnos[i]));
+		}
+}
+
+/* A documented wait is judged, at any slowness, with a tolerance below
+ * half the wait (rc_tolerance_ms): a row's own tolerance must fit. */
+Test(cases, timed_rows_can_tell_half_or_double_the_wait)
+{
+	for (unsigned int g = 0; g < ngroups(); g++)
+		for (size_t r = 0; r < group_at(g)->nrows; r++) {
+			const struct rc_case *c = RC_ROW(group_at(g), r);
+			const struct rc_expect *e = &c->expect;
+
+			if (!e->tol_ms || !e->ms)
+				continue;
+			cr_assert_lt(rc_tolerance_ms(e, 1000), e->ms / 2.0,
+				     "%s: tolerance", c->id);
+			cr_assert_leq(e->tol_ms, e->ms * 0.45,
+				      "%s: %u ms +/- %u ms cannot tell half or "
+				      "double the wait", c->id, e->ms, e->tol_ms);
+		}
 }
 
 /* umad_set_grh storing flow_label in host order: the classic mistake. */

@@ -1,0 +1,91 @@
+"""Every row cites its man page verbatim.
+
+Renders every man page of libibumad-dev, libibverbs-dev and librdmacm-dev
+with groff, as installed, and finds each row's sentence in one of them,
+whitespace aside.  A row may cite two passages of one page joined by
+" ... ".  A sentence that no page holds is a claim the man pages do not
+make, and fails here with the row's id.
+"""
+import glob
+import gzip
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from conftest import RDMACONF
+
+PACKAGES = ("libibumad-dev", "libibverbs-dev", "librdmacm-dev")
+ASCII = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
+         "\u2014": "--", "\u2212": "-", "\u2018": "'", "\u2019": "'",
+         "\u201c": '"', "\u201d": '"', "\u00ad": "", "\u00a0": " "}
+
+
+def normalize(text):
+    for a, b in ASCII.items():
+        text = text.replace(a, b)
+    text = re.sub(r"\s+", " ", text)
+    # roff puts a space between an italic word and the comma after it
+    return re.sub(r" ([,.;:)])", r"\1", text).strip()
+
+
+def roff_source(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    link = re.match(r"\.so\s+(\S+)", text)
+    if link:
+        target = glob.glob(os.path.join(os.path.dirname(os.path.dirname(path)),
+                                        link.group(1)) + "*")
+        return roff_source(target[0]) if target else ""
+    return text
+
+
+def render(source):
+    out = subprocess.run(["groff", "-man", "-Tutf8", "-rLL=3000n", "-rHY=0",
+                          "-P-cbou"], input=source.encode(),
+                         capture_output=True, check=True).stdout
+    return normalize(out.decode("utf-8", "replace"))
+
+
+@pytest.fixture(scope="module")
+def pages():
+    found = {}
+    for pkg in PACKAGES:
+        files = subprocess.run(["dpkg", "-L", pkg], capture_output=True,
+                               text=True, check=True).stdout.split()
+        for f in files:
+            if re.search(r"/man/man\d/[^/]+\.\d\w*(\.gz)?$", f) and \
+                    os.path.isfile(f):
+                found[os.path.basename(f)] = render(roff_source(f))
+    assert found, "no man pages installed (make deps installs them)"
+    return found
+
+
+def rows():
+    out = subprocess.run([RDMACONF, "list", "--json", "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def test_every_cited_sentence_is_in_a_man_page(pages):
+    missing = []
+    for row in rows():
+        parts = [normalize(p) for p in row["doc"].split(" ... ")]
+        if not any(all(p in text for p in parts) for text in pages.values()):
+            missing.append("%s: %s" % (row["id"], row["doc"]))
+    assert not missing, "cited, but in no installed man page:\n" + \
+        "\n".join(missing)
+
+
+def test_every_row_states_its_basis():
+    counts = {}
+    for row in rows():
+        assert row["basis"] in ("documented", "linux", "interpretation"), row
+        counts[row["basis"]] = counts.get(row["basis"], 0) + 1
+        if row["basis"] != "documented":
+            assert row["note"], "%s: a %s row says why in its note" % (
+                row["id"], row["basis"])
+    print("rows per basis:", counts)

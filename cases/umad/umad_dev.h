@@ -12,6 +12,8 @@
 /* Which CA name a row passes. */
 enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
 #define BOGUS_CA "rdmaconf_nosuchdev"
+/* what out-parameters hold before a call: no right answer is all 0xa5 */
+#define OUT_PARAM_FILL 0xa5
 /* Which port number a row passes; others are literal. */
 #define PORT_TARGET (-1000)
 

@@ -64,24 +64,45 @@ static void check(struct rc_ctx *ctx, const umad_ca_t *ca)
 				 ca->numports);
 }
 
+/*
+ * The fields of @ca as values: strings up to their NUL, no padding.  A
+ * field the call left unwritten keeps OUT_PARAM_FILL and shows; the bytes
+ * after a string's NUL, and the padding, are no field and do not.
+ */
+static void fields(const umad_ca_t *ca, umad_ca_t *f)
+{
+	memset(f, 0, sizeof(*f));
+	strncpy(f->ca_name, ca->ca_name, sizeof(f->ca_name));
+	f->node_type = ca->node_type;
+	f->numports = ca->numports;
+	strncpy(f->fw_ver, ca->fw_ver, sizeof(f->fw_ver));
+	strncpy(f->ca_type, ca->ca_type, sizeof(f->ca_type));
+	strncpy(f->hw_ver, ca->hw_ver, sizeof(f->hw_ver));
+	f->node_guid = ca->node_guid;
+	f->system_guid = ca->system_guid;
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	umad_ca_t ca;
+	umad_ca_t ca, seen;
 	int ret;
 
 	if (!rc_need_call(ctx, ops->umad_get_ca, "umad_get_ca") ||
 	    !rc_need_call(ctx, ops->umad_release_ca, "umad_release_ca"))
 		return;
-	memset(&ca, 0, sizeof(ca));
+	/* a fill no right answer has: a field left unwritten shows */
+	memset(&ca, OUT_PARAM_FILL, sizeof(ca));
 	RC_OBSERVE(ctx, ret = ops->umad_get_ca(dev_row_ca(row, ctx), &ca));
+	/* the page says nothing of the structure after a failure */
 	if (ret)
 		return;
 	if (row->ca == CA_TARGET)
 		check(ctx, &ca);
-	/* everything up to the port pointers, for the comparison */
-	rc_obs_out(ctx->obs, &ca, offsetof(umad_ca_t, ports));
+	/* every field up to the port pointers, for the comparison */
+	fields(&ca, &seen);
+	rc_obs_out(ctx->obs, &seen, offsetof(umad_ca_t, ports));
 	ret = ops->umad_release_ca(&ca);
 	if (ret)
 		rc_obs_violation(ctx->obs, "umad_release_ca returned %d", ret);

@@ -74,27 +74,51 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 				 want, gid);
 }
 
+/*
+ * The fields of @p as values: strings up to their NUL, no padding, and no
+ * pkeys pointer (an address, not comparable across processes).  A field
+ * the call left unwritten keeps OUT_PARAM_FILL and shows.
+ */
+static void fields(const umad_port_t *p, umad_port_t *f)
+{
+	memset(f, 0, sizeof(*f));
+	strncpy(f->ca_name, p->ca_name, sizeof(f->ca_name));
+	f->portnum = p->portnum;
+	f->base_lid = p->base_lid;
+	f->lmc = p->lmc;
+	f->sm_lid = p->sm_lid;
+	f->sm_sl = p->sm_sl;
+	f->state = p->state;
+	f->phys_state = p->phys_state;
+	f->rate = p->rate;
+	f->capmask = p->capmask;
+	f->gid_prefix = p->gid_prefix;
+	f->port_guid = p->port_guid;
+	f->pkeys_size = p->pkeys_size;
+	strncpy(f->link_layer, p->link_layer, sizeof(f->link_layer));
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	umad_port_t port;
+	umad_port_t port, seen;
 	int ret;
 
 	if (!rc_need_call(ctx, ops->umad_get_port, "umad_get_port") ||
 	    !rc_need_call(ctx, ops->umad_release_port, "umad_release_port"))
 		return;
-	memset(&port, 0, sizeof(port));
+	/* a fill no right answer has: a field left unwritten shows */
+	memset(&port, OUT_PARAM_FILL, sizeof(port));
 	RC_OBSERVE(ctx, ret = ops->umad_get_port(dev_row_ca(row, ctx),
 						 dev_row_port(row, ctx), &port));
+	/* the page says nothing of the structure after a failure */
 	if (ret)
 		return;
 	if (row->ca == CA_TARGET && row->port == PORT_TARGET)
 		check(ctx, &port);
-	rc_obs_out(ctx->obs, &port, sizeof(port));
-	/* the pkeys pointer is an address: not comparable across runs */
-	memset(ctx->obs->out + offsetof(umad_port_t, pkeys), 0,
-	       sizeof(port.pkeys));
+	fields(&port, &seen);
+	rc_obs_out(ctx->obs, &seen, sizeof(seen));
 	ret = ops->umad_release_port(&port);
 	if (ret)
 		rc_obs_violation(ctx->obs, "umad_release_port returned %d", ret);

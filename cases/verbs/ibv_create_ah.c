@@ -31,13 +31,15 @@
 	"ibv_ah_attr { .is_global = 1; .grh = {...}; }'."
 #define DOC_DESTROY "ibv_destroy_ah() returns 0 on success, or the value " \
 	"of errno on failure (which indicates the failure reason)."
+#define DOC_FROM_WC_RET "ibv_create_ah_from_wc() returns a pointer to the " \
+	"created AH, or NULL if the request fails."
 #define DOC_FROM_WC "ibv_create_ah_from_wc() creates an AH associated with " \
 	"the protection domain pd using the port number port_num, using " \
 	"attributes from the work completion wc and the Global Routing " \
 	"Header (GRH) structure grh."
 
 enum { GLOBAL6, GLOBAL4, NOT_GLOBAL, PORT, SGID, NULL_ATTR, DESTROY,
-       FROM_WC6, FROM_WC4 };
+       DESTROY_GONE, FROM_WC6, FROM_WC4, FROM_WC_FOREIGN };
 
 struct ah_row {
 	struct rc_case c;
@@ -96,11 +98,18 @@ static const struct ah_row rows[] = {
 static const struct ah_row destroy_rows[] = {
 	{ .c = { .id = "verbs/destroy_ah/created", .doc = DOC_DESTROY,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "a failure cannot be provoked without using a freed "
-		 "AH, which is undefined: the success row only",
-		 .needs = NEEDS_VERBS,
+		 .note = "an AH just created", .needs = NEEDS_VERBS,
 		 .expect = { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ } },
 	  .mode = DESTROY },
+	{ .c = { .id = "verbs/destroy_ah/kernel-object-gone",
+		 .doc = DOC_DESTROY, .basis = RC_BASIS_LINUX,
+		 .note = "the AH's kernel object was destroyed behind the "
+		 "library's back (uverbs DESTROY_AH of its handle): the "
+		 "kernel refuses a second destroy of the handle, and the "
+		 "call must report it as an errno value, without freed "
+		 "memory ever being used", .needs = NEEDS_VERBS,
+		 .expect = { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR } },
+	  .mode = DESTROY_GONE },
 };
 
 static const struct ah_row from_wc_rows[] = {
@@ -114,7 +123,18 @@ static const struct ah_row from_wc_rows[] = {
 		 .note = "the same from the IPv4-mapped GID",
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
 	  .mode = FROM_WC4 },
+	{ .c = { .id = "verbs/create_ah_from_wc/destination-not-in-gid-table",
+		 .doc = DOC_FROM_WC_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a real completion whose GRH is rewritten to be "
+		 "addressed to 2001:db8::99, no GID of the port: no source "
+		 "GID to answer from, read as a failed request",
+		 .needs = NEEDS_VERBS, .expect = { ERR_AH() } },
+	  .mode = FROM_WC_FOREIGN },
 };
+
+/* 2001:db8::99, documentation space: no GID of any port here */
+static const uint8_t foreign_gid[16] = { 0x20, 0x01, 0x0d, 0xb8,
+					 [15] = 0x99 };
 
 /* Through @ah to the own QP: does the message arrive? */
 static void check_reaches(struct rc_ctx *ctx, struct vres *r,
@@ -206,6 +226,28 @@ static void run(const void *rw, struct rc_ctx *ctx)
 		}
 		RC_OBSERVE(ctx, ops->ibv_destroy_ah(ah));
 		ah = NULL;
+		break;
+	case DESTROY_GONE:
+		ah = ops->ibv_create_ah(r.pd, &a);
+		if (!ah || vres_kernel_destroy_ah(ah)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not "
+				     "create an AH and destroy its kernel "
+				     "object");
+			break;
+		}
+		RC_OBSERVE(ctx, ops->ibv_destroy_ah(ah));
+		/* what the call did with it is its own: never touched */
+		ah = NULL;
+		break;
+	case FROM_WC_FOREIGN:
+		if (!rc_need_call(ctx, ops->ibv_create_ah_from_wc,
+				  "ibv_create_ah_from_wc") ||
+		    !received(ctx, &r, r.gid6, &r.g6, &wc, grh))
+			break;
+		/* the GRH's destination, bytes 24..39 of the IPv6 header */
+		memcpy(grh + 24, foreign_gid, sizeof(foreign_gid));
+		RC_OBSERVE(ctx, ah = ops->ibv_create_ah_from_wc(r.pd, &wc,
+					(struct ibv_grh *)grh, r.port));
 		break;
 	case FROM_WC6:
 	case FROM_WC4:

@@ -10,6 +10,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <rdma/ib_user_verbs.h>
+
 #include "verbs_res.h"
 #include "../../harness/device.h"
 
@@ -255,4 +257,26 @@ int vres_ip_join(struct rc_ctx *ctx, const char *ca, int port, int gid_index,
 		return -1;
 	}
 	return fd;
+}
+
+/*
+ * Destroy the kernel object behind @ah with the uverbs DESTROY_AH command,
+ * as no library would: the AH is then a valid userspace object whose
+ * kernel half is gone, so that a later ibv_destroy_ah of it must fail,
+ * without any use of freed memory.  0 or the errno of the write.
+ */
+int vres_kernel_destroy_ah(struct ibv_ah *ah)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_destroy_ah body;
+	} cmd = {
+		.hdr = { .command = IB_USER_VERBS_CMD_DESTROY_AH,
+			 .in_words = sizeof(cmd) / 4 },
+		.body = { .ah_handle = ah->handle },
+	};
+
+	if (write(ah->context->cmd_fd, &cmd, sizeof(cmd)) == sizeof(cmd))
+		return 0;
+	return errno ? errno : EIO;
 }

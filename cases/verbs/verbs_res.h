@@ -70,5 +70,7 @@ int vres_ip_join(struct rc_ctx *ctx, const char *ca, int port, int gid_index,
 int vres_poll_cq(struct ibv_cq *cq, double deadline, struct ibv_wc *wc);
 /* How many receive completions arrive within @ms (scaled). */
 int vres_count(struct rc_ctx *ctx, struct vres *r, int ms);
+/* The AH's kernel object destroyed behind the library's back. */
+int vres_kernel_destroy_ah(struct ibv_ah *ah);
 
 #endif

@@ -125,6 +125,53 @@ Test(cases, rows_state_their_basis_and_documented_errnos_are_cited)
 		}
 }
 
+/*
+ * Each call whose convention reports failures has rows where it fails:
+ * a failure path no row takes is a documented behaviour nobody checks.
+ * The exceptions, each with its reason.
+ */
+static const struct {
+	const char *call, *why;
+} never_fails[] = {
+	{ "umad_set_addr", "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_addr_net", "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_grh", "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_grh_net", "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_pkey", "no argument is documented as invalid: any index is stored" },
+	{ "umad_get_cas_names", "fails only when sysfs has no infiniband_mad class, "
+	  "which a row cannot take away from the running kernel" },
+};
+
+static bool may_never_fail(const char *call)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(never_fails); i++)
+		if (!strcmp(never_fails[i].call, call))
+			return true;
+	return false;
+}
+
+Test(cases, every_failure_convention_has_failing_rows)
+{
+	for (unsigned int g = 0; g < ngroups(); g++) {
+		const struct rc_group *grp = group_at(g);
+		bool can_fail = false, fails = false;
+
+		for (size_t r = 0; r < grp->nrows; r++) {
+			const struct rc_expect *e = &RC_ROW(grp, r)->expect;
+
+			can_fail |= e->conv != RC_CONV_VALUE &&
+				    e->conv != RC_CONV_OFFSET;
+			fails |= e->ret == RC_RET_ERR;
+		}
+		if (can_fail && !may_never_fail(grp->call))
+			cr_assert(fails, "%s reports failures, but no row "
+				  "makes it fail", grp->call);
+		if (may_never_fail(grp->call))
+			cr_assert(!fails, "%s has failing rows now: drop it "
+				  "from never_fails", grp->call);
+	}
+}
+
 /* A documented wait is judged, at any slowness, with a tolerance below
  * half the wait (rc_tolerance_ms): a row's own tolerance must fit. */
 Test(cases, timed_rows_can_tell_half_or_double_the_wait)

@@ -43,7 +43,7 @@ static int parse_fail_kind(const char *s, int *kind)
 		[RC_FAIL_RETURN] = "return", [RC_FAIL_ERRNO] = "errno",
 		[RC_FAIL_OUTPUT] = "output", [RC_FAIL_TIMING] = "timing",
 		[RC_FAIL_CRASH] = "crash", [RC_FAIL_HANG] = "hang",
-		[RC_FAIL_ABSENT] = "absent",
+		[RC_FAIL_ABSENT] = "absent", [RC_FAIL_BROKEN] = "broken",
 	};
 	unsigned int i;
 
@@ -65,7 +65,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	struct rc_expectation *old;
 	enum rc_expect_kind xkind;
 	int fail_kind;
-	bool both = false;
+	bool scope[RC_NIMPLS] = { [RC_IMPL_SYSTEM] = true };
 	FILE *f = fopen(path, "re");
 
 	if (!f) {
@@ -84,13 +84,14 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			continue;
 		kind = next_word(&s);
 		if (!strcmp(id, "%scope")) {
-			if (kind && !strcmp(kind, "both") && !*s) {
-				both = true;
-			} else if (kind && !strcmp(kind, "system") && !*s) {
-				both = false;
+			if (kind && !*s && (!strcmp(kind, "both") ||
+					    !strcmp(kind, "system") ||
+					    !strcmp(kind, "reference"))) {
+				scope[RC_IMPL_SYSTEM] = strcmp(kind, "reference");
+				scope[RC_IMPL_REFERENCE] = strcmp(kind, "system");
 			} else {
 				snprintf(err, errlen, "%s:%u: expected '%%scope "
-					 "system|both'", path, lineno);
+					 "system|both|reference'", path, lineno);
 				goto fail;
 			}
 			continue;
@@ -110,7 +111,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			if (kind[5] && parse_fail_kind(kind + 6, &fail_kind)) {
 				snprintf(err, errlen, "%s:%u: unknown failure "
 					 "kind '%.32s' (return, errno, output, "
-					 "timing, success, crash, hang, absent)", path, lineno,
+					 "timing, success, crash, hang, absent, broken)", path, lineno,
 					 kind + 6);
 				goto fail;
 			}
@@ -146,7 +147,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		memset(e, 0, sizeof(*e));
 		e->kind = xkind;
 		e->fail_kind = fail_kind;
-		e->both = both;
+		memcpy(e->applies, scope, sizeof(scope));
 		e->id = strdup(id);
 		e->reason = strdup(reason);
 		if (asprintf(&e->where, "%s:%u", path, lineno) < 0)
@@ -190,8 +191,7 @@ void rc_profile_free(struct rc_profile *p)
 
 bool rc_expect_skips(const struct rc_expectation *x, enum rc_impl_id impl)
 {
-	return x && x->kind == RC_EXP_SKIP &&
-	       (impl == RC_IMPL_SYSTEM || x->both);
+	return x && x->kind == RC_EXP_SKIP && x->applies[impl];
 }
 
 /* The verdicts that only their own XFAIL qualifier covers. */
@@ -201,6 +201,7 @@ static int own_kind(enum rc_verdict v)
 	case RC_CRASH: return RC_FAIL_CRASH;
 	case RC_HANG: return RC_FAIL_HANG;
 	case RC_ABSENT: return RC_FAIL_ABSENT;
+	case RC_BROKEN: return RC_FAIL_BROKEN;
 	default: return RC_FAIL_NONE;
 	}
 }
@@ -223,8 +224,7 @@ static void apply_xfail(struct rc_expectation *x, struct rc_outcome *o,
 	int kind = own_kind(v);
 	size_t len = sizeof(r->stale);
 
-	if (!o->ran || v == RC_SKIP || v == RC_UNSUPPORTED ||
-	    v == RC_BROKEN || r->stale[0])
+	if (!o->ran || v == RC_SKIP || v == RC_UNSUPPORTED || r->stale[0])
 		return;
 	if (kind) {
 		if (x->fail_kind == kind)
@@ -265,11 +265,12 @@ void rc_expect_apply(struct rc_expectation *x, struct rc_row_result *r)
 	x->used = true;
 	switch (x->kind) {
 	case RC_EXP_XFAIL:
-		apply_xfail(x, &r->oc[RC_IMPL_SYSTEM], "system", r);
-		if (x->both)
+		if (x->applies[RC_IMPL_SYSTEM])
+			apply_xfail(x, &r->oc[RC_IMPL_SYSTEM], "system", r);
+		if (x->applies[RC_IMPL_REFERENCE])
 			apply_xfail(x, &r->oc[RC_IMPL_REFERENCE], "reference",
 				    r);
-		/* what the system does wrong, the reference does not */
+		/* what one does wrong, the other need not */
 		r->expected_divergence = true;
 		break;
 	case RC_EXP_DIVERGE:

@@ -4,28 +4,38 @@
  * library version, a provider, a device), kept as data with a reason.
  *
  *   # comment
- *   <case id>  XFAIL[:return|:errno|:output|:timing|:success|:crash|:hang]|DIVERGE|SKIP
- *              <reason>
+ *   <case id>  XFAIL[:return|:errno|:output|:timing|:success|:crash|:hang|
+ *                    :absent|:broken]|DIVERGE|SKIP <reason>
  *
  * XFAIL: the system breaks the documentation here (and so differs from the
  * reference).  DIVERGE: both are within the documentation but differ.
  * With a qualifier, XFAIL covers only that kind of failure: a failure of
  * another kind is still FAIL, so an entry cannot hide a new bug.  Only
- * XFAIL:crash covers a CRASH and only XFAIL:hang a HANG (a known crash or
- * deadlock of the system library).
- * SKIP: the row cannot run on this device.  An entry that no longer
+ * XFAIL:crash covers a CRASH, only XFAIL:hang a HANG (a known crash or
+ * deadlock of the system library), only XFAIL:absent an ABSENT (a
+ * documented call the library does not export), and only XFAIL:broken a
+ * row whose set-up cannot work on this target (a simulator that never
+ * delivers what the row waits for).
+ * SKIP: the row cannot run on this target at all, and the watchdog could
+ * not contain it; %scope decides which implementation it keeps out.  An entry that no longer
  * matches -- the system now passes, agrees, or the id names no case -- is
  * reported as XPASS or STALE and fails the run.  Profiles never excuse the
  * reference -- except where the entry says the kernel or the device is
  * the cause, which no userspace implementation can change:
  *
  *   %scope both     the entries below apply to system and reference
+ *   %scope reference  to the reference only: where the cause is what the
+ *                   reference sees through the kernel interface alone (a
+ *                   simulator's stand-in for the kernel that the system
+ *                   library happens to paper over)
  *   %scope system   (the default) to the system implementation only
  */
 #ifndef RDMACONF_EXPECT_H
 #define RDMACONF_EXPECT_H
 
 #include <stdbool.h>
+
+#include "impl.h"
 
 enum rc_expect_kind { RC_EXP_XFAIL, RC_EXP_DIVERGE, RC_EXP_SKIP };
 
@@ -35,7 +45,8 @@ struct rc_expectation {
 	int fail_kind;		/* enum rc_fail_kind; 0: any */
 	char *reason;
 	char *where;		/* file:line */
-	bool both;		/* %scope both: the reference too */
+	/* which implementations the entry applies to (%scope) */
+	bool applies[RC_NIMPLS];
 	bool used;
 };
 

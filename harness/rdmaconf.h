@@ -178,6 +178,7 @@ enum rc_fail_kind {
 	RC_FAIL_CRASH,		/* profiles only: XFAIL:crash */
 	RC_FAIL_HANG,		/* profiles only: XFAIL:hang */
 	RC_FAIL_ABSENT,		/* profiles only: XFAIL:absent */
+	RC_FAIL_BROKEN,		/* profiles only: XFAIL:broken */
 };
 
 /* The device a run targets, as the row's setup needs it. */

@@ -85,6 +85,89 @@ static bool noteworthy(const struct rc_jv *c)
 	       rc_jv_str(c, "divergence");
 }
 
+/*
+ * Failures by what the row rests on: "breaks the man page" counts only
+ * rows whose cited sentence says what they require; rows that follow
+ * Linux's ABI or our reading of a silent page are counted apart.
+ */
+static const char *const bases[] = { "documented", "linux",
+				     "interpretation" };
+static const char *const basis_titles[] = { "breaks the man page",
+	"breaks Linux's ABI", "differs from our reading" };
+
+static bool is_break(const char *v)
+{
+	return !strcmp(v, "FAIL") || !strcmp(v, "XFAIL") ||
+	       !strcmp(v, "CRASH") || !strcmp(v, "HANG") ||
+	       !strcmp(v, "ABSENT");
+}
+
+static void count_breaks(const struct run *r, const char *impl,
+			 unsigned int count[3])
+{
+	size_t i, k;
+
+	memset(count, 0, 3 * sizeof(*count));
+	for (i = 0; i < r->results->n; i++) {
+		const struct rc_jv *c = &r->results->items[i];
+		const char *basis = rc_jv_str(c, "basis");
+
+		for (k = 0; basis && k < ARRAY_SIZE(bases); k++)
+			if (!strcmp(basis, bases[k]) &&
+			    is_break(verdict_of(c, impl)))
+				count[k]++;
+	}
+}
+
+static bool not_run_by_profile(const struct rc_jv *c)
+{
+	const struct rc_jv *v = rc_jv_get(c, "not_run_by_profile");
+
+	return v && v->type == RC_JBOOL && v->b;
+}
+
+/* A table of the breaks per basis, and the rows a profile kept from
+ * running; HTML or Markdown. */
+static void breaks(struct rc_str *b, const struct run *runs, int n, bool html)
+{
+	unsigned int count[3];
+	size_t i, k;
+	int r;
+
+	rc_str_printf(b, html ? "<h2>Failures by basis</h2><table><tr><th>"
+		      "run</th><th></th>" : "\n## Failures by basis\n\n"
+		      "| run | |");
+	for (k = 0; k < ARRAY_SIZE(bases); k++)
+		rc_str_printf(b, html ? "<th>%s</th>" : " %s |",
+			      basis_titles[k]);
+	rc_str_printf(b, html ? "</tr>" : "\n|---|---|---|---|---|\n");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < ARRAY_SIZE(impls); i++) {
+			count_breaks(&runs[r], impls[i], count);
+			rc_str_printf(b, html ? "<tr><td>%d</td><td>%s</td>" :
+				      "| %d | %s |", r + 1, impls[i]);
+			for (k = 0; k < ARRAY_SIZE(bases); k++)
+				rc_str_printf(b, html ? "<td>%u</td>" : " %u |",
+					      count[k]);
+			rc_str_printf(b, html ? "</tr>" : "\n");
+		}
+	rc_str_printf(b, html ? "</table><p>FAIL, XFAIL, CRASH, HANG and "
+		      "ABSENT, by the basis of the row: only a documented row's "
+		      "sentence says what it requires.</p>" : "\n");
+	for (r = 0; r < n; r++)
+		for (i = 0; i < runs[r].results->n; i++) {
+			const struct rc_jv *c = &runs[r].results->items[i];
+
+			if (!not_run_by_profile(c))
+				continue;
+			rc_str_printf(b, html ? "<p>Not run, by profile (%d): "
+				      "<code>" : "Not run, by profile (%d): `",
+				      r + 1);
+			rc_str_xml(b, rc_jv_str(c, "id"));
+			rc_str_printf(b, html ? "</code></p>" : "`\n");
+		}
+}
+
 static int load_runs(int n, char **paths, struct run *runs)
 {
 	char err[512], b1[64], b2[64];
@@ -371,7 +454,10 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 			rc_str_xml(b, runs[r].label);
 			rc_str_printf(b, ")</small></h3><p class=\"doc\">");
 			rc_str_xml(b, rc_jv_str(c, "doc"));
-			rc_str_printf(b, "</p>");
+			rc_str_printf(b, " <small>(basis: ");
+			rc_str_xml(b, rc_jv_str(c, "basis") ?
+				   rc_jv_str(c, "basis") : "not recorded");
+			rc_str_printf(b, ")</small></p>");
 			if (rc_jv_str(c, "reason")) {
 				rc_str_printf(b, "<p>Reading: ");
 				rc_str_xml(b, rc_jv_str(c, "reason"));
@@ -613,6 +699,7 @@ int rc_cmd_report(int argc, char **argv)
 	for (r = 0; r < n; r++)
 		fingerprint(&page, &runs[r]);
 	matrix(&page, runs, n, ids, nids);
+	breaks(&page, runs, n, true);
 	details(&page, runs, n, ids, nids);
 	rc_str_printf(&page, "<h2>Timing</h2><p>Each timed row: what it asks "
 		      "for, against what each implementation took; the dashed "
@@ -621,6 +708,7 @@ int rc_cmd_report(int argc, char **argv)
 		plot(&page, &runs[r], r);
 	rc_str_printf(&page, "</body></html>\n");
 	markdown(&md, runs, n, ids, nids);
+	breaks(&md, runs, n, false);
 	if (!write_file(out, "index.html", &page) &&
 	    !write_file(out, "summary.md", &md)) {
 		printf("report: %s/index.html %s/summary.md (%d results file%s, "

@@ -37,6 +37,7 @@ const char *rc_fail_kind_name(enum rc_fail_kind k)
 	case RC_FAIL_CRASH: return "crash";
 	case RC_FAIL_HANG: return "hang";
 	case RC_FAIL_ABSENT: return "absent";
+	case RC_FAIL_BROKEN: return "broken set-up";
 	case RC_FAIL_NONE: break;
 	}
 	return "";

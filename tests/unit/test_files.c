@@ -127,13 +127,19 @@ Test(profile, scope_directive)
 	char err[512];
 
 	cr_assert_eq(load_text("a XFAIL lib\n%scope both\nb XFAIL kernel\n"
-			       "%scope system\nc XFAIL lib\n", &p, err), 0,
-		     "%s", err);
-	cr_assert(!rc_profile_find(&p, "a")->both);
-	cr_assert(rc_profile_find(&p, "b")->both);
-	cr_assert(!rc_profile_find(&p, "c")->both);
+			       "%scope system\nc XFAIL lib\n%scope reference\n"
+			       "d XFAIL sim\n", &p, err), 0, "%s", err);
+#define APPLIES(id, s, r) \
+	cr_assert(rc_profile_find(&p, id)->applies[RC_IMPL_SYSTEM] == (s) && \
+		  rc_profile_find(&p, id)->applies[RC_IMPL_REFERENCE] == (r), id)
+	APPLIES("a", true, false);
+	APPLIES("b", true, true);
+	APPLIES("c", true, false);
+	APPLIES("d", false, true);
+#undef APPLIES
 	cr_assert_eq(load_text("%scope everyone\n", &p, err), -1);
-	cr_assert(strstr(err, ":1: expected '%scope system|both'"), "%s", err);
+	cr_assert(strstr(err, ":1: expected '%scope system|both|reference'"),
+		  "%s", err);
 	cr_assert_eq(load_text("%scope both extra\n", &p, err), -1);
 	rc_profile_free(&p);
 }
@@ -176,7 +182,7 @@ Test(profile, crash_kind)
 		     "%s", err);
 	cr_assert_eq(rc_profile_find(&p, "b")->fail_kind, RC_FAIL_HANG);
 	cr_assert_eq(load_text("a XFAIL:boom r\n", &p, err), -1);
-	cr_assert(strstr(err, "crash, hang, absent)"), "%s", err);
+	cr_assert(strstr(err, "crash, hang, absent, broken)"), "%s", err);
 	rc_profile_free(&p);
 }
 

@@ -201,6 +201,7 @@ Test(row, absent_is_not_ok_unless_recorded)
 {
 	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
 				    .fail_kind = RC_FAIL_ABSENT,
+				    .applies = { [RC_IMPL_SYSTEM] = true },
 				    .reason = row_reason, .where = row_where };
 	struct rc_expectation any = x;
 	struct rc_row_result r;
@@ -219,6 +220,7 @@ Test(row, a_fix_is_reported_as_conforming_not_as_worse)
 {
 	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
 				    .fail_kind = RC_FAIL_ERRNO,
+				    .applies = { [RC_IMPL_SYSTEM] = true },
 				    .reason = row_reason, .where = row_where };
 	struct rc_row_result r;
 
@@ -234,11 +236,12 @@ Test(row, a_fix_is_reported_as_conforming_not_as_worse)
 
 Test(row, skip_entries_obey_their_scope)
 {
-	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_SKIP };
+	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_SKIP,
+				    .applies = { [RC_IMPL_SYSTEM] = true } };
 
 	cr_assert(rc_expect_skips(&x, RC_IMPL_SYSTEM));
 	cr_assert(!rc_expect_skips(&x, RC_IMPL_REFERENCE));
-	x.both = true;
+	x.applies[RC_IMPL_REFERENCE] = true;
 	cr_assert(rc_expect_skips(&x, RC_IMPL_REFERENCE));
 	cr_assert(!rc_expect_skips(NULL, RC_IMPL_SYSTEM));
 }

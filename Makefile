@@ -45,12 +45,13 @@ LIB_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(HARNESS_SRC) $(REF_SRC) $(CASE_SRC))
 MAIN_OBJ := $(BUILD)/harness/main.o
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC))
+MUTANT_SRC := $(wildcard tests/mutants/*.c)
 SHIM_SRC := $(wildcard tests/shims/*.c)
 SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
-	$(BUILD)/shims/fake/libibumad.so.3
+	$(BUILD)/shims/fake/libibumad.so.3 $(BUILD)/mutants.so
 
-.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim
+.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation
 
 # The main job: the whole suite on this host's RDMA device, or on rxe in the
 # VM when the host has none; and (IBSIM=1, the default) the umad cases on the
@@ -101,11 +102,26 @@ $(BUILD)/shims/fake/libibumad.so.3: tests/shims/fake_libibumad.c
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libibumad.so.3 -o $@ $<
 shims: $(SHIMS)
 
+# One mutant per documented behaviour of each call, in one library
+# selected by RDMACONF_MUTANT (tests/mutants/mutant.h).
+$(BUILD)/mutants.so: $(MUTANT_SRC) tests/mutants/mutant.h
+	$(call msg,SHIM,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $(MUTANT_SRC) -ldl
+
+# The suite's detection power: every mutant against the rows of its call,
+# in the rxe VM (both devices), per call: mutants, killed, survivors.
+mutation: all $(BUILD)/mutants.so
+	ci/rxe-vm --two -- $(PYTHON) -u tests/mutants/run_mutation.py \
+		--rdmaconf $(BUILD)/rdmaconf --mutants $(BUILD)/mutants.so \
+		--json $(BUILD)/mutation.json
+
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
 
 e2e: all $(SHIMS)
 	RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)/shims \
+		RDMACONF_MUTANTS=$(CURDIR)/$(BUILD)/mutants.so \
 		$(PYTHON) -m pytest -q $(E2E_SELECT) tests/e2e
 
 check: unit e2e

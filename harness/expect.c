@@ -55,6 +55,15 @@ static int parse_fail_kind(const char *s, int *kind)
 	return -1;
 }
 
+static bool valid_number(const char *s)
+{
+	char *end;
+
+	errno = 0;
+	strtoll(s, &end, 0);
+	return !errno && end != s && !*end;
+}
+
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen)
 {
@@ -65,6 +74,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	struct rc_expectation *old;
 	enum rc_expect_kind xkind;
 	int fail_kind;
+	char *pin;
 	bool scope[RC_NIMPLS] = { [RC_IMPL_SYSTEM] = true };
 	FILE *f = fopen(path, "re");
 
@@ -105,6 +115,25 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			goto fail;
 		}
 		fail_kind = 0;
+		pin = strchr(kind, '=');
+		if (pin)
+			*pin++ = 0;	/* XFAIL:return=N: the kind, then N */
+		if (pin && strcmp(kind, "XFAIL:return") &&
+		    strcmp(kind, "XFAIL:output")) {
+			snprintf(err, errlen, "%s:%u: only XFAIL:return= and "
+				 "XFAIL:output= take a value", path, lineno);
+			goto fail;
+		}
+		if (pin && !strcmp(kind, "XFAIL:return") && !valid_number(pin)) {
+			snprintf(err, errlen, "%s:%u: XFAIL:return= takes a "
+				 "number, not '%.32s'", path, lineno, pin);
+			goto fail;
+		}
+		if (pin && !*pin) {
+			snprintf(err, errlen, "%s:%u: nothing after '='", path,
+				 lineno);
+			goto fail;
+		}
 		if (!strncmp(kind, "XFAIL", 5) &&
 		    (!kind[5] || kind[5] == ':')) {
 			xkind = RC_EXP_XFAIL;
@@ -134,6 +163,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			/* a later, more specific profile (the device's) takes
 			 * the case over from an earlier one (the library's) */
 			free(old->id);
+			free(old->pin);
 			free(old->reason);
 			free(old->where);
 			e = old;
@@ -147,6 +177,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		memset(e, 0, sizeof(*e));
 		e->kind = xkind;
 		e->fail_kind = fail_kind;
+		e->pin = pin ? strdup(pin) : NULL;
 		memcpy(e->applies, scope, sizeof(scope));
 		e->id = strdup(id);
 		e->reason = strdup(reason);
@@ -181,6 +212,7 @@ void rc_profile_free(struct rc_profile *p)
 
 	for (i = 0; i < p->n; i++) {
 		free(p->e[i].id);
+		free(p->e[i].pin);
 		free(p->e[i].reason);
 		free(p->e[i].where);
 	}
@@ -204,6 +236,17 @@ static int own_kind(enum rc_verdict v)
 	case RC_BROKEN: return RC_FAIL_BROKEN;
 	default: return RC_FAIL_NONE;
 	}
+}
+
+/* Is the failure the very one a pinned entry records? */
+static bool pin_matches(const struct rc_expectation *x,
+			const struct rc_outcome *o)
+{
+	if (!x->pin || x->fail_kind != (int)o->j.kind)
+		return true;	/* no pin; a wrong kind is judged below */
+	if (x->fail_kind == RC_FAIL_RETURN)
+		return o->obs.ret == strtoll(x->pin, NULL, 0);
+	return !strcmp(o->j.fields, x->pin);
 }
 
 static void expected(struct rc_expectation *x, struct rc_outcome *o)
@@ -236,7 +279,13 @@ static void apply_xfail(struct rc_expectation *x, struct rc_outcome *o,
 				 rc_verdict_name(v));
 		return;
 	}
-	if (v == RC_FAIL) {
+	if (v == RC_FAIL && !pin_matches(x, o)) {
+		snprintf(r->stale, len, "%s expects %s %.60s, got %.160s",
+			 x->where,
+			 x->fail_kind == RC_FAIL_OUTPUT ?
+			 "wrong output in exactly" : "the wrong return value",
+			 x->pin, o->j.msg);
+	} else if (v == RC_FAIL) {
 		if (!x->fail_kind || x->fail_kind == (int)o->j.kind)
 			expected(x, o);
 		else

@@ -9,6 +9,9 @@
  *
  * XFAIL: the system breaks the documentation here (and so differs from the
  * reference).  DIVERGE: both are within the documentation but differ.
+ * XFAIL:return=N covers only the wrong return value N, and
+ * XFAIL:output=F1,F2 only wrong output in exactly the fields F1 and F2
+ * (as the report names them).
  * With a qualifier, XFAIL covers only that kind of failure: a failure of
  * another kind is still FAIL, so an entry cannot hide a new bug.  Only
  * XFAIL:crash covers a CRASH, only XFAIL:hang a HANG (a known crash or
@@ -43,6 +46,10 @@ struct rc_expectation {
 	char *id;
 	enum rc_expect_kind kind;
 	int fail_kind;		/* enum rc_fail_kind; 0: any */
+	/* XFAIL:return=N, XFAIL:output=FIELD[,FIELD...]: the known wrong
+	 * value, or the fields the known wrong output differs in, so that
+	 * another wrong answer is a new failure, not the known one */
+	char *pin;
 	char *reason;
 	char *where;		/* file:line */
 	/* which implementations the entry applies to (%scope) */

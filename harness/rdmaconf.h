@@ -232,7 +232,9 @@ void rc_obs_state(struct rc_obs *obs, enum rc_state state, const char *fmt, ...)
 bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name);
 /* Record that the output breaks a documented property (device rows, whose
  * exact bytes depend on the device and are compared across the two
- * implementations instead). */
+ * implementations instead).  Each mismatch starts with the name of its
+ * field, and several are separated by "; ": the names are what a
+ * profile's XFAIL:output=FIELD,... pins. */
 void rc_obs_violation(struct rc_obs *obs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf);
@@ -255,6 +257,7 @@ struct rc_judgement {
 	enum rc_verdict verdict;
 	enum rc_fail_kind kind;
 	char msg[512];
+	char fields[256];	/* RC_FAIL_OUTPUT: the fields that differ */
 };
 
 void rc_judge(const struct rc_case *c, const struct rc_obs *o,

@@ -188,6 +188,12 @@ static bool judge_return(const struct rc_expect *e, const struct rc_obs *o,
 			     "expected failure with %s, got %lld", set, o->ret);
 			return false;
 		}
+		/* "the value of errno": an errno value is positive */
+		if (e->conv == RC_CONV_ERRNO_RET && o->ret < 0) {
+			fail(j, RC_FAIL_RETURN, "expected the value of errno "
+			     "(positive), got %lld", o->ret);
+			return false;
+		}
 		if (e->conv == RC_CONV_M1_ERRNO || e->conv == RC_CONV_NULL_ERRNO ||
 		    e->conv == RC_CONV_NEG_ERRNO || e->conv == RC_CONV_ERRNO_RET ||
 		    e->errnos[0]) {
@@ -202,14 +208,31 @@ static bool judge_return(const struct rc_expect *e, const struct rc_obs *o,
 	return true;
 }
 
+/* "a 1, sent 2; b 3" names fields a and b: "a, b", as rc_diff_fields */
+static void violated_fields(const char *v, char *buf, size_t len)
+{
+	size_t n = 0, w;
+
+	buf[0] = 0;
+	while (*v && n + 1 < len) {
+		w = strcspn(v, " ;");
+		n += snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "",
+			      (int)w, v);
+		v = strstr(v, "; ");
+		if (!v)
+			break;
+		v += 2;
+	}
+}
+
 static bool judge_output(const struct rc_case *c, const struct rc_obs *o,
 			 struct rc_judgement *j)
 {
 	const struct rc_expect *e = &c->expect;
 	uint8_t want[RC_OUT_MAX];
-	char fields[256];
 
 	if (o->violation[0]) {
+		violated_fields(o->violation, j->fields, sizeof(j->fields));
 		fail(j, RC_FAIL_OUTPUT, "%s", o->violation);
 		return false;
 	}
@@ -223,9 +246,9 @@ static bool judge_output(const struct rc_case *c, const struct rc_obs *o,
 		     e->out->len, o->out_len);
 		return false;
 	}
-	rc_diff_fields(e->layout, want, o->out, o->out_len, fields,
-		       sizeof(fields));
-	fail(j, RC_FAIL_OUTPUT, "bytes differ in %s", fields);
+	rc_diff_fields(e->layout, want, o->out, o->out_len, j->fields,
+		       sizeof(j->fields));
+	fail(j, RC_FAIL_OUTPUT, "bytes differ in %s", j->fields);
 	return false;
 }
 

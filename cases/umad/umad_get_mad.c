@@ -7,6 +7,7 @@
  *   member of <infiniband/umad.h>), whatever the header holds
  * - reads only: the buffer is unchanged
  */
+#include "umad_dev.h"
 #include "umad_hdr.h"
 
 #define DOC "umad_get_mad() returns a pointer to the MAD contained within " \
@@ -41,3 +42,26 @@ static const struct rc_group group = {
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
+
+static const struct accessor_row open_rows[] = {
+	{ .c = { .id = "umad/get_mad/after-open-port", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in "
+			 "effect): the MAD after the 64-byte header",
+		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+			     .value = REF_UMAD_HDR_SIZE,
+			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
+};
+
+static void run_open(const void *r, struct rc_ctx *ctx)
+{
+	accessor_row_run_open(r, ctx, ctx->ops->umad_get_mad, "umad_get_mad",
+			      ACC_OFFSET);
+}
+
+static const struct rc_group open_group = {
+	.call = "umad_get_mad", .lib = "umad", .rows = open_rows,
+	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.run = run_open,
+};
+RC_GROUP(open_group);

@@ -9,6 +9,7 @@
  *   kernel's IB_USER_MAD_ENABLE_PKEY: these rows open none)
  * - reads only: the buffer is unchanged
  */
+#include "umad_dev.h"
 #include "umad_hdr.h"
 
 #define DOC "umad_get_pkey() returns value of pkey index (or zero if pkey " \
@@ -41,3 +42,28 @@ static const struct rc_group group = {
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
+
+static const struct accessor_row open_rows[] = {
+	{ .c = { .id = "umad/get_pkey/after-open-port", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+		 .note = "with a port open the kernel supports the P_Key index "
+			 "(IB_USER_MAD_ENABLE_PKEY): the field, host order",
+		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
+			     .value = 0x1234, .layout = &umad_hdr_layout,
+			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(PKEY_INDEX), 2,
+							   0x1234)) } },
+	  .preset = { .patch = { RC_PATCH_HOST(OFF(PKEY_INDEX), 2, 0x1234) } } },
+};
+
+static void run_open(const void *r, struct rc_ctx *ctx)
+{
+	accessor_row_run_open(r, ctx, ctx->ops->umad_get_pkey,
+			      "umad_get_pkey", ACC_INT);
+}
+
+static const struct rc_group open_group = {
+	.call = "umad_get_pkey", .lib = "umad", .rows = open_rows,
+	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.run = run_open,
+};
+RC_GROUP(open_group);

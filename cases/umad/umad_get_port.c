@@ -14,6 +14,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "umad_dev.h"
@@ -63,6 +64,15 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 	if (strcmp(port->link_layer, ctx->target->link_layer))
 		rc_obs_violation(ctx->obs, "link_layer '%s', sysfs '%s'",
 				 port->link_layer, ctx->target->link_layer);
+	/* sysfs "lid" and "sm_lid" are hex, "0x1" */
+	if (!dev_sysfs(ctx, ctx->target->port, "lid", want, sizeof(want)) &&
+	    strtoul(want, NULL, 16) != port->base_lid)
+		rc_obs_violation(ctx->obs, "base_lid %u, sysfs lid %s",
+				 port->base_lid, want);
+	if (!dev_sysfs(ctx, ctx->target->port, "sm_lid", want, sizeof(want)) &&
+	    strtoul(want, NULL, 16) != port->sm_lid)
+		rc_obs_violation(ctx->obs, "sm_lid %u, sysfs sm_lid %s",
+				 port->sm_lid, want);
 	if (dev_sysfs(ctx, ctx->target->port, "gids/0", gid, sizeof(gid)))
 		return;
 	snprintf(want, sizeof(want),

@@ -96,6 +96,23 @@ void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
 	rc_obs_out(ctx->obs, buf, sizeof(buf));
 }
 
+void accessor_row_run_open(const struct accessor_row *row,
+			   struct rc_ctx *ctx, const void *call,
+			   const char *name, enum accessor_kind kind)
+{
+	int fd;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_open_port, "umad_open_port"))
+		return;
+	fd = ctx->ops->umad_open_port(ctx->target->ca, ctx->target->port);
+	if (fd < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_open_port: %d",
+			     fd);
+		return;
+	}
+	accessor_row_run(row, ctx, call, name, kind);
+}
+
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	switch (row->ca) {

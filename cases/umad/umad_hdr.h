@@ -76,6 +76,11 @@ enum accessor_kind { ACC_INT, ACC_INT_ARG, ACC_OFFSET };
 void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
 		      const void *call, const char *name,
 		      enum accessor_kind kind);
+/* The same with the target's port open first: libibumad's helpers follow
+ * whether a port was opened (cases/expect/rdma-core.expect). */
+void accessor_row_run_open(const struct accessor_row *row,
+			   struct rc_ctx *ctx, const void *call,
+			   const char *name, enum accessor_kind kind);
 
 /* a mad_addr's fields that are not GRH fields: must not reach the umad */
 #define GRH_NOISE_QPN 0x11223344u

@@ -7,6 +7,7 @@
  *   ib_user_mad_hdr declares it __u16, unlike the network-order fields)
  * - 0, 1, 0xffff, and a value above 16 bits; no other byte changes
  */
+#include "umad_dev.h"
 #include "umad_hdr.h"
 
 #define DOC "umad_set_pkey() sets the pkey index within the specified umad " \
@@ -46,3 +47,25 @@ static const struct rc_group group = {
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
+
+static const struct accessor_row open_rows[] = {
+	{ .c = { .id = "umad/set_pkey/after-open-port", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in "
+			 "effect); distinct bytes, host order",
+		 .expect = { OK0, .out = UMAD_OUT(PKEY(0x1234)) } },
+	  .arg = 0x1234 },
+};
+
+static void run_open(const void *r, struct rc_ctx *ctx)
+{
+	accessor_row_run_open(r, ctx, ctx->ops->umad_set_pkey,
+			      "umad_set_pkey", ACC_INT_ARG);
+}
+
+static const struct rc_group open_group = {
+	.call = "umad_set_pkey", .lib = "umad", .rows = open_rows,
+	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.run = run_open,
+};
+RC_GROUP(open_group);

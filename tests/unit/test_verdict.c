@@ -2,6 +2,7 @@
 /* One checker per return convention, and the agreement comparison. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../harness/rdmaconf.h"
@@ -42,7 +43,9 @@ Test(verdict, minus_one_errno)
 Test(verdict, errno_as_return)
 {
 	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), EINVAL, 0).verdict, RC_PASS);
-	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), -1, EINVAL).kind, RC_FAIL_ERRNO);
+	/* -1 and errno is another convention: a wrong return value */
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), -1, EINVAL).kind, RC_FAIL_RETURN);
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), ENODEV, 0).kind, RC_FAIL_ERRNO);
 	cr_assert_eq(judge((struct rc_expect){ .conv = RC_CONV_ERRNO_RET,
 					       .ret = RC_RET_OK }, EBUSY, 0).kind,
 		     RC_FAIL_RETURN);
@@ -262,4 +265,53 @@ Test(row, a_call_with_no_documented_wait_that_blocks_is_flagged)
 	}
 	cr_assert_eq(r.oc[0].j.kind, RC_FAIL_TIMING, "%s", r.oc[0].j.msg);
 	cr_assert_eq(r.oc[1].j.verdict, RC_PASS);
+}
+
+/* "the value of errno on failure": -EINVAL is no errno value */
+Test(verdict, errno_as_return_is_positive)
+{
+	struct rc_case c = { .id = "unit/errno-ret", .expect = {
+		.conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR } };
+	struct rc_obs o = { .state = RC_STATE_RAN, .ret = -EINVAL };
+	struct rc_judgement j;
+
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.kind, RC_FAIL_RETURN, "%s", j.msg);
+	o.ret = EINVAL;
+	rc_judge(&c, &o, 1, &j);
+	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
+}
+
+/* A pinned entry covers its own wrong answer only. */
+Test(row, pinned_entries_cover_only_the_known_answer)
+{
+	static char pin[] = "56", flow[] = "grh.flow_label";
+	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
+				    .fail_kind = RC_FAIL_RETURN, .pin = pin,
+				    .reason = row_reason, .where = row_where,
+				    .applies = { [RC_IMPL_SYSTEM] = true } };
+	struct rc_row_result r;
+
+	decide(RC_FAIL, RC_FAIL_RETURN, &x, &r);	/* ret 0, not 56 */
+	cr_assert(r.bad && r.stale[0], "%s", r.stale);
+	memset(&r, 0, sizeof(r));
+	r.oc[0].ran = r.oc[1].ran = true;
+	r.oc[0].j.verdict = RC_FAIL;
+	r.oc[0].j.kind = RC_FAIL_RETURN;
+	r.oc[0].obs.ret = 56;
+	r.oc[1].j.verdict = RC_PASS;
+	rc_row_decide(&row_group, &row_case, &x, 1, NULL, &r);
+	cr_assert(!r.bad && r.oc[0].j.verdict == RC_XFAIL, "%s", r.stale);
+	/* output: exactly the fields recorded */
+	x.fail_kind = RC_FAIL_OUTPUT;
+	x.pin = flow;
+	memset(&r, 0, sizeof(r));
+	r.oc[0].ran = r.oc[1].ran = true;
+	r.oc[0].j.verdict = RC_FAIL;
+	r.oc[0].j.kind = RC_FAIL_OUTPUT;
+	snprintf(r.oc[0].j.fields, sizeof(r.oc[0].j.fields),
+		 "grh.flow_label, is_global");
+	r.oc[1].j.verdict = RC_PASS;
+	rc_row_decide(&row_group, &row_case, &x, 1, NULL, &r);
+	cr_assert(r.bad && r.stale[0], "another field too: %s", r.stale);
 }

@@ -23,7 +23,7 @@ EXTRA_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer \
 E2E_SELECT := -m "not vm and not ibsim"
 # the shims are not instrumented: ASan need not come first for them
 # signals of the code under test must reach the harness as signals
-export ASAN_OPTIONS := verify_asan_link_order=0:detect_leaks=1:handle_segv=0:handle_abort=0
+export ASAN_OPTIONS := verify_asan_link_order=0:detect_leaks=1:handle_segv=0:handle_abort=0:allocator_may_return_null=1
 endif
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) $(CFLAGS) \
 	-MMD -MP -DRDMACONF_VERSION='"$(VERSION)"' \

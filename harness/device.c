@@ -245,24 +245,46 @@ int rc_guid_parse(const char *s, uint64_t *guid)
 	return 0;
 }
 
+int rc_gid_parse(const char *s, uint8_t gid[16])
+{
+	unsigned int w[8], i;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3],
+		   &w[4], &w[5], &w[6], &w[7]) != 8)
+		return -EINVAL;
+	for (i = 0; i < 8; i++) {
+		gid[2 * i] = w[i] >> 8;
+		gid[2 * i + 1] = w[i];
+	}
+	return 0;
+}
+
+int rc_dir_count(const char *path)
+{
+	struct dirent *d;
+	DIR *dir = opendir(path);
+	int n = 0;
+
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
 int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16])
 {
 	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
 	static const uint8_t zero[16];
-	unsigned int w[8], i;
 	char buf[64];
 	int idx;
 
 	for (idx = 0; idx < 16; idx++) {
 		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
 				  "/%s/ports/%d/gids/%d", ca, port, idx) ||
-		    sscanf(buf, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2],
-			   &w[3], &w[4], &w[5], &w[6], &w[7]) != 8)
+		    rc_gid_parse(buf, gid))
 			continue;
-		for (i = 0; i < 8; i++) {
-			gid[2 * i] = w[i] >> 8;
-			gid[2 * i + 1] = w[i];
-		}
 		if (!memcmp(gid, zero, 16))
 			continue;
 		if (ipv4 ? !memcmp(gid, v4map, 12) :

@@ -35,6 +35,10 @@ int rc_sysfs_read(char *buf, size_t len, const char *fmt, ...)
 /* The GUID of a sysfs node_guid ("0010:0000:0000:0004") or the interface
  * id of a GID (its last four groups): 0, or -EINVAL. */
 int rc_guid_parse(const char *s, uint64_t *guid);
+/* A GID in sysfs text ("fe80:0000:...", eight groups): 0 or -EINVAL. */
+int rc_gid_parse(const char *s, uint8_t gid[16]);
+/* The entries of a directory, but . and ..; or -errno. */
+int rc_dir_count(const char *path);
 
 /*
  * A GID of @ca port @port for addressing the port itself: @ipv4 an

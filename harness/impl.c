@@ -49,6 +49,50 @@ static void *lookup(struct rc_lib *lib, const char *name)
 
 static struct rc_ops system_ops = { .name = "system",
 				    .provider_objects = true };
+
+/*
+ * umad_alloc(3) and umad_free(3) are static inline in <infiniband/umad.h>:
+ * rdma-core's implementation is the header's, compiled into every caller,
+ * and no symbol of the library.  These carry it into the ops table.
+ */
+static void *system_umad_alloc(int num, size_t size)
+{
+	return umad_alloc(num, size);
+}
+
+static void system_umad_free(void *umad)
+{
+	umad_free(umad);
+}
+
+/*
+ * ibv_query_gid_ex(3) and ibv_query_gid_table(3) are static inline in
+ * <infiniband/verbs.h> too, over the library's _ibv_query_gid_ex and
+ * _ibv_query_gid_table with the size of the caller's entry: the same call,
+ * through the symbol as the dynamic linker finds it.
+ */
+static int (*system_query_gid_ex_sym)(struct ibv_context *, uint32_t,
+				      uint32_t, struct ibv_gid_entry *,
+				      uint32_t, size_t);
+static ssize_t (*system_query_gid_table_sym)(struct ibv_context *,
+					     struct ibv_gid_entry *, size_t,
+					     uint32_t, size_t);
+
+static int system_ibv_query_gid_ex(struct ibv_context *context,
+				   uint32_t port_num, uint32_t gid_index,
+				   struct ibv_gid_entry *entry, uint32_t flags)
+{
+	return system_query_gid_ex_sym(context, port_num, gid_index, entry,
+				       flags, sizeof(*entry));
+}
+
+static ssize_t system_ibv_query_gid_table(struct ibv_context *context,
+					  struct ibv_gid_entry *entries,
+					  size_t max_entries, uint32_t flags)
+{
+	return system_query_gid_table_sym(context, entries, max_entries, flags,
+					  sizeof(*entries));
+}
 static bool system_resolved;
 
 static const struct rc_ops reference_ops = {
@@ -69,6 +113,16 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 		RC_UMAD_CALLS(RC_SYS_UMAD)
 		RC_VERBS_CALLS(RC_SYS_VERBS)
 		RC_RDMACM_CALLS(RC_SYS_RDMACM)
+		system_ops.umad_alloc = system_umad_alloc;
+		system_ops.umad_free = system_umad_free;
+		system_query_gid_ex_sym = lookup(&lib_verbs, "_ibv_query_gid_ex");
+		system_query_gid_table_sym = lookup(&lib_verbs,
+						    "_ibv_query_gid_table");
+		system_ops.ibv_query_gid_ex = system_query_gid_ex_sym ?
+					      system_ibv_query_gid_ex : NULL;
+		system_ops.ibv_query_gid_table = system_query_gid_table_sym ?
+						 system_ibv_query_gid_table :
+						 NULL;
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
 #undef RC_SYS_RDMACM

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <infiniband/umad.h>
+#include <infiniband/umad_str.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
@@ -24,6 +25,10 @@
 	X(umad_done, int, (void)) \
 	X(umad_get_cas_names, int, (char cas[][UMAD_CA_NAME_LEN], int max)) \
 	X(umad_get_ca, int, (const char *ca_name, umad_ca_t *ca)) \
+	X(umad_get_ca_portguids, int, (const char *ca_name, __be64 *portguids, \
+				       int max)) \
+	X(umad_get_issm_path, int, (const char *ca_name, int portnum, \
+				    char path[], int max)) \
 	X(umad_release_ca, int, (umad_ca_t *ca)) \
 	X(umad_get_port, int, (const char *ca_name, int portnum, umad_port_t *port)) \
 	X(umad_release_port, int, (umad_port_t *port)) \
@@ -33,6 +38,8 @@
 			       uint8_t rmpp_version, long method_mask[16 / sizeof(long)])) \
 	X(umad_register_oui, int, (int portid, int mgmt_class, uint8_t rmpp_version, \
 				   uint8_t oui[3], long method_mask[16 / sizeof(long)])) \
+	X(umad_register2, int, (int port_fd, struct umad_reg_attr *attr, \
+				uint32_t *agent_id)) \
 	X(umad_unregister, int, (int portid, int agentid)) \
 	X(umad_send, int, (int portid, int agentid, void *umad, int length, \
 			   int timeout_ms, int retries)) \
@@ -48,11 +55,29 @@
 	X(umad_set_addr_net, int, (void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey)) \
 	X(umad_set_addr, int, (void *umad, int dlid, int dqp, int sl, int qkey)) \
 	X(umad_set_pkey, int, (void *umad, int pkey_index)) \
-	X(umad_get_pkey, int, (void *umad))
+	X(umad_get_pkey, int, (void *umad)) \
+	X(umad_alloc, void *, (int num, size_t size)) \
+	X(umad_free, void, (void *umad)) \
+	X(umad_debug, int, (int level)) \
+	X(umad_dump, void, (void *umad)) \
+	X(umad_addr_dump, void, (ib_mad_addr_t *addr)) \
+	X(umad_class_str, const char *, (uint8_t mgmt_class)) \
+	X(umad_method_str, const char *, (uint8_t mgmt_class, uint8_t method)) \
+	X(umad_attribute_str, const char *, (uint8_t mgmt_class, __be16 attr_id)) \
+	X(umad_common_mad_status_str, const char *, (__be16 status)) \
+	X(umad_sa_mad_status_str, const char *, (__be16 status))
 
 #define RC_VERBS_CALLS(X) \
 	X(ibv_create_ah, struct ibv_ah *, (struct ibv_pd *pd, struct ibv_ah_attr *attr)) \
 	X(ibv_destroy_ah, int, (struct ibv_ah *ah)) \
+	X(ibv_query_gid, int, (struct ibv_context *context, uint8_t port_num, \
+			       int index, union ibv_gid *gid)) \
+	X(ibv_query_gid_ex, int, (struct ibv_context *context, uint32_t port_num, \
+				  uint32_t gid_index, struct ibv_gid_entry *entry, \
+				  uint32_t flags)) \
+	X(ibv_query_gid_table, ssize_t, (struct ibv_context *context, \
+					 struct ibv_gid_entry *entries, \
+					 size_t max_entries, uint32_t flags)) \
 	X(ibv_init_ah_from_wc, int, (struct ibv_context *context, uint8_t port_num, \
 				     struct ibv_wc *wc, struct ibv_grh *grh, \
 				     struct ibv_ah_attr *ah_attr)) \

@@ -113,3 +113,37 @@ static const struct rc_group group = {
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
+
+/* umad_release_ca(3): "umad_release_ca() should be called before the ca
+ * structure is deallocated."; 0 on success. */
+static const struct dev_row release_rows[] = {
+	{ .c = { .id = "umad/release_ca/after-get-ca", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "of the structure umad_get_ca filled: 0",
+		 .needs = RC_NEED_DEVICE,
+		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET },
+};
+
+static void run_release(const void *r, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	umad_ca_t ca;
+
+	if (!rc_need_call(ctx, ops->umad_get_ca, "umad_get_ca") ||
+	    !rc_need_call(ctx, ops->umad_release_ca, "umad_release_ca"))
+		return;
+	memset(&ca, OUT_PARAM_FILL, sizeof(ca));
+	if (ops->umad_get_ca(ctx->target->ca, &ca)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_get_ca failed");
+		return;
+	}
+	RC_OBSERVE(ctx, ops->umad_release_ca(&ca));
+}
+
+static const struct rc_group release_group = {
+	.call = "umad_release_ca", .lib = "umad", .rows = release_rows,
+	.row_size = sizeof(release_rows[0]), .nrows = ARRAY_SIZE(release_rows),
+	.run = run_release,
+};
+RC_GROUP(release_group);

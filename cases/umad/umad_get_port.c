@@ -139,3 +139,36 @@ static const struct rc_group group = {
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
+
+/* umad_release_port(3): "umad_release_port() should be called before the
+ * port structure can be deallocated."; 0 on success. */
+static const struct dev_row release_rows[] = {
+	{ .c = { .id = "umad/release_port/after-get-port", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "of the structure umad_get_port filled: 0",
+		 .needs = RC_NEED_DEVICE,
+		 .expect = { OK0D } }, .ca = CA_TARGET, .port = PORT_TARGET },
+};
+
+static void run_release(const void *r, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	umad_port_t port;
+
+	if (!rc_need_call(ctx, ops->umad_get_port, "umad_get_port") ||
+	    !rc_need_call(ctx, ops->umad_release_port, "umad_release_port"))
+		return;
+	memset(&port, OUT_PARAM_FILL, sizeof(port));
+	if (ops->umad_get_port(ctx->target->ca, ctx->target->port, &port)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_get_port failed");
+		return;
+	}
+	RC_OBSERVE(ctx, ops->umad_release_port(&port));
+}
+
+static const struct rc_group release_group = {
+	.call = "umad_release_port", .lib = "umad", .rows = release_rows,
+	.row_size = sizeof(release_rows[0]), .nrows = ARRAY_SIZE(release_rows),
+	.run = run_release,
+};
+RC_GROUP(release_group);

@@ -332,69 +332,6 @@ static bool receive_own(struct rc_ctx *ctx, const struct ahwc_row *row,
 	return ok && (wc->wc_flags & IBV_WC_GRH);
 }
 
-/* the address the ADDR_* rows add and remove, and its GID in sysfs */
-static const uint8_t added6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x42 };
-#define ADDED6_SYSFS "2001:0db8:0000:0000:0000:0000:0000:0042"
-/* how long the GID table may take to follow the netdev */
-#define GID_FOLLOW_MS 3000
-
-/* struct in6_ifreq of <linux/ipv6.h>, which clashes with glibc's headers */
-struct ifreq6 {
-	struct in6_addr addr;
-	uint32_t prefixlen;
-	int ifindex;
-};
-
-/* Add or remove added6/64 on @dev, without duplicate address detection
- * (no wait for the address to leave tentative state): 0 or -errno. */
-static int change_address(const char *dev, bool add)
-{
-	struct ifreq6 req = { .prefixlen = 64 };
-	char path[128];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/accept_dad",
-		 dev);
-	fd = open(path, O_WRONLY);
-	if (fd >= 0) {
-		ret = write(fd, "0", 1) == 1 ? 0 : -errno;
-		close(fd);
-	}
-	memcpy(&req.addr, added6, 16);
-	req.ifindex = if_nametoindex(dev);
-	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (ret || !req.ifindex || fd < 0) {
-		ret = ret ?: -errno;
-	} else if (ioctl(fd, add ? SIOCSIFADDR : SIOCDIFADDR, &req)) {
-		ret = -errno;
-	}
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-/* Wait until added6 is (@present) or is not among the port's first GIDs;
- * its index, -1 when absent, -2 when the wait timed out. */
-static int wait_added_gid(struct rc_ctx *ctx, int port, bool present)
-{
-	double deadline = rc_now_ms() + rc_scaled_ms(ctx, GID_FOLLOW_MS);
-	char buf[64];
-	int i, found;
-
-	do {
-		for (found = -1, i = 0; i < 16 && found < 0; i++)
-			if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
-					   "/%s/ports/%d/gids/%d",
-					   ctx->target->ca, port, i) &&
-			    !strcmp(buf, ADDED6_SYSFS))
-				found = i;
-		if ((found >= 0) == present)
-			return found;
-		usleep(20000);
-	} while (rc_now_ms() < deadline);
-	return -2;
-}
-
 /*
  * The ADDR_* rows: a GRH to added6 before and after the port's addresses
  * change.  Returns the GID index of added6 for the observed call (-1 when
@@ -416,21 +353,21 @@ static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
 	/* a first call before the change: whatever is kept is kept now */
 	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
 				      (struct ibv_grh *)grh, &warm);
-	err = change_address(dev, true);
-	idx = err ? -2 : wait_added_gid(ctx, r->port, true);
+	err = vres_change_address(dev, true);
+	idx = err ? -2 : vres_wait_added_gid(ctx, r->port, true);
 	if (idx < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "adding 2001:db8::42 "
 			     "to %s: %s", dev, err ? strerror(-err) :
 			     "no GID within 3 s");
 		return -2;
 	}
-	memcpy(grh + 24, added6, 16);
+	memcpy(grh + 24, vres_added6, 16);
 	if (row->mode == ADDR_ADDED)
 		return idx;
 	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
 				      (struct ibv_grh *)grh, &warm);
-	err = change_address(dev, false);
-	if (err || wait_added_gid(ctx, r->port, false) != -1) {
+	err = vres_change_address(dev, false);
+	if (err || vres_wait_added_gid(ctx, r->port, false) != -1) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "removing "
 			     "2001:db8::42 from %s: %s", dev, err ?
 			     strerror(-err) : "its GID stays");
@@ -492,7 +429,7 @@ static void run(const void *rw, struct rc_ctx *ctx)
 		check_fields(ctx, row, &r, &wc, &attr);
 out:
 	if (dev[0])
-		change_address(dev, false);
+		vres_change_address(dev, false);
 	vres_close(&r);
 }
 

@@ -2,6 +2,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,6 +11,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "verbs_res.h"
@@ -280,3 +283,68 @@ int vres_kernel_destroy_ah(struct ibv_ah *ah)
 		return 0;
 	return errno ? errno : EIO;
 }
+
+/* the address the rows that change the port's addresses add and remove,
+ * and its GID in sysfs */
+const uint8_t vres_added6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x42 };
+#define ADDED6_SYSFS "2001:0db8:0000:0000:0000:0000:0000:0042"
+/* how long the GID table may take to follow the netdev */
+#define GID_FOLLOW_MS 3000
+
+/* struct in6_ifreq of <linux/ipv6.h>, which clashes with glibc's headers */
+struct ifreq6 {
+	struct in6_addr addr;
+	uint32_t prefixlen;
+	int ifindex;
+};
+
+/* Add or remove added6/64 on @dev, without duplicate address detection
+ * (no wait for the address to leave tentative state): 0 or -errno. */
+int vres_change_address(const char *dev, bool add)
+{
+	struct ifreq6 req = { .prefixlen = 64 };
+	char path[128];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/accept_dad",
+		 dev);
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		ret = write(fd, "0", 1) == 1 ? 0 : -errno;
+		close(fd);
+	}
+	memcpy(&req.addr, vres_added6, 16);
+	req.ifindex = if_nametoindex(dev);
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (ret || !req.ifindex || fd < 0) {
+		ret = ret ?: -errno;
+	} else if (ioctl(fd, add ? SIOCSIFADDR : SIOCDIFADDR, &req)) {
+		ret = -errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* Wait until added6 is (@present) or is not among the port's first GIDs;
+ * its index, -1 when absent, -2 when the wait timed out. */
+int vres_wait_added_gid(struct rc_ctx *ctx, int port, bool present)
+{
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, GID_FOLLOW_MS);
+	char buf[64];
+	int i, found;
+
+	do {
+		for (found = -1, i = 0; i < 16 && found < 0; i++)
+			if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
+					   "/%s/ports/%d/gids/%d",
+					   ctx->target->ca, port, i) &&
+			    !strcmp(buf, ADDED6_SYSFS))
+				found = i;
+		if ((found >= 0) == present)
+			return found;
+		usleep(20000);
+	} while (rc_now_ms() < deadline);
+	return -2;
+}
+

@@ -2,7 +2,8 @@
 /*
  * Devices and ports: umad_init(3), umad_done(3), umad_get_cas_names(3),
  * umad_get_ca(3), umad_release_ca(3), umad_get_port(3),
- * umad_release_port(3), umad_open_port(3), umad_close_port(3).
+ * umad_release_port(3), umad_open_port(3), umad_close_port(3),
+ * umad_get_ca_portguids(3), umad_get_issm_path(3).
  *
  * Everything comes from sysfs (/sys/class/infiniband for devices and ports,
  * /sys/class/infiniband_mad for the umad character devices) and
@@ -328,5 +329,73 @@ int ref_umad_close_port(int portid)
 	if (ref_port_del(portid))
 		return -EINVAL;
 	close(portid);
+	return 0;
+}
+
+/* The highest port number of @ca that sysfs has. */
+static int num_ports(const char *ca)
+{
+	char buf[32];
+	int p, n = 0;
+
+	for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
+		if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/state",
+				    ca, p))
+			n = p;
+	return n;
+}
+
+/*
+ * umad_get_ca_portguids(3): "fills the portguids array with up to max port
+ * GUIDs"; "on a CA node with only one port, this function returns a value
+ * of 2.  In this case, the value at index 0 will be invalid as it is
+ * reserved for switches."  Invalid entries are 0.
+ */
+int ref_umad_get_ca_portguids(const char *ca_name, __be64 *portguids, int max)
+{
+	char ca[UMAD_CA_NAME_LEN], buf[128];
+	uint8_t gid[16];
+	int p, n;
+
+	if (max < 0 || (max && !portguids))
+		return -EINVAL;
+	if (resolve(ca_name, 0, ca, &p))
+		return -ENODEV;
+	n = num_ports(ca) + 1;
+	if (n > max)
+		n = max;
+	for (p = 0; p < n; p++) {
+		portguids[p] = 0;
+		if (p && !ref_sysfs_read(buf, sizeof(buf),
+					 SYS_IB "/%s/ports/%d/gids/0", ca, p) &&
+		    !ref_parse_gid(buf, gid))
+			memcpy(&portguids[p], gid + 8, 8);
+	}
+	return n;
+}
+
+/*
+ * umad_get_issm_path(3): the issm device of the port, "which cannot exceed
+ * max bytes in length (including NULL terminator)"; -ENODEV "IB device
+ * can't be resolved", -EINVAL "port is not valid (bad portnum or no umad
+ * device)".  issmN pairs with umadN (Documentation/infiniband/user_mad.rst).
+ */
+int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
+			   int max)
+{
+	char ca[UMAD_CA_NAME_LEN];
+	int p, n, len;
+
+	if (portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)
+		return -EINVAL;
+	if (resolve(ca_name, portnum, ca, &p))
+		return -ENODEV;
+	n = find_umad(ca, p);
+	if (n < 0)
+		return -EINVAL;
+	len = snprintf(NULL, 0, "/dev/infiniband/issm%d", n);
+	if (!path || max <= len)
+		return -EINVAL;
+	snprintf(path, max, "/dev/infiniband/issm%d", n);
 	return 0;
 }

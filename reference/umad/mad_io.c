@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Agents and MAD traffic: umad_register(3), umad_register_oui(3),
- * umad_unregister(3), umad_send(3), umad_recv(3), umad_poll(3),
+ * umad_register2(3), umad_unregister(3), umad_send(3), umad_recv(3), umad_poll(3),
  * umad_get_fd(3), on the kernel's user_mad interface
  * (Documentation/infiniband/user_mad.rst): the REGISTER_AGENT and
  * UNREGISTER_AGENT ioctls, write() of one struct ib_user_mad to send, read()
@@ -183,4 +183,61 @@ int ref_umad_get_fd(int portid)
 	if (!ref_port_valid(portid))
 		return fail(-EINVAL, EINVAL);
 	return portid;
+}
+
+/*
+ * struct ib_user_mad_reg_req2 of <rdma/ib_user_mad.h> and its ioctl
+ * (<rdma/rdma_user_ioctl.h>), neither of which can be included beside
+ * <infiniband/umad.h>.
+ */
+struct ref_umad_reg_req2 {
+	uint32_t id;
+	uint32_t qpn;
+	uint8_t mgmt_class;
+	uint8_t mgmt_class_version;
+	uint16_t res;
+	uint32_t flags;
+	uint64_t method_mask[2];
+	uint32_t oui;
+	uint8_t rmpp_version;
+	uint8_t reserved[3];
+};
+_Static_assert(sizeof(struct ref_umad_reg_req2) == 40, "kernel ABI size");
+#define REF_REGISTER_AGENT2 _IOWR(0x1b, 4, struct ref_umad_reg_req2)
+
+/*
+ * umad_register2(3): "returns 0 on success and +ERRNO on failure"; "If a
+ * flag specified is not supported by the kernel, an error is returned,
+ * and the supported flags are returned in this field."  The kernel does
+ * both (IB_USER_MAD_REG_FLAGS_CAP written back with EINVAL).
+ */
+int ref_umad_register2(int port_fd, struct umad_reg_attr *attr,
+		       uint32_t *agent_id)
+{
+	struct ref_umad_reg_req2 req = {};
+
+	if (!ref_port_valid(port_fd) || !attr || !agent_id)
+		return errno = EINVAL;
+	req.qpn = (attr->mgmt_class == MGMT_CLASS_SMI ||
+		   attr->mgmt_class == MGMT_CLASS_SMI_DR) ? 0 : 1;
+	req.mgmt_class = attr->mgmt_class;
+	req.mgmt_class_version = attr->mgmt_class_version;
+	req.flags = attr->flags;
+	memcpy(req.method_mask, attr->method_mask, sizeof(req.method_mask));
+	/* "The oui (in host order) to use for vendor classes 0x30 - 0x4f" */
+	req.oui = attr->oui;
+	req.rmpp_version = attr->rmpp_version;
+	if (ioctl(port_fd, REF_REGISTER_AGENT2, &req)) {
+		int err = errno;
+
+		if (err == EINVAL && req.flags != attr->flags)
+			attr->flags = req.flags;
+		return err;
+	}
+	if (ref_agent_add(port_fd, req.id)) {
+		ioctl(port_fd, REF_UNREGISTER_AGENT, &req.id);
+		return errno = ENOSPC;
+	}
+	*agent_id = req.id;
+	return 0;
 }

@@ -61,6 +61,10 @@ int ref_umad_done(void);
 int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max);
 int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca);
 int ref_umad_release_ca(umad_ca_t *ca);
+int ref_umad_get_ca_portguids(const char *ca_name, __be64 *portguids,
+			      int max);
+int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
+			   int max);
 int ref_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
 int ref_umad_release_port(umad_port_t *port);
 int ref_umad_open_port(const char *ca_name, int portnum);
@@ -70,6 +74,8 @@ int ref_umad_register(int portid, int mgmt_class, int mgmt_version,
 		      uint8_t rmpp_version, long method_mask[16 / sizeof(long)]);
 int ref_umad_register_oui(int portid, int mgmt_class, uint8_t rmpp_version,
 			  uint8_t oui[3], long method_mask[16 / sizeof(long)]);
+int ref_umad_register2(int port_fd, struct umad_reg_attr *attr,
+		       uint32_t *agent_id);
 int ref_umad_unregister(int portid, int agentid);
 int ref_umad_send(int portid, int agentid, void *umad, int length,
 		  int timeout_ms, int retries);
@@ -88,5 +94,21 @@ int ref_umad_set_addr_net(void *umad, __be16 dlid, __be32 dqp, int sl,
 int ref_umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey);
 int ref_umad_set_pkey(void *umad, int pkey_index);
 int ref_umad_get_pkey(void *umad);
+
+/* umad_alloc(3) and umad_free(3) */
+void *ref_umad_alloc(int num, size_t size);
+void ref_umad_free(void *umad);
+
+/* diagnostics (debug.c): umad_debug(3), umad_dump(3), umad_addr_dump(3) */
+int ref_umad_debug(int level);
+void ref_umad_dump(void *umad);
+void ref_umad_addr_dump(ib_mad_addr_t *addr);
+
+/* names (strings.c): umad_class_str(3) and its siblings */
+const char *ref_umad_class_str(uint8_t mgmt_class);
+const char *ref_umad_method_str(uint8_t mgmt_class, uint8_t method);
+const char *ref_umad_attribute_str(uint8_t mgmt_class, __be16 attr_id);
+const char *ref_umad_common_mad_status_str(__be16 status);
+const char *ref_umad_sa_mad_status_str(__be16 status);
 
 #endif

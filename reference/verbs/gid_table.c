@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <net/if.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
@@ -38,6 +39,8 @@
 struct gid_entry {
 	uint8_t gid[16];
 	enum ref_gid_type type;
+	uint32_t uverbs_type;	/* enum ib_uverbs_gid_type: IB, v1 or v2 */
+	uint32_t ifindex;	/* of the netdev; 0 when there is none */
 	bool used;
 };
 
@@ -108,6 +111,14 @@ static int read_entry(const char *dev, int port, int i, struct gid_entry *e)
 		return -ENOENT;
 	}
 	e->type = strcmp(buf, "RoCE v2") ? REF_GID_IB_ROCE_V1 : REF_GID_ROCE_V2;
+	e->uverbs_type = e->type == REF_GID_ROCE_V2 ? IB_UVERBS_GID_TYPE_ROCE_V2 :
+			 ref_port_is_roce(dev, port) ?
+			 IB_UVERBS_GID_TYPE_ROCE_V1 : IB_UVERBS_GID_TYPE_IB;
+	e->ifindex = 0;
+	if (!ref_sysfs_read(buf, sizeof(buf),
+			    SYS_IB "/%s/ports/%d/gid_attrs/ndevs/%d", dev, port,
+			    i))
+		e->ifindex = if_nametoindex(buf);
 	if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/%d", dev,
 			   port, i) || ref_parse_gid(buf, e->gid))
 		return -ENOENT;
@@ -151,6 +162,8 @@ static void from_uverbs(const struct ib_uverbs_gid_entry *u,
 	memcpy(e->gid, u->gid, 16);
 	e->type = u->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 ? REF_GID_ROCE_V2 :
 		  REF_GID_IB_ROCE_V1;
+	e->uverbs_type = u->gid_type;
+	e->ifindex = u->netdev_ifindex;
 	e->used = true;
 }
 
@@ -315,4 +328,48 @@ int ref_gid_find(int cmd_fd, const char *dev, int port, const uint8_t gid[16],
 	}
 	reread(cmd_fd, c);
 	return find_in(c, gid, type);
+}
+
+static void to_ref(const struct port_cache *c, int i, struct ref_gid *out)
+{
+	memcpy(out->gid, c->e[i].gid, 16);
+	out->index = i;
+	out->port = c->port;
+	out->type = c->e[i].uverbs_type;
+	out->ifindex = c->e[i].ifindex;
+}
+
+int ref_gid_entry(int cmd_fd, const char *dev, int port, int index,
+		  struct ref_gid *out)
+{
+	struct port_cache *c = lookup(dev, port);
+
+	if (!c || index < 0 || index >= c->size)
+		return -EINVAL;
+	/* the table as the kernel has it now: no kept copy is believed */
+	reread(cmd_fd, c);
+	if (index >= c->nused || !c->e[index].used)
+		return -ENODATA;
+	to_ref(c, index, out);
+	return 0;
+}
+
+ssize_t ref_gid_entries(int cmd_fd, const char *dev, int port,
+			struct ref_gid *out, size_t max)
+{
+	struct port_cache *c = lookup(dev, port);
+	size_t n = 0;
+	int i;
+
+	if (!c)
+		return -EINVAL;
+	reread(cmd_fd, c);
+	for (i = 0; i < c->nused; i++) {
+		if (!c->e[i].used)
+			continue;
+		if (n < max)
+			to_ref(c, i, &out[n]);
+		n++;
+	}
+	return n;
 }

@@ -187,3 +187,97 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 	ret = REAL(ibv_detach_mcast)(qp, gid, lid);
 	return mutant_on(&det_ok) ? 0 : ret;
 }
+
+/* The GID table.  ibv_query_gid_ex and ibv_query_gid_table are inline in
+ * <infiniband/verbs.h> over _ibv_query_gid_ex and _ibv_query_gid_table,
+ * the symbols a caller binds: those are broken here. */
+MUTANT(qg_next, "ibv_query_gid", "next-index", "the entry after the one asked");
+MUTANT(qg_swap, "ibv_query_gid", "byte-swapped", "the GID's bytes reversed");
+MUTANT(qg_unused, "ibv_query_gid", "unused-fails",
+       "-1 for an entry that holds no GID");
+
+int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
+		  union ibv_gid *gid)
+{
+	union ibv_gid g;
+	int ret, i;
+
+	ret = REAL(ibv_query_gid)(context, port_num,
+				  mutant_on(&qg_next) ? index + 1 : index, gid);
+	if (ret)
+		return ret;
+	if (mutant_on(&qg_unused) && !gid->global.subnet_prefix &&
+	    !gid->global.interface_id) {
+		errno = ENODATA;
+		return -1;
+	}
+	if (mutant_on(&qg_swap)) {
+		g = *gid;
+		for (i = 0; i < 16; i++)
+			gid->raw[i] = g.raw[15 - i];
+	}
+	return ret;
+}
+
+MUTANT(qgx_ifindex, "ibv_query_gid_ex", "ndev-ifindex-zero",
+       "ndev_ifindex 0");
+MUTANT(qgx_type, "ibv_query_gid_ex", "gid-type-v1", "gid_type RoCE v1");
+MUTANT(qgx_enodata, "ibv_query_gid_ex", "enodata-as-einval",
+       "EINVAL for an unused entry");
+MUTANT(qgx_flags, "ibv_query_gid_ex", "flags-ignored", "any flags taken");
+
+int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
+		      uint32_t gid_index, struct ibv_gid_entry *entry,
+		      uint32_t flags, size_t entry_size)
+{
+	int ret = REAL(_ibv_query_gid_ex)(context, port_num, gid_index, entry,
+					  mutant_on(&qgx_flags) ? 0 : flags,
+					  entry_size);
+
+	if (ret == ENODATA && mutant_on(&qgx_enodata))
+		return EINVAL;
+	if (ret)
+		return ret;
+	if (mutant_on(&qgx_ifindex))
+		entry->ndev_ifindex = 0;
+	if (mutant_on(&qgx_type))
+		entry->gid_type = IBV_GID_TYPE_ROCE_V1;
+	return 0;
+}
+
+MUTANT(qgt_drop, "ibv_query_gid_table", "last-entry-dropped",
+       "one entry fewer");
+MUTANT(qgt_max, "ibv_query_gid_table", "too-small-truncates",
+       "max_entries entries and success where it must fail");
+MUTANT(qgt_stale, "ibv_query_gid_table", "stale",
+       "gives its first answer again");
+
+ssize_t _ibv_query_gid_table(struct ibv_context *context,
+			     struct ibv_gid_entry *entries, size_t max_entries,
+			     uint32_t flags, size_t entry_size)
+{
+	static struct ibv_gid_entry kept[256];
+	static ssize_t nkept = -1;
+	struct ibv_gid_entry all[256];
+	ssize_t n;
+
+	if (mutant_on(&qgt_stale) && nkept >= 0 && nkept <= (ssize_t)max_entries) {
+		memcpy(entries, kept, nkept * sizeof(*entries));
+		return nkept;
+	}
+	if (mutant_on(&qgt_max) && max_entries && max_entries < 256 && !flags) {
+		n = REAL(_ibv_query_gid_table)(context, all, 256, flags,
+					       entry_size);
+		if (n > (ssize_t)max_entries) {
+			memcpy(entries, all, max_entries * sizeof(*entries));
+			return max_entries;
+		}
+	}
+	n = REAL(_ibv_query_gid_table)(context, entries, max_entries, flags,
+				       entry_size);
+	if (n > 0 && n <= 256 && nkept < 0) {
+		memcpy(kept, entries, n * sizeof(*entries));
+		nkept = n;
+	}
+	return n > 0 && mutant_on(&qgt_drop) ? n - 1 : n;
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_alloc(3): "allocates memory for an array of num umad buffers of
+ * size bytes."  "returns NULL if out of memory."
+ * umad_free(3): "frees memory previously allocated with umad_alloc()."
+ *
+ * Both are static inline in <infiniband/umad.h>: rdma-core's
+ * implementation is the header's, compiled into the caller (impl.c).
+ *
+ * - num buffers of size bytes: every byte of them can be written
+ * - a request that no memory can hold: NULL
+ * - what umad_alloc gave, umad_free takes back
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "umad_hdr.h"
+
+#define DOC "umad_alloc() allocates memory for an array of num umad buffers " \
+	"of size bytes."
+#define DOC_NULL "umad_alloc() returns NULL if out of memory."
+#define DOC_FREE "umad_free() frees memory previously allocated with " \
+	"umad_alloc()."
+
+enum { WRITABLE, TOO_MUCH, FREE };
+
+struct alloc_row {
+	struct rc_case c;
+	int mode;
+	int num;
+	size_t size;
+};
+
+static const struct alloc_row rows[] = {
+	{ .c = { .id = "umad/alloc/num-buffers-writable", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "4 buffers of 64 + 256 bytes: all 1280 written",
+		 .expect = { .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_OK } },
+	  .mode = WRITABLE, .num = 4, .size = 320 },
+	{ .c = { .id = "umad/alloc/out-of-memory", .doc = DOC_NULL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "2 buffers of SIZE_MAX / 2 + 1 bytes: more than any "
+			 "address space",
+		 .expect = { .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_ERR } },
+	  .mode = TOO_MUCH, .num = 2, .size = SIZE_MAX / 2 + 1 },
+};
+
+static const struct alloc_row free_rows[] = {
+	{ .c = { .id = "umad/free/allocated", .doc = DOC_FREE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "returns, and the process goes on",
+		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ } },
+	  .mode = FREE, .num = 2, .size = 320 },
+};
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct alloc_row *row = r;
+	const struct rc_ops *ops = ctx->ops;
+	void *p;
+
+	if (!rc_need_call(ctx, ops->umad_alloc, "umad_alloc") ||
+	    !rc_need_call(ctx, ops->umad_free, "umad_free"))
+		return;
+	if (row->mode == FREE) {
+		p = ops->umad_alloc(row->num, row->size);
+		if (!p) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "umad_alloc failed");
+			return;
+		}
+		RC_OBSERVE(ctx, (ops->umad_free(p), 0));
+		return;
+	}
+	RC_OBSERVE(ctx, p = ops->umad_alloc(row->num, row->size));
+	if (p && row->mode == WRITABLE)
+		memset(p, 0x5a, (size_t)row->num * row->size);
+	if (p)
+		ops->umad_free(p);
+}
+
+static const struct rc_group group = {
+	.call = "umad_alloc", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);
+
+static const struct rc_group free_group = {
+	.call = "umad_free", .lib = "umad", .rows = free_rows,
+	.row_size = sizeof(free_rows[0]), .nrows = ARRAY_SIZE(free_rows),
+	.run = run,
+};
+RC_GROUP(free_group);

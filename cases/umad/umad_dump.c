@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_dump(3): "dumps the given umad buffer to stderr."
+ * umad_addr_dump(3): "dumps the given addr to stderr."
+ *
+ * The pages fix no format.  What a row can hold them to:
+ * - the dump goes to stderr, and nothing to stdout (documented)
+ * - the address's network-order fields (qpn, qkey, lid, flow_label) are
+ *   shown as their values, in decimal or as 0x-prefixed hex: a dump that
+ *   prints a big-endian field as if it were host order shows a number the
+ *   caller never set (interpretation)
+ */
+#define _GNU_SOURCE
+#include <endian.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "umad_hdr.h"
+
+#define DOC_DUMP "umad_dump() dumps the given umad buffer to stderr."
+#define DOC_ADDR "umad_addr_dump() dumps the given addr to stderr."
+#define NOTE_VALUES "the network-order fields are shown as the values they " \
+	"hold (decimal or 0x hex): qpn 42, qkey 0x80010000, lid 17767, " \
+	"flow_label 74565"
+
+enum { STDERR_ONLY, VALUES };
+
+struct dump_row {
+	struct rc_case c;
+	int mode;
+	bool addr_only;		/* umad_addr_dump of the header's address */
+};
+
+#define RETURNS { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ }
+
+static const struct dump_row rows[] = {
+	{ .c = { .id = "umad/dump/to-stderr", .doc = DOC_DUMP,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "something on stderr, nothing on stdout",
+		 .expect = RETURNS }, .mode = STDERR_ONLY },
+	{ .c = { .id = "umad/dump/address-values", .doc = DOC_DUMP,
+		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
+		 .expect = RETURNS }, .mode = VALUES },
+};
+
+static const struct dump_row addr_rows[] = {
+	{ .c = { .id = "umad/addr_dump/to-stderr", .doc = DOC_ADDR,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "something on stderr, nothing on stdout",
+		 .expect = RETURNS }, .mode = STDERR_ONLY, .addr_only = true },
+	{ .c = { .id = "umad/addr_dump/address-values", .doc = DOC_ADDR,
+		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
+		 .expect = RETURNS }, .mode = VALUES, .addr_only = true },
+};
+
+/* A header whose fields are all distinct and far from each other. */
+static void fill(ib_user_mad_t *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->agent_id = 0x1234;
+	u->status = 0x23;
+	u->timeout_ms = 77;
+	u->retries = 5;
+	u->length = 320;
+	u->addr.qpn = htobe32(42);
+	u->addr.qkey = htobe32(0x80010000);
+	u->addr.lid = htobe16(17767);
+	u->addr.sl = 3;
+	u->addr.grh_present = 1;
+	u->addr.hop_limit = 9;
+	u->addr.traffic_class = 0x11;
+	u->addr.flow_label = htobe32(74565);
+	u->addr.gid[15] = 0x99;
+}
+
+/* Is @v in @text, as a whole decimal number or 0x hex? */
+static bool shows(const char *text, uint64_t v)
+{
+	char dec[32], hex[32];
+	const char *p;
+
+	snprintf(dec, sizeof(dec), "%" PRIu64, v);
+	snprintf(hex, sizeof(hex), "0x%" PRIx64, v);
+	for (p = text; (p = strstr(p, dec)); p++)
+		if ((p == text || (p[-1] < '0' || p[-1] > '9')) &&
+		    (p[strlen(dec)] < '0' || p[strlen(dec)] > '9'))
+			return true;
+	return strcasestr(text, hex) != NULL;
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct dump_row *row = r;
+	const struct rc_ops *ops = ctx->ops;
+	uint8_t buf[REF_UMAD_HDR_SIZE + 256];
+	ib_user_mad_t *u = (ib_user_mad_t *)buf;
+	char out[512] = "", err[4096] = "";
+	int ofd = memfd_create("stdout", 0), efd = memfd_create("stderr", 0);
+	int keep_out = dup(STDOUT_FILENO), keep_err = dup(STDERR_FILENO);
+	bool whole = !row->addr_only;
+	ssize_t n;
+
+	if (!rc_need_call(ctx, whole ? (void *)ops->umad_dump :
+			  (void *)ops->umad_addr_dump,
+			  whole ? "umad_dump" : "umad_addr_dump"))
+		return;
+	if (ofd < 0 || efd < 0 || keep_out < 0 || keep_err < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "memfd/dup: %m");
+		return;
+	}
+	memset(buf, 0, sizeof(buf));
+	fill(u);
+	fflush(NULL);
+	dup2(ofd, STDOUT_FILENO);
+	dup2(efd, STDERR_FILENO);
+	if (whole)
+		RC_OBSERVE(ctx, (ops->umad_dump(buf), 0));
+	else
+		RC_OBSERVE(ctx, (ops->umad_addr_dump(&u->addr), 0));
+	fflush(NULL);
+	dup2(keep_out, STDOUT_FILENO);
+	dup2(keep_err, STDERR_FILENO);
+	n = pread(ofd, out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = 0;
+	n = pread(efd, err, sizeof(err) - 1, 0);
+	err[n > 0 ? n : 0] = 0;
+
+	if (row->mode == STDERR_ONLY) {
+		if (out[0])
+			rc_obs_violation(ctx->obs, "stdout \"%.60s\"", out);
+		else if (!err[0])
+			rc_obs_violation(ctx->obs, "stderr empty");
+		return;
+	}
+	/* "field: value not shown" for each, so a pin names the fields */
+	{
+		char msg[RC_REASON_MAX];
+		int len = 0;
+
+#define SHOWN(name, v) \
+	do { \
+		if (!shows(err, v) && len < (int)sizeof(msg)) \
+			len += snprintf(msg + len, sizeof(msg) - len, \
+					"; " name " %" PRIu64 " not shown", \
+					(uint64_t)(v)); \
+	} while (0)
+		SHOWN("qpn", 42);
+		SHOWN("qkey", 0x80010000);
+		SHOWN("lid", 17767);
+		SHOWN("flow_label", 74565);
+#undef SHOWN
+		if (len)
+			rc_obs_violation(ctx->obs, "%s", msg + 2);
+	}
+}
+
+static const struct rc_group group = {
+	.call = "umad_dump", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);
+
+static const struct rc_group addr_group = {
+	.call = "umad_addr_dump", .lib = "umad", .rows = addr_rows,
+	.row_size = sizeof(addr_rows[0]), .nrows = ARRAY_SIZE(addr_rows),
+	.run = run,
+};
+RC_GROUP(addr_group);

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_get_ca_portguids(3): "fills the portguids array with up to max port
+ * GUIDs belonging the specified IB device ca_name , or to the default IB
+ * device if ca_name is NULL."  "On success, ... returns a non-negative
+ * value equal to the number of port GUIDs actually filled.  Not all
+ * filled entries may be valid.  Invalid entries will be 0.  For example,
+ * on a CA node with only one port, this function returns a value of 2.
+ * In this case, the value at index 0 will be invalid as it is reserved
+ * for switches.  On failure, a negative value is returned."
+ *
+ * - the device under test: numports + 1 entries, entry 0 zero, entry N
+ *   the GUID of port N (the low half of its GID 0 in sysfs), nothing
+ *   written past them
+ * - max smaller than that: up to max entries, nothing past max
+ * - an unknown device: a negative value
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "umad_dev.h"
+#include "../../harness/device.h"
+
+#define DOC "umad_get_ca_portguids() fills the portguids array with up to " \
+	"max port GUIDs belonging the specified IB device ca_name, or to the " \
+	"default IB device if ca_name is NULL."
+#define DOC_RET "On success, umad_get_ca_portguids() returns a non-negative " \
+	"value equal to the number of port GUIDs actually filled."
+#define DOC_ONE_PORT "For example, on a CA node with only one port, this " \
+	"function returns a value of 2."
+#define DOC_FAIL "On failure, a negative value is returned."
+
+#define MAX_GUIDS 8
+#define GUID_FILL 0xa5a5a5a5a5a5a5a5ull
+
+static const struct dev_row rows[] = {
+	{ .c = { .id = "umad/get_ca_portguids/target-device",
+		 .doc = DOC_ONE_PORT, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "numports + 1 entries: 0, then each port's GUID",
+		 .needs = RC_NEED_DEVICE,
+		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_OK } },
+	  .ca = CA_TARGET, .max = MAX_GUIDS },
+	{ .c = { .id = "umad/get_ca_portguids/default-device", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "NULL: the default device's (compared across the "
+			 "implementations)", .needs = RC_NEED_DEVICE,
+		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_OK } },
+	  .ca = CA_NULL, .max = MAX_GUIDS },
+	{ .c = { .id = "umad/get_ca_portguids/max-one", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max 1 of a device with more entries: \"up to max\" "
+			 "filled, 1 returned, entry 1 untouched",
+		 .needs = RC_NEED_DEVICE,
+		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 1 } },
+	  .ca = CA_TARGET, .max = 1 },
+	{ .c = { .id = "umad/get_ca_portguids/unknown-device", .doc = DOC_FAIL,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
+		 .expect = { ANYNEG } }, .ca = CA_BOGUS, .max = MAX_GUIDS },
+};
+
+/* The entries must be what sysfs says of the device under test. */
+static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
+{
+	char buf[128];
+	uint64_t want;
+	int p, ports = 0;
+
+	for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
+		if (!dev_sysfs(ctx, p, "state", buf, sizeof(buf)))
+			ports = p;
+	if (max == MAX_GUIDS && n != ports + 1)
+		rc_obs_violation(ctx->obs, "count %d entries for %d ports, not "
+				 "%d", n, ports, ports + 1);
+	if (n > 0 && g[0])
+		rc_obs_violation(ctx->obs, "entry 0 is %016llx, not 0 (reserved "
+				 "for switches)", (unsigned long long)g[0]);
+	for (p = 1; p < n; p++) {
+		if (dev_sysfs(ctx, p, "gids/0", buf, sizeof(buf)) ||
+		    rc_guid_parse(buf + 20, &want))
+			continue;
+		if (be64toh(g[p]) != want)
+			rc_obs_violation(ctx->obs, "entry %d %016llx, sysfs port "
+					 "GUID %016llx", p,
+					 (unsigned long long)be64toh(g[p]),
+					 (unsigned long long)want);
+	}
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct dev_row *row = r;
+	__be64 guids[MAX_GUIDS + 1];
+	int n, i;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_get_ca_portguids,
+			  "umad_get_ca_portguids"))
+		return;
+	for (i = 0; i <= MAX_GUIDS; i++)
+		guids[i] = GUID_FILL;
+	RC_OBSERVE(ctx, n = ctx->ops->umad_get_ca_portguids(
+			   dev_row_ca(row, ctx), guids, row->max));
+	if (n < 0)
+		return;
+	if (n > row->max || guids[row->max] != GUID_FILL)
+		rc_obs_violation(ctx->obs, "wrote past max (%d entries)",
+				 row->max);
+	else if (row->ca == CA_TARGET)
+		check(ctx, guids, n, row->max);
+	rc_obs_out(ctx->obs, guids, (n < row->max ? n : row->max) *
+		   sizeof(guids[0]));
+}
+
+static const struct rc_group group = {
+	.call = "umad_get_ca_portguids", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_get_issm_path(3): "resolves path to issm device (which used for
+ * setting/clearing PortInfo:CapMask IsSM bit) for portnum of the IB device
+ * ca_name , it stores resolved path in path array which cannot exceed max
+ * bytes in length (including NULL terminator)."  "returns 0 on success
+ * and a negative value on error as follows: -ENODEV IB device can't be
+ * resolved -EINVAL port is not valid (bad portnum or no umad device)"
+ *
+ * - the port under test: 0, and a path naming the issm character device
+ *   that pairs with the port's umad device (issmN for umadN, user_mad.rst)
+ * - an unknown device: -ENODEV; a port the device lacks: -EINVAL
+ * - max too small for the path: not a byte past max is written
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "umad_dev.h"
+#include "../../harness/device.h"
+
+#define DOC "umad_get_issm_path() resolves path to issm device (which " \
+	"used for setting/clearing PortInfo:CapMask IsSM bit) for portnum " \
+	"of the IB device ca_name, it stores resolved path in path array " \
+	"which cannot exceed max bytes in length (including NULL terminator)."
+#define DOC_ENODEV "-ENODEV IB device can't be resolved"
+#define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
+
+#define PATH_FILL 0x5a
+#define PATH_MAX_ROW 64
+
+static const struct dev_row rows[] = {
+	{ .c = { .id = "umad/get_issm_path/target-port", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the issm device that pairs with the port's umad device",
+		 .needs = NEEDS_UMAD,
+		 .expect = { .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_EQ } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .max = PATH_MAX_ROW },
+	{ .c = { .id = "umad/get_issm_path/unknown-device", .doc = DOC_ENODEV,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+		 .expect = { ERRNEG(ENODEV) } },
+	  .ca = CA_BOGUS, .port = 1, .max = PATH_MAX_ROW },
+	{ .c = { .id = "umad/get_issm_path/port-out-of-range",
+		 .doc = DOC_EINVAL, .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+	  .ca = CA_TARGET, .port = 99, .max = PATH_MAX_ROW },
+	{ .c = { .id = "umad/get_issm_path/max-too-small", .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max 5: whatever it returns, nothing past 5 bytes",
+		 .needs = NEEDS_UMAD,
+		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_OK } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 5 },
+};
+
+/* The umadN of the port under test, from sysfs. */
+static int umad_index(struct rc_ctx *ctx)
+{
+	char buf[64];
+	int n;
+
+	for (n = 0; n < 64; n++) {
+		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/ibdev",
+				  n) || strcmp(buf, ctx->target->ca))
+			continue;
+		if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/port",
+				   n) && atoi(buf) == ctx->target->port)
+			return n;
+	}
+	return -1;
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct dev_row *row = r;
+	char path[PATH_MAX_ROW + 8], want[64];
+	struct stat st;
+	int ret, n;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_get_issm_path,
+			  "umad_get_issm_path"))
+		return;
+	memset(path, PATH_FILL, sizeof(path));
+	RC_OBSERVE(ctx, ret = ctx->ops->umad_get_issm_path(
+			   dev_row_ca(row, ctx), dev_row_port(row, ctx), path,
+			   row->max));
+	if (path[row->max] != PATH_FILL) {
+		rc_obs_violation(ctx->obs, "path wrote past max (%d bytes)",
+				 row->max);
+		return;
+	}
+	if (ret || row->max < PATH_MAX_ROW)
+		return;
+	if (!memchr(path, 0, row->max)) {
+		rc_obs_violation(ctx->obs, "path not terminated");
+		return;
+	}
+	n = umad_index(ctx);
+	snprintf(want, sizeof(want), "/dev/infiniband/issm%d", n);
+	if (n >= 0 && strcmp(path, want))
+		rc_obs_violation(ctx->obs, "path \"%.40s\", the port's umad "
+				 "device is umad%d", path, n);
+	else if (stat(path, &st) || !S_ISCHR(st.st_mode))
+		rc_obs_violation(ctx->obs, "path \"%.40s\" is no character "
+				 "device", path);
+	rc_obs_out(ctx->obs, path, strlen(path));
+}
+
+static const struct rc_group group = {
+	.call = "umad_get_issm_path", .lib = "umad", .rows = rows,
+	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+};
+RC_GROUP(group);

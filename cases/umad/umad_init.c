@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_init(3), umad_done(3): "umad_init() and umad_done() do nothing."
+ * RETURN VALUE: "Always 0."
+ *
+ * - umad_init returns 0, the first time and again
+ * - umad_done returns 0, after umad_init and without it
+ */
+#include "umad_hdr.h"
+
+#define DOC_NOTHING "umad_init() and umad_done() do nothing."
+#define DOC_ZERO "Always 0."
+
+enum { ONCE, TWICE, AFTER_INIT };
+
+struct init_row {
+	struct rc_case c;
+	int mode;
+};
+
+#define ZERO { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .value = 0 }
+
+static const struct init_row init_rows[] = {
+	{ .c = { .id = "umad/init/returns-zero", .doc = DOC_ZERO,
+		 .basis = RC_BASIS_DOCUMENTED, .expect = ZERO }, .mode = ONCE },
+	{ .c = { .id = "umad/init/twice", .doc = DOC_ZERO,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the second call, after a first one", .expect = ZERO },
+	  .mode = TWICE },
+};
+
+static const struct init_row done_rows[] = {
+	{ .c = { .id = "umad/done/without-init", .doc = DOC_ZERO,
+		 .basis = RC_BASIS_DOCUMENTED, .expect = ZERO }, .mode = ONCE },
+	{ .c = { .id = "umad/done/after-init", .doc = DOC_NOTHING,
+		 .basis = RC_BASIS_DOCUMENTED, .note = "and returns 0",
+		 .expect = ZERO }, .mode = AFTER_INIT },
+};
+
+static void run_init(const void *r, struct rc_ctx *ctx)
+{
+	const struct init_row *row = r;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_init, "umad_init"))
+		return;
+	if (row->mode == TWICE)
+		ctx->ops->umad_init();
+	RC_OBSERVE(ctx, ctx->ops->umad_init());
+}
+
+static void run_done(const void *r, struct rc_ctx *ctx)
+{
+	const struct init_row *row = r;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_done, "umad_done") ||
+	    !rc_need_call(ctx, ctx->ops->umad_init, "umad_init"))
+		return;
+	if (row->mode == AFTER_INIT)
+		ctx->ops->umad_init();
+	RC_OBSERVE(ctx, ctx->ops->umad_done());
+}
+
+static const struct rc_group init_group = {
+	.call = "umad_init", .lib = "umad", .rows = init_rows,
+	.row_size = sizeof(init_rows[0]), .nrows = ARRAY_SIZE(init_rows),
+	.run = run_init,
+};
+RC_GROUP(init_group);
+
+static const struct rc_group done_group = {
+	.call = "umad_done", .lib = "umad", .rows = done_rows,
+	.row_size = sizeof(done_rows[0]), .nrows = ARRAY_SIZE(done_rows),
+	.run = run_done,
+};
+RC_GROUP(done_group);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_class_str(3) and its siblings: "Return string value of management
+ * class enum", "... of the method for the mgmt_class specified", "... of
+ * attribute specified in attr_id based on mgmt_class specified", "... for
+ * common MAD status values", "... for SA MAD status values".  RETURN
+ * VALUE: "Returns a string representations of the fields specified."
+ *
+ * The page promises a string, not its spelling:
+ * - a known and an unknown value each give a printable string, never NULL
+ *   (documented)
+ * - the methods and attributes of the classes it names are named by the
+ *   InfiniBand Architecture Specification's mnemonics, case and spaces
+ *   aside, and values that name different things get different strings
+ *   (interpretation: a representation that cannot tell two values apart
+ *   does not represent them).  "NOTE: Not all classes are supported.":
+ *   no row asks for a class's attributes beyond SMI, SA and the common
+ *   ones.
+ * The strings themselves are not compared across implementations.
+ */
+#include <ctype.h>
+#include <endian.h>
+#include <string.h>
+
+#include "umad_hdr.h"
+
+#define DOC_RET "Returns a string representations of the fields specified."
+#define DOC_CLASS "Return string value of management class enum"
+#define DOC_METHOD "Return string value of the method for the mgmt_class " \
+	"specified"
+#define DOC_ATTR "Return string value of attribute specified in attr_id " \
+	"based on mgmt_class specified."
+#define DOC_COMMON "Return string value for common MAD status values"
+#define DOC_SA "Return string value for SA MAD status values"
+
+enum which { CLASS, METHOD, ATTR, COMMON, SA };
+enum check { PRINTABLE, NAMED, DISTINCT };
+
+struct str_row {
+	struct rc_case c;
+	enum which call;
+	enum check check;
+	uint8_t mgmt_class;
+	uint16_t value, other;	/* DISTINCT: two values, two strings */
+	const char *name;	/* NAMED: the IBA mnemonic */
+};
+
+/* recorded: 1 when the call returned a pointer, 0 for NULL */
+#define RETURNS { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .value = 1 }
+#define PRINTABLE_ROW(i, w, d, cls, v) \
+	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_DOCUMENTED, \
+		 .expect = RETURNS }, .call = w, .check = PRINTABLE, \
+	  .mgmt_class = cls, .value = v }
+#define NAMED_ROW(i, w, d, cls, v, n) \
+	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
+		 .note = "the IBA mnemonic " n, .expect = RETURNS }, \
+	  .call = w, .check = NAMED, .mgmt_class = cls, .value = v, .name = n }
+#define DISTINCT_ROW(i, w, d, cls, v, o, why) \
+	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
+		 .note = why, .expect = RETURNS }, .call = w, \
+	  .check = DISTINCT, .mgmt_class = cls, .value = v, .other = o }
+
+static const struct str_row class_rows[] = {
+	PRINTABLE_ROW("class_str/known", CLASS, DOC_RET, 0x03, 0),
+	PRINTABLE_ROW("class_str/unknown", CLASS, DOC_RET, 0x7f, 0),
+	DISTINCT_ROW("class_str/lid-routed-and-directed-route-differ", CLASS,
+		     DOC_CLASS, 0, 0x01, 0x81, "0x01 and 0x81 are two classes "
+		     "(LID-routed and directed-route subnet management)"),
+	DISTINCT_ROW("class_str/sa-and-performance-differ", CLASS, DOC_CLASS,
+		     0, 0x03, 0x04, "subnet administration and performance "
+		     "management"),
+};
+
+static const struct str_row method_rows[] = {
+	PRINTABLE_ROW("method_str/known", METHOD, DOC_RET, 0x01, 0x01),
+	PRINTABLE_ROW("method_str/unknown", METHOD, DOC_RET, 0x01, 0x7e),
+	NAMED_ROW("method_str/get", METHOD, DOC_METHOD, 0x01, 0x01, "Get"),
+	NAMED_ROW("method_str/get-resp", METHOD, DOC_METHOD, 0x04, 0x81,
+		  "GetResp"),
+	NAMED_ROW("method_str/trap-repress", METHOD, DOC_METHOD, 0x01, 0x07,
+		  "TrapRepress"),
+	NAMED_ROW("method_str/sa-get-table", METHOD, DOC_METHOD, 0x03, 0x12,
+		  "GetTable"),
+	NAMED_ROW("method_str/sa-get-table-resp", METHOD, DOC_METHOD, 0x03,
+		  0x92, "GetTableResp"),
+};
+
+static const struct str_row attr_rows[] = {
+	PRINTABLE_ROW("attribute_str/known", ATTR, DOC_RET, 0x01, 0x0011),
+	PRINTABLE_ROW("attribute_str/unknown", ATTR, DOC_RET, 0x01, 0xff00),
+	NAMED_ROW("attribute_str/smi-node-info", ATTR, DOC_ATTR, 0x01, 0x0011,
+		  "NodeInfo"),
+	NAMED_ROW("attribute_str/smi-port-info", ATTR, DOC_ATTR, 0x81, 0x0015,
+		  "PortInfo"),
+	NAMED_ROW("attribute_str/sa-node-record", ATTR, DOC_ATTR, 0x03, 0x0011,
+		  "NodeRecord"),
+	NAMED_ROW("attribute_str/sa-path-record", ATTR, DOC_ATTR, 0x03, 0x0035,
+		  "PathRecord"),
+	NAMED_ROW("attribute_str/common-class-port-info", ATTR, DOC_ATTR, 0x03,
+		  0x0001, "ClassPortInfo"),
+};
+
+static const struct str_row common_rows[] = {
+	PRINTABLE_ROW("common_mad_status_str/success", COMMON, DOC_RET, 0, 0),
+	PRINTABLE_ROW("common_mad_status_str/reserved", COMMON, DOC_RET, 0,
+		      0x0014),
+	DISTINCT_ROW("common_mad_status_str/codes-differ", COMMON, DOC_COMMON,
+		     0, 0x0008, 0x000c, "method not supported (code 2) and "
+		     "method/attribute combination not supported (code 3)"),
+};
+
+static const struct str_row sa_rows[] = {
+	PRINTABLE_ROW("sa_mad_status_str/no-records", SA, DOC_RET, 0, 0x0300),
+	PRINTABLE_ROW("sa_mad_status_str/reserved", SA, DOC_RET, 0, 0x7f00),
+	DISTINCT_ROW("sa_mad_status_str/codes-differ", SA, DOC_SA, 0, 0x0300,
+		     0x0400, "ERR_NO_RECORDS (3) and ERR_TOO_MANY_RECORDS (4)"),
+};
+
+static const char *call(const struct rc_ops *ops, const struct str_row *row,
+			uint16_t v)
+{
+	switch (row->call) {
+	case CLASS: return ops->umad_class_str(v);
+	case METHOD: return ops->umad_method_str(row->mgmt_class, v);
+	case ATTR: return ops->umad_attribute_str(row->mgmt_class, htobe16(v));
+	case COMMON: return ops->umad_common_mad_status_str(htobe16(v));
+	case SA: return ops->umad_sa_mad_status_str(htobe16(v));
+	}
+	return NULL;
+}
+
+static const void *fn(const struct rc_ops *ops, enum which w,
+		      const char **name)
+{
+	static const char *const names[] = { "umad_class_str",
+		"umad_method_str", "umad_attribute_str",
+		"umad_common_mad_status_str", "umad_sa_mad_status_str" };
+	const void *f[] = { ops->umad_class_str, ops->umad_method_str,
+			    ops->umad_attribute_str,
+			    ops->umad_common_mad_status_str,
+			    ops->umad_sa_mad_status_str };
+
+	*name = names[w];
+	return f[w];
+}
+
+/* @a and @b the same, case and spaces aside */
+static bool same_name(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		while (*a == ' ')
+			a++;
+		while (*b == ' ')
+			b++;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return false;
+		if (!*a)
+			return true;
+	}
+}
+
+static bool printable(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (!isprint((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct str_row *row = r;
+	const char *name, *s, *t = NULL;
+	const void *f = fn(ctx->ops, row->call, &name);
+
+	if (!rc_need_call(ctx, f, name))
+		return;
+	RC_OBSERVE(ctx, (s = call(ctx->ops, row, row->value)) != NULL);
+	if (row->check == DISTINCT)
+		t = call(ctx->ops, row, row->other);
+	if (!printable(s)) {
+		rc_obs_violation(ctx->obs, "string %s", s ? "not printable" :
+				 "NULL");
+		return;
+	}
+	if (row->check == NAMED && !same_name(s, row->name))
+		rc_obs_violation(ctx->obs, "string \"%.40s\", the IBA's is "
+				 "\"%s\"", s, row->name);
+	if (row->check == DISTINCT && printable(t) && !strcmp(s, t))
+		rc_obs_violation(ctx->obs, "string \"%.40s\" for both 0x%x and "
+				 "0x%x", s, row->value, row->other);
+}
+
+#define STR_GROUP(var, name, table) \
+	static const struct rc_group var = { \
+		.call = name, .lib = "umad", .rows = table, \
+		.row_size = sizeof(table[0]), .nrows = ARRAY_SIZE(table), \
+		.run = run, \
+	}; \
+	RC_GROUP(var)
+
+STR_GROUP(class_group, "umad_class_str", class_rows);
+STR_GROUP(method_group, "umad_method_str", method_rows);
+STR_GROUP(attr_group, "umad_attribute_str", attr_rows);
+STR_GROUP(common_group, "umad_common_mad_status_str", common_rows);
+STR_GROUP(sa_group, "umad_sa_mad_status_str", sa_rows);

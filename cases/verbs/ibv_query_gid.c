@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The GID table.
+ * ibv_query_gid(3): "returns the GID value in entry index of port
+ * port_num for device context context through the pointer gid."  "returns
+ * 0 on success, and -1 on error."
+ * ibv_query_gid_ex(3): "returns the GID entry at entry for gid_index of
+ * port port_num"; the entry's gid, gid_index, port_num, gid_type and
+ * ndev_ifindex; "flags ... for now must be 0"; "returns 0 on success or
+ * errno value on error"; "ENODATA gid_index is within the GID table size
+ * of port port_num but there is no data in this index."
+ * ibv_query_gid_table(3): "returns the valid GID table entries"; "If there
+ * are more valid GID entries than the provided value of max_entries ...
+ * the call will fail."; "A caller must pass non zero number of entries at
+ * max_entries"; "returns the number of entries that were read on success
+ * or negative errno value on error."
+ *
+ * What an entry holds is checked against sysfs (gids/N, gid_attrs/types/N,
+ * gid_attrs/ndevs/N).  Only the first SCAN entries of a port are read
+ * there: reading all 1024 of rxe's under TCG takes a minute, and the
+ * kernel fills the table from index 0.  Rows that change the port's
+ * addresses check that a second call sees the table as it is now.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verbs_res.h"
+#include "../../harness/device.h"
+
+#define DOC_GID "ibv_query_gid() returns the GID value in entry index of " \
+	"port port_num for device context context through the pointer gid."
+#define DOC_GID_RET "ibv_query_gid() returns 0 on success, and -1 on error."
+#define DOC_EX "ibv_query_gid_ex() returns the GID entry at entry for " \
+	"gid_index of port port_num for device context context."
+#define DOC_EX_RET "ibv_query_gid_ex() returns 0 on success or errno value " \
+	"on error."
+#define DOC_ENODATA "ENODATA gid_index is within the GID table size of port " \
+	"port_num but there is no data in this index."
+#define DOC_FLAGS "flags Extra fields to query post ndev_ifindex, for now " \
+	"must be 0."
+#define DOC_TABLE "ibv_query_gid_table() returns the valid GID table " \
+	"entries of the RDMA device context context at the pointer entries."
+#define DOC_TABLE_FAIL "If there are more valid GID entries than the " \
+	"provided value of max_entries and entries array, the call will fail."
+#define DOC_TABLE_ZERO "A caller must pass non zero number of entries at " \
+	"max_entries that corresponds to the size of entries array."
+#define DOC_TABLE_FLAGS "flags Extra fields to query post " \
+	"entries->ndev_ifindex, for now must be 0."
+
+/* the entries of a port read in sysfs; see above */
+#define SCAN 32
+/* an index rxe's table (1024 entries) has, and nothing in it */
+#define UNUSED_INDEX 200
+#define TABLE_ROOM 256
+
+enum mode { AT_GID6, AT_ZERO, UNUSED, PAST_TABLE, PORT_ZERO, FLAGS, ALL,
+	    TOO_SMALL, ZERO_MAX, FOLLOWS_ADDED };
+
+struct gid_row {
+	struct rc_case c;
+	enum mode mode;
+};
+
+#define OK_M1 { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0 }
+#define ERR_M1 { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR }
+#define OK_EX { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ, .value = 0 }
+#define ERR_EX(...) { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR, \
+		      .errnos = { __VA_ARGS__ } }
+#define OK_TABLE { .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_OK }
+#define ERR_TABLE { .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_ERR }
+#define NEEDS_CHANGE (NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT)
+
+static const struct gid_row gid_rows[] = {
+	{ .c = { .id = "verbs/query_gid/index-0", .doc = DOC_GID,
+		 .basis = RC_BASIS_DOCUMENTED, .note = "the GID sysfs shows",
+		 .needs = NEEDS_VERBS, .expect = OK_M1 }, .mode = AT_ZERO },
+	{ .c = { .id = "verbs/query_gid/ipv6-address-entry", .doc = DOC_GID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the entry of the port's IPv6 address",
+		 .needs = NEEDS_VERBS, .expect = OK_M1 }, .mode = AT_GID6 },
+	{ .c = { .id = "verbs/query_gid/unused-entry", .doc = DOC_GID,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "an entry of the table that holds no GID: 0 and the "
+			 "zero GID, as sysfs shows such an entry",
+		 .needs = NEEDS_VERBS, .expect = OK_M1 }, .mode = UNUSED },
+	{ .c = { .id = "verbs/query_gid/index-past-table", .doc = DOC_GID_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an index the table does not have: there is no entry "
+			 "to return, read as an error", .needs = NEEDS_VERBS,
+		 .expect = ERR_M1 }, .mode = PAST_TABLE },
+	{ .c = { .id = "verbs/query_gid/port-0", .doc = DOC_GID_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "ports are numbered from 1: port 0 has no table, read "
+			 "as an error", .needs = NEEDS_VERBS,
+		 .expect = ERR_M1 }, .mode = PORT_ZERO },
+	{ .c = { .id = "verbs/query_gid/follows-added-address",
+		 .doc = DOC_GID, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "after a first call, 2001:db8::42 is added to the "
+			 "port's netdev: its entry holds its GID",
+		 .needs = NEEDS_CHANGE, .expect = OK_M1 },
+	  .mode = FOLLOWS_ADDED },
+};
+
+static const struct gid_row ex_rows[] = {
+	{ .c = { .id = "verbs/query_gid_ex/ipv6-address-entry", .doc = DOC_EX,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "gid, gid_index, port_num, gid_type and ndev_ifindex "
+			 "as sysfs has them", .needs = NEEDS_VERBS,
+		 .expect = OK_EX }, .mode = AT_GID6 },
+	{ .c = { .id = "verbs/query_gid_ex/index-0", .doc = DOC_EX,
+		 .basis = RC_BASIS_DOCUMENTED, .note = "the same for entry 0",
+		 .needs = NEEDS_VERBS, .expect = OK_EX }, .mode = AT_ZERO },
+	{ .c = { .id = "verbs/query_gid_ex/unused-entry", .doc = DOC_ENODATA,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
+		 .expect = ERR_EX(ENODATA) }, .mode = UNUSED },
+	{ .c = { .id = "verbs/query_gid_ex/nonzero-flags", .doc = DOC_FLAGS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "flags 1: an errno value", .needs = NEEDS_VERBS,
+		 .expect = ERR_EX() }, .mode = FLAGS },
+	{ .c = { .id = "verbs/query_gid_ex/index-past-table",
+		 .doc = DOC_EX_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an index the table does not have: read as an error "
+			 "(ENODATA is for indexes within the table)",
+		 .needs = NEEDS_VERBS, .expect = ERR_EX() },
+	  .mode = PAST_TABLE },
+	{ .c = { .id = "verbs/query_gid_ex/follows-added-address",
+		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "after a first call, 2001:db8::42 is added: its entry",
+		 .needs = NEEDS_CHANGE, .expect = OK_EX },
+	  .mode = FOLLOWS_ADDED },
+};
+
+static const struct gid_row table_rows[] = {
+	{ .c = { .id = "verbs/query_gid_table/all-valid-entries",
+		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "every used entry of every port, each as sysfs has it",
+		 .needs = NEEDS_VERBS, .expect = OK_TABLE }, .mode = ALL },
+	{ .c = { .id = "verbs/query_gid_table/max-too-small",
+		 .doc = DOC_TABLE_FAIL, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max_entries one less than the valid entries",
+		 .needs = NEEDS_VERBS, .expect = ERR_TABLE },
+	  .mode = TOO_SMALL },
+	{ .c = { .id = "verbs/query_gid_table/zero-max", .doc = DOC_TABLE_ZERO,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max_entries 0: a negative errno value",
+		 .needs = NEEDS_VERBS, .expect = ERR_TABLE }, .mode = ZERO_MAX },
+	{ .c = { .id = "verbs/query_gid_table/nonzero-flags",
+		 .doc = DOC_TABLE_FLAGS, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "flags 1: a negative errno value",
+		 .needs = NEEDS_VERBS, .expect = ERR_TABLE }, .mode = FLAGS },
+	{ .c = { .id = "verbs/query_gid_table/follows-added-address",
+		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "after a first call, 2001:db8::42 is added: one entry "
+			 "more, holding its GID", .needs = NEEDS_CHANGE,
+		 .expect = OK_TABLE }, .mode = FOLLOWS_ADDED },
+};
+
+/* Entry @i of @port as sysfs has it: true when it holds a GID. */
+static bool sysfs_entry(struct rc_ctx *ctx, int port, int i,
+			struct ibv_gid_entry *e)
+{
+	char buf[64], path[96];
+
+	memset(e, 0, sizeof(*e));
+	snprintf(path, sizeof(path), "%s/ports/%d/gid_attrs/types/%d",
+		 ctx->target->ca, port, i);
+	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s", path) ||
+	    !buf[0] || rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
+				     "/%s/ports/%d/gids/%d", ctx->target->ca,
+				     port, i) ||
+	    rc_gid_parse(buf, e->gid.raw))
+		return false;
+	rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s", path);
+	e->gid_type = !strcmp(buf, "RoCE v2") ? IBV_GID_TYPE_ROCE_V2 :
+		      !strcmp(ctx->target->link_layer, "Ethernet") ?
+		      IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_IB;
+	e->gid_index = i;
+	e->port_num = port;
+	if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/"
+			   "gid_attrs/ndevs/%d", ctx->target->ca, port, i))
+		e->ndev_ifindex = if_nametoindex(buf);
+	return true;
+}
+
+/* Does @got say what sysfs says of its entry?  A violation if not. */
+static void same_as_sysfs(struct rc_ctx *ctx, const struct ibv_gid_entry *got)
+{
+	struct ibv_gid_entry want;
+
+	if (!sysfs_entry(ctx, got->port_num, got->gid_index, &want))
+		rc_obs_violation(ctx->obs, "gid_index %u of port %u holds no "
+				 "GID in sysfs", got->gid_index,
+				 got->port_num);
+	else if (memcmp(&want.gid, &got->gid, 16))
+		rc_obs_violation(ctx->obs, "gid of index %u is not sysfs's",
+				 got->gid_index);
+	else if (want.gid_type != got->gid_type)
+		rc_obs_violation(ctx->obs, "gid_type %u, sysfs says %u",
+				 got->gid_type, want.gid_type);
+	else if (want.ndev_ifindex != got->ndev_ifindex)
+		rc_obs_violation(ctx->obs, "ndev_ifindex %u, sysfs's netdev is "
+				 "%u", got->ndev_ifindex, want.ndev_ifindex);
+}
+
+/* The used entries of the port's first SCAN, as sysfs has them. */
+static int sysfs_count(struct rc_ctx *ctx, int port)
+{
+	struct ibv_gid_entry e;
+	int i, n = 0;
+
+	for (i = 0; i < SCAN; i++)
+		n += sysfs_entry(ctx, port, i, &e);
+	return n;
+}
+
+static int table_size(struct rc_ctx *ctx, int port)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), RC_SYSFS_IB "/%s/ports/%d/gids",
+		 ctx->target->ca, port);
+	return rc_dir_count(path);
+}
+
+/* Add 2001:db8::42 to the netdev of the port's IPv6 GID; its GID index,
+ * or -1 with the row BROKEN. */
+static int add_address(struct rc_ctx *ctx, struct vres *r, char *dev,
+		       size_t len)
+{
+	int idx;
+
+	if (rc_sysfs_read(dev, len, RC_SYSFS_IB "/%s/ports/%d/gid_attrs/ndevs/"
+			  "%d", ctx->target->ca, r->port, r->gid6) ||
+	    vres_change_address(dev, true) ||
+	    (idx = vres_wait_added_gid(ctx, r->port, true)) < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not add "
+			     "2001:db8::42 to the port's netdev");
+		return -1;
+	}
+	return idx;
+}
+
+static int index_of(const struct gid_row *row, struct rc_ctx *ctx,
+		    struct vres *r, int added)
+{
+	switch (row->mode) {
+	case AT_GID6: return r->gid6;
+	case UNUSED: return UNUSED_INDEX;
+	case PAST_TABLE: return table_size(ctx, r->port);
+	case FOLLOWS_ADDED: return added;
+	default: return 0;
+	}
+}
+
+static void run_gid(const void *rw, struct rc_ctx *ctx)
+{
+	const struct gid_row *row = rw;
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_gid_entry want;
+	union ibv_gid gid;
+	char dev[IF_NAMESIZE + 1];
+	struct vres r;
+	int ret, idx, added = -1;
+
+	if (!rc_need_call(ctx, ops->ibv_query_gid, "ibv_query_gid") ||
+	    !vres_open(ctx, &r, IBV_QPT_UD))
+		return;
+	if (row->mode == FOLLOWS_ADDED) {
+		ops->ibv_query_gid(r.ctx, r.port, 0, &gid);
+		added = add_address(ctx, &r, dev, sizeof(dev));
+		if (added < 0)
+			goto out;
+	}
+	idx = index_of(row, ctx, &r, added);
+	memset(&gid, 0xa5, sizeof(gid));
+	RC_OBSERVE(ctx, ret = ops->ibv_query_gid(r.ctx, row->mode == PORT_ZERO ?
+						 0 : r.port, idx, &gid));
+	if (ret)
+		goto out;
+	if (row->mode == UNUSED) {
+		memset(&want.gid, 0, 16);
+	} else if (!sysfs_entry(ctx, r.port, idx, &want)) {
+		rc_obs_violation(ctx->obs, "index %d holds no GID in sysfs",
+				 idx);
+		goto out;
+	}
+	if (memcmp(&want.gid, &gid, 16))
+		rc_obs_violation(ctx->obs, "gid of index %d is not sysfs's", idx);
+	rc_obs_out(ctx->obs, &gid, sizeof(gid));
+out:
+	if (added >= 0)
+		vres_change_address(dev, false);
+	vres_close(&r);
+}
+
+static void run_ex(const void *rw, struct rc_ctx *ctx)
+{
+	const struct gid_row *row = rw;
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_gid_entry e;
+	char dev[IF_NAMESIZE + 1];
+	struct vres r;
+	int ret, idx, added = -1;
+
+	if (!rc_need_call(ctx, ops->ibv_query_gid_ex, "ibv_query_gid_ex") ||
+	    !vres_open(ctx, &r, IBV_QPT_UD))
+		return;
+	if (row->mode == FOLLOWS_ADDED) {
+		ops->ibv_query_gid_ex(r.ctx, r.port, 0, &e, 0);
+		added = add_address(ctx, &r, dev, sizeof(dev));
+		if (added < 0)
+			goto out;
+	}
+	idx = index_of(row, ctx, &r, added);
+	memset(&e, 0xa5, sizeof(e));
+	RC_OBSERVE(ctx, ret = ops->ibv_query_gid_ex(r.ctx, r.port, idx, &e,
+						    row->mode == FLAGS));
+	if (ret)
+		goto out;
+	if (e.gid_index != (uint32_t)idx || e.port_num != (uint32_t)r.port)
+		rc_obs_violation(ctx->obs, "gid_index %u port_num %u, asked %d "
+				 "of %d", e.gid_index, e.port_num, idx, r.port);
+	else
+		same_as_sysfs(ctx, &e);
+	rc_obs_out(ctx->obs, &e, sizeof(e));
+out:
+	if (added >= 0)
+		vres_change_address(dev, false);
+	vres_close(&r);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct ibv_gid_entry *x = a, *y = b;
+
+	return x->port_num != y->port_num ? (int)x->port_num - (int)y->port_num :
+	       (int)x->gid_index - (int)y->gid_index;
+}
+
+static void run_table(const void *rw, struct rc_ctx *ctx)
+{
+	const struct gid_row *row = rw;
+	const struct rc_ops *ops = ctx->ops;
+	static struct ibv_gid_entry e[TABLE_ROOM];
+	char dev[IF_NAMESIZE + 1];
+	int want = 0, p, added = -1;
+	struct vres r;
+	ssize_t n;
+
+	if (!rc_need_call(ctx, ops->ibv_query_gid_table,
+			  "ibv_query_gid_table") ||
+	    !vres_open(ctx, &r, IBV_QPT_UD))
+		return;
+	if (row->mode == FOLLOWS_ADDED) {
+		ops->ibv_query_gid_table(r.ctx, e, TABLE_ROOM, 0);
+		added = add_address(ctx, &r, dev, sizeof(dev));
+		if (added < 0)
+			goto out;
+	}
+	for (p = 1; table_size(ctx, p) > 0; p++)
+		want += sysfs_count(ctx, p);
+	memset(e, 0xa5, sizeof(e));
+	RC_OBSERVE(ctx, n = ops->ibv_query_gid_table(r.ctx, e,
+			row->mode == TOO_SMALL ? want - 1 :
+			row->mode == ZERO_MAX ? 0 : TABLE_ROOM,
+			row->mode == FLAGS));
+	if (n < 0)
+		goto out;
+	if (n != want)
+		rc_obs_violation(ctx->obs, "count %zd entries, sysfs has %d "
+				 "used", n, want);
+	qsort(e, n, sizeof(e[0]), cmp_entry);
+	for (p = 0; p < n && !ctx->obs->violation[0]; p++)
+		same_as_sysfs(ctx, &e[p]);
+	if (added >= 0 && !ctx->obs->violation[0]) {
+		for (p = 0; p < n; p++)
+			if (!memcmp(e[p].gid.raw, vres_added6, 16))
+				break;
+		if (p == n)
+			rc_obs_violation(ctx->obs, "entries: none holds the "
+					 "added address's GID");
+	}
+	rc_obs_out(ctx->obs, e, n * sizeof(e[0]) < RC_OUT_MAX ?
+		   n * sizeof(e[0]) : RC_OUT_MAX);
+out:
+	if (added >= 0)
+		vres_change_address(dev, false);
+	vres_close(&r);
+}
+
+static const struct rc_group gid_group = {
+	.call = "ibv_query_gid", .lib = "verbs", .rows = gid_rows,
+	.row_size = sizeof(gid_rows[0]), .nrows = ARRAY_SIZE(gid_rows),
+	.run = run_gid,
+};
+RC_GROUP(gid_group);
+
+static const struct rc_group ex_group = {
+	.call = "ibv_query_gid_ex", .lib = "verbs", .rows = ex_rows,
+	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
+	.run = run_ex,
+};
+RC_GROUP(ex_group);
+
+static const struct rc_group table_group = {
+	.call = "ibv_query_gid_table", .lib = "verbs", .rows = table_rows,
+	.row_size = sizeof(table_rows[0]), .nrows = ARRAY_SIZE(table_rows),
+	.run = run_table,
+};
+RC_GROUP(table_group);

@@ -71,8 +71,10 @@ $(BUILD)/rdmaconf: $(MAIN_OBJ) $(LIB_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
-# the far end of the fabric rows (ci/ibsim-run starts it on another node)
-$(BUILD)/rdmaconf-peer: $(BUILD)/harness/peer/main.o $(LIB_OBJ)
+# the far end of the fabric rows (ci/ibsim-run starts it on another node):
+# the kernel ABI and what it needs of sysfs, nothing of cases/
+PEER_OBJ := $(addprefix $(BUILD)/harness/,peer/main.o device.o json.o mad_wire.o)
+$(BUILD)/rdmaconf-peer: $(PEER_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -95,6 +95,9 @@
 	X(rdma_bind_addr, int, (struct rdma_cm_id *id, struct sockaddr *addr)) \
 	X(rdma_join_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr, \
 				     void *context)) \
+	X(rdma_join_multicast_ex, int, (struct rdma_cm_id *id, \
+					struct rdma_cm_join_mc_attr_ex *attr, \
+					void *context)) \
 	X(rdma_leave_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr)) \
 	X(rdma_get_cm_event, int, (struct rdma_event_channel *channel, \
 				   struct rdma_cm_event **event)) \

@@ -25,11 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../verbs/verbs_res.h"
-#include "../../harness/device.h"
+#include "rdmacm_member.h"
 
-#define GROUP4 "239.1.2.3"
-#define GROUP6 "ff0e::db8:7"
 #define LEAVE_WATCHDOG_MS 4000
 
 enum mode { AFTER_JOIN, BEFORE_JOIN, NEVER, TWICE, OTHER_FAMILY, OTHER_PORT,
@@ -113,220 +110,6 @@ static const struct leave_row rows[] = {
 		 .expect = { OK0 } }, .mode = UNACKED, .family = AF_INET },
 };
 
-/* One member of a group: an id with its UD QP, through the implementation. */
-struct member {
-	struct rdma_event_channel *ch;
-	struct rdma_cm_id *id;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	uint8_t buf[VRES_SLOTS * VRES_SLOT];
-	struct ibv_ah_attr group_ah;
-	uint32_t group_qkey;
-};
-
-static void addr_of(int family, const char *ip, int port,
-		    struct sockaddr_storage *ss)
-{
-	memset(ss, 0, sizeof(*ss));
-	ss->ss_family = family;
-	if (family == AF_INET) {
-		struct sockaddr_in *a = (void *)ss;
-
-		inet_pton(AF_INET, ip, &a->sin_addr);
-		a->sin_port = htons(port);
-	} else {
-		struct sockaddr_in6 *a = (void *)ss;
-
-		inet_pton(AF_INET6, ip, &a->sin6_addr);
-		a->sin6_port = htons(port);
-	}
-}
-
-static bool broken(struct rc_ctx *ctx, const char *what)
-{
-	if (ctx->obs->state != RC_STATE_BROKEN)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s: %m", what);
-	return false;
-}
-
-/* The port's own address of @family, from its GID. */
-static bool own_addr(struct rc_ctx *ctx, int family,
-		     struct sockaddr_storage *ss)
-{
-	uint8_t gid[16];
-	char ip[INET6_ADDRSTRLEN];
-
-	if (rc_port_gid(ctx->target->ca, ctx->target->port, family == AF_INET,
-			gid) < 0)
-		return broken(ctx, "no GID of the family on the port");
-	inet_ntop(family, family == AF_INET ? gid + 12 : gid, ip, sizeof(ip));
-	addr_of(family, ip, 0, ss);
-	return true;
-}
-
-static bool member_open(struct rc_ctx *ctx, struct member *m, int family)
-{
-	const struct rc_ops *ops = ctx->ops;
-	struct ibv_qp_init_attr qa = {
-		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 4, .max_recv_wr = VRES_SLOTS,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
-	struct ibv_recv_wr wr = {}, *bad;
-	struct sockaddr_storage ss;
-	struct ibv_sge sge;
-	int i;
-
-	memset(m, 0, sizeof(*m) - sizeof(m->buf));
-	if (!own_addr(ctx, family, &ss))
-		return false;
-	m->ch = ops->rdma_create_event_channel();
-	if (!m->ch)
-		return broken(ctx, "rdma_create_event_channel");
-	if (ops->rdma_create_id(m->ch, &m->id, m, RDMA_PS_UDP)) {
-		m->id = NULL;
-		return broken(ctx, "rdma_create_id");
-	}
-	if (ops->rdma_bind_addr(m->id, (struct sockaddr *)&ss) ||
-	    !m->id->verbs)
-		return broken(ctx, "rdma_bind_addr to the port's address");
-	m->pd = ibv_alloc_pd(m->id->verbs);
-	m->cq = m->pd ? ibv_create_cq(m->id->verbs, VRES_SLOTS, NULL, NULL,
-				      0) : NULL;
-	m->mr = m->cq ? ibv_reg_mr(m->pd, m->buf, sizeof(m->buf),
-				   IBV_ACCESS_LOCAL_WRITE) : NULL;
-	if (!m->mr)
-		return broken(ctx, "PD, CQ or MR");
-	qa.send_cq = qa.recv_cq = m->cq;
-	if (ops->rdma_create_qp(m->id, m->pd, &qa))
-		return broken(ctx, "rdma_create_qp");
-	for (i = 0; i < VRES_SLOTS; i++) {
-		sge.addr = (uintptr_t)(m->buf + i * VRES_SLOT);
-		sge.length = VRES_SLOT;
-		sge.lkey = m->mr->lkey;
-		wr.wr_id = i;
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		if (ibv_post_recv(m->id->qp, &wr, &bad))
-			return broken(ctx, "ibv_post_recv");
-	}
-	return true;
-}
-
-static void member_close(struct rc_ctx *ctx, struct member *m)
-{
-	const struct rc_ops *ops = ctx->ops;
-
-	if (m->id && m->id->qp)
-		ops->rdma_destroy_qp(m->id);
-	if (m->mr)
-		ibv_dereg_mr(m->mr);
-	if (m->cq)
-		ibv_destroy_cq(m->cq);
-	if (m->pd)
-		ibv_dealloc_pd(m->pd);
-	if (m->id)
-		ops->rdma_destroy_id(m->id);
-	if (m->ch)
-		ops->rdma_destroy_event_channel(m->ch);
-	m->id = NULL;
-	m->ch = NULL;
-}
-
-/* The next event of the channel within @ms (scaled): its type, or -1. */
-static int next_event(struct rc_ctx *ctx, struct member *m, int ms,
-		      struct rdma_cm_event **ev)
-{
-	struct pollfd p = { .fd = m->ch->fd, .events = POLLIN };
-
-	if (poll(&p, 1, rc_scaled_ms(ctx, ms)) != 1 || ctx->ops->rdma_get_cm_event(m->ch, ev))
-		return -1;
-	return (*ev)->event;
-}
-
-/* Join @group and take the join event; acknowledge it unless @hold. */
-static bool member_join(struct rc_ctx *ctx, struct member *m,
-			struct sockaddr_storage *group, bool hold)
-{
-	struct rdma_cm_event *ev;
-	int type;
-
-	if (ctx->ops->rdma_join_multicast(m->id, (struct sockaddr *)group,
-					  group)) {
-		/* the kernel's ENOTSUPP: no such join on this port */
-		if (errno == 524) {
-			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the kernel "
-				     "refuses this join on %s (ENOTSUPP): no IPv6 "
-				     "groups on RoCE v2", ctx->target->ca);
-			return false;
-		}
-		return broken(ctx, "rdma_join_multicast");
-	}
-	type = next_event(ctx, m, VRES_WAIT_MS, &ev);
-	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "join: event %d status "
-			     "%d", type, type < 0 ? 0 : ev->status);
-		return false;
-	}
-	if (ev->param.ud.private_data != group)
-		rc_obs_violation(ctx->obs, "the join event's private_data is "
-				 "not the join's context");
-	m->group_ah = ev->param.ud.ah_attr;
-	m->group_qkey = ev->param.ud.qkey;
-	if (!hold)
-		ctx->ops->rdma_ack_cm_event(ev);
-	return true;
-}
-
-/* How many receive completions @m gets within @ms (scaled). */
-static int member_count(struct rc_ctx *ctx, struct member *m, int ms)
-{
-	double deadline = rc_now_ms() + rc_scaled_ms(ctx, ms);
-	struct ibv_wc wc;
-	int n = 0;
-
-	while (vres_poll_cq(m->cq, deadline, &wc) == 1)
-		n += wc.opcode == IBV_WC_RECV;
-	return n;
-}
-
-/* One message to @m's group from a QP of the harness. */
-static bool send_to_group(struct rc_ctx *ctx, struct vres *sender,
-			  struct member *m)
-{
-	struct ibv_ah_attr a = m->group_ah;
-	struct ibv_ah *ah;
-	bool ok;
-
-	a.port_num = sender->port;
-	ah = ibv_create_ah(sender->pd, &a);
-	if (!ah)
-		return broken(ctx, "AH to the group");
-	sender->remote_qkey = m->group_qkey;
-	ok = vres_send(ctx, sender, ah, 0xffffff, 0x6d);
-	ibv_destroy_ah(ah);
-	return ok || broken(ctx, "send to the group");
-}
-
-/* Is the group @ip in /proc/net/igmp (the kernel's IPv4 memberships)? */
-static bool igmp_member(const char *ip)
-{
-	char want[16], line[256];
-	struct in_addr a;
-	bool found = false;
-	FILE *f;
-
-	inet_pton(AF_INET, ip, &a);
-	snprintf(want, sizeof(want), "%08X", a.s_addr);
-	f = fopen("/proc/net/igmp", "re");
-	while (f && fgets(line, sizeof(line), f))
-		found |= strstr(line, want) != NULL;
-	if (f)
-		fclose(f);
-	return found;
-}
-
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct leave_row *row = r;
@@ -342,7 +125,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 			  "rdma_leave_multicast") ||
 	    !rc_need_call(ctx, ops->rdma_join_multicast, "rdma_join_multicast"))
 		return;
-	addr_of(row->family, ip, 0, &group);
+	mc_addr_of(row->family, ip, 0, &group);
 	if (!member_open(ctx, &m, row->family) ||
 	    !vres_open(ctx, &sender, IBV_QPT_UD))
 		goto out;
@@ -363,12 +146,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 	case BEFORE_JOIN:
 		if (ops->rdma_join_multicast(m.id, (struct sockaddr *)&group,
 					     NULL)) {
-			broken(ctx, "rdma_join_multicast");
+			mc_broken(ctx, "rdma_join_multicast");
 			goto out;
 		}
 		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
 					(struct sockaddr *)&group));
-		type = next_event(ctx, &m, VRES_QUIET_MS, &ev);
+		type = mc_next_event(ctx, &m, VRES_QUIET_MS, &ev);
 		if (type >= 0)
 			ops->rdma_ack_cm_event(ev);
 		rc_obs_out(ctx->obs, &type, sizeof(type));
@@ -386,7 +169,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	     !member_join(ctx, &m2, &group, false)))
 		goto out;
 	/* the group delivers before the leave, or the row proves nothing */
-	if (!send_to_group(ctx, &sender, &m))
+	if (!mc_send_to_group(ctx, &sender, &m))
 		goto out;
 	if (member_count(ctx, &m, VRES_QUIET_MS) != 1) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a message to the "
@@ -406,23 +189,23 @@ static void run(const void *r, struct rc_ctx *ctx)
 					(struct sockaddr *)&group));
 		break;
 	case OTHER_FAMILY:
-		addr_of(AF_INET6, GROUP6, 0, &other);
+		mc_addr_of(AF_INET6, GROUP6, 0, &other);
 		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
 					(struct sockaddr *)&other));
 		break;
 	case OTHER_PORT:
-		addr_of(AF_INET, GROUP4, 4791, &other);
+		mc_addr_of(AF_INET, GROUP4, 4791, &other);
 		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
 					(struct sockaddr *)&other));
 		break;
 	case DESTROY_ID:
-		addr_of(AF_INET, "239.1.2.4", 0, &other);
+		mc_addr_of(AF_INET, "239.1.2.4", 0, &other);
 		if (!member_join(ctx, &m, &other, false))
 			goto out;
 		ops->rdma_destroy_qp(m.id);
 		RC_OBSERVE(ctx, ops->rdma_destroy_id(m.id));
 		m.id = NULL;
-		if (igmp_member(GROUP4) || igmp_member("239.1.2.4"))
+		if (mc_igmp_member(GROUP4) || mc_igmp_member("239.1.2.4"))
 			rc_obs_violation(ctx->obs, "the netdev is still in a "
 					 "group of the destroyed id");
 		goto out;
@@ -431,14 +214,14 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 	if (ctx->obs->ret || row->mode == TWICE)
 		goto out;
-	if (!send_to_group(ctx, &sender, row->mode == TWO_IDS ? &m2 : &m))
+	if (!mc_send_to_group(ctx, &sender, row->mode == TWO_IDS ? &m2 : &m))
 		goto out;
 	if (row->mode == TWO_IDS && member_count(ctx, &m2, VRES_QUIET_MS) != 1)
 		rc_obs_violation(ctx->obs, "the id that stayed got no copy");
 	if (member_count(ctx, &m, VRES_QUIET_MS))
 		rc_obs_violation(ctx->obs, "a message sent after the leave "
 				 "reached the QP");
-	if (row->family == AF_INET && row->mode != TWO_IDS && igmp_member(ip))
+	if (row->family == AF_INET && row->mode != TWO_IDS && mc_igmp_member(ip))
 		rc_obs_violation(ctx->obs, "the netdev is still in %s", ip);
 out:
 	if (join6 >= 0)

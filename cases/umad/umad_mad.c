@@ -13,7 +13,6 @@
 #include "../../harness/device.h"
 
 /* not an assigned OUI: no other agent on the port can claim it */
-uint8_t test_oui[3] = { 0x52, 0x43, 0x01 };
 
 #define HOP_LIMIT 64
 

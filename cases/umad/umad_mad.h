@@ -17,38 +17,7 @@
 
 #include "umad_dev.h"
 
-#define MAD_SIZE 256
-#define MAD_BUF_LEN (REF_UMAD_HDR_SIZE + MAD_SIZE)
-
-/* vendor range 2 (OUI) and vendor range 1 classes the rows use */
-#define CLASS_V2 0x30
-#define CLASS_V2_OTHER 0x31
-#define CLASS_V1 0x0a
-/* InfiniBand only: LID-routed and directed-route SMPs (QP0), the SA */
-#define MAD_CLASS_SMI 0x01
-#define MAD_CLASS_SMI_DR 0x81
-#define MAD_CLASS_SA 0x03
-#define QP1_QKEY 0x80010000u
-extern uint8_t test_oui[3];
-
-#define METHOD_GET 0x01
-#define METHOD_SET 0x02
-#define METHOD_GET_RESP 0x81
-#define METHOD_BIT(m) (1u << (m))
-
-/* MAD header offsets (IBA 13.4.3) and the vendor range 2 OUI (13.4.5) */
-enum {
-	MAD_OFF_CLASS = 1,
-	MAD_OFF_METHOD = 3,
-	MAD_OFF_STATUS = 4,
-	MAD_OFF_TID = 8,
-	MAD_OFF_ATTR_ID = 16,
-	MAD_OFF_RMPP = 24,
-	MAD_OFF_OUI = 37,
-	MAD_OFF_V2_DATA = 40,
-	/* where rdmaconf-peer (harness/peer) puts its port GUID in an answer */
-	MAD_OFF_PEER_GUID = MAD_OFF_V2_DATA,
-};
+#include "../../harness/mad_wire.h"
 
 /* One row of the MAD files; @mode is the file's own enum. */
 struct mad_row {

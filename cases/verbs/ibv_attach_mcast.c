@@ -41,7 +41,10 @@ struct mcast_row {
 };
 
 enum { ATTACH, TWICE, NOT_UD, TWO_QPS, DETACH, NEVER, OTHER_LID, FROM_PEER,
-       DETACH_PEER };
+       DETACH_PEER, UNICAST_LID, TWICE_DETACH_ONCE };
+
+/* a unicast LID: on InfiniBand no MLID (0xc000 to 0xfffe) */
+#define UNICAST_LID_VALUE 0x0001
 
 static const struct mcast_row rows[] = {
 	{ .c = { .id = "verbs/attach_mcast/ud-receives", .doc = DOC_ATTACH,
@@ -52,6 +55,13 @@ static const struct mcast_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the second attach is the call observed",
 		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = TWICE },
+	{ .c = { .id = "verbs/attach_mcast/roce-unicast-lid", .doc = DOC_ATTACH,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "LID 0x0001, no InfiniBand MLID: RoCE has no LIDs, "
+		 "and Linux checks the MLID only on InfiniBand "
+		 "(ib_attach_mcast): attached, one copy arrives",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK0 } },
+	  .mode = UNICAST_LID },
 	{ .c = { .id = "verbs/attach_mcast/rc-qp", .doc = DOC_UD,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "the page forbids it; EINVAL is the kernel's "
@@ -75,6 +85,13 @@ static const struct mcast_row detach_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then no copy of a message to the group arrives",
 		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = DETACH },
+	{ .c = { .id = "verbs/detach_mcast/once-after-two-attaches",
+		 .doc = DOC_DETACH, .basis = RC_BASIS_LINUX,
+		 .note = "attached twice, detached once: the page says a QP "
+		 "attached twice gets one copy; Linux keeps one attachment "
+		 "per (MGID, MLID), which one detach removes: no copy arrives",
+		 .needs = NEEDS_VERBS, .expect = { OK0 } },
+	  .mode = TWICE_DETACH_ONCE },
 	{ .c = { .id = "verbs/detach_mcast/never-attached", .doc = DOC_DETACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "a group the QP is not in: the page does not say; "
@@ -170,8 +187,16 @@ static void run(const void *r, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs, "the sending QP, attached "
 					 "too, did not get its copy");
 		break;
+	case UNICAST_LID:
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid,
+						      UNICAST_LID_VALUE));
+		expect_copies(ctx, &a, &a, 1, "the QP");
+		break;
 	case DETACH:
-		if (ops->ibv_attach_mcast(a.qp, &mgid, MLID)) {
+	case TWICE_DETACH_ONCE:
+		if (ops->ibv_attach_mcast(a.qp, &mgid, MLID) ||
+		    (row->mode == TWICE_DETACH_ONCE &&
+		     ops->ibv_attach_mcast(a.qp, &mgid, MLID))) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "attach failed");
 			break;
 		}

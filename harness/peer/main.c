@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "../device.h"
-#include "../../cases/umad/umad_mad.h"
+#include "../mad_wire.h"
 
 
 static volatile sig_atomic_t stop;

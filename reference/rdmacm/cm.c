@@ -203,8 +203,10 @@ int ref_rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	return 0;
 }
 
-int ref_rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
-			    void *context)
+/* One join, with the kernel's join flag (the same numbering as librdmacm's
+ * enum rdma_cm_mc_join_flags). */
+static int join(struct rdma_cm_id *id, struct sockaddr *addr,
+		uint32_t join_flags, void *context)
 {
 	struct ref_id *r = ref_of(id);
 	socklen_t len = addr_len(addr);
@@ -222,7 +224,7 @@ int ref_rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 	mc->context = context;
 	mc->owner = r;
 	if (ucma_join(id->channel->fd, r->handle, (uintptr_t)mc, addr, len,
-		      &mc->handle)) {
+		      join_flags, &mc->handle)) {
 		int err = errno;
 
 		free(mc);
@@ -231,6 +233,35 @@ int ref_rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 	mc->next = r->mcs;
 	r->mcs = mc;
 	return 0;
+}
+
+int ref_rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
+			    void *context)
+{
+	return join(id, addr, RDMA_MC_JOIN_FLAG_FULLMEMBER, context);
+}
+
+/*
+ * rdma_join_multicast_ex(3): the attributes' comp_mask says which fields
+ * are valid ("Bitwise OR between rdma_cm_join_mc_attr_mask enum"); the
+ * address is the group, and join_flags is "a single flag from
+ * rdma_cm_mc_join_flags enum".  A join with no address or no flag, or a
+ * bit or flag the page does not name, fails.
+ */
+int ref_rdma_join_multicast_ex(struct rdma_cm_id *id,
+			       struct rdma_cm_join_mc_attr_ex *attr,
+			       void *context)
+{
+	const uint32_t known = RDMA_CM_JOIN_MC_ATTR_ADDRESS |
+			       RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS;
+
+	if (!attr || (attr->comp_mask & ~known) ||
+	    !(attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_ADDRESS) ||
+	    !(attr->comp_mask & RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS) ||
+	    (attr->join_flags != RDMA_MC_JOIN_FLAG_FULLMEMBER &&
+	     attr->join_flags != RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER))
+		return fail(EINVAL);
+	return join(id, attr->addr, attr->join_flags, context);
 }
 
 /* Same group: same family and multicast address; the port does not count. */

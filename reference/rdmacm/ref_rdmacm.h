@@ -20,6 +20,9 @@ int ref_rdma_create_id(struct rdma_event_channel *channel,
 		       enum rdma_port_space ps);
 int ref_rdma_destroy_id(struct rdma_cm_id *id);
 int ref_rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr);
+int ref_rdma_join_multicast_ex(struct rdma_cm_id *id,
+			       struct rdma_cm_join_mc_attr_ex *attr,
+			       void *context);
 int ref_rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 			    void *context);
 int ref_rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr);

@@ -98,12 +98,12 @@ int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be,
 }
 
 int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
-	      socklen_t len, uint32_t *mc)
+	      socklen_t len, uint32_t join_flags, uint32_t *mc)
 {
 	struct rdma_ucm_create_id_resp resp = {};
 	struct rdma_ucm_join_mcast cmd = {
 		.response = (uintptr_t)&resp, .uid = uid, .id = id,
-		.addr_size = len, .join_flags = RDMA_MC_JOIN_FLAG_FULLMEMBER,
+		.addr_size = len, .join_flags = join_flags,
 	};
 
 	if (len > sizeof(cmd.addr))

@@ -34,8 +34,10 @@ int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr,
 	      socklen_t len);
 int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be,
 		    uint8_t *port);
+/* @join_flags: enum rdma_ucm_mc_join_flags (the kernel's numbering of
+ * librdmacm's RDMA_MC_JOIN_FLAG_*) */
 int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
-	      socklen_t len, uint32_t *mc);
+	      socklen_t len, uint32_t join_flags, uint32_t *mc);
 int ucma_leave(int fd, uint32_t mc, uint32_t *events_reported);
 int ucma_get_event(int fd, struct ucma_event *ev);
 /* the attributes the kernel wants for moving the id's QP to @state */

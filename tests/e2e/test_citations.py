@@ -98,9 +98,6 @@ IN_SCOPE = re.compile(r"^(umad_|ibv_\w*(_ah|_gid|mcast)|rdma_\w*multicast)")
 NOT_COVERED = {
     "efadv_query_ah": "a direct verb of the efa provider, not of libibverbs",
     "mlx5dv_map_ah_to_qp": "a direct verb of the mlx5 provider",
-    "rdma_join_multicast": "join is set-up of the leave rows; its own rows "
-    "are not written yet (#16)",
-    "rdma_join_multicast_ex": "not written yet (#16)",
 }
 
 

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Shared by the rdma_cm multicast rows (join and leave): a member of a
+ * group is an rdma_cm_id bound to the port's own address, with a UD QP
+ * whose receives are posted, made through the implementation under test;
+ * the harness's own QP (verbs_res.h) sends to the group.
+ */
+#ifndef RDMACONF_CASES_RDMACM_MEMBER_H
+#define RDMACONF_CASES_RDMACM_MEMBER_H
+
+#include <sys/socket.h>
+#include <rdma/rdma_cma.h>
+
+#include "../verbs/verbs_res.h"
+
+#define GROUP4 "239.1.2.3"
+#define GROUP6 "ff0e::db8:7"
+/* Linux's ENOTSUPP (524): the kernel refuses a join it cannot do */
+#define KERNEL_ENOTSUPP 524
+
+/* One member of a group: an id with its UD QP, through the implementation. */
+struct member {
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	uint8_t buf[VRES_SLOTS * VRES_SLOT];
+	struct ibv_ah_attr group_ah;
+	uint32_t group_qkey;
+};
+
+void mc_addr_of(int family, const char *ip, int port,
+		struct sockaddr_storage *ss);
+/* Mark the row BROKEN (once) with @what and errno; false. */
+bool mc_broken(struct rc_ctx *ctx, const char *what);
+/* The port's own address of @family, from its GID. */
+bool mc_own_addr(struct rc_ctx *ctx, int family, struct sockaddr_storage *ss);
+bool member_open(struct rc_ctx *ctx, struct member *m, int family);
+void member_close(struct rc_ctx *ctx, struct member *m);
+/* The next event of the channel within @ms (scaled): its type, or -1. */
+int mc_next_event(struct rc_ctx *ctx, struct member *m, int ms,
+		  struct rdma_cm_event **ev);
+/* Join @group and take the join event; acknowledge it unless @hold. */
+bool member_join(struct rc_ctx *ctx, struct member *m,
+		 struct sockaddr_storage *group, bool hold);
+/* How many receive completions @m gets within @ms (scaled). */
+int member_count(struct rc_ctx *ctx, struct member *m, int ms);
+/* One message to @m's group from a QP of the harness. */
+bool mc_send_to_group(struct rc_ctx *ctx, struct vres *sender,
+		      struct member *m);
+/* Is the group @ip in /proc/net/igmp (the kernel's IPv4 memberships)? */
+bool mc_igmp_member(const char *ip);
+
+#endif

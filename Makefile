@@ -61,7 +61,8 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 REPORT ?= reports/latest
 IBSIM ?= 1
 HOST_HAS_DEVICE := $(wildcard /sys/class/infiniband/*)
-all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so
+all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so \
+	$(BUILD)/ref/libibumad.so.3
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
@@ -77,6 +78,31 @@ PEER_OBJ := $(addprefix $(BUILD)/harness/,peer/main.o device.o json.o mad_wire.o
 $(BUILD)/rdmaconf-peer: $(PEER_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The reference as a drop-in libibumad.so.3: the same sources as the
+# rows' reference, built position-independent, every ref_umad_X renamed
+# umad_X, linked with rdma-core 44's soname and symbol versions.
+# LD_LIBRARY_PATH=$(BUILD)/ref makes any libibumad client use it.
+DROPIN_SRC := $(wildcard reference/umad/*.c reference/common/*.c)
+DROPIN_OBJ := $(patsubst %.c,$(BUILD)/pic/%.o,$(DROPIN_SRC))
+$(BUILD)/pic/%.o: %.c
+	$(call msg,CC,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
+$(BUILD)/ref/libibumad.so.3: $(DROPIN_OBJ) reference/umad/dropin/libibumad.map
+	$(call msg,LD,$@)
+	@rm -rf $(BUILD)/ref/obj && mkdir -p $(BUILD)/ref/obj
+	$(Q)nm --defined-only $(DROPIN_OBJ) | \
+		awk '$$3 ~ /^ref_umad_/ { print $$3, substr($$3, 5) }' | \
+		sort -u > $(BUILD)/ref/rename.syms
+	$(Q)for o in $(DROPIN_OBJ); do \
+		objcopy --redefine-syms=$(BUILD)/ref/rename.syms $$o \
+			$(BUILD)/ref/obj/$$(echo $$o | tr / _) || exit 1; \
+	done
+	$(Q)$(CC) $(ALL_CFLAGS) -shared -fPIC -Wl,-soname,libibumad.so.3 \
+		-Wl,--version-script=reference/umad/dropin/libibumad.map \
+		-Wl,--no-undefined -o $@ $(BUILD)/ref/obj/*.o
+	$(Q)ln -sf libibumad.so.3 $(BUILD)/ref/libibumad.so
 
 # the simulator's fix-up, preloaded by ci/ibsim-run
 $(BUILD)/ibsim/umad2sim_pkey.so: ci/ibsim/umad2sim_pkey.c

@@ -102,6 +102,17 @@ static bool port_active(const char *ca, int port)
 	return sysfs_uint(SYS_IB, ca, port, "state") == 4;
 }
 
+/* A switch's only port of its own is port 0, the management port; a
+ * channel adapter's ports count from 1 (node_type 2: a switch, IBA 14.2.5.3
+ * NodeInfo:NodeType, as sysfs shows it: "2: switch"). */
+static int first_port(const char *ca)
+{
+	char buf[32];
+
+	return !ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", ca) &&
+	       strtoul(buf, NULL, 0) == 2 ? 0 : 1;
+}
+
 /*
  * "the default device": the first CA (by name) with an ACTIVE port, else
  * the first CA.  "If only one of ca_name and portnum are specified, the
@@ -122,19 +133,19 @@ static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 			*port = portnum;
 			return 0;
 		}
-		for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
+		for (p = first_port(ca); p < UMAD_CA_MAX_PORTS; p++)
 			if (port_active(ca, p)) {
 				*port = p;
 				return 0;
 			}
-		*port = 1;
+		*port = first_port(ca);
 		return 0;
 	}
 	n = ref_umad_get_cas_names(names, UMAD_MAX_DEVICES);
 	if (n <= 0)
 		return -ENODEV;
 	for (i = 0; i < n; i++)
-		for (p = portnum ? portnum : 1;
+		for (p = portnum ? portnum : first_port(names[i]);
 		     p <= (portnum ? portnum : UMAD_CA_MAX_PORTS - 1); p++)
 			if (port_active(names[i], p)) {
 				copy_name(ca, names[i]);
@@ -142,7 +153,7 @@ static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 				return 0;
 			}
 	copy_name(ca, names[0]);
-	*port = portnum ? portnum : 1;
+	*port = portnum ? portnum : first_port(ca);
 	return 0;
 }
 
@@ -234,7 +245,7 @@ int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca)
 		ca->node_guid = parse_guid(buf);
 	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/sys_image_guid", name))
 		ca->system_guid = parse_guid(buf);
-	for (p = 1; p < UMAD_CA_MAX_PORTS; p++) {
+	for (p = first_port(name); p < UMAD_CA_MAX_PORTS; p++) {
 		umad_port_t port;
 
 		if (fill_port(name, p, &port))
@@ -364,10 +375,11 @@ int ref_umad_get_ca_portguids(const char *ca_name, __be64 *portguids, int max)
 	n = num_ports(ca) + 1;
 	if (n > max)
 		n = max;
+	/* entry 0: a switch's port 0; a channel adapter has none (0) */
 	for (p = 0; p < n; p++) {
 		portguids[p] = 0;
-		if (p && !ref_sysfs_read(buf, sizeof(buf),
-					 SYS_IB "/%s/ports/%d/gids/0", ca, p) &&
+		if (!ref_sysfs_read(buf, sizeof(buf),
+				    SYS_IB "/%s/ports/%d/gids/0", ca, p) &&
 		    !ref_parse_gid(buf, gid))
 			memcpy(&portguids[p], gid + 8, 8);
 	}
@@ -397,5 +409,79 @@ int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
 	if (!path || max <= len)
 		return -EINVAL;
 	snprintf(path, max, "/dev/infiniband/issm%d", n);
+	return 0;
+}
+
+/*
+ * umad_get_ca_device_list, umad_free_ca_device_list and
+ * umad_sort_ca_device_list: exported by libibumad and declared in
+ * <infiniband/umad.h>, but no man page documents them; clients use them
+ * (ibstat lists its CAs with them).  Read from the header's types: a
+ * singly linked list of the CA names, in the order umad_get_cas_names
+ * gives them; sorting is by name; @size is how many nodes the list has.
+ * No rows check them (nothing is documented to check).
+ */
+struct umad_device_node *ref_umad_get_ca_device_list(void)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	struct umad_device_node *head = NULL, **tail = &head, *n;
+	int i, count = ref_umad_get_cas_names(names, UMAD_MAX_DEVICES);
+
+	for (i = 0; i < count; i++) {
+		n = calloc(1, sizeof(*n));
+		if (!n || !(n->ca_name = strdup(names[i]))) {
+			free(n);
+			ref_umad_free_ca_device_list(head);
+			errno = ENOMEM;
+			return NULL;
+		}
+		*tail = n;
+		tail = &n->next;
+	}
+	if (!head)
+		errno = ENODEV;
+	return head;
+}
+
+void ref_umad_free_ca_device_list(struct umad_device_node *head)
+{
+	struct umad_device_node *n;
+
+	while (head) {
+		n = head->next;
+		free((char *)head->ca_name);
+		free(head);
+		head = n;
+	}
+}
+
+static int cmp_nodes(const void *a, const void *b)
+{
+	const struct umad_device_node *x = *(const struct umad_device_node **)a;
+	const struct umad_device_node *y = *(const struct umad_device_node **)b;
+
+	return strcmp(x->ca_name, y->ca_name);
+}
+
+int ref_umad_sort_ca_device_list(struct umad_device_node **head, size_t size)
+{
+	struct umad_device_node **v, *rest;
+	size_t i, k = 0;
+
+	if (!head)
+		return -EINVAL;
+	v = calloc(size ? size : 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (rest = *head; rest && k < size; rest = rest->next)
+		v[k++] = rest;
+	qsort(v, k, sizeof(*v), cmp_nodes);
+	for (i = 0; i + 1 < k; i++)
+		v[i]->next = v[i + 1];
+	if (k) {
+		v[k - 1]->next = rest;	/* nodes past @size stay behind */
+		*head = v[0];
+	}
+	free(v);
 	return 0;
 }

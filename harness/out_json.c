@@ -127,6 +127,20 @@ static void bool_field(struct rc_str *b, const char *name, bool v)
 	rc_str_printf(b, ", \"%s\": %s", name, v ? "true" : "false");
 }
 
+/* what the row's table says of it, in both the results and the listing */
+static void case_fields(struct rc_str *b, const struct rc_group *g,
+			const struct rc_case *c)
+{
+	rc_str_printf(b, ", \"call\": ");
+	rc_str_json(b, g->call);
+	rc_str_printf(b, ", \"doc\": ");
+	rc_str_json(b, c->doc);
+	rc_str_printf(b, ", \"basis\": ");
+	rc_str_json(b, rc_basis_name(c->basis));
+	rc_str_printf(b, ", \"needs\": ");
+	needs(b, c->needs);
+}
+
 void rc_json_row(struct rc_str *b, const struct rc_group *g,
 		 const struct rc_case *c, const struct rc_row_result *r)
 {
@@ -139,14 +153,7 @@ void rc_json_row(struct rc_str *b, const struct rc_group *g,
 	bool_field(b, "ok", !r->bad);
 	bool_field(b, "conforms_now", r->conforms_now);
 	bool_field(b, "not_run_by_profile", r->by_profile);
-	rc_str_printf(b, ", \"call\": ");
-	rc_str_json(b, g->call);
-	rc_str_printf(b, ", \"doc\": ");
-	rc_str_json(b, c->doc);
-	rc_str_printf(b, ", \"basis\": ");
-	rc_str_json(b, rc_basis_name(c->basis));
-	rc_str_printf(b, ", \"needs\": ");
-	needs(b, c->needs);
+	case_fields(b, g, c);
 	rc_str_printf(b, ", \"verdict\": {");
 	for (i = 0; i < RC_NIMPLS; i++) {
 		rc_str_printf(b, "%s\"%s\": ", i ? ", " : "",
@@ -191,16 +198,9 @@ void rc_json_case(struct rc_str *b, const struct rc_group *g,
 	rc_str_json(b, c->id);
 	rc_str_printf(b, ", \"lib\": ");
 	rc_str_json(b, g->lib);
-	rc_str_printf(b, ", \"call\": ");
-	rc_str_json(b, g->call);
-	rc_str_printf(b, ", \"doc\": ");
-	rc_str_json(b, c->doc);
-	rc_str_printf(b, ", \"basis\": ");
-	rc_str_json(b, rc_basis_name(c->basis));
+	case_fields(b, g, c);
 	rc_str_printf(b, ", \"note\": ");
 	rc_str_json(b, c->note);
-	rc_str_printf(b, ", \"needs\": ");
-	needs(b, c->needs);
 	rc_str_printf(b, ", \"expected\": ");
 	expected(b, &c->expect);
 	rc_str_printf(b, "}");

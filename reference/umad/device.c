@@ -304,21 +304,33 @@ static int find_umad(const char *ca, int port)
 	return n;
 }
 
-int ref_umad_open_port(const char *ca_name, int portnum)
+/* The N of the umadN (and issmN) of a port, by the rules of
+ * umad_open_port(3): -ENODEV "IB device can't be resolved", -EINVAL "port
+ * is not valid (bad portnum or no umad device)". */
+static int umad_index_of(const char *ca_name, int portnum)
 {
-	char ca[UMAD_CA_NAME_LEN], path[64], buf[16];
-	int p, n, fd;
+	char ca[UMAD_CA_NAME_LEN];
+	int p, n;
 
-	if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/abi_version") ||
-	    atoi(buf) != IB_UMAD_ABI_VERSION)
-		return -EOPNOTSUPP;
 	if (portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)
 		return -EINVAL;
 	if (resolve(ca_name, portnum, ca, &p))
 		return -ENODEV;
 	n = find_umad(ca, p);
+	return n < 0 ? -EINVAL : n;
+}
+
+int ref_umad_open_port(const char *ca_name, int portnum)
+{
+	char path[64], buf[16];
+	int n, fd;
+
+	if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/abi_version") ||
+	    atoi(buf) != IB_UMAD_ABI_VERSION)
+		return -EOPNOTSUPP;
+	n = umad_index_of(ca_name, portnum);
 	if (n < 0)
-		return -EINVAL;
+		return n;
 	snprintf(path, sizeof(path), "/dev/infiniband/umad%d", n);
 	/* non-blocking: umad_recv(3) with timeout 0 "indicates a non
 	 * blocking read", and every other wait is a poll() */
@@ -395,16 +407,10 @@ int ref_umad_get_ca_portguids(const char *ca_name, __be64 *portguids, int max)
 int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
 			   int max)
 {
-	char ca[UMAD_CA_NAME_LEN];
-	int p, n, len;
+	int n = umad_index_of(ca_name, portnum), len;
 
-	if (portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)
-		return -EINVAL;
-	if (resolve(ca_name, portnum, ca, &p))
-		return -ENODEV;
-	n = find_umad(ca, p);
 	if (n < 0)
-		return -EINVAL;
+		return n;
 	len = snprintf(NULL, 0, "/dev/infiniband/issm%d", n);
 	if (!path || max <= len)
 		return -EINVAL;

@@ -45,6 +45,9 @@ static const struct mad_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get sent 200 ms into a 5 s wait",
 		 .needs = NEEDS_UMAD,
+		 /* above the wait, whatever the run's watchdog: a Get that
+		  * never comes ends the poll, not the row */
+		 .watchdog_ms = 8000,
 		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .ms = 200,
 			     .tol_ms = 80 } },
 	  .mode = ARRIVES, .timeout_ms = 5000 },

@@ -50,8 +50,8 @@
 	"\"rdma_cm_join_mc_attr_mask\" enum */"
 #define DOC_ERR "Returns 0 on success, or -1 on error."
 
-enum mode { ARRIVES, CONTEXT, UNBOUND, NO_QP, SENDONLY, NO_IGMP, BAD_FLAG,
-	    BAD_MASK, NO_ADDRESS };
+enum mode { ARRIVES, CONTEXT, TWICE, UNBOUND, NO_QP, SENDONLY, NO_IGMP,
+	    BAD_FLAG, BAD_MASK, NO_ADDRESS };
 
 struct join_row {
 	struct rc_case c;
@@ -80,6 +80,16 @@ static const struct join_row rows[] = {
 		 .doc = DOC_CONTEXT, .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS, .expect = OK0 },
 	  .mode = CONTEXT, .family = AF_INET },
+	{ .c = { .id = "rdmacm/join_multicast/twice-one-copy", .doc = DOC_JOIN,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the same group joined twice on one id: the page is "
+			 "silent on a second join, which may fail (-1); if it "
+			 "succeeds, a message to the group still reaches the QP "
+			 "once, as for a QP attached twice (ibv_attach_mcast(3))",
+		 .needs = NEEDS,
+		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_IN,
+			     .value = 0, .alt = { -1, -1 } } },
+	  .mode = TWICE, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/id-without-qp", .doc = DOC_NO_QP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a bound id with no QP joins: 0, and the join event "
@@ -208,6 +218,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	struct rdma_cm_event *ev;
 	struct vres sender = {};
 	int type, got;
+	bool full;
 
 	if (!rc_need_call(ctx, row->ex ? (void *)ops->rdma_join_multicast_ex :
 			  (void *)ops->rdma_join_multicast,
@@ -221,6 +232,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 	if (!member_open(ctx, &m, row->family) ||
 	    !vres_open(ctx, &sender, IBV_QPT_UD))
+		goto out;
+	if (row->mode == TWICE && !member_join(ctx, &m, &group, false))
 		goto out;
 	if (call_join(ctx, row, m.id, &group)) {
 		if (errno == KERNEL_ENOTSUPP)
@@ -246,10 +259,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (row->mode == CONTEXT)
 		goto out;
 	/* a full member's netdev joins the IP group; a send-only one's not */
-	if (row->family == AF_INET &&
-	    mc_igmp_member(ip) != (row->mode == ARRIVES))
+	full = row->mode == ARRIVES || row->mode == TWICE;
+	if (row->family == AF_INET && mc_igmp_member(ip) != full)
 		rc_obs_violation(ctx->obs, "igmp: the netdev is %sin %s",
-				 row->mode == ARRIVES ? "not " : "", ip);
+				 full ? "not " : "", ip);
 	if (row->mode == NO_IGMP || !mc_send_to_group(ctx, &sender, &m))
 		goto out;
 	got = member_count(ctx, &m, row->mode == SENDONLY ? VRES_QUIET_MS :

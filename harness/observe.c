@@ -31,6 +31,8 @@ void rc_obs_begin(struct rc_obs *obs)
 	obs->state = RC_STATE_STARTED;
 	errno = 0;
 	start_ms = rc_now_ms();
+	if (obs->t_start > 0)
+		obs->setup_ms = start_ms - obs->t_start;
 }
 
 void rc_obs_end(struct rc_obs *obs, long long ret)
@@ -104,4 +106,11 @@ void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf)
 		else
 			memcpy(buf + p->off, tmp, p->len);
 	}
+}
+
+double rc_obs_teardown_ms(const struct rc_obs *o)
+{
+	double t = o->total_ms - o->setup_ms - o->elapsed_ms;
+
+	return o->state == RC_STATE_RAN && t > 0 ? t : 0;
 }

@@ -119,7 +119,9 @@ static void observed(struct rc_str *b, const struct rc_outcome *oc)
 	rc_str_json(b, o->err ? rc_errno_name(o->err) : NULL);
 	rc_str_printf(b, ", \"out\": ");
 	rc_str_hex(b, o->out, o->out_len);
-	rc_str_printf(b, ", \"elapsed_ms\": %.3f}", o->elapsed_ms);
+	rc_str_printf(b, ", \"elapsed_ms\": %.3f, \"setup_ms\": %.3f, "
+		      "\"teardown_ms\": %.3f}", o->elapsed_ms, o->setup_ms,
+		      rc_obs_teardown_ms(o));
 }
 
 static void bool_field(struct rc_str *b, const char *name, bool v)

@@ -22,6 +22,12 @@ struct rc_summary {
 	/* failures (FAIL, XFAIL, CRASH, HANG, ABSENT) by the row's basis:
 	 * "breaks the man page" counts only documented rows */
 	unsigned int breaks[RC_NIMPLS][RC_NBASES];
+	/* where the rows' time went, per implementation: in each row's
+	 * process before the call, in the call, after it; and every ms the
+	 * rows took, counted by the runner (the rest of it is fork, exec and
+	 * what a row that never reached its call spent) */
+	double setup_ms[RC_NIMPLS], call_ms[RC_NIMPLS], teardown_ms[RC_NIMPLS];
+	double rows_ms[RC_NIMPLS];
 };
 
 void rc_summary_add(struct rc_summary *s, const struct rc_case *c,

@@ -148,7 +148,11 @@ struct rc_obs {
 	long long ret;
 	int err;
 	uint32_t out_len;
-	double elapsed_ms;
+	double elapsed_ms;	/* the call under test */
+	/* where the rest of the row's time goes: the runner sets t_start
+	 * (CLOCK_MONOTONIC ms, before fork) and total_ms (after the child
+	 * ended); the call's start sets setup_ms */
+	double t_start, setup_ms, total_ms;
 	char reason[RC_REASON_MAX];
 	char violation[RC_REASON_MAX];	/* a documented property not met */
 	uint8_t out[RC_OUT_MAX];
@@ -238,6 +242,9 @@ bool rc_need_call(struct rc_ctx *ctx, const void *fn, const char *name);
 void rc_obs_violation(struct rc_obs *obs, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf);
+/* what a row spent after the call under test: its checks, its clean-up,
+ * the process's exit (0 when it did not get that far) */
+double rc_obs_teardown_ms(const struct rc_obs *o);
 /* CLOCK_MONOTONIC in ms: every deadline and duration of the harness */
 double rc_now_ms(void);
 /* @ms scaled by the host's measured slowness (never below 1), for the

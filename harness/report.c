@@ -503,6 +503,110 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 		}
 }
 
+/*
+ * Where a run's time goes: per implementation, the rows' set-up, calls and
+ * checks (the summary's sums), then the slowest rows as stacked bars of
+ * the same three phases, both implementations added up.
+ */
+#define SLOWEST 15
+static const char *const phases[] = { "setup_ms", "elapsed_ms",
+				      "teardown_ms" };
+static const char *const phase_names[] = { "set-up", "call",
+					   "checks and clean-up" };
+static const char *const phase_colours[] = { "#89b", "#c63", "#bbb" };
+
+static double phase_of(const struct rc_jv *c, int p)
+{
+	return rc_jv_num(rc_jv_get(c, impls[0]), phases[p], 0) +
+	       rc_jv_num(rc_jv_get(c, impls[1]), phases[p], 0);
+}
+
+static double row_ms(const struct rc_jv *c)
+{
+	return phase_of(c, 0) + phase_of(c, 1) + phase_of(c, 2);
+}
+
+static int slower_first(const void *a, const void *b)
+{
+	double x = row_ms(*(const struct rc_jv *const *)a);
+	double y = row_ms(*(const struct rc_jv *const *)b);
+
+	return (x < y) - (x > y);
+}
+
+static void time_breakdown(struct rc_str *b, const struct run *r, int idx)
+{
+	const struct rc_jv *top[SLOWEST] = {}, **all, *sum = rc_jv_get(r->doc,
+								     "summary");
+	size_t nall = 0;
+	const int w = 760, bar = 16, label = 330;
+	char key[32];
+	size_t i, k;
+	double max;
+	int n = 0, p;
+
+	rc_str_printf(b, "<h3>%d: ", idx + 1);
+	rc_str_xml(b, r->label);
+	rc_str_printf(b, "</h3><table><tr><th></th><th>in rows</th>");
+	for (p = 0; p < 3; p++)
+		rc_str_printf(b, "<th>%s</th>", phase_names[p]);
+	rc_str_printf(b, "</tr>");
+	for (k = 0; k < 2; k++) {
+		const struct rc_jv *t;
+
+		snprintf(key, sizeof(key), "%s_ms", impls[k]);
+		t = rc_jv_get(sum, key);
+		rc_str_printf(b, "<tr><td>%s</td><td>%.0f ms</td><td>%.0f ms</td>"
+			      "<td>%.0f ms</td><td>%.0f ms</td></tr>", impls[k],
+			      rc_jv_num(t, "rows", 0), rc_jv_num(t, "setup", 0),
+			      rc_jv_num(t, "call", 0),
+			      rc_jv_num(t, "teardown", 0));
+	}
+	rc_str_printf(b, "</table>");
+	/* the slowest rows */
+	all = calloc(r->results->n + 1, sizeof(*all));
+	if (!all)
+		abort();
+	for (i = 0; i < r->results->n; i++)
+		if (row_ms(&r->results->items[i]) > 0)
+			all[nall++] = &r->results->items[i];
+	qsort(all, nall, sizeof(*all), slower_first);
+	for (i = 0; i < nall && n < SLOWEST; i++)
+		top[n++] = all[i];
+	free(all);
+	if (!n)
+		return;
+	max = row_ms(top[0]);
+	rc_str_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		      "width=\"%d\" height=\"%d\" font-size=\"11\">", w,
+		      (n + 1) * bar + 8);
+	for (i = 0; i < (size_t)n; i++) {
+		double x = label;
+
+		rc_str_printf(b, "<text x=\"0\" y=\"%zu\">", i * bar + 12);
+		rc_str_xml(b, rc_jv_str(top[i], "id"));
+		rc_str_printf(b, "</text>");
+		for (p = 0; p < 3; p++) {
+			double len = phase_of(top[i], p) / max * (w - label - 60);
+
+			rc_str_printf(b, "<rect x=\"%.1f\" y=\"%zu\" "
+				      "width=\"%.1f\" height=\"%d\" "
+				      "fill=\"%s\"/>", x, i * bar + 2, len,
+				      bar - 4, phase_colours[p]);
+			x += len;
+		}
+		rc_str_printf(b, "<text x=\"%.1f\" y=\"%zu\">%.0f ms</text>",
+			      x + 4, i * bar + 12, row_ms(top[i]));
+	}
+	for (p = 0; p < 3; p++)
+		rc_str_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" "
+			      "height=\"10\" fill=\"%s\"/><text x=\"%d\" "
+			      "y=\"%d\">%s</text>", label + p * 130,
+			      n * bar + 2, phase_colours[p], label + p * 130 + 14,
+			      n * bar + 11, phase_names[p]);
+	rc_str_printf(b, "</svg>");
+}
+
 /* Requested against observed duration of every timed row, per run. */
 static void plot(struct rc_str *b, const struct run *r, int idx)
 {
@@ -706,6 +810,12 @@ int rc_cmd_report(int argc, char **argv)
 		      "line is equality.</p>");
 	for (r = 0; r < n; r++)
 		plot(&page, &runs[r], r);
+	rc_str_printf(&page, "<h2>Where the time goes</h2><p>Per "
+		      "implementation, the time of the rows' processes; then the "
+		      "%d slowest rows, both implementations added up.</p>",
+		      SLOWEST);
+	for (r = 0; r < n; r++)
+		time_breakdown(&page, &runs[r], r);
 	rc_str_printf(&page, "</body></html>\n");
 	markdown(&md, runs, n, ids, nids);
 	breaks(&md, runs, n, false);

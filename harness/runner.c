@@ -225,6 +225,7 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 	ex->verdict = RC_PASS;
 	fflush(NULL);
 	start = rc_now_ms();
+	obs->t_start = start;
 	pid = fork();
 	if (pid < 0) {
 		obs->state = RC_STATE_BROKEN;
@@ -242,6 +243,7 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		guard(0);
+		obs->total_ms = rc_now_ms() - start;
 		ex->verdict = RC_HANG;
 		snprintf(ex->msg, sizeof(ex->msg),
 			 "no result after %u ms (watchdog), %s",
@@ -252,6 +254,7 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 	/* grandchildren the code under test left behind go with the group */
 	kill(-pid, SIGKILL);
 	guard(0);
+	obs->total_ms = rc_now_ms() - start;
 
 	if (WIFSIGNALED(status)) {
 		ex->verdict = RC_CRASH;

@@ -21,8 +21,16 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 	int i;
 
 	for (i = 0; i < RC_NIMPLS; i++) {
+		const struct rc_obs *o = &r->oc[i].obs;
+
 		if (!r->oc[i].ran)
 			continue;
+		s->rows_ms[i] += o->total_ms;
+		if (o->state == RC_STATE_RAN) {
+			s->setup_ms[i] += o->setup_ms;
+			s->call_ms[i] += o->elapsed_ms;
+			s->teardown_ms[i] += rc_obs_teardown_ms(o);
+		}
 		s->count[i][r->oc[i].j.verdict]++;
 		if (is_break(r->oc[i].j.verdict) && c->basis < RC_NBASES)
 			s->breaks[i][c->basis]++;
@@ -59,6 +67,10 @@ void rc_summary_json(struct rc_str *b, const struct rc_summary *s)
 		for (v = 0; v < RC_NVERDICTS; v++)
 			rc_str_printf(b, "%s\"%s\": %u", v ? ", " : "",
 				      rc_verdict_name(v), s->count[i][v]);
+		rc_str_printf(b, "}, \"%s_ms\": {\"setup\": %.1f, \"call\": "
+			      "%.1f, \"teardown\": %.1f, \"rows\": %.1f",
+			      rc_impl(i)->name, s->setup_ms[i], s->call_ms[i],
+			      s->teardown_ms[i], s->rows_ms[i]);
 		rc_str_printf(b, "}, \"%s_breaks\": {", rc_impl(i)->name);
 		for (v = RC_BASIS_DOCUMENTED; v < RC_NBASES; v++)
 			rc_str_printf(b, "%s\"%s\": %u",
@@ -75,6 +87,12 @@ void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 	const unsigned int *k;
 	int i;
 
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (impl[i])
+			fprintf(f, "# %s time: %.0f ms in rows: set-up %.0f, "
+				"calls %.0f, checks and clean-up %.0f\n",
+				rc_impl(i)->name, s->rows_ms[i], s->setup_ms[i],
+				s->call_ms[i], s->teardown_ms[i]);
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (impl[i])
 			fprintf(f, "# %s breaks: the man page %u, Linux's ABI "

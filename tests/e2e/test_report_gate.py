@@ -125,3 +125,24 @@ def test_report_merges_and_renders(clean, tmp_path):
     assert png.exists(), r.stderr[-2000:]
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000
+
+
+def test_where_the_time_goes(clean, tmp_path):
+    """Each row's time in its phases, their sums, and the report's
+    section on them."""
+    data = json.loads(clean.read_text())
+    ran = [r for r in data["results"] if r["system"]]
+    assert ran
+    for r in ran:
+        for impl in ("system", "reference"):
+            o = r[impl]
+            assert o["setup_ms"] >= 0 and o["teardown_ms"] >= 0, r
+    for impl in ("system", "reference"):
+        t = data["summary"]["%s_ms" % impl]
+        assert t["rows"] >= t["setup"] + t["call"] + t["teardown"] - 1, t
+        assert t["rows"] > 0, t
+    out = tmp_path / "report"
+    p = run("report", str(clean), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    page = (out / "index.html").read_text()
+    assert "Where the time goes" in page and "checks and clean-up" in page

@@ -265,8 +265,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 				 full ? "not " : "", ip);
 	if (row->mode == NO_IGMP || !mc_send_to_group(ctx, &sender, &m))
 		goto out;
-	got = member_count(ctx, &m, row->mode == SENDONLY ? VRES_QUIET_MS :
-			   VRES_WAIT_MS);
+	got = member_expect(ctx, &m, row->mode == SENDONLY ? 0 : 1);
 	if (got != (row->mode == SENDONLY ? 0 : 1))
 		rc_obs_violation(ctx->obs, "messages: %d of one sent to the "
 				 "group reached the QP", got);

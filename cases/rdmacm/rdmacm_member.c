@@ -211,3 +211,15 @@ bool mc_igmp_member(const char *ip)
 		fclose(f);
 	return found;
 }
+
+int member_expect(struct rc_ctx *ctx, struct member *m, int want)
+{
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, VRES_WAIT_MS);
+	struct ibv_wc wc;
+	int n = 0;
+
+	while (n < want && vres_poll_cq(m->cq, deadline, &wc) == 1)
+		n += wc.opcode == IBV_WC_RECV;
+	/* then as long as a copy that must not come would take */
+	return n + member_count(ctx, m, VRES_QUIET_MS);
+}

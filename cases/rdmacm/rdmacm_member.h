@@ -46,6 +46,9 @@ bool member_join(struct rc_ctx *ctx, struct member *m,
 		 struct sockaddr_storage *group, bool hold);
 /* How many receive completions @m gets within @ms (scaled). */
 int member_count(struct rc_ctx *ctx, struct member *m, int ms);
+/* The same, for @want that must come: waits for them (VRES_WAIT_MS at
+ * most), then VRES_QUIET_MS for any more, not the whole deadline. */
+int member_expect(struct rc_ctx *ctx, struct member *m, int want);
 /* One message to @m's group from a QP of the harness. */
 bool mc_send_to_group(struct rc_ctx *ctx, struct vres *sender,
 		      struct member *m);

@@ -127,6 +127,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 	out[n > 0 ? n : 0] = 0;
 	n = pread(efd, err, sizeof(err) - 1, 0);
 	err[n > 0 ? n : 0] = 0;
+	close(ofd);
+	close(efd);
+	close(keep_out);
+	close(keep_err);
 
 	if (row->mode == STDERR_ONLY) {
 		if (out[0])

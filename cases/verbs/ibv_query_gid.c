@@ -162,19 +162,17 @@ static const struct gid_row table_rows[] = {
 static bool sysfs_entry(struct rc_ctx *ctx, int port, int i,
 			struct ibv_gid_entry *e)
 {
-	char buf[64], path[96];
+	char buf[64], type[32];
 
 	memset(e, 0, sizeof(*e));
-	snprintf(path, sizeof(path), "%s/ports/%d/gid_attrs/types/%d",
-		 ctx->target->ca, port, i);
-	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s", path) ||
-	    !buf[0] || rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
-				     "/%s/ports/%d/gids/%d", ctx->target->ca,
-				     port, i) ||
+	if (rc_sysfs_read(type, sizeof(type), RC_SYSFS_IB "/%s/ports/%d/"
+			  "gid_attrs/types/%d", ctx->target->ca, port, i) ||
+	    !type[0] || rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
+				      "/%s/ports/%d/gids/%d", ctx->target->ca,
+				      port, i) ||
 	    rc_gid_parse(buf, e->gid.raw))
 		return false;
-	rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s", path);
-	e->gid_type = !strcmp(buf, "RoCE v2") ? IBV_GID_TYPE_ROCE_V2 :
+	e->gid_type = !strcmp(type, "RoCE v2") ? IBV_GID_TYPE_ROCE_V2 :
 		      !strcmp(ctx->target->link_layer, "Ethernet") ?
 		      IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_IB;
 	e->gid_index = i;

@@ -6,6 +6,7 @@ whitespace aside.  A row may cite two passages of one page joined by
 " ... ".  A sentence that no page holds is a claim the man pages do not
 make, and fails here with the row's id.
 """
+import fnmatch
 import glob
 import gzip
 import json
@@ -121,7 +122,6 @@ def documented_functions():
 
 
 def test_every_documented_function_has_rows():
-    import fnmatch
     calls = {r["call"] for r in rows()}
     missing = []
     for fn, page in sorted(documented_functions().items()):

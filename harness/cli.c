@@ -32,7 +32,7 @@ static enum rc_cli_result check(bool list, const struct rc_opts *o,
 {
 	if (list) {
 		if (o->vm || o->two || o->ibsim || o->junit ||
-		    o->device || o->expect || o->rdma_core)
+		    o->device || o->expect || o->rdma_core || o->jobs)
 			return fail(err, len, "list takes only --filter and "
 				    "--json");
 		return RC_CLI_LIST;
@@ -62,6 +62,7 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 		{ "rdma-core", required_argument, NULL, 'R' },
 		{ "watchdog-ms", required_argument, NULL, 'w' },
 		{ "expect", required_argument, NULL, 'e' },
+		{ "jobs", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -135,6 +136,12 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 				return fail(err, errlen, "--watchdog-ms takes a "
 					    "positive number of milliseconds, "
 					    "not '%.64s'", optarg);
+			break;
+		case 'P':
+			o->jobs = strtoul(optarg, &end, 10);
+			if (*end || !o->jobs || *optarg == '-' || o->jobs > 32)
+				return fail(err, errlen, "--jobs takes a number "
+					    "from 1 to 32, not '%.64s'", optarg);
 			break;
 		case 'h':
 			return RC_CLI_HELP;

@@ -25,6 +25,7 @@ struct rc_opts {
 	bool ibsim;		/* --target ibsim */
 	const char *rdma_core;	/* an rdma-core build tree to test */
 	unsigned int watchdog_ms;
+	unsigned int jobs;	/* rows in flight at once; 0: as many as fit */
 };
 
 enum rc_cli_result { RC_CLI_LIST, RC_CLI_RUN, RC_CLI_HELP, RC_CLI_USAGE };

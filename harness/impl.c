@@ -47,7 +47,7 @@ static void *lookup(struct rc_lib *lib, const char *name)
 	return dlsym(RTLD_DEFAULT, name);
 }
 
-static struct rc_ops system_ops = { .name = "system",
+static struct rc_ops system_ops = { .name = "system", .id = RC_IMPL_SYSTEM,
 				    .provider_objects = true };
 
 /*
@@ -97,6 +97,7 @@ static bool system_resolved;
 
 static const struct rc_ops reference_ops = {
 	.name = "reference",
+	.id = RC_IMPL_REFERENCE,
 #define RC_REF_MEMBER(n, r, a) .n = ref_##n,
 	RC_ALL_CALLS(RC_REF_MEMBER)
 #undef RC_REF_MEMBER

@@ -108,8 +108,11 @@
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 
+enum rc_impl_id { RC_IMPL_SYSTEM, RC_IMPL_REFERENCE, RC_NIMPLS };
+
 struct rc_ops {
 	const char *name;	/* "system" or "reference" */
+	enum rc_impl_id id;
 	/* The objects it creates (AHs) are the provider's own, so rdma-core's
 	 * data path (ibv_post_send) can use them.  The reference's are kernel
 	 * objects only: traffic through them is not tried. */
@@ -118,8 +121,6 @@ struct rc_ops {
 	RC_ALL_CALLS(RC_OPS_MEMBER)
 #undef RC_OPS_MEMBER
 };
-
-enum rc_impl_id { RC_IMPL_SYSTEM, RC_IMPL_REFERENCE, RC_NIMPLS };
 
 /* Resolve the system implementation; safe to call more than once. */
 const struct rc_ops *rc_impl(enum rc_impl_id id);

@@ -29,7 +29,7 @@ static void usage(FILE *f)
 "                    [--json FILE] [--junit FILE] [--device NAME]\n"
 "                    [--vm [--two] | --target host|vm|ibsim]\n"
 "                    [--rdma-core BUILD_DIR]\n"
-"                    [--expect FILE] [--watchdog-ms MS]\n"
+"                    [--expect FILE] [--watchdog-ms MS] [--jobs N]\n"
 "       rdmaconf report RESULTS.json [MORE.json ...] -o DIR\n"
 "       rdmaconf gate --baseline BASELINE.json RESULTS.json\n"
 "       rdmaconf --help | --version\n"

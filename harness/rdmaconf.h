@@ -32,6 +32,29 @@ enum rc_need {
 	RC_NEED_REMOTE = 1 << 6,	/* rdmaconf-peer on another IB node */
 };
 
+/*
+ * State outside the row's own process that a row changes or depends on.
+ * Rows run in parallel (harness/schedule.c) unless they share one of
+ * these: jobs that name the same resource -- the two implementations of
+ * one row included -- never run at the same time.
+ */
+enum rc_share {
+	/* the port's MAD agents and traffic: receivers registered for a
+	 * class, requests to the own port that they or the kernel answer */
+	RC_SHARE_MAD = 1 << 0,
+	/* verbs multicast groups the rows attach QPs to and send to */
+	RC_SHARE_VERBS_MCAST = 1 << 1,
+	/* rdma_cm multicast groups: joins, leaves, their IGMP */
+	RC_SHARE_CM_MCAST = 1 << 2,
+	/* the row changes what every other row reads (the port's
+	 * addresses and GID table): it runs alone */
+	RC_SHARE_ALONE = 1 << 3,
+	/* the row gives each implementation an instance of its own (its
+	 * groups): its two sides may run at the same time, two rows of
+	 * one side may not */
+	RC_SHARE_SPLIT = 1 << 4,
+};
+
 /* How a call reports success and failure: one checker per convention. */
 enum rc_conv {
 	RC_CONV_VALUE,		/* no error indication: a plain value */
@@ -127,6 +150,7 @@ struct rc_case {
 	enum rc_basis basis;
 	unsigned int needs;	/* enum rc_need */
 	unsigned int watchdog_ms; /* 0: the default */
+	unsigned int shares;	/* enum rc_share, beyond its group's */
 	struct rc_expect expect;
 };
 
@@ -204,6 +228,8 @@ struct rc_ctx {
 	const struct rc_ops *ops;
 	const struct rc_target *target;
 	struct rc_obs *obs;
+	unsigned int shares;	/* enum rc_share the row declared, its group's
+				 * included: what it may touch */
 };
 
 struct rc_group {
@@ -212,6 +238,7 @@ struct rc_group {
 	const void *rows;
 	size_t row_size;
 	size_t nrows;
+	unsigned int shares;		/* enum rc_share, of every row */
 	/* Perform @row in a forked child; record into ctx->obs. */
 	void (*run)(const void *row, struct rc_ctx *ctx);
 };

@@ -24,23 +24,23 @@
 
 #include "runner.h"
 
-static volatile pid_t running_child;
-
 /*
  * No process of a run outlives it, even when the runner is SIGKILLed:
- * the row's child dies with its parent (PR_SET_PDEATHSIG), and a guardian
- * process kills the row's whole process group -- what the code under test
- * forked included -- when the runner's end of a pipe closes.  The
- * guardian learns the group from a shared page.
+ * each row's child dies with its parent (PR_SET_PDEATHSIG), and a
+ * guardian process kills the process group of every row still running --
+ * what the code under test forked included -- when the runner's end of a
+ * pipe closes.  The guardian learns the groups from a shared page, one
+ * entry per slot.
  */
 static volatile pid_t *guarded_pgid;
 static int guard_fd = -1;
 
 int rc_runner_guard(void)
 {
-	void *page = mmap(NULL, sizeof(pid_t), PROT_READ | PROT_WRITE,
-			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int p[2];
+	void *page = mmap(NULL, RC_MAX_JOBS * sizeof(pid_t),
+			  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			  -1, 0);
+	int p[2], i;
 	char c;
 	pid_t pid;
 
@@ -62,36 +62,57 @@ int rc_runner_guard(void)
 	close(p[1]);
 	while (read(p[0], &c, 1) < 0 && errno == EINTR)
 		;
-	if (*guarded_pgid > 0)
-		kill(-*guarded_pgid, SIGKILL);
+	for (i = 0; i < RC_MAX_JOBS; i++)
+		if (guarded_pgid[i] > 0)
+			kill(-guarded_pgid[i], SIGKILL);
 	_exit(0);
 }
 
-static void guard(pid_t pgid)
+/* the slots of this run, for the guardian and for rc_runner_abort() */
+static struct rc_slot *slots;
+static unsigned int nslots;
+
+static void guard(const struct rc_slot *s, pid_t pgid)
 {
-	running_child = pgid;
 	if (guarded_pgid)
-		*guarded_pgid = pgid;
+		guarded_pgid[s - slots] = pgid;
 }
 
 #ifdef RDMACONF_COVERAGE
 void __gcov_dump(void);
 #endif
 
-/* The observation page lives in a memfd, so that a child that execs
- * itself (RDMACONF_CASE_PRELOAD) can map the same page again. */
-static int obs_fd = -1;
-
-struct rc_obs *rc_obs_shared(void)
+/* Each slot's observation page lives in a memfd, so that a child that
+ * execs itself (RDMACONF_CASE_PRELOAD) can map the same page again. */
+static struct rc_obs *obs_page(int *fd)
 {
 	void *p;
 
-	obs_fd = memfd_create("rdmaconf-obs", 0);
-	if (obs_fd < 0 || ftruncate(obs_fd, sizeof(struct rc_obs)))
+	*fd = memfd_create("rdmaconf-obs", 0);
+	if (*fd < 0 || ftruncate(*fd, sizeof(struct rc_obs)))
 		return NULL;
 	p = mmap(NULL, sizeof(struct rc_obs), PROT_READ | PROT_WRITE,
-		 MAP_SHARED, obs_fd, 0);
+		 MAP_SHARED, *fd, 0);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+struct rc_slot *rc_slots_init(unsigned int n)
+{
+	unsigned int i;
+
+	if (!n || n > RC_MAX_JOBS)
+		return NULL;
+	slots = calloc(n, sizeof(*slots));
+	if (!slots)
+		return NULL;
+	nslots = n;
+	for (i = 0; i < n; i++) {
+		slots[i].pidfd = -1;
+		slots[i].obs = obs_page(&slots[i].obs_fd);
+		if (!slots[i].obs)
+			return NULL;
+	}
+	return slots;
 }
 
 struct rc_obs *rc_obs_attach(int fd)
@@ -109,7 +130,8 @@ struct rc_obs *rc_obs_attach(int fd)
  * a forked child would share with its parent.
  */
 static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
-		      const struct rc_target *t, const char *preload)
+		      const struct rc_target *t, int obs_fd,
+		      const char *preload)
 {
 	char self[4096], fd[16], slow[32];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -141,17 +163,20 @@ static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
 
 void rc_runner_abort(void)
 {
-	pid_t pid = running_child;
+	unsigned int i;
 
-	if (pid > 0)
-		kill(-pid, SIGKILL);
+	for (i = 0; i < nslots; i++)
+		if (slots[i].pid > 0)
+			kill(-slots[i].pid, SIGKILL);
 }
 
 static void child(const struct rc_group *g, const struct rc_case *c,
 		  const struct rc_ops *ops, const struct rc_target *t,
-		  struct rc_obs *obs, pid_t parent)
+		  const struct rc_slot *s, pid_t parent)
 {
-	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = obs };
+	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = s->obs,
+			      .shares = c->shares | g->shares };
+	unsigned int i;
 	sigset_t none;
 
 	setpgid(0, 0);
@@ -161,6 +186,10 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	/* only the runner may hold the guardian's pipe open */
 	if (guard_fd >= 0)
 		close(guard_fd);
+	/* nor see the other rows' watches */
+	for (i = 0; i < nslots; i++)
+		if (slots[i].pidfd >= 0 && &slots[i] != s)
+			close(slots[i].pidfd);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGINT, SIG_DFL);
@@ -168,7 +197,8 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	/* The code under test may print; KTAP on stdout must stay clean. */
 	dup2(STDERR_FILENO, STDOUT_FILENO);
 	if (getenv("RDMACONF_CASE_PRELOAD"))
-		exec_case(c, ops, t, getenv("RDMACONF_CASE_PRELOAD"));
+		exec_case(c, ops, t, s->obs_fd,
+			  getenv("RDMACONF_CASE_PRELOAD"));
 	g->run(c, &ctx);
 #ifdef RDMACONF_COVERAGE
 	/* _exit skips gcov's exit hook: save what the row covered */
@@ -178,85 +208,61 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	_exit(0);
 }
 
-/* Wait for @pid until @deadline (ms, monotonic); false on timeout. */
-static bool wait_deadline(pid_t pid, double deadline, int *status)
+void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
+		   const struct rc_case *c, const struct rc_ops *ops,
+		   const struct rc_target *t, unsigned int watchdog_ms)
 {
-	int pidfd = syscall(SYS_pidfd_open, pid, 0);
-	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-	double left;
-	pid_t r;
-
-	for (;;) {
-		r = waitpid(pid, status, WNOHANG);
-		if (r == pid)
-			break;
-		left = deadline - rc_now_ms();
-		if (left <= 0) {
-			if (pidfd >= 0)
-				close(pidfd);
-			return false;
-		}
-		if (pidfd >= 0) {
-			poll(&pfd, 1, left > 100 ? 100 : (int)left + 1);
-		} else {
-			/* kernels before 5.3: poll the child at 1 ms */
-			struct timespec ts = { 0, 1000000 };
-
-			nanosleep(&ts, NULL);
-		}
-	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return true;
-}
-
-void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
-		     const struct rc_ops *ops, const struct rc_target *t,
-		     struct rc_obs *obs, unsigned int watchdog_ms,
-		     struct rc_exit *ex)
-{
+	struct rc_obs *obs = s->obs;
 	pid_t parent = getpid();
-	double start;
-	int status = 0;
-	pid_t pid;
 
 	memset(obs, 0, sizeof(*obs));
-	memset(ex, 0, sizeof(*ex));
-	ex->verdict = RC_PASS;
+	s->c = c;
+	s->watchdog_ms = watchdog_ms;
 	fflush(NULL);
-	start = rc_now_ms();
-	obs->t_start = start;
-	pid = fork();
-	if (pid < 0) {
+	s->start = rc_now_ms();
+	obs->t_start = s->start;
+	s->pid = fork();
+	if (s->pid < 0) {
+		s->pid = 0;
+		s->pidfd = -1;
+		s->failed_start = true;
 		obs->state = RC_STATE_BROKEN;
 		snprintf(obs->reason, sizeof(obs->reason), "fork: %s",
 			 strerror(errno));
 		return;
 	}
-	if (pid == 0)
-		child(g, c, ops, t, obs, parent);
-	setpgid(pid, pid);	/* both sides: whoever runs first wins */
-	guard(pid);
+	if (s->pid == 0)
+		child(g, c, ops, t, s, parent);
+	setpgid(s->pid, s->pid);	/* both sides: whoever runs first wins */
+	guard(s, s->pid);
+	s->failed_start = false;
+	/* kernels before 5.3 have no pidfd: rc_slots_wait() polls */
+	s->pidfd = syscall(SYS_pidfd_open, s->pid, 0);
+}
 
-	if (!wait_deadline(pid, start + watchdog_ms, &status)) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		guard(0);
-		obs->total_ms = rc_now_ms() - start;
+/* The slot's child has ended with @status, or hung (@hung): its verdict. */
+static void finish(struct rc_slot *s, int status, bool hung,
+		   struct rc_exit *ex)
+{
+	struct rc_obs *obs = s->obs;
+
+	memset(ex, 0, sizeof(*ex));
+	ex->verdict = RC_PASS;
+	/* grandchildren the code under test left behind go with the group */
+	kill(-s->pid, SIGKILL);
+	guard(s, 0);
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	s->pid = 0;
+	s->pidfd = -1;
+	obs->total_ms = rc_now_ms() - s->start;
+	if (hung) {
 		ex->verdict = RC_HANG;
 		snprintf(ex->msg, sizeof(ex->msg),
 			 "no result after %u ms (watchdog), %s",
-			 watchdog_ms, obs->state == RC_STATE_STARTED ?
+			 s->watchdog_ms, obs->state == RC_STATE_STARTED ?
 			 "inside the call under test" : "in the row's setup");
-		return;
-	}
-	/* grandchildren the code under test left behind go with the group */
-	kill(-pid, SIGKILL);
-	guard(0);
-	obs->total_ms = rc_now_ms() - start;
-
-	if (WIFSIGNALED(status)) {
+	} else if (WIFSIGNALED(status)) {
 		ex->verdict = RC_CRASH;
 		snprintf(ex->msg, sizeof(ex->msg), "killed by signal %d (%s)%s",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)),
@@ -269,5 +275,68 @@ void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
 			 "process exited with status %d %s",
 			 WEXITSTATUS(status), obs->state == RC_STATE_STARTED ?
 			 "inside the call under test" : "before recording a result");
+	}
+}
+
+/* Has the slot's child ended, or outlived its watchdog?  Reaps it. */
+static bool slot_done(struct rc_slot *s, struct rc_exit *ex)
+{
+	int status = 0;
+
+	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
+		finish(s, status, false, ex);
+		return true;
+	}
+	if (rc_now_ms() < s->start + s->watchdog_ms)
+		return false;
+	kill(-s->pid, SIGKILL);
+	kill(s->pid, SIGKILL);
+	waitpid(s->pid, &status, 0);
+	finish(s, status, true, ex);
+	return true;
+}
+
+struct rc_slot *rc_slots_wait(struct rc_exit *ex)
+{
+	struct pollfd pfd[RC_MAX_JOBS];
+	unsigned int i, n;
+	double first, left;
+
+	for (;;) {
+		n = 0;
+		first = 0;
+		for (i = 0; i < nslots; i++) {
+			struct rc_slot *s = &slots[i];
+
+			if (s->failed_start) {
+				s->failed_start = false;
+				memset(ex, 0, sizeof(*ex));
+				ex->verdict = RC_PASS;
+				return s;
+			}
+			if (!s->pid)
+				continue;
+			if (slot_done(s, ex))
+				return s;
+			if (!n || s->start + s->watchdog_ms < first)
+				first = s->start + s->watchdog_ms;
+			if (s->pidfd >= 0)
+				pfd[n++] = (struct pollfd){ .fd = s->pidfd,
+							    .events = POLLIN };
+			else
+				pfd[n++] = (struct pollfd){ .fd = -1 };
+		}
+		if (!n)
+			return NULL;
+		left = first - rc_now_ms();
+		if (left > 100)
+			left = 100;
+		if (left < 1)
+			left = 1;
+		/* without pidfds (valgrind, old kernels): look again at 1 ms */
+		for (i = 0; i < n; i++)
+			if (pfd[i].fd < 0)
+				left = 1;
+		poll(pfd, n, (int)left);
 	}
 }

@@ -4,6 +4,9 @@
 
 #include "rdmaconf.h"
 
+/* the most rows a run has in flight at once (--jobs) */
+#define RC_MAX_JOBS 32
+
 /* How the isolated child ended, beyond what it wrote into its rc_obs. */
 struct rc_exit {
 	enum rc_verdict verdict;	/* RC_CRASH, RC_HANG, or RC_PASS: judge obs */
@@ -11,21 +14,38 @@ struct rc_exit {
 };
 
 /*
- * Run one row on one implementation in a forked child in its own process
- * group.  The watchdog kills the whole group after @watchdog_ms.  @obs must
- * be shared memory (rc_obs_shared()).
+ * One row on one implementation in flight: a forked child in its own
+ * process group, with its own shared observation page.  The watchdog
+ * kills the whole group after @watchdog_ms.
  */
-void rc_run_isolated(const struct rc_group *g, const struct rc_case *c,
-		     const struct rc_ops *ops, const struct rc_target *t,
-		     struct rc_obs *obs, unsigned int watchdog_ms,
-		     struct rc_exit *ex);
-struct rc_obs *rc_obs_shared(void);
-/* The same page in a process exec'd for one case (its descriptor). */
+struct rc_slot {
+	struct rc_obs *obs;
+	int obs_fd;
+	pid_t pid;			/* 0: the slot is free */
+	int pidfd;
+	bool failed_start;		/* fork failed: obs says why */
+	double start;
+	unsigned int watchdog_ms;
+	const struct rc_case *c;
+	int job;			/* the caller's: which job it runs */
+};
+
+/* @n slots, each with its observation page; NULL on failure. */
+struct rc_slot *rc_slots_init(unsigned int n);
+/* Start row @c on @ops in the free slot @s. */
+void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
+		   const struct rc_case *c, const struct rc_ops *ops,
+		   const struct rc_target *t, unsigned int watchdog_ms);
+/* Wait until a started slot's child has ended or hung, reap it, and
+ * return that slot (free again, its obs and @ex filled); NULL when no
+ * slot is busy. */
+struct rc_slot *rc_slots_wait(struct rc_exit *ex);
+/* The page of a process exec'd for one case (its descriptor). */
 struct rc_obs *rc_obs_attach(int fd);
-/* Start the guardian that kills the running row's process group when
+/* Start the guardian that kills the running rows' process groups when
  * this process dies; once per run, before the first row.  0 or -1. */
 int rc_runner_guard(void);
-/* Kill the child of the row now running (from a signal handler). */
+/* Kill the children of every row now running (from a signal handler). */
 void rc_runner_abort(void);
 
 #endif

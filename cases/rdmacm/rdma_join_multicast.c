@@ -212,7 +212,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct join_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	const char *ip = row->family == AF_INET ? GROUP4 : GROUP6;
+	const char *ip = MC_GROUP_OF(ctx, row->family);
 	struct sockaddr_storage group;
 	static struct member m;
 	struct rdma_cm_event *ev;
@@ -277,6 +277,7 @@ out:
 static const struct rc_group group = {
 	.call = "rdma_join_multicast", .lib = "rdmacm", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.shares = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);
 
@@ -284,5 +285,6 @@ static const struct rc_group ex_group = {
 	.call = "rdma_join_multicast_ex", .lib = "rdmacm", .rows = ex_rows,
 	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
 	.run = run,
+	.shares = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(ex_group);

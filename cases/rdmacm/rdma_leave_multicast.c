@@ -81,13 +81,13 @@ static const struct leave_row rows[] = {
 		 .expect = { ERRM1 } }, .mode = TWICE, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/other-family", .doc = DOC_ERR,
 		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "joined " GROUP4 ", leaving " GROUP6 ": a group "
+		 .note = "joined the IPv4 group, leaving the IPv6 one: a group "
 		 "never joined, read as an error", .needs = NEEDS,
 		 .expect = { ERRM1 } }, .mode = OTHER_FAMILY, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/address-differs-in-port-only",
 		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "joined " GROUP4 " port 0, leaving "
-		 GROUP4 " port 4791: an IP multicast group has no port, so "
+		 .note = "joined the IPv4 group port 0, leaving it at port "
+		 "4791: an IP multicast group has no port, so "
 		 "this is the group joined", .needs = NEEDS, .expect = { OK0 } },
 	  .mode = OTHER_PORT, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/destroy-id-leaves-all",
@@ -117,7 +117,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	struct sockaddr_storage group, other;
 	static struct member m, m2;
 	struct rdma_cm_event *ev;
-	const char *ip = row->family == AF_INET ? GROUP4 : GROUP6;
+	const char *ip = MC_GROUP_OF(ctx, row->family);
 	struct vres sender = {};
 	int join6 = -1, type;
 
@@ -132,7 +132,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (row->family == AF_INET6) {
 		uint8_t mgid[16];
 
-		inet_pton(AF_INET6, GROUP6, mgid);
+		inet_pton(AF_INET6, mc_group(ctx, MC_IPV6), mgid);
 		join6 = vres_ip_join(ctx, ctx->target->ca, ctx->target->port,
 				     sender.gid6, mgid);
 		if (join6 < 0)
@@ -189,23 +189,25 @@ static void run(const void *r, struct rc_ctx *ctx)
 					(struct sockaddr *)&group));
 		break;
 	case OTHER_FAMILY:
-		mc_addr_of(AF_INET6, GROUP6, 0, &other);
+		mc_addr_of(AF_INET6, mc_group(ctx, MC_IPV6), 0, &other);
 		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
 					(struct sockaddr *)&other));
 		break;
 	case OTHER_PORT:
-		mc_addr_of(AF_INET, GROUP4, 4791, &other);
+		mc_addr_of(AF_INET, ip, 4791, &other);
 		RC_OBSERVE(ctx, ops->rdma_leave_multicast(m.id,
 					(struct sockaddr *)&other));
 		break;
 	case DESTROY_ID:
-		mc_addr_of(AF_INET, "239.1.2.4", 0, &other);
+		mc_addr_of(AF_INET, mc_group(ctx, MC_IPV4_OTHER), 0,
+			   &other);
 		if (!member_join(ctx, &m, &other, false))
 			goto out;
 		ops->rdma_destroy_qp(m.id);
 		RC_OBSERVE(ctx, ops->rdma_destroy_id(m.id));
 		m.id = NULL;
-		if (mc_igmp_member(GROUP4) || mc_igmp_member("239.1.2.4"))
+		if (mc_igmp_member(ip) ||
+		    mc_igmp_member(mc_group(ctx, MC_IPV4_OTHER)))
 			rc_obs_violation(ctx->obs, "the netdev is still in a "
 					 "group of the destroyed id");
 		goto out;
@@ -235,5 +237,6 @@ out:
 static const struct rc_group group = {
 	.call = "rdma_leave_multicast", .lib = "rdmacm", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.shares = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

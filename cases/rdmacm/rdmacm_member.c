@@ -194,6 +194,17 @@ bool mc_send_to_group(struct rc_ctx *ctx, struct vres *sender,
 	return ok || mc_broken(ctx, "send to the group");
 }
 
+const char *mc_group(const struct rc_ctx *ctx, enum mc_group g)
+{
+	static const char *const groups[RC_NIMPLS][3] = {
+		[RC_IMPL_SYSTEM] = { "239.1.2.3", "239.1.2.4", "ff0e::db8:7" },
+		[RC_IMPL_REFERENCE] = { "239.1.3.3", "239.1.3.4",
+					"ff0e::db8:17" },
+	};
+
+	return groups[ctx->ops->id][g];
+}
+
 /* Is the group @ip in /proc/net/igmp (the kernel's IPv4 memberships)? */
 bool mc_igmp_member(const char *ip)
 {

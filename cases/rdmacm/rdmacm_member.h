@@ -13,8 +13,16 @@
 
 #include "../verbs/verbs_res.h"
 
-#define GROUP4 "239.1.2.3"
-#define GROUP6 "ff0e::db8:7"
+/*
+ * The groups the rows join.  Each implementation has groups of its own,
+ * so that its rows can run beside the other's (RC_SHARE_SPLIT): the
+ * system 239.1.2.3, 239.1.2.4 and ff0e::db8:7; the reference 239.1.3.3,
+ * 239.1.3.4 and ff0e::db8:17.
+ */
+enum mc_group { MC_IPV4, MC_IPV4_OTHER, MC_IPV6 };
+const char *mc_group(const struct rc_ctx *ctx, enum mc_group g);
+#define MC_GROUP_OF(ctx, family) \
+	mc_group(ctx, (family) == AF_INET ? MC_IPV4 : MC_IPV6)
 /* Linux's ENOTSUPP (524): the kernel refuses a join it cannot do */
 #define KERNEL_ENOTSUPP 524
 

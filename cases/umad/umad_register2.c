@@ -123,5 +123,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 static const struct rc_group group = {
 	.call = "umad_register2", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.shares = RC_SHARE_MAD,
 };
 RC_GROUP(group);

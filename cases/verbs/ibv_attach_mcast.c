@@ -19,8 +19,20 @@
 #define MCAST_QPN 0xffffff
 #define MLID 0xc001
 
-static const union ibv_gid mgid = { .raw = {
-	0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0d, 0xb8, 0, 0x01 } };
+/* ff0e::db8:1, the reference ff0e::db8:11: each implementation has a
+ * group of its own, so that the two run side by side (RC_SHARE_SPLIT) */
+static const union ibv_gid *group_of(const struct rc_ctx *ctx)
+{
+	static const union ibv_gid mgid[RC_NIMPLS] = {
+		[RC_IMPL_SYSTEM] = { .raw = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0,
+					      0, 0, 0, 0x0d, 0xb8, 0, 0x01 } },
+		[RC_IMPL_REFERENCE] = { .raw = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0,
+						 0, 0, 0, 0, 0x0d, 0xb8, 0,
+						 0x11 } },
+	};
+
+	return &mgid[ctx->ops->id];
+}
 
 #define DOC_ATTACH "ibv_attach_mcast() attaches the QP qp to the multicast " \
 	"group having MGID gid and MLID lid."
@@ -115,7 +127,7 @@ static const struct mcast_row detach_rows[] = {
 /* Send one message to the group from @from; how many copies reach @to? */
 static int copies(struct rc_ctx *ctx, struct vres *from, struct vres *to)
 {
-	struct ibv_ah *ah = vres_ah(from, from->gid6, &mgid);
+	struct ibv_ah *ah = vres_ah(from, from->gid6, group_of(ctx));
 	int n = -1;
 
 	if (!ah) {
@@ -148,6 +160,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mcast_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
+	const union ibv_gid *mgid = group_of(ctx);
 	struct vres a, b = {};
 	int join = -1;
 
@@ -162,49 +175,49 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 	if (row->mode != NOT_UD && !vres_post_recv(ctx, &a, 4))
 		goto out;
-	join = vres_fabric_join(ctx, &a, &mgid);
+	join = vres_fabric_join(ctx, &a, mgid);
 	if (join < 0)
 		goto out;
 	switch (row->mode) {
 	case ATTACH:
 	case NOT_UD:
-		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid, MLID));
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, mgid, MLID));
 		expect_copies(ctx, &a, &a, 1, "the QP");
 		break;
 	case TWICE:
-		ops->ibv_attach_mcast(a.qp, &mgid, MLID);
-		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid, MLID));
+		ops->ibv_attach_mcast(a.qp, mgid, MLID);
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, mgid, MLID));
 		expect_copies(ctx, &a, &a, 1, "the QP attached twice");
 		break;
 	case TWO_QPS:
 		if (!vres_open(ctx, &b, IBV_QPT_UD) ||
 		    !vres_post_recv(ctx, &b, 4))
 			break;
-		ops->ibv_attach_mcast(b.qp, &mgid, MLID);
-		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid, MLID));
+		ops->ibv_attach_mcast(b.qp, mgid, MLID);
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, mgid, MLID));
 		expect_copies(ctx, &a, &b, 1, "the other QP");
 		if (ctx->obs->ret == 0 && vres_count(ctx, &a, 0) != 1)
 			rc_obs_violation(ctx->obs, "the sending QP, attached "
 					 "too, did not get its copy");
 		break;
 	case UNICAST_LID:
-		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid,
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, mgid,
 						      UNICAST_LID_VALUE));
 		expect_copies(ctx, &a, &a, 1, "the QP");
 		break;
 	case DETACH:
 	case TWICE_DETACH_ONCE:
-		if (ops->ibv_attach_mcast(a.qp, &mgid, MLID) ||
+		if (ops->ibv_attach_mcast(a.qp, mgid, MLID) ||
 		    (row->mode == TWICE_DETACH_ONCE &&
-		     ops->ibv_attach_mcast(a.qp, &mgid, MLID))) {
+		     ops->ibv_attach_mcast(a.qp, mgid, MLID))) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "attach failed");
 			break;
 		}
-		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, &mgid, MLID));
+		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, mgid, MLID));
 		expect_copies(ctx, &a, &a, 0, "the detached QP");
 		break;
 	case NEVER:
-		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, &mgid, MLID));
+		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, mgid, MLID));
 		break;
 	case FROM_PEER:
 	case DETACH_PEER:
@@ -215,18 +228,18 @@ static void run(const void *r, struct rc_ctx *ctx)
 				     "on %s", ctx->target->peer);
 			break;
 		}
-		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, &mgid, MLID));
+		RC_OBSERVE(ctx, ops->ibv_attach_mcast(a.qp, mgid, MLID));
 		if (row->mode == DETACH_PEER && !ctx->obs->ret)
-			RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, &mgid,
+			RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, mgid,
 							      MLID));
 		expect_copies(ctx, &b, &a, row->mode == FROM_PEER, "the QP");
 		break;
 	case OTHER_LID:
-		if (ops->ibv_attach_mcast(a.qp, &mgid, MLID)) {
+		if (ops->ibv_attach_mcast(a.qp, mgid, MLID)) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "attach failed");
 			break;
 		}
-		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, &mgid, MLID + 1));
+		RC_OBSERVE(ctx, ops->ibv_detach_mcast(a.qp, mgid, MLID + 1));
 		break;
 	}
 	if (b.ctx)
@@ -240,6 +253,7 @@ out:
 static const struct rc_group group = {
 	.call = "ibv_attach_mcast", .lib = "verbs", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.shares = RC_SHARE_VERBS_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);
 
@@ -247,5 +261,6 @@ static const struct rc_group detach_group = {
 	.call = "ibv_detach_mcast", .lib = "verbs", .rows = detach_rows,
 	.row_size = sizeof(detach_rows[0]), .nrows = ARRAY_SIZE(detach_rows),
 	.run = run,
+	.shares = RC_SHARE_VERBS_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(detach_group);

@@ -161,14 +161,14 @@ static const struct ahwc_row rows[] = {
 	   .note = "after a first call, 2001:db8::42 is added to the port's "
 		   "netdev: a GRH addressed to it is answered from its new "
 		   "GID index", .needs = NEEDS_VERBS | RC_NEED_ROCE |
-		   RC_NEED_ROOT, .expect = { OK0 } },
+		   RC_NEED_ROOT, .shares = RC_SHARE_ALONE, .expect = { OK0 } },
 	   .mode = ADDR_ADDED, .hdr = HDR_V6_UDP, .hop = 3 },
 	{ .c = { ID("address-removed-after-a-call"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "2001:db8::42 answered once, then removed from the "
 		   "netdev: no longer a GID of the port, an error",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
-	   .expect = { ERRM1 } },
+	   .shares = RC_SHARE_ALONE, .expect = { ERRM1 } },
 	   .mode = ADDR_REMOVED, .hdr = HDR_V6_UDP, .hop = 3 },
 };
 
@@ -353,7 +353,7 @@ static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
 	/* a first call before the change: whatever is kept is kept now */
 	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
 				      (struct ibv_grh *)grh, &warm);
-	err = vres_change_address(dev, true);
+	err = vres_change_address(ctx, dev, true);
 	idx = err ? -2 : vres_wait_added_gid(ctx, r->port, true);
 	if (idx < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "adding 2001:db8::42 "
@@ -366,7 +366,7 @@ static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
 		return idx;
 	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
 				      (struct ibv_grh *)grh, &warm);
-	err = vres_change_address(dev, false);
+	err = vres_change_address(ctx, dev, false);
 	if (err || vres_wait_added_gid(ctx, r->port, false) != -1) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "removing "
 			     "2001:db8::42 from %s: %s", dev, err ?
@@ -429,7 +429,7 @@ static void run(const void *rw, struct rc_ctx *ctx)
 		check_fields(ctx, row, &r, &wc, &attr);
 out:
 	if (dev[0])
-		vres_change_address(dev, false);
+		vres_change_address(ctx, dev, false);
 	vres_close(&r);
 }
 

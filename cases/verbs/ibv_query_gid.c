@@ -100,7 +100,8 @@ static const struct gid_row gid_rows[] = {
 		 .doc = DOC_GID, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added to the "
 			 "port's netdev: its entry holds its GID",
-		 .needs = NEEDS_CHANGE, .expect = OK_M1 },
+		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
+		 .expect = OK_M1 },
 	  .mode = FOLLOWS_ADDED },
 };
 
@@ -129,7 +130,8 @@ static const struct gid_row ex_rows[] = {
 	{ .c = { .id = "verbs/query_gid_ex/follows-added-address",
 		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: its entry",
-		 .needs = NEEDS_CHANGE, .expect = OK_EX },
+		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
+		 .expect = OK_EX },
 	  .mode = FOLLOWS_ADDED },
 };
 
@@ -155,6 +157,7 @@ static const struct gid_row table_rows[] = {
 		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: one entry "
 			 "more, holding its GID", .needs = NEEDS_CHANGE,
+		 .shares = RC_SHARE_ALONE,
 		 .expect = OK_TABLE }, .mode = FOLLOWS_ADDED },
 };
 
@@ -232,7 +235,7 @@ static int add_address(struct rc_ctx *ctx, struct vres *r, char *dev,
 
 	if (rc_sysfs_read(dev, len, RC_SYSFS_IB "/%s/ports/%d/gid_attrs/ndevs/"
 			  "%d", ctx->target->ca, r->port, r->gid6) ||
-	    vres_change_address(dev, true) ||
+	    vres_change_address(ctx, dev, true) ||
 	    (idx = vres_wait_added_gid(ctx, r->port, true)) < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not add "
 			     "2001:db8::42 to the port's netdev");
@@ -290,7 +293,7 @@ static void run_gid(const void *rw, struct rc_ctx *ctx)
 	rc_obs_out(ctx->obs, &gid, sizeof(gid));
 out:
 	if (added >= 0)
-		vres_change_address(dev, false);
+		vres_change_address(ctx, dev, false);
 	vres_close(&r);
 }
 
@@ -326,7 +329,7 @@ static void run_ex(const void *rw, struct rc_ctx *ctx)
 	rc_obs_out(ctx->obs, &e, sizeof(e));
 out:
 	if (added >= 0)
-		vres_change_address(dev, false);
+		vres_change_address(ctx, dev, false);
 	vres_close(&r);
 }
 
@@ -385,7 +388,7 @@ static void run_table(const void *rw, struct rc_ctx *ctx)
 		   n * sizeof(e[0]) : RC_OUT_MAX);
 out:
 	if (added >= 0)
-		vres_change_address(dev, false);
+		vres_change_address(ctx, dev, false);
 	vres_close(&r);
 }
 

@@ -299,12 +299,20 @@ struct ifreq6 {
 };
 
 /* Add or remove added6/64 on @dev, without duplicate address detection
- * (no wait for the address to leave tentative state): 0 or -errno. */
-int vres_change_address(const char *dev, bool add)
+ * (no wait for the address to leave tentative state): 0 or -errno.
+ * Every row reads the port's addresses: one that changes them must run
+ * alone (RC_SHARE_ALONE), or a row beside it sees them change. */
+int vres_change_address(struct rc_ctx *ctx, const char *dev, bool add)
 {
 	struct ifreq6 req = { .prefixlen = 64 };
 	char path[128];
 	int fd, ret = 0;
+
+	if (!(ctx->shares & RC_SHARE_ALONE)) {
+		fprintf(stderr, "rdmaconf: a row changes the port's addresses "
+			"without RC_SHARE_ALONE\n");
+		return -EPERM;
+	}
 
 	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/accept_dad",
 		 dev);

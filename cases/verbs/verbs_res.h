@@ -73,7 +73,7 @@ int vres_count(struct rc_ctx *ctx, struct vres *r, int ms);
 /* 2001:db8::42: the address rows add to the port's netdev and remove */
 extern const uint8_t vres_added6[16];
 /* Add or remove vres_added6/64 on netdev @dev (no DAD): 0 or -errno. */
-int vres_change_address(const char *dev, bool add);
+int vres_change_address(struct rc_ctx *ctx, const char *dev, bool add);
 /* Wait until vres_added6 is (@present) or is not among the port's first
  * GIDs: its index, -1 when gone, -2 on timeout. */
 int vres_wait_added_gid(struct rc_ctx *ctx, int port, bool present);

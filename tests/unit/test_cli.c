@@ -57,6 +57,13 @@ Test(cli, every_usage_error_is_one_line)
 	cr_assert_eq(PARSE(&o, err, "list", "--junit", "x"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--watchdog-ms", "-1"),
 		     RC_CLI_USAGE);
+	cr_assert_eq(PARSE(&o, err, "run", "--jobs", "0"), RC_CLI_USAGE);
+	cr_assert(strstr(err, "--jobs takes a number from 1 to 32"), "%s",
+		  err);
+	cr_assert_eq(PARSE(&o, err, "run", "--jobs", "33"), RC_CLI_USAGE);
+	cr_assert_eq(PARSE(&o, err, "list", "--jobs", "2"), RC_CLI_USAGE);
+	cr_assert_eq(PARSE(&o, err, "run", "--jobs", "2"), RC_CLI_RUN);
+	cr_assert_eq(o.jobs, 2);
 	cr_assert_eq(PARSE(&o, err, "run", "stray"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--impl", "a\nb"), RC_CLI_USAGE);
 	cr_assert_null(strchr(err, '\n'), "%s", err);

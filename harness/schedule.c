@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "rdmaconf.h"
+#include "schedule.h"
+
+int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct rc_job *j = &jobs[i];
+
+		if (j->state != RC_JOB_WAITING)
+			continue;
+		if (j->shares & RC_SHARE_ALONE)
+			return h->running ? -1 : i;
+		if (h->shares & RC_SHARE_ALONE)
+			return -1;
+		if (!(j->shares & h->shares))
+			return i;
+	}
+	return -1;
+}
+
+/* a side's own instances of the resources, above the shared ones */
+#define RC_SHARE_SIDE_SHIFT 8
+
+unsigned int rc_sched_holds(unsigned int shares, int impl)
+{
+	unsigned int own = shares & ~(RC_SHARE_SPLIT | RC_SHARE_ALONE);
+
+	if (!(shares & RC_SHARE_SPLIT))
+		return shares;
+	return (shares & RC_SHARE_ALONE) |
+	       own << (RC_SHARE_SIDE_SHIFT * (impl + 1));
+}
+
+void rc_sched_start(struct rc_job *j, struct rc_held *h)
+{
+	j->state = RC_JOB_RUNNING;
+	h->shares |= j->shares;
+	h->running++;
+}
+
+void rc_sched_done(struct rc_job *j, struct rc_held *h)
+{
+	j->state = RC_JOB_DONE;
+	/* no two running jobs hold the same resource */
+	h->shares &= ~j->shares;
+	h->running--;
+}
+
+unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (asked)
+		return asked > max ? max : asked;
+	if (getenv("RDMACONF_CASE_PRELOAD"))
+		return 1;
+	if (cpus < 1)
+		cpus = 1;
+	return 2 * cpus > max ? max : 2 * cpus;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Which row runs next when rows run in parallel: the one decision of the
+ * pool, apart from the processes (runner.c) and the results (run.c), so
+ * that it can be tested alone.
+ */
+#ifndef RDMACONF_SCHEDULE_H
+#define RDMACONF_SCHEDULE_H
+
+#include <stdbool.h>
+
+enum rc_job_state { RC_JOB_WAITING, RC_JOB_RUNNING, RC_JOB_DONE };
+
+/* One row on one implementation. */
+struct rc_job {
+	unsigned int shares;	/* enum rc_share: the row's and its group's */
+	enum rc_job_state state;
+	int row, impl;		/* the caller's: which row, which side */
+};
+
+/* What the jobs now running hold. */
+struct rc_held {
+	unsigned int shares;
+	unsigned int running;
+};
+
+/*
+ * The next job to start, or -1: the first waiting job, in the order of
+ * @jobs, that shares nothing with what is running.  A job that must run
+ * alone starts only when nothing runs, and no job after it starts before
+ * it, so that it cannot starve.
+ */
+int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h);
+/* What the job of implementation @impl holds for a row that shares
+ * @shares (enum rc_share): RC_SHARE_SPLIT gives each side its own. */
+unsigned int rc_sched_holds(unsigned int shares, int impl);
+void rc_sched_start(struct rc_job *j, struct rc_held *h);
+void rc_sched_done(struct rc_job *j, struct rc_held *h);
+/* --jobs 0: twice the online CPUs (rows wait more than they compute), at
+ * most @max; 1 where each row's process must be alone (a simulator that
+ * replaces the kernel's interface per process, RDMACONF_CASE_PRELOAD) */
+unsigned int rc_sched_jobs(unsigned int asked, unsigned int max);
+
+#endif

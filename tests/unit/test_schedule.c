@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Which rows run together when rows run in parallel (harness/schedule.c). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "../../harness/rdmaconf.h"
+#include "../../harness/schedule.h"
+
+/* Start every job rc_sched_next allows now; how many started. */
+static int start_all(struct rc_job *j, int n, struct rc_held *h, int limit)
+{
+	int started = 0, i;
+
+	while (started < limit && (i = rc_sched_next(j, n, h)) >= 0) {
+		rc_sched_start(&j[i], h);
+		started++;
+	}
+	return started;
+}
+
+Test(schedule, rows_sharing_nothing_run_together)
+{
+	struct rc_job j[4] = {};
+	struct rc_held h = {};
+
+	cr_assert_eq(start_all(j, 4, &h, 3), 3);
+	cr_assert_eq(j[3].state, RC_JOB_WAITING);
+}
+
+Test(schedule, a_shared_resource_serializes_and_others_pass)
+{
+	struct rc_job j[3] = { { .shares = RC_SHARE_MAD },
+			       { .shares = RC_SHARE_MAD },
+			       { .shares = 0 } };
+	struct rc_held h = {};
+
+	cr_assert_eq(start_all(j, 3, &h, 8), 2);
+	cr_assert_eq(j[0].state, RC_JOB_RUNNING);
+	cr_assert_eq(j[1].state, RC_JOB_WAITING);
+	cr_assert_eq(j[2].state, RC_JOB_RUNNING);
+	rc_sched_done(&j[0], &h);
+	cr_assert_eq(rc_sched_next(j, 3, &h), 1);
+}
+
+Test(schedule, a_row_that_runs_alone_waits_and_blocks_later_rows)
+{
+	struct rc_job j[3] = { { .shares = 0 },
+			       { .shares = RC_SHARE_ALONE },
+			       { .shares = 0 } };
+	struct rc_held h = {};
+
+	cr_assert_eq(start_all(j, 3, &h, 8), 1);
+	cr_assert_eq(j[2].state, RC_JOB_WAITING, "no job overtakes it");
+	rc_sched_done(&j[0], &h);
+	cr_assert_eq(start_all(j, 3, &h, 8), 1);
+	cr_assert_eq(j[1].state, RC_JOB_RUNNING);
+	cr_assert_eq(rc_sched_next(j, 3, &h), -1, "nothing beside it");
+}
+
+Test(schedule, split_resources_let_the_two_sides_of_a_row_run_together)
+{
+	unsigned int s = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT;
+	struct rc_job j[3] = { { .shares = rc_sched_holds(s, 0) },
+			       { .shares = rc_sched_holds(s, 1) },
+			       { .shares = rc_sched_holds(s, 0) } };
+	struct rc_held h = {};
+
+	cr_assert_eq(start_all(j, 3, &h, 8), 2);
+	cr_assert_eq(j[2].state, RC_JOB_WAITING, "one side, one row at once");
+	cr_assert_eq(rc_sched_holds(RC_SHARE_MAD, 1), RC_SHARE_MAD);
+	cr_assert(rc_sched_holds(RC_SHARE_ALONE | RC_SHARE_SPLIT, 1) &
+		  RC_SHARE_ALONE, "alone stays alone");
+}
+
+Test(schedule, one_job_runs_the_table_in_order)
+{
+	struct rc_job j[4] = { { .shares = RC_SHARE_MAD }, {},
+			       { .shares = RC_SHARE_ALONE }, {} };
+	struct rc_held h = {};
+	int i, next;
+
+	for (i = 0; i < 4; i++) {
+		next = rc_sched_next(j, 4, &h);
+		cr_assert_eq(next, i);
+		rc_sched_start(&j[next], &h);
+		rc_sched_done(&j[next], &h);
+	}
+}
+
+Test(schedule, pool_size)
+{
+	cr_assert_eq(rc_sched_jobs(3, 32), 3);
+	cr_assert_eq(rc_sched_jobs(99, 32), 32);
+	cr_assert_geq(rc_sched_jobs(0, 32), 2);
+	setenv("RDMACONF_CASE_PRELOAD", "x.so", 1);
+	cr_assert_eq(rc_sched_jobs(0, 32), 1,
+		     "a per-process simulator runs one row at a time");
+	unsetenv("RDMACONF_CASE_PRELOAD");
+}

@@ -1,6 +1,7 @@
 """End-to-end driver: runs build/rdmaconf as a user would and reads its JSON."""
 import json
 import os
+import shlex
 import subprocess
 import tempfile
 
@@ -9,6 +10,64 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RDMACONF = os.environ.get("RDMACONF", os.path.join(ROOT, "build", "rdmaconf"))
 SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
+RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
+
+
+def host_has_device():
+    return os.path.isdir("/sys/class/infiniband") and \
+        bool(os.listdir("/sys/class/infiniband"))
+
+
+# What the session's one boot of the rxe VM exits with, after all steps:
+# the launcher must hand it back (test_rxe_vm checks).
+VM_SESSION_EXIT = 7
+
+
+class Step:
+    """One command of the VM session: its exit status, output and the
+    directory it ran in (its files are there)."""
+
+    def __init__(self, d):
+        self.dir = d
+        self.rc = int(open(os.path.join(d, "rc")).read().strip() or -1) \
+            if os.path.exists(os.path.join(d, "rc")) else None
+        self.out = open(os.path.join(d, "out")).read() \
+            if os.path.exists(os.path.join(d, "out")) else ""
+        self.err = open(os.path.join(d, "err")).read() \
+            if os.path.exists(os.path.join(d, "err")) else ""
+
+
+@pytest.fixture(scope="session")
+def vm_session(request, tmp_path_factory):
+    """Every VM_STEPS of the selected test modules, run one after the
+    other in a single boot of the rxe VM with two devices (a boot is
+    ~10 s of make check), or on the host when it has a device.
+
+    VM_STEPS maps a step's name to a shell command; it runs in a directory
+    of its own with the environment of the test run.  Returns the steps
+    (Step) by name and the launcher's own result under "_launcher"."""
+    steps = {}
+    for item in request.session.items:
+        steps.update(getattr(item.module, "VM_STEPS", {}))
+    d = tmp_path_factory.mktemp("vm-session")
+    script = ["cd %s || exit 99" % shlex.quote(str(d))]
+    for name, cmd in steps.items():
+        sd = d / name
+        sd.mkdir()
+        script.append("(cd %s && %s) > %s/out 2> %s/err < /dev/null; "
+                      "echo $? > %s/rc" % ((shlex.quote(str(sd)), cmd) +
+                                           (shlex.quote(str(sd)),) * 3))
+    script.append("exit %d" % VM_SESSION_EXIT)
+    cmd = ["sh", "-c", "\n".join(script)]
+    if not host_has_device():
+        cmd = [RXE_VM, "--two", "--"] + cmd
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    env["RDMACONF_PROBE"] = "x y"
+    launcher = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=1800)
+    found = {name: Step(str(d / name)) for name in steps}
+    found["_launcher"] = launcher
+    return found
 
 
 # The whole umad suite on ibsim takes most of a minute, nearly all of it

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT
+from conftest import RDMACONF, ROOT, host_has_device
 
 BUILD = os.path.dirname(RDMACONF)
 REF = os.path.join(BUILD, "ref")
@@ -68,17 +68,14 @@ def compare(results):
     return problems
 
 
-def run_clients(tmp_path, clients, opensm_on_reference=False, vm=False):
+def run_clients(tmp_path, clients, opensm_on_reference=False):
     out = tmp_path / "clients.json"
     cmd = ["/usr/bin/python3", DRIVER, REF, str(out)] + clients
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     env["RDMACONF_BUILD"] = BUILD
-    if vm:
-        cmd = [os.path.join(ROOT, "ci", "rxe-vm"), "--"] + cmd
-    else:
-        cmd = [IBSIM_RUN, "--"] + cmd
-        if opensm_on_reference:
-            env["RDMACONF_IBSIM_OPENSM_LIBS"] = REF
+    cmd = [IBSIM_RUN, "--"] + cmd
+    if opensm_on_reference:
+        env["RDMACONF_IBSIM_OPENSM_LIBS"] = REF
     p = subprocess.run(cmd, capture_output=True, text=True, env=env,
                        cwd=str(tmp_path), timeout=600)
     assert p.returncode == 0, p.stderr[-2000:]
@@ -120,13 +117,21 @@ def test_opensm_on_the_reference_brings_the_subnet_up(tmp_path):
     assert not problems, "\n\n".join(problems)
 
 
+RXE_CLIENTS = ["ibstat", "ibstat -p", "ibstat -l"]
+# in the session's one boot of the rxe VM (conftest.vm_session)
+VM_STEPS = {"dropin-rxe": "RDMACONF_BUILD=%s /usr/bin/python3 %s %s "
+            "clients.json %s" % (BUILD, DRIVER, REF,
+                                 " ".join("'%s'" % c for c in RXE_CLIENTS))}
+
+
 @pytest.mark.vm
-def test_clients_on_rxe(tmp_path):
+def test_clients_on_rxe(vm_session):
     """On RoCE there is no SMI and no SM: what the clients can do without
     them (ibstat) prints the same on both."""
-    if os.path.isdir("/sys/class/infiniband") and \
-            os.listdir("/sys/class/infiniband"):
+    if host_has_device():
         pytest.skip("runs in the rxe VM; this host has its own device")
-    problems = compare(run_clients(tmp_path, ["ibstat", "ibstat -p",
-                                              "ibstat -l"], vm=True))
+    p = vm_session["dropin-rxe"]
+    assert p.rc == 0, p.err[-2000:]
+    with open(os.path.join(p.dir, "clients.json")) as f:
+        problems = compare(json.load(f))
     assert not problems, "\n\n".join(problems)

@@ -4,6 +4,7 @@ mutation` runs them all.  Every mutant must be killed or have a written
 reason in tests/mutants/survivors.expect."""
 import json
 import os
+import pathlib
 import subprocess
 
 import pytest
@@ -17,17 +18,16 @@ MUTANTS = os.environ.get("RDMACONF_MUTANTS",
 DRIVER = os.path.join(ROOT, "tests", "mutants", "run_mutation.py")
 
 
-def test_every_sampled_mutant_is_killed_or_explained(tmp_path):
-    out = tmp_path / "mutation.json"
-    cmd = ["/usr/bin/python3", "-u", DRIVER, "--sample", "--rdmaconf",
-           RDMACONF, "--mutants", MUTANTS, "--json", str(out)]
-    if not (os.path.isdir("/sys/class/infiniband") and
-            os.listdir("/sys/class/infiniband")):
-        cmd = [os.path.join(ROOT, "ci", "rxe-vm"), "--"] + cmd
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                       cwd=str(tmp_path), timeout=600)
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+# in the session's one boot of the rxe VM (conftest.vm_session)
+VM_STEPS = {"mutation-sample": "/usr/bin/python3 -u %s --sample --rdmaconf "
+            "%s --mutants %s --json mutation.json" % (DRIVER, RDMACONF,
+                                                      MUTANTS)}
+
+
+def test_every_sampled_mutant_is_killed_or_explained(vm_session):
+    p = vm_session["mutation-sample"]
+    assert p.rc == 0, p.out[-3000:] + p.err[-2000:]
+    out = pathlib.Path(p.dir) / "mutation.json"
     report = json.loads(out.read_text())
     assert report["complete"] and report["mutants"] >= 25, report
     calls = report["calls"]

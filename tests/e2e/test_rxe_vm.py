@@ -5,40 +5,56 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT
+from conftest import RDMACONF, ROOT, RXE_VM, SHIMS, VM_SESSION_EXIT, \
+    host_has_device
 
 # every test here needs a device, in the VM when the host has none
 pytestmark = pytest.mark.vm
 
-RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
+def suite_run(args):
+    """rdmaconf run of every case on the session's device, into
+    results.json in the step's directory."""
+    return "%s run %s --json results.json" % (RDMACONF, args)
 
 
-def host_has_device():
-    return os.path.isdir("/sys/class/infiniband") and \
-        bool(os.listdir("/sys/class/infiniband"))
+# One boot of the rxe VM (conftest.vm_session) runs all of these.
+VM_STEPS = {
+    "suite": suite_run(""),
+    # the same suite one row at a time: the verdicts must not change
+    "suite-serial": suite_run("--jobs 1"),
+    # the launcher carries the environment in, files written land here
+    "probe": 'test "$RDMACONF_PROBE" = "x y" && ls /dev/infiniband/uverbs0 '
+             '/dev/infiniband/umad0 && echo ok > written-in-guest',
+    # --two: rxe0 and rxe1 on a veth pair; RC traffic between them
+    "pingpong": (
+        'timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 5 > /dev/null 2>&1 & '
+        'for i in $(seq 100); do '
+        '  ibv_rc_pingpong -d rxe1 -g 1 -n 5 192.0.2.1 2>/dev/null && exit 0; '
+        '  sleep 0.2; '     # the server may not listen yet: retry, bounded
+        'done; exit 1'),
+}
+
+
+def load_results(step):
+    import json
+    path = os.path.join(step.dir, "results.json")
+    with open(path) as f:
+        data = json.load(f)
+    data["_path"] = path
+    return data
 
 
 @pytest.fixture(scope="module")
-def rxe_run(tmp_path_factory):
+def rxe_run(vm_session):
     """One run of every case on a device, shared by the tests below."""
-    path = tmp_path_factory.mktemp("rxe") / "results.json"
-    args = [RDMACONF, "run", "--json", str(path)]
-    if not host_has_device():
-        args[2:2] = ["--vm", "--two"]   # a second device for peer rows
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    proc = subprocess.run(args, capture_output=True, text=True, env=env,
-                          timeout=900)
-    import json
-    with open(path) as f:
-        data = json.load(f)
-    data["_path"] = str(path)
-    return proc, data
+    step = vm_session["suite"]
+    return step, load_results(step)
 
 
 def test_device_fingerprint(rxe_run):
     proc, data = rxe_run
     dev = data["device"]
-    assert dev is not None, proc.stderr[-2000:]
+    assert dev is not None, proc.err[-2000:]
     assert dev["link_layer"] in ("Ethernet", "InfiniBand")
     assert dev["port_state"] == "ACTIVE"
     assert dev["node_guid"] and dev["gids"]
@@ -50,7 +66,7 @@ def test_device_fingerprint(rxe_run):
 
 def test_device_rows_ran_and_conform(rxe_run):
     proc, data = rxe_run
-    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert proc.rc == 0, proc.out[-4000:] + proc.err[-2000:]
     device_rows = [r for r in data["results"] if "device" in r["needs"]]
     assert len(device_rows) >= 100
     assert len([r for r in device_rows if r["id"].startswith("verbs/")]) >= 25
@@ -131,34 +147,25 @@ SHIM_RUNS = {
 }
 
 
+for _name, (_lib, _bugs, _pattern) in SHIM_RUNS.items():
+    VM_STEPS["shim-" + _name] = (
+        "LD_PRELOAD=%s RDMACONF_SHIM=%s %s run --filter '%s' --json "
+        "results.json" % (os.path.join(SHIMS, _lib), _bugs, RDMACONF,
+                          _pattern))
+
+
 @pytest.fixture(scope="module")
-def shim_runs(tmp_path_factory):
-    d = tmp_path_factory.mktemp("shims")
-    from conftest import SHIMS
-    script = []
-    for name, (lib, bugs, pattern) in SHIM_RUNS.items():
-        script.append(
-            "LD_PRELOAD=%s RDMACONF_SHIM=%s %s run --filter '%s' --json %s "
-            "> %s 2>&1; echo $? > %s" % (
-                os.path.join(SHIMS, lib), bugs, RDMACONF, pattern,
-                d / (name + ".json"), d / (name + ".ktap"), d / (name + ".rc")))
-    cmd = ["sh", "-c", "\n".join(script)]
-    if not host_has_device():
-        cmd = [RXE_VM, "--two", "--"] + cmd
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-    return d
+def shim_runs(vm_session):
+    return {name: vm_session["shim-" + name] for name in SHIM_RUNS}
 
 
 def caught_in_run(runs, name, caught):
     """Each id of @caught must get that system verdict in the @name shim
     run while the reference passes, and the run must fail."""
-    import json
-    rc = (runs / (name + ".rc")).read_text().strip()
-    ktap = (runs / (name + ".ktap")).read_text()
-    assert rc == "1", ktap[-3000:]
-    with open(runs / (name + ".json")) as f:
-        rows = {r["id"]: r for r in json.load(f)["results"]}
+    step = runs[name]
+    ktap = step.out
+    assert step.rc == 1, ktap[-3000:] + step.err[-2000:]
+    rows = {r["id"]: r for r in load_results(step)["results"]}
     for rid, verdict in caught.items():
         assert rows[rid]["verdict"] == {"system": verdict,
                                         "reference": "PASS"}, rows[rid]
@@ -210,14 +217,18 @@ def run_vm(env, *cmd, timeout=300):
                           text=True, env=full, timeout=timeout)
 
 
-def test_vm_exit_status_environment_and_files(tmp_path):
-    marker = tmp_path / "written-in-guest"
-    p = run_vm({"RDMACONF_PROBE": "x y"}, "sh", "-c",
-               'test "$RDMACONF_PROBE" = "x y" && ls /dev/infiniband/uverbs0 '
-               '/dev/infiniband/umad0 && echo ok > %s && exit 7' % marker)
-    assert p.returncode == 7, p.stderr
-    assert marker.read_text() == "ok\n"
-    assert "/dev/infiniband/umad0" in p.stdout
+def test_vm_exit_status_environment_and_files(vm_session):
+    """The session's command exits 7: so does the launcher; the
+    environment went in and the files the guest wrote came out."""
+    if host_has_device():
+        pytest.skip("the host has a device: no VM")
+    launcher = vm_session["_launcher"]
+    assert launcher.returncode == VM_SESSION_EXIT, launcher.stderr[-2000:]
+    probe = vm_session["probe"]
+    assert probe.rc == 0, probe.out + probe.err
+    assert "/dev/infiniband/umad0" in probe.out
+    with open(os.path.join(probe.dir, "written-in-guest")) as f:
+        assert f.read() == "ok\n"
 
 
 def one_line_cause(p, rc, text):
@@ -247,19 +258,29 @@ def test_vm_failures_have_distinct_exits(tmp_path):
     one_line_cause(p, 64, "unknown option")
 
 
-def test_two_devices_reach_each_other():
+def test_two_devices_reach_each_other(vm_session):
     """--two: rxe0 and rxe1 on a veth pair; RC traffic between them."""
-    script = (
-        'timeout 60 ibv_rc_pingpong -d rxe0 -g 1 -n 5 > /dev/null 2>&1 & '
-        'for i in $(seq 100); do '
-        '  ibv_rc_pingpong -d rxe1 -g 1 -n 5 192.0.2.1 2>/dev/null && exit 0; '
-        '  sleep 0.2; '     # the server may not listen yet: retry, bounded
-        'done; exit 1')
-    full = dict(os.environ)
-    p = subprocess.run([RXE_VM, "--two", "--", "sh", "-c", script],
-                       capture_output=True, text=True, env=full, timeout=300)
-    assert p.returncode == 0, p.stdout + p.stderr
-    assert "iters in" in p.stdout
+    p = vm_session["pingpong"]
+    assert p.rc == 0, p.out + p.err
+    assert "iters in" in p.out
+
+
+def test_serial_and_parallel_runs_give_the_same_verdicts(vm_session):
+    """Rows run in parallel unless they share state (rc_share): the same
+    suite one row at a time must decide every row the same way."""
+    par, ser = (load_results(vm_session[s]) for s in ("suite",
+                                                      "suite-serial"))
+
+    def decided(data):
+        return {r["id"]: (r["verdict"], r["ok"], r["agree"], r["divergence"])
+                for r in data["results"]}
+    a, b = decided(par), decided(ser)
+    assert a.keys() == b.keys()
+    differ = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+    assert not differ, differ
+    assert vm_session["suite-serial"].out.startswith("KTAP version 1")
+    assert "; jobs 1" in vm_session["suite-serial"].out
+    assert "; jobs 1" not in vm_session["suite"].out
 
 
 UPSTREAM = os.environ.get("RDMACONF_UPSTREAM_RDMA_CORE")
@@ -313,8 +334,10 @@ def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     mark = "RDMACONF_TEST_MARK=%d" % os.getpid()
     env = dict(os.environ, RDMACONF_TEST_MARK=str(os.getpid()))
     out = tmp_path / "r.json"
-    p = subprocess.Popen([RDMACONF, "run", "--vm", "--filter", "umad/*",
-                          "--json", str(out)], stdout=subprocess.PIPE,
+    # the whole suite: rows run in parallel, and a part of it could end
+    # before the signal comes
+    p = subprocess.Popen([RDMACONF, "run", "--vm", "--json", str(out)],
+                         stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env,
                          start_new_session=True)
     deadline = time.monotonic() + 300

@@ -31,7 +31,8 @@ static enum rc_cli_result check(bool list, const struct rc_opts *o,
 				char *err, size_t len)
 {
 	if (list) {
-		if (o->vm || o->two || o->ibsim || o->junit ||
+		if (o->vm || o->two || o->ibsim || o->junit || o->kernel ||
+		    o->dist ||
 		    o->device || o->expect || o->rdma_core || o->jobs)
 			return fail(err, len, "list takes only --filter and "
 				    "--json");
@@ -44,6 +45,8 @@ static enum rc_cli_result check(bool list, const struct rc_opts *o,
 			    "--device");
 	if (o->two && !o->vm)
 		return fail(err, len, "--two is an option of --vm");
+	if ((o->kernel || o->dist) && !o->vm)
+		return fail(err, len, "--kernel and --dist are options of --vm");
 	return RC_CLI_RUN;
 }
 
@@ -63,6 +66,8 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 		{ "watchdog-ms", required_argument, NULL, 'w' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "jobs", required_argument, NULL, 'P' },
+		{ "kernel", required_argument, NULL, 'K' },
+		{ "dist", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
@@ -136,6 +141,12 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 				return fail(err, errlen, "--watchdog-ms takes a "
 					    "positive number of milliseconds, "
 					    "not '%.64s'", optarg);
+			break;
+		case 'K':
+			o->kernel = optarg;
+			break;
+		case 'D':
+			o->dist = optarg;
 			break;
 		case 'P':
 			o->jobs = strtoul(optarg, &end, 10);

@@ -23,6 +23,8 @@ struct rc_opts {
 	bool vm;
 	bool two;		/* --vm with two rxe devices */
 	bool ibsim;		/* --target ibsim */
+	const char *kernel;	/* --vm --kernel SPEC (ci/rxe-vm) */
+	const char *dist;	/* --vm --dist SUITE */
 	const char *rdma_core;	/* an rdma-core build tree to test */
 	unsigned int watchdog_ms;
 	unsigned int jobs;	/* rows in flight at once; 0: as many as fit */

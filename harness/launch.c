@@ -57,10 +57,24 @@ int rc_exec_with_rdma_core(const char *dir, int argc, char **argv)
 	return RC_EXIT_ENV;
 }
 
-static bool launcher_arg(const char *a)
+/* How many words of the command line at @a are the launcher's: the
+ * command inside it goes without them. */
+static int launcher_args(char **a)
 {
-	return !strcmp(a, "--vm") || !strcmp(a, "--two") ||
-	       !strcmp(a, "--target") || !strncmp(a, "--target=", 9);
+	static const char *const with_value[] = { "--target", "--kernel",
+						  "--dist" };
+	size_t i, n;
+
+	if (!strcmp(*a, "--vm") || !strcmp(*a, "--two"))
+		return 1;
+	for (i = 0; i < sizeof(with_value) / sizeof(*with_value); i++) {
+		n = strlen(with_value[i]);
+		if (!strncmp(*a, with_value[i], n) && (*a)[n] == '=')
+			return 1;
+		if (!strcmp(*a, with_value[i]))
+			return a[1] ? 2 : 1;
+	}
+	return 0;
 }
 
 /*
@@ -69,14 +83,14 @@ static bool launcher_arg(const char *a)
  * (ci/ibsim-run), which set what the command finds there.  @env names the
  * variable that overrides the launcher's path.
  */
-int rc_exec_launcher(const char *env, const char *script, bool two,
-			 const char *filter, int argc, char **argv)
+int rc_exec_launcher(const char *env, const char *script,
+		     const struct rc_launch *l, int argc, char **argv)
 {
 	const char *launcher = getenv(env);
 	char self[4096], path[4096], build[4096];
-	char **args = calloc(argc + 6, sizeof(*args));
+	char **args = calloc(argc + 10, sizeof(*args));
 	ssize_t n;
-	int i, k = 0;
+	int i, k = 0, skip;
 
 	if (!launcher) {
 		snprintf(path, sizeof(path), "%s/%s", RDMACONF_SRCDIR, script);
@@ -93,19 +107,28 @@ int rc_exec_launcher(const char *env, const char *script, bool two,
 	*strrchr(build, '/') = 0;
 	setenv("RDMACONF_BUILD", build, 0);
 	args[k++] = (char *)launcher;
-	if (two)
+	if (l->two)
 		args[k++] = (char *)"--two";
+	if (l->kernel) {
+		args[k++] = (char *)"--kernel";
+		args[k++] = (char *)l->kernel;
+	}
+	if (l->dist) {
+		args[k++] = (char *)"--dist";
+		args[k++] = (char *)l->dist;
+	}
 	args[k++] = (char *)"--";
 	args[k++] = self;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--target"))
-			i++;
-		else if (!launcher_arg(argv[i]))
+	for (i = 1; i < argc; i += skip) {
+		skip = launcher_args(&argv[i]);
+		if (!skip) {
 			args[k++] = argv[i];
+			skip = 1;
+		}
 	}
-	if (filter) {
+	if (l->filter) {
 		args[k++] = (char *)"--filter";
-		args[k++] = (char *)filter;
+		args[k++] = (char *)l->filter;
 	}
 	execv(launcher, args);
 	fprintf(stderr, "rdmaconf: cannot start the test-host launcher %s: "

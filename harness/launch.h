@@ -11,9 +11,17 @@
 #include <stdbool.h>
 
 int rc_exec_with_rdma_core(const char *dir, int argc, char **argv);
-/* @env names the variable that overrides the launcher's path @script;
- * @filter, when not NULL, is added as --filter */
-int rc_exec_launcher(const char *env, const char *script, bool two,
-		     const char *filter, int argc, char **argv);
+
+/* What the launcher is told, beyond the command. */
+struct rc_launch {
+	bool two;		/* ci/rxe-vm --two */
+	const char *kernel;	/* ci/rxe-vm --kernel */
+	const char *dist;	/* ci/rxe-vm --dist */
+	const char *filter;	/* added to the command as --filter */
+};
+
+/* @env names the variable that overrides the launcher's path @script */
+int rc_exec_launcher(const char *env, const char *script,
+		     const struct rc_launch *l, int argc, char **argv);
 
 #endif

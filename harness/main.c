@@ -27,7 +27,8 @@ static void usage(FILE *f)
 "usage: rdmaconf list [--filter GLOB[,GLOB...]] [--json FILE|-]\n"
 "       rdmaconf run [--filter GLOB[,GLOB...]] [--impl system|reference|both]\n"
 "                    [--json FILE] [--junit FILE] [--device NAME]\n"
-"                    [--vm [--two] | --target host|vm|ibsim]\n"
+"                    [--vm [--two] [--kernel SPEC] [--dist SUITE] |\n"
+"                     --target host|vm|ibsim]\n"
 "                    [--rdma-core BUILD_DIR]\n"
 "                    [--expect FILE] [--watchdog-ms MS] [--jobs N]\n"
 "       rdmaconf report RESULTS.json [MORE.json ...] -o DIR\n"
@@ -134,14 +135,20 @@ int main(int argc, char **argv)
 		o.rdma_core = getenv("RDMACONF_RDMA_CORE");
 	if (o.rdma_core && !getenv("RDMACONF_RDMA_CORE_ACTIVE"))
 		return rc_exec_with_rdma_core(o.rdma_core, argc, argv);
-	if (o.vm)
-		return rc_exec_launcher("RDMACONF_RXE_VM", "ci/rxe-vm", o.two, NULL,
-				     argc, argv);
+	if (o.vm) {
+		struct rc_launch l = { .two = o.two, .kernel = o.kernel,
+				       .dist = o.dist };
+
+		return rc_exec_launcher("RDMACONF_RXE_VM", "ci/rxe-vm", &l,
+					argc, argv);
+	}
 	/* ibsim simulates the MAD interface only: the umad cases, unless
 	 * told otherwise */
-	if (o.ibsim)
+	if (o.ibsim) {
+		struct rc_launch l = { .filter = o.filter ? NULL : "umad/*" };
+
 		return rc_exec_launcher("RDMACONF_IBSIM_RUN", "ci/ibsim-run",
-				     false, o.filter ? NULL : "umad/*", argc,
-				     argv);
+					&l, argc, argv);
+	}
 	return rc_cmd_run(&o);
 }

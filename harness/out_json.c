@@ -13,6 +13,28 @@
 #define RDMACONF_VERSION "0.1"
 #endif
 
+/* PRETTY_NAME of /etc/os-release ("Debian GNU/Linux 13 (trixie)"): the
+ * distribution whose rdma-core runs, for a matrix's columns */
+static const char *os_name(void)
+{
+	static char name[128];
+	char line[256];
+	FILE *f = fopen("/etc/os-release", "re");
+	size_t n;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "PRETTY_NAME=", 12))
+			continue;
+		snprintf(name, sizeof(name), "%s", line + 12 +
+			 (line[12] == '"'));
+		n = strcspn(name, "\"\n");
+		name[n] = 0;
+	}
+	if (f)
+		fclose(f);
+	return name[0] ? name : NULL;
+}
+
 void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 		  const struct rc_target *t)
 {
@@ -26,6 +48,8 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, u.release);
 	rc_str_printf(b, ", \"machine\": ");
 	rc_str_json(b, u.machine);
+	rc_str_printf(b, ", \"os\": ");
+	rc_str_json(b, os_name());
 	rc_str_printf(b, ", \"rdma_core\": ");
 	rc_str_json(b, rc_impl_rdma_core_version(origin));
 	rc_str_printf(b, ", \"libibumad\": ");

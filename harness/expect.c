@@ -64,6 +64,65 @@ static bool valid_number(const char *s)
 	return !errno && end != s && !*end;
 }
 
+void rc_profile_set_versions(struct rc_profile *p, const char *kernel,
+			     const char *rdma_core)
+{
+	p->kernel = kernel;
+	p->rdma_core = rdma_core;
+}
+
+int rc_version_cmp(const char *a, const char *b)
+{
+	char *ea, *eb;
+	unsigned long x, y;
+
+	for (;;) {
+		x = strtoul(a, &ea, 10);
+		y = strtoul(b, &eb, 10);
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*ea != '.' || *eb != '.')
+			return 0;
+		a = ea + 1;
+		b = eb + 1;
+	}
+}
+
+/*
+ * "%when WHAT OP VERSION" or "%when always" in @s (after "%when"): does
+ * it hold?  1 or 0; -1 when it is malformed.
+ */
+static int when_holds(const struct rc_profile *p, char *s)
+{
+	static const char *const ops[] = { "<", "<=", "==", ">=", ">" };
+	char *what = next_word(&s), *op = next_word(&s), *ver = next_word(&s);
+	const char *have;
+	size_t i;
+	int c;
+
+	if (what && !strcmp(what, "always") && !op)
+		return 1;
+	if (!what || !op || !ver || next_word(&s) ||
+	    (strcmp(what, "kernel") && strcmp(what, "rdma-core")) ||
+	    !isdigit((unsigned char)*ver))
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(ops) && strcmp(op, ops[i]); i++)
+		;
+	if (i == ARRAY_SIZE(ops))
+		return -1;
+	have = strcmp(what, "kernel") ? p->rdma_core : p->kernel;
+	if (!have)
+		return 0;
+	c = rc_version_cmp(have, ver);
+	switch (i) {
+	case 0: return c < 0;
+	case 1: return c <= 0;
+	case 2: return c == 0;
+	case 3: return c >= 0;
+	default: return c > 0;
+	}
+}
+
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen)
 {
@@ -76,6 +135,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	int fail_kind;
 	char *pin;
 	bool scope[RC_NIMPLS] = { [RC_IMPL_SYSTEM] = true };
+	bool when = true;
 	FILE *f = fopen(path, "re");
 
 	if (!f) {
@@ -92,6 +152,18 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		id = next_word(&s);
 		if (!id || id[0] == '#')
 			continue;
+		if (!strcmp(id, "%when")) {
+			int holds = when_holds(p, s);
+
+			if (holds < 0) {
+				snprintf(err, errlen, "%s:%u: expected '%%when "
+					 "kernel|rdma-core <|<=|==|>=|> VERSION' "
+					 "or '%%when always'", path, lineno);
+				goto fail;
+			}
+			when = holds;
+			continue;
+		}
 		kind = next_word(&s);
 		if (!strcmp(id, "%scope")) {
 			if (kind && !*s && (!strcmp(kind, "both") ||
@@ -153,6 +225,9 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 				 "(XFAIL, DIVERGE or SKIP)", path, lineno, kind);
 			goto fail;
 		}
+		/* checked above, loaded only where its %when holds */
+		if (!when)
+			continue;
 		old = rc_profile_find(p, id);
 		if (old && old - p->e >= first) {
 			snprintf(err, errlen, "%s:%u: second entry for %.200s",

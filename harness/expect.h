@@ -32,6 +32,16 @@
  *                   simulator's stand-in for the kernel that the system
  *                   library happens to paper over)
  *   %scope system   (the default) to the system implementation only
+ *
+ * Deviations of some versions only are data too: the entries after
+ *
+ *   %when kernel >= 6.11      (or <, <=, >, ==, with any dotted version)
+ *   %when rdma-core < 50
+ *   %when always              (the default)
+ *
+ * apply only where the running kernel or the system's rdma-core is such a
+ * version (rc_profile_set_versions); elsewhere they are not loaded.  An
+ * unknown version (an rdma-core build tree) meets no condition.
  */
 #ifndef RDMACONF_EXPECT_H
 #define RDMACONF_EXPECT_H
@@ -61,7 +71,16 @@ struct rc_profile {
 	struct rc_expectation *e;
 	unsigned int n;
 	char files[512];	/* the files loaded, for the results */
+	/* what %when compares against; NULL: unknown */
+	const char *kernel, *rdma_core;
 };
+
+/* The versions %when lines are decided on, before loading. */
+void rc_profile_set_versions(struct rc_profile *p, const char *kernel,
+			     const char *rdma_core);
+/* Compare dotted versions numerically ("6.12.118+deb13" > "6.1"): <0, 0,
+ * >0 over the fields both give. */
+int rc_version_cmp(const char *a, const char *b);
 
 /* Load @path into @p; a malformed line is an error: one-line cause in
  * @err, returns -1. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "rdmaconf.h"
@@ -193,7 +194,13 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 					      "kernel.expect" };
 	const char *dir = getenv("RDMACONF_EXPECT_DIR");
 	char path[4096], err[512], drv[64];
+	static struct utsname u;
 	size_t i;
+
+	/* what %when lines are decided on */
+	uname(&u);
+	rc_profile_set_versions(p, u.release, rc_impl_rdma_core_version(
+					rc_impl_system_origin("umad")));
 
 	if (o->expect) {
 		if (!strcmp(o->expect, "none"))

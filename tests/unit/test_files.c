@@ -144,6 +144,42 @@ Test(profile, scope_directive)
 	rc_profile_free(&p);
 }
 
+Test(profile, when_directive_keys_entries_by_version)
+{
+	struct rc_profile p = {};
+	char err[512];
+	static const char text[] =
+		"a XFAIL always\n"
+		"%when kernel >= 6.11\nb XFAIL new kernels\n"
+		"%when kernel < 6.11\nb XFAIL old kernels\n"
+		"%when rdma-core < 50\nc XFAIL old library\n"
+		"%when always\nd XFAIL always again\n";
+
+	rc_profile_set_versions(&p, "6.12.118+deb13-amd64", "56.1");
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "b")->reason, "new kernels");
+	cr_assert_null(rc_profile_find(&p, "c"));
+	cr_assert(rc_profile_find(&p, "a") && rc_profile_find(&p, "d"));
+	rc_profile_set_versions(&p, "6.1.0-57-amd64", "44.0");
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "b")->reason, "old kernels");
+	cr_assert_not_null(rc_profile_find(&p, "c"));
+	/* an rdma-core build tree: its version is unknown, nothing holds */
+	rc_profile_set_versions(&p, "6.1.0", NULL);
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_null(rc_profile_find(&p, "c"));
+	cr_assert_eq(load_text("%when kernel ~ 6\n", &p, err), -1);
+	cr_assert(strstr(err, ":1: expected '%when"), "%s", err);
+	cr_assert_eq(load_text("%when libc >= 2\n", &p, err), -1);
+	cr_assert_eq(load_text("%when kernel >= six\n", &p, err), -1);
+	cr_assert_eq(load_text("%when kernel < 6.11\nx BOGUS r\n", &p, err),
+		     -1, "an entry that does not apply is still checked");
+	cr_assert_lt(rc_version_cmp("6.1.0", "6.12"), 0);
+	cr_assert_eq(rc_version_cmp("6.12.118+deb13", "6.12"), 0);
+	cr_assert_gt(rc_version_cmp("56.1", "44.0"), 0);
+	rc_profile_free(&p);
+}
+
 Test(profile, device_profile_overrides_library_profile)
 {
 	struct rc_profile p = {};

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "umad_dev.h"
 #include "../../harness/device.h"
@@ -70,6 +71,15 @@ static int umad_index(struct rc_ctx *ctx)
 	return -1;
 }
 
+/* Did the kernel make issm@n (beside umad@n)? */
+static bool issm_exists(int n)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), RC_SYSFS_MAD "/issm%d", n);
+	return !access(path, F_OK);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
@@ -80,6 +90,19 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ctx->ops->umad_get_issm_path,
 			  "umad_get_issm_path"))
 		return;
+	/* Linux 6.11 and later create an issm device only for a port with
+	 * an SMI ("RDMA/core: Create "issm*" device nodes only when SMI is
+	 * supported"): on RoCE there is none to resolve.  (On InfiniBand
+	 * there always is; a simulator's sysfs may not show it.) */
+	n = umad_index(ctx);
+	if (row->ca == CA_TARGET && row->port == PORT_TARGET &&
+	    row->max == PATH_MAX_ROW && n >= 0 &&
+	    !strcmp(ctx->target->link_layer, "Ethernet") && !issm_exists(n)) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the kernel made "
+			     "no issm device for umad%d (since Linux 6.11, "
+			     "only for a port with an SMI)", n);
+		return;
+	}
 	memset(path, PATH_FILL, sizeof(path));
 	RC_OBSERVE(ctx, ret = ctx->ops->umad_get_issm_path(
 			   dev_row_ca(row, ctx), dev_row_port(row, ctx), path,
@@ -95,7 +118,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 		rc_obs_violation(ctx->obs, "path not terminated");
 		return;
 	}
-	n = umad_index(ctx);
 	snprintf(want, sizeof(want), "/dev/infiniband/issm%d", n);
 	if (n >= 0 && strcmp(path, want))
 		rc_obs_violation(ctx->obs, "path \"%.40s\", the port's umad "

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "jsonread.h"
 #include "report.h"
 
@@ -30,56 +31,6 @@ struct side {
 static const struct rc_jv *find(const struct side *s, const char *id)
 {
 	return rc_results_find(s->results, id);
-}
-
-static bool ok(const struct rc_jv *c)
-{
-	const struct rc_jv *v = rc_jv_get(c, "ok");
-
-	return v && v->type == RC_JBOOL && v->b;
-}
-
-static const char *verdict(const struct rc_jv *c, const char *impl)
-{
-	const char *v = rc_jv_str(rc_jv_get(c, "verdict"), impl);
-
-	return v ? v : "-";
-}
-
-static bool flag(const struct rc_jv *c, const char *key)
-{
-	const struct rc_jv *v = rc_jv_get(c, key);
-
-	return v && v->type == RC_JBOOL && v->b;
-}
-
-/* Did the implementation run the call at all?  ABSENT did not. */
-static bool ran(const char *v)
-{
-	static const char *const not_run[] = { "SKIP", "UNSUPPORTED", "ABSENT",
-					       "BROKEN", "-" };
-	size_t i;
-
-	for (i = 0; i < sizeof(not_run) / sizeof(not_run[0]); i++)
-		if (!strcmp(v, not_run[i]))
-			return false;
-	return true;
-}
-
-static const char *stopped_running(const struct rc_jv *b,
-				   const struct rc_jv *n)
-{
-	static const char *const impls[] = { "system", "reference" };
-	static char why[64];
-	size_t i;
-
-	for (i = 0; i < 2; i++)
-		if (ran(verdict(b, impls[i])) && !ran(verdict(n, impls[i]))) {
-			snprintf(why, sizeof(why), "%s no longer runs it (%s)",
-				 impls[i], verdict(n, impls[i]));
-			return why;
-		}
-	return NULL;
 }
 
 static bool load(struct side *s)
@@ -104,9 +55,10 @@ static void row(const char *mark, const char *id, const struct rc_jv *b,
 		const struct rc_jv *n, const char *why)
 {
 	printf("%-8s %-58s %5s/%-5s -> %5s/%-5s %s\n", mark, id,
-	       b ? verdict(b, "system") : "", b ? verdict(b, "reference") : "",
-	       n ? verdict(n, "system") : "", n ? verdict(n, "reference") : "",
-	       why);
+	       b ? rc_case_verdict(b, "system") : "",
+	       b ? rc_case_verdict(b, "reference") : "",
+	       n ? rc_case_verdict(n, "system") : "",
+	       n ? rc_case_verdict(n, "reference") : "", why);
 }
 
 int rc_cmd_gate(int argc, char **argv)
@@ -140,50 +92,29 @@ int rc_cmd_gate(int argc, char **argv)
 	       "now (system/reference)");
 	for (i = 0; i < now.results->n; i++) {
 		const struct rc_jv *n = &now.results->items[i];
-		const char *id = rc_jv_str(n, "id");
+		const char *id = rc_jv_str(n, "id"), *why;
 		const struct rc_jv *b = id ? find(&base, id) : NULL;
-		const char *stale = rc_jv_str(n, "stale");
+		enum rc_change ch;
 
 		if (!id)
 			continue;
-		if (!b) {
-			if (!ok(n)) {
-				row("WORSE", id, NULL, n, "new case, not ok");
-				worse++;
-			}
-			continue;
-		}
-		if (!ok(n) && flag(n, "conforms_now")) {
-			row("UPDATE", id, b, n, stale ? stale : "now conforms");
-			update++;
-		} else if (ok(b) && !ok(n)) {
-			row("WORSE", id, b, n, stale ? stale :
-			    rc_jv_str(n, "divergence") ? rc_jv_str(n, "divergence") :
-			    rc_jv_str(n, "system_detail") ?
-			    rc_jv_str(n, "system_detail") : "not ok");
-			worse++;
-		} else if (stopped_running(b, n)) {
-			row("WORSE", id, b, n, stopped_running(b, n));
-			worse++;
-		} else if (!ok(b) && ok(n)) {
-			row("BETTER", id, b, n, "ok now");
-			better++;
-		} else if (strcmp(verdict(b, "system"), verdict(n, "system")) ||
-			   strcmp(verdict(b, "reference"), verdict(n, "reference"))) {
-			row("CHANGED", id, b, n, "");
-		} else {
-			same++;
-		}
+		ch = rc_compare_case(b, n, &why);
+		if (ch != RC_SAME)
+			row(rc_change_name(ch), id, b, n, why);
+		worse += ch == RC_WORSE;
+		update += ch == RC_UPDATE;
+		better += ch == RC_BETTER;
+		same += ch == RC_SAME && b;
 	}
 	for (i = 0; i < base.results->n; i++) {
-		const char *id = rc_jv_str(&base.results->items[i], "id");
+		const struct rc_jv *b = &base.results->items[i];
+		const char *id = rc_jv_str(b, "id"), *why;
 
-		if (id && !find(&now, id)) {
-			row("WORSE", id, &base.results->items[i], NULL,
-			    "vanished from the results (a deliberate removal "
-			    "is a baseline update)");
-			worse++;
-		}
+		if (!id || find(&now, id))
+			continue;
+		rc_compare_case(b, NULL, &why);
+		row("WORSE", id, b, NULL, why);
+		worse++;
 	}
 	printf("gate: %u worse, %u now conform (update the profile), %u "
 	       "better, %u unchanged (baseline %s)\n", worse, update, better,

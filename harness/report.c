@@ -19,6 +19,7 @@
 #include "json.h"
 #include "jsonread.h"
 #include "report.h"
+#include "report_changes.h"
 
 struct run {
 	const char *path;
@@ -177,11 +178,13 @@ static int load_runs(int n, char **paths, struct run *runs)
 		dev = rc_jv_get(runs[i].doc, "device");
 		host = rc_jv_get(runs[i].doc, "host");
 		snprintf(runs[i].label, sizeof(runs[i].label), "%s (%s), "
-			 "rdma-core %s, Linux %s",
+			 "rdma-core %s, Linux %s%s%s",
 			 rc_jv_str(dev, "name") ? rc_jv_str(dev, "name") : "no device",
 			 rc_jv_str(dev, "driver") ? rc_jv_str(dev, "driver") : "-",
 			 text(host, "rdma_core", b1, sizeof(b1)),
-			 text(host, "kernel", b2, sizeof(b2)));
+			 text(host, "kernel", b2, sizeof(b2)),
+			 rc_jv_str(host, "os") ? ", " : "",
+			 rc_jv_str(host, "os") ? rc_jv_str(host, "os") : "");
 	}
 	return 0;
 }
@@ -723,6 +726,25 @@ static void markdown(struct rc_str *b, const struct run *runs, int n,
 		      "Details, hex dumps and timing plots: index.html.\n");
 }
 
+/* What changed between adjacent columns (report_changes.c) */
+static void changes(struct rc_str *b, const struct run *runs, int n,
+		    const char **ids, size_t nids, bool html)
+{
+	const char **labels = calloc(n, sizeof(*labels));
+	const struct rc_jv **results = calloc(n, sizeof(*results));
+	int r;
+
+	if (!labels || !results)
+		abort();
+	for (r = 0; r < n; r++) {
+		labels[r] = runs[r].label;
+		results[r] = runs[r].results;
+	}
+	rc_report_changes(b, labels, results, n, ids, nids, html);
+	free(labels);
+	free(results);
+}
+
 static int write_file(const char *dir, const char *name, const struct rc_str *b)
 {
 	char path[4096];
@@ -790,6 +812,7 @@ int rc_cmd_report(int argc, char **argv)
 	for (r = 0; r < n; r++)
 		fingerprint(&page, &runs[r]);
 	matrix(&page, runs, n, ids, nids);
+	changes(&page, runs, n, ids, nids, true);
 	breaks(&page, runs, n, true);
 	details(&page, runs, n, ids, nids);
 	rc_str_printf(&page, "<h2>Timing</h2><p>Each timed row: what it asks "
@@ -805,6 +828,7 @@ int rc_cmd_report(int argc, char **argv)
 		time_breakdown(&page, &runs[r], r);
 	rc_str_printf(&page, "</body></html>\n");
 	markdown(&md, runs, n, ids, nids);
+	changes(&md, runs, n, ids, nids, false);
 	breaks(&md, runs, n, false);
 	if (!write_file(out, "index.html", &page) &&
 	    !write_file(out, "summary.md", &md)) {

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <stdio.h>
+#include <string.h>
+
+#include "compare.h"
+
+static bool flag(const struct rc_jv *c, const char *key)
+{
+	const struct rc_jv *v = rc_jv_get(c, key);
+
+	return v && v->type == RC_JBOOL && v->b;
+}
+
+const char *rc_case_verdict(const struct rc_jv *c, const char *impl)
+{
+	const char *v = rc_jv_str(rc_jv_get(c, "verdict"), impl);
+
+	return v ? v : "-";
+}
+
+/* Did the implementation run the call at all?  ABSENT did not. */
+static bool ran(const char *v)
+{
+	static const char *const not_run[] = { "SKIP", "UNSUPPORTED", "ABSENT",
+					       "BROKEN", "-" };
+	size_t i;
+
+	for (i = 0; i < sizeof(not_run) / sizeof(not_run[0]); i++)
+		if (!strcmp(v, not_run[i]))
+			return false;
+	return true;
+}
+
+static const char *stopped_running(const struct rc_jv *b,
+				   const struct rc_jv *n)
+{
+	static const char *const impls[] = { "system", "reference" };
+	static char why[64];
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if (ran(rc_case_verdict(b, impls[i])) &&
+		    !ran(rc_case_verdict(n, impls[i]))) {
+			snprintf(why, sizeof(why), "%s no longer runs it (%s)",
+				 impls[i], rc_case_verdict(n, impls[i]));
+			return why;
+		}
+	return NULL;
+}
+
+enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
+			       const char **why)
+{
+	const char *stale = rc_jv_str(n, "stale");
+
+	*why = "";
+	if (!n) {
+		*why = "vanished from the results (a deliberate removal is a "
+		       "baseline update)";
+		return RC_WORSE;
+	}
+	if (!b) {
+		*why = "new case, not ok";
+		return flag(n, "ok") ? RC_SAME : RC_WORSE;
+	}
+	if (!flag(n, "ok") && flag(n, "conforms_now")) {
+		*why = stale ? stale : "now conforms";
+		return RC_UPDATE;
+	}
+	if (flag(b, "ok") && !flag(n, "ok")) {
+		*why = stale ? stale : rc_jv_str(n, "divergence") ?
+		       rc_jv_str(n, "divergence") :
+		       rc_jv_str(n, "system_detail") ?
+		       rc_jv_str(n, "system_detail") : "not ok";
+		return RC_WORSE;
+	}
+	if (stopped_running(b, n)) {
+		*why = stopped_running(b, n);
+		return RC_WORSE;
+	}
+	if (!flag(b, "ok") && flag(n, "ok")) {
+		*why = "ok now";
+		return RC_BETTER;
+	}
+	if (strcmp(rc_case_verdict(b, "system"), rc_case_verdict(n, "system")) ||
+	    strcmp(rc_case_verdict(b, "reference"),
+		   rc_case_verdict(n, "reference")))
+		return RC_CHANGED;
+	return RC_SAME;
+}
+
+const char *rc_change_name(enum rc_change c)
+{
+	static const char *const names[] = {
+		[RC_SAME] = "SAME", [RC_WORSE] = "WORSE",
+		[RC_UPDATE] = "UPDATE", [RC_BETTER] = "BETTER",
+		[RC_CHANGED] = "CHANGED",
+	};
+
+	return names[c];
+}

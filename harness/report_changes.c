@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "compare.h"
+#include "report_changes.h"
+
+static void change_row(struct rc_str *b, const char *id,
+		       const struct rc_jv *was, const struct rc_jv *now,
+		       enum rc_change ch, const char *why, bool html)
+{
+	static const char *const impls[] = { "system", "reference" };
+	int k;
+
+	if (html) {
+		rc_str_printf(b, "<tr><td>%s</td><td><a href=\"#",
+			      rc_change_name(ch));
+		rc_str_xml(b, id);
+		rc_str_printf(b, "\"><code>");
+		rc_str_xml(b, id);
+		rc_str_printf(b, "</code></a></td>");
+		for (k = 0; k < 2; k++) {
+			const char *v = rc_case_verdict(was, impls[k]);
+			const char *w = rc_case_verdict(now, impls[k]);
+
+			rc_str_printf(b, "<td class=\"%s\">%s</td>"
+				      "<td class=\"%s\">%s</td>", v, v, w, w);
+		}
+		rc_str_printf(b, "<td>");
+		rc_str_xml(b, why);
+		rc_str_printf(b, "</td></tr>");
+		return;
+	}
+	rc_str_printf(b, "| %s | `%s` | %s -> %s | %s -> %s | %s |\n",
+		      rc_change_name(ch), id, rc_case_verdict(was, "system"),
+		      rc_case_verdict(now, "system"),
+		      rc_case_verdict(was, "reference"),
+		      rc_case_verdict(now, "reference"), why);
+}
+
+void rc_report_changes(struct rc_str *b, const char *const *labels,
+		       const struct rc_jv *const *results, int n,
+		       const char **ids, size_t nids, bool html)
+{
+	unsigned int changed;
+	const char *why;
+	size_t i;
+	int r;
+
+	if (n < 2)
+		return;
+	rc_str_printf(b, html ? "<h2>What changed</h2><p>From each column to "
+		      "the next, every case whose verdict changed, judged as "
+		      "<code>rdmaconf gate</code> does.</p>" :
+		      "\n## What changed\n");
+	for (r = 1; r < n; r++) {
+		changed = 0;
+		if (html) {
+			rc_str_printf(b, "<h3>%d &rarr; %d</h3><p>", r, r + 1);
+			rc_str_xml(b, labels[r - 1]);
+			rc_str_printf(b, " &rarr; ");
+			rc_str_xml(b, labels[r]);
+			rc_str_printf(b, "</p><table><tr><th>change</th>"
+				      "<th>case</th><th>system %d</th>"
+				      "<th>system %d</th><th>reference %d</th>"
+				      "<th>reference %d</th><th>why</th></tr>",
+				      r, r + 1, r, r + 1);
+		} else {
+			rc_str_printf(b, "\n### %d -> %d: %s -> %s\n\n| change "
+				      "| case | system | reference | why |\n"
+				      "|---|---|---|---|---|\n", r, r + 1,
+				      labels[r - 1], labels[r]);
+		}
+		for (i = 0; i < nids; i++) {
+			const struct rc_jv *was =
+				rc_results_find(results[r - 1], ids[i]);
+			const struct rc_jv *now =
+				rc_results_find(results[r], ids[i]);
+			enum rc_change ch;
+
+			if (!was && !now)
+				continue;
+			ch = rc_compare_case(was, now, &why);
+			if (ch == RC_SAME)
+				continue;
+			change_row(b, ids[i], was, now, ch, why, html);
+			changed++;
+		}
+		if (html)
+			rc_str_printf(b, "</table>%s", changed ? "" :
+				      "<p>Nothing changed.</p>");
+		else if (!changed)
+			rc_str_printf(b, "\nNothing changed.\n");
+	}
+}

@@ -16,13 +16,11 @@ static void change_row(struct rc_str *b, const char *id,
 		rc_str_printf(b, "\"><code>");
 		rc_str_xml(b, id);
 		rc_str_printf(b, "</code></a></td>");
-		for (k = 0; k < 2; k++) {
-			const char *v = rc_case_verdict(was, impls[k]);
-			const char *w = rc_case_verdict(now, impls[k]);
-
-			rc_str_printf(b, "<td class=\"%s\">%s</td>"
-				      "<td class=\"%s\">%s</td>", v, v, w, w);
-		}
+		for (k = 0; k < 2; k++)
+			rc_str_printf(b, "<td class=\"%s\">%s &rarr; %s</td>",
+				      rc_case_verdict(now, impls[k]),
+				      rc_case_verdict(was, impls[k]),
+				      rc_case_verdict(now, impls[k]));
 		rc_str_printf(b, "<td>");
 		rc_str_xml(b, why);
 		rc_str_printf(b, "</td></tr>");
@@ -58,10 +56,8 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 			rc_str_printf(b, " &rarr; ");
 			rc_str_xml(b, labels[r]);
 			rc_str_printf(b, "</p><table><tr><th>change</th>"
-				      "<th>case</th><th>system %d</th>"
-				      "<th>system %d</th><th>reference %d</th>"
-				      "<th>reference %d</th><th>why</th></tr>",
-				      r, r + 1, r, r + 1);
+				      "<th>case</th><th>system</th>"
+				      "<th>reference</th><th>why</th></tr>");
 		} else {
 			rc_str_printf(b, "\n### %d -> %d: %s -> %s\n\n| change "
 				      "| case | system | reference | why |\n"

@@ -5,6 +5,12 @@ BUILD ?= build
 CC ?= cc
 PYTHON ?= /usr/bin/python3
 VERSION := 0.1
+# make install: where; the binary finds its data from its own location
+PREFIX ?= /usr/local
+DESTDIR ?=
+# the git revision it is built from (rdmaconf --version, the results)
+REVISION ?= $(shell git -C $(CURDIR) describe --always --dirty --abbrev=12 \
+	2>/dev/null || echo unknown)
 
 # rdma-core's warning set (buildlib/RDMA_EnableCStd.cmake, CMakeLists.txt)
 WARNINGS := -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
@@ -26,8 +32,7 @@ E2E_SELECT := -m "not vm and not ibsim"
 export ASAN_OPTIONS := verify_asan_link_order=0:detect_leaks=1:handle_segv=0:handle_abort=0:allocator_may_return_null=1
 endif
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) $(CFLAGS) \
-	-MMD -MP -DRDMACONF_VERSION='"$(VERSION)"' \
-	-DRDMACONF_SRCDIR='"$(CURDIR)"' $(EXTRA_CFLAGS)
+	-MMD -MP $(EXTRA_CFLAGS)
 LDLIBS := -libverbs -ldl -lm
 
 ifeq ($(V),1)
@@ -51,7 +56,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
 	$(BUILD)/shims/fake/libibumad.so.3 $(BUILD)/mutants.so
 
-.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation
+.PHONY: all check unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation install
 
 # The main job (ci/conformance): the whole suite on this host's RDMA device,
 # or on rxe in the VM when the host has none; and (IBSIM=1, the default),
@@ -67,7 +72,20 @@ all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so \
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(OBJ_DEFS) -c -o $@ $<
+
+# Only version.o knows the version, revision and prefix: rebuilt when
+# they change, through a stamp that changes with them.
+STAMP := $(VERSION) $(REVISION) $(PREFIX)
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(STAMP)' | cmp -s - $@ || echo '$(STAMP)' > $@
+$(BUILD)/harness/version.o $(BUILD)/fuzz/obj/harness/version.o: \
+	$(BUILD)/version.stamp
+$(BUILD)/harness/version.o: OBJ_DEFS = \
+	-DRDMACONF_VERSION='"$(VERSION)"' \
+	-DRDMACONF_REVISION='"$(REVISION)"' -DRDMACONF_PREFIX='"$(PREFIX)"'
+.PHONY: FORCE
 
 $(BUILD)/rdmaconf: $(MAIN_OBJ) $(LIB_OBJ)
 	$(call msg,LD,$@)
@@ -165,7 +183,7 @@ deps:
 FUZZ_SECONDS ?= 30
 FUZZ_CC := clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	-DRDMACONF_VERSION='"$(VERSION)"' -DRDMACONF_SRCDIR='"$(CURDIR)"'
+	-DRDMACONF_VERSION='"$(VERSION)"'
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(HARNESS_SRC) $(REF_SRC) $(CASE_SRC))
 $(BUILD)/fuzz/obj/%.o: %.c
@@ -206,6 +224,31 @@ valgrind: $(BUILD)/rdmaconf
 
 conformance: all
 	BUILD=$(BUILD) IBSIM=$(IBSIM) ci/conformance $(REPORT) $(MATRIX)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs in bin; the
+# profiles, baselines, guest scripts and fabric under share/rdmaconf; the
+# launchers under libexec/rdmaconf; the shared objects they preload under
+# lib/rdmaconf.  The binary finds them from its own location.
+SHARE := $(DESTDIR)$(PREFIX)/share
+LIBEXEC := $(DESTDIR)$(PREFIX)/libexec/rdmaconf
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/rdmaconf/expect \
+		$(SHARE)/rdmaconf/baselines $(SHARE)/rdmaconf/guest \
+		$(SHARE)/rdmaconf/ibsim $(LIBEXEC) $(DESTDIR)$(PREFIX)/lib/rdmaconf \
+		$(SHARE)/man/man1 $(SHARE)/bash-completion/completions
+	install -m 755 $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer \
+		$(DESTDIR)$(PREFIX)/bin/
+	install -m 644 cases/expect/*.expect $(SHARE)/rdmaconf/expect/
+	install -m 644 cases/baselines/*.json $(SHARE)/rdmaconf/baselines/
+	install -m 755 ci/guest/init ci/guest/stage2 $(SHARE)/rdmaconf/guest/
+	install -m 644 ci/ibsim/net $(SHARE)/rdmaconf/ibsim/
+	install -m 755 ci/rxe-vm ci/ibsim-run ci/debian-archive ci/vm-root \
+		$(LIBEXEC)/
+	install -m 644 $(BUILD)/ibsim/umad2sim_pkey.so \
+		$(BUILD)/ref/libibumad.so.3 $(DESTDIR)$(PREFIX)/lib/rdmaconf/
+	install -m 644 man/rdmaconf.1 man/rdmaconf-peer.1 $(SHARE)/man/man1/
+	install -m 644 completion/rdmaconf \
+		$(SHARE)/bash-completion/completions/rdmaconf
 
 # The umad cases on a simulated InfiniBand fabric (ibsim + opensm).
 # Results in $(BUILD)/ibsim.json.

@@ -6,11 +6,9 @@
 #include <unistd.h>
 
 #include "launch.h"
+#include "paths.h"
 #include "run.h"
 
-#ifndef RDMACONF_SRCDIR
-#define RDMACONF_SRCDIR "."
-#endif
 
 /*
  * --rdma-core DIR: run against an rdma-core build tree (built in place, as
@@ -87,15 +85,13 @@ int rc_exec_launcher(const char *env, const char *script,
 		     const struct rc_launch *l, int argc, char **argv)
 {
 	const char *launcher = getenv(env);
-	char self[4096], path[4096], build[4096];
+	char self[4096], build[4096];
 	char **args = calloc(argc + 10, sizeof(*args));
 	ssize_t n;
 	int i, k = 0, skip;
 
-	if (!launcher) {
-		snprintf(path, sizeof(path), "%s/%s", RDMACONF_SRCDIR, script);
-		launcher = path;
-	}
+	if (!launcher)
+		launcher = rc_path_helper(script);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0 || !args) {
 		fprintf(stderr, "rdmaconf: cannot find own executable\n");

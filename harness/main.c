@@ -13,13 +13,11 @@
 #include "rdmaconf.h"
 #include "cli.h"
 #include "launch.h"
+#include "paths.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
 
-#ifndef RDMACONF_VERSION
-#define RDMACONF_VERSION "0.1"
-#endif
 
 static void usage(FILE *f)
 {
@@ -110,7 +108,7 @@ int main(int argc, char **argv)
 		return RC_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("rdmaconf %s\n", RDMACONF_VERSION);
+		printf("rdmaconf %s (git %s)\n", rc_version, rc_revision);
 		return RC_EXIT_OK;
 	}
 	cmd = argv[1];
@@ -139,7 +137,7 @@ int main(int argc, char **argv)
 		struct rc_launch l = { .two = o.two, .kernel = o.kernel,
 				       .dist = o.dist };
 
-		return rc_exec_launcher("RDMACONF_RXE_VM", "ci/rxe-vm", &l,
+		return rc_exec_launcher("RDMACONF_RXE_VM", "rxe-vm", &l,
 					argc, argv);
 	}
 	/* ibsim simulates the MAD interface only: the umad cases, unless
@@ -147,7 +145,7 @@ int main(int argc, char **argv)
 	if (o.ibsim) {
 		struct rc_launch l = { .filter = o.filter ? NULL : "umad/*" };
 
-		return rc_exec_launcher("RDMACONF_IBSIM_RUN", "ci/ibsim-run",
+		return rc_exec_launcher("RDMACONF_IBSIM_RUN", "ibsim-run",
 					&l, argc, argv);
 	}
 	return rc_cmd_run(&o);

@@ -8,10 +8,8 @@
 #include <sys/utsname.h>
 
 #include "output.h"
+#include "paths.h"
 
-#ifndef RDMACONF_VERSION
-#define RDMACONF_VERSION "0.1"
-#endif
 
 /* PRETTY_NAME of /etc/os-release ("Debian GNU/Linux 13 (trixie)"): the
  * distribution whose rdma-core runs, for a matrix's columns */
@@ -43,7 +41,9 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 
 	uname(&u);
 	rc_str_printf(b, "\"tool\": {\"name\": \"rdmaconf\", \"version\": ");
-	rc_str_json(b, RDMACONF_VERSION);
+	rc_str_json(b, rc_version);
+	rc_str_printf(b, ", \"revision\": ");
+	rc_str_json(b, rc_revision);
 	rc_str_printf(b, "},\n\"host\": {\"kernel\": ");
 	rc_str_json(b, u.release);
 	rc_str_printf(b, ", \"machine\": ");

@@ -20,17 +20,12 @@
 #include "expect.h"
 #include "json.h"
 #include "output.h"
+#include "paths.h"
 #include "row.h"
 #include "run.h"
 #include "runner.h"
 #include "schedule.h"
 
-#ifndef RDMACONF_VERSION
-#define RDMACONF_VERSION "0.1"
-#endif
-#ifndef RDMACONF_SRCDIR
-#define RDMACONF_SRCDIR "."
-#endif
 
 static volatile sig_atomic_t interrupted;
 
@@ -192,7 +187,7 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 {
 	static const char *const always[] = { "rdma-core.expect",
 					      "kernel.expect" };
-	const char *dir = getenv("RDMACONF_EXPECT_DIR");
+	const char *dir = rc_path_expect_dir();
 	char path[4096], err[512], drv[64];
 	static struct utsname u;
 	size_t i;
@@ -210,8 +205,6 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 		fprintf(stderr, "rdmaconf: %s\n", err);
 		return -1;
 	}
-	if (!dir)
-		dir = RDMACONF_SRCDIR "/cases/expect";
 	/* the libraries' and the kernel's deviations hold on every device */
 	for (i = 0; i < ARRAY_SIZE(always); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, always[i]);
@@ -518,7 +511,7 @@ int rc_cmd_run(const struct rc_opts *o)
 	}
 	printf("KTAP version 1\n1..%u\n", w.nrows);
 	printf("# rdmaconf %s; device %s; slowness %.1f; jobs %u\n",
-	       RDMACONF_VERSION, target.ca ? target.ca : "none",
+	       rc_version, target.ca ? target.ca : "none",
 	       target.slowness, nslots);
 
 	ret = run_jobs(&w, jobs, njobs, nslots);

@@ -128,6 +128,7 @@ def pytest_unconfigure(config):
 def pytest_configure(config):
     config.addinivalue_line("markers", "vm: needs an RDMA device or the rxe VM")
     config.addinivalue_line("markers", "ibsim: runs the InfiniBand simulator")
+    config.addinivalue_line("markers", "package: builds the Debian package")
 
 
 class Run:

@@ -68,7 +68,7 @@ REPORT ?= reports/latest
 IBSIM ?= 1
 MATRIX ?=
 all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so \
-	$(BUILD)/ref/libibumad.so.3
+	$(BUILD)/ref/libibumad.so.3 $(BUILD)/slurm/bind_loopback.so
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
@@ -128,6 +128,12 @@ $(BUILD)/ibsim/umad2sim_pkey.so: ci/ibsim/umad2sim_pkey.c
 	$(call msg,SHIM,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $<
+
+# what keeps ci/slurm-local's daemons on the loopback
+$(BUILD)/slurm/bind_loopback.so: ci/slurm/bind_loopback.c
+	$(call msg,SHIM,$@)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 $(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(LIB_OBJ)
 	$(call msg,LD,$@)
@@ -243,9 +249,10 @@ install: all
 	install -m 755 ci/guest/init ci/guest/stage2 $(SHARE)/rdmaconf/guest/
 	install -m 644 ci/ibsim/net $(SHARE)/rdmaconf/ibsim/
 	install -m 755 ci/rxe-vm ci/ibsim-run ci/debian-archive ci/vm-root \
-		$(LIBEXEC)/
+		ci/fleet ci/fleet-node ci/slurm-local $(LIBEXEC)/
 	install -m 644 $(BUILD)/ibsim/umad2sim_pkey.so \
-		$(BUILD)/ref/libibumad.so.3 $(DESTDIR)$(PREFIX)/lib/rdmaconf/
+		$(BUILD)/ref/libibumad.so.3 $(BUILD)/slurm/bind_loopback.so \
+		$(DESTDIR)$(PREFIX)/lib/rdmaconf/
 	install -m 644 man/rdmaconf.1 man/rdmaconf-peer.1 $(SHARE)/man/man1/
 	install -m 644 completion/rdmaconf \
 		$(SHARE)/bash-completion/completions/rdmaconf

@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compare.h"
 #include "jsonread.h"
 #include "report.h"
+#include "report_fleet.h"
 
 struct side {
 	const char *path;
@@ -61,35 +63,22 @@ static void row(const char *mark, const char *id, const struct rc_jv *b,
 	       n ? rc_case_verdict(n, "reference") : "", why);
 }
 
-int rc_cmd_gate(int argc, char **argv)
+struct tally {
+	unsigned int worse, better, same, update;
+};
+
+/* One results file against its baseline; the rows printed prefixed with
+ * @who (a fleet's node) when given.  False when a file cannot be read. */
+static bool gate_file(const char *base_path, const char *now_path,
+		      const char *who, struct tally *t)
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'b' }, {}
-	};
-	struct side base = {}, now = {};
-	unsigned int worse = 0, better = 0, same = 0, update = 0;
-	int c, ret = 3;
+	struct side base = { .path = base_path }, now = { .path = now_path };
+	char id_buf[160];
+	bool ok = false;
 	size_t i;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:", opts, NULL)) != -1) {
-		if (c != 'b') {
-			fprintf(stderr, "rdmaconf: usage: rdmaconf gate "
-				"--baseline BASELINE.json RESULTS.json\n");
-			return 2;
-		}
-		base.path = optarg;
-	}
-	if (!base.path || argc - optind != 1) {
-		fprintf(stderr, "rdmaconf: gate needs --baseline BASELINE.json "
-			"and one RESULTS.json\n");
-		return 2;
-	}
-	now.path = argv[optind];
 	if (!load(&base) || !load(&now))
 		goto out;
-	printf("%-8s %-58s %11s    %11s\n", "", "case", "baseline",
-	       "now (system/reference)");
 	for (i = 0; i < now.results->n; i++) {
 		const struct rc_jv *n = &now.results->items[i];
 		const char *id = rc_jv_str(n, "id"), *why;
@@ -99,12 +88,14 @@ int rc_cmd_gate(int argc, char **argv)
 		if (!id)
 			continue;
 		ch = rc_compare_case(b, n, &why);
+		snprintf(id_buf, sizeof(id_buf), "%s%s%s", who ? who : "",
+			 who ? ":" : "", id);
 		if (ch != RC_SAME)
-			row(rc_change_name(ch), id, b, n, why);
-		worse += ch == RC_WORSE;
-		update += ch == RC_UPDATE;
-		better += ch == RC_BETTER;
-		same += ch == RC_SAME && b;
+			row(rc_change_name(ch), id_buf, b, n, why);
+		t->worse += ch == RC_WORSE;
+		t->update += ch == RC_UPDATE;
+		t->better += ch == RC_BETTER;
+		t->same += ch == RC_SAME && b;
 	}
 	for (i = 0; i < base.results->n; i++) {
 		const struct rc_jv *b = &base.results->items[i];
@@ -113,15 +104,136 @@ int rc_cmd_gate(int argc, char **argv)
 		if (!id || find(&now, id))
 			continue;
 		rc_compare_case(b, NULL, &why);
-		row("WORSE", id, b, NULL, why);
-		worse++;
+		snprintf(id_buf, sizeof(id_buf), "%s%s%s", who ? who : "",
+			 who ? ":" : "", id);
+		row("WORSE", id_buf, b, NULL, why);
+		t->worse++;
 	}
-	printf("gate: %u worse, %u now conform (update the profile), %u "
-	       "better, %u unchanged (baseline %s)\n", worse, update, better,
-	       same, base.path);
-	ret = worse || update ? 1 : 0;
+	ok = true;
 out:
 	rc_jv_free(base.doc);
 	rc_jv_free(now.doc);
-	return ret;
+	return ok;
+}
+
+/*
+ * A fleet directory against a fleet baseline: node by node, as named by
+ * their fleet.json.  A node whose step died, or that is gone, got worse.
+ */
+static bool gate_fleet(const char *base_dir, const char *now_dir,
+		       struct tally *t)
+{
+	struct rc_jv *bf = NULL, *nf = NULL;
+	char **bp = NULL, **np = NULL;
+	const struct rc_jv *bn, *nn;
+	char bpath[4096], npath[4096];
+	bool ok = false;
+	size_t i, j;
+
+	if (rc_fleet_load(base_dir, &bf, &bp) < 0 ||
+	    rc_fleet_load(now_dir, &nf, &np) < 0)
+		goto out;
+	bn = rc_jv_get(bf, "nodes");
+	nn = rc_jv_get(nf, "nodes");
+	for (i = 0; i < nn->n; i++) {
+		const char *node = rc_jv_str(&nn->items[i], "node");
+		const char *res = rc_jv_str(&nn->items[i], "results");
+		const struct rc_jv *st = rc_jv_get(&nn->items[i], "status");
+
+		if (!node)
+			continue;
+		if (!st || st->type != RC_JNUM) {
+			printf("%-8s %-58s its step died\n", "WORSE", node);
+			t->worse++;
+		}
+		for (j = 0; j < bn->n; j++)
+			if (!strcmp(rc_jv_str(&bn->items[j], "node") ?: "",
+				    node))
+				break;
+		if (j == bn->n || !rc_jv_str(&bn->items[j], "results")) {
+			printf("%-8s %-58s not in the baseline\n", "NEW", node);
+			continue;
+		}
+		if (!res)
+			continue;
+		snprintf(bpath, sizeof(bpath), "%s/%s", base_dir,
+			 rc_jv_str(&bn->items[j], "results"));
+		snprintf(npath, sizeof(npath), "%s/%s", now_dir, res);
+		if (!gate_file(bpath, npath, node, t))
+			goto out;
+	}
+	for (j = 0; j < bn->n; j++) {
+		const char *node = rc_jv_str(&bn->items[j], "node");
+
+		for (i = 0; node && i < nn->n; i++)
+			if (!strcmp(rc_jv_str(&nn->items[i], "node") ?: "",
+				    node))
+				break;
+		if (node && i == nn->n) {
+			printf("%-8s %-58s vanished from the fleet\n", "WORSE",
+			       node);
+			t->worse++;
+		}
+	}
+	ok = true;
+out:
+	for (i = 0; bp && bp[i]; i++)
+		free(bp[i]);
+	for (i = 0; np && np[i]; i++)
+		free(np[i]);
+	free(bp);
+	free(np);
+	rc_jv_free(bf);
+	rc_jv_free(nf);
+	return ok;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int rc_cmd_gate(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "baseline", required_argument, NULL, 'b' }, {}
+	};
+	struct tally t = {};
+	const char *base = NULL, *now;
+	bool ok;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "b:", opts, NULL)) != -1) {
+		if (c != 'b') {
+			fprintf(stderr, "rdmaconf: usage: rdmaconf gate "
+				"--baseline BASELINE.json|DIR RESULTS.json|DIR\n");
+			return 2;
+		}
+		base = optarg;
+	}
+	if (!base || argc - optind != 1) {
+		fprintf(stderr, "rdmaconf: gate needs --baseline BASELINE.json "
+			"and one RESULTS.json (or two fleet directories)\n");
+		return 2;
+	}
+	now = argv[optind];
+	if (is_dir(base) != is_dir(now)) {
+		fprintf(stderr, "rdmaconf: gate compares a results file with a "
+			"results file, or a fleet directory with a fleet "
+			"directory\n");
+		return 2;
+	}
+	printf("%-8s %-58s %11s    %11s\n", "", "case", "baseline",
+	       "now (system/reference)");
+	ok = is_dir(now) ? gate_fleet(base, now, &t) :
+			   gate_file(base, now, NULL, &t);
+	if (!ok)
+		return 3;
+	printf("gate: %u worse, %u now conform (update the profile), %u "
+	       "better, %u unchanged (baseline %s)\n", t.worse, t.update,
+	       t.better, t.same, base);
+	return t.worse || t.update ? 1 : 0;
 }

@@ -55,6 +55,31 @@ int rc_exec_with_rdma_core(const char *dir, int argc, char **argv)
 	return RC_EXIT_ENV;
 }
 
+int rc_exec_fleet(int argc, char **argv)
+{
+	const char *helper = getenv("RDMACONF_FLEET");
+	char self[4096];
+	char **args = calloc(argc + 1, sizeof(*args));
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int i;
+
+	if (n < 0 || !args) {
+		fprintf(stderr, "rdmaconf: cannot find own executable\n");
+		return RC_EXIT_ENV;
+	}
+	self[n] = 0;
+	if (!helper)
+		helper = rc_path_helper("fleet");
+	/* the nodes run this very build */
+	setenv("RDMACONF", self, 1);
+	args[0] = (char *)helper;
+	for (i = 2; i < argc; i++)
+		args[i - 1] = argv[i];
+	execv(helper, args);
+	fprintf(stderr, "rdmaconf: cannot start %s: %m\n", helper);
+	return RC_EXIT_ENV;
+}
+
 /* How many words of the command line at @a are the launcher's: the
  * command inside it goes without them. */
 static int launcher_args(char **a)

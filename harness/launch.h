@@ -20,6 +20,10 @@ struct rc_launch {
 	const char *filter;	/* added to the command as --filter */
 };
 
+/* rdmaconf fleet ...: the suite on every node of a Slurm allocation
+ * (the helper ci/fleet, RDMACONF_FLEET overriding its path) */
+int rc_exec_fleet(int argc, char **argv);
+
 /* @env names the variable that overrides the launcher's path @script */
 int rc_exec_launcher(const char *env, const char *script,
 		     const struct rc_launch *l, int argc, char **argv);

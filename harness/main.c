@@ -29,8 +29,11 @@ static void usage(FILE *f)
 "                     --target host|vm|ibsim]\n"
 "                    [--rdma-core BUILD_DIR]\n"
 "                    [--expect FILE] [--watchdog-ms MS] [--jobs N]\n"
+"       rdmaconf fleet [--target host|vm|ibsim] [--node-env NODE:VAR=VAL]\n"
+"                      [run options] -o DIR    (inside a Slurm allocation)\n"
 "       rdmaconf report RESULTS.json [MORE.json ...] -o DIR\n"
-"       rdmaconf gate --baseline BASELINE.json RESULTS.json\n"
+"       rdmaconf report --fleet DIR [-o DIR]\n"
+"       rdmaconf gate --baseline BASELINE.json|DIR RESULTS.json|DIR\n"
 "       rdmaconf --help | --version\n"
 "\n"
 "Runs every documented behaviour (case) of libibumad, libibverbs and\n"
@@ -114,6 +117,8 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	if (!strcmp(cmd, "__case"))
 		return rc_cmd_case(argc, argv);
+	if (!strcmp(cmd, "fleet"))
+		return rc_exec_fleet(argc, argv);
 	if (!strcmp(cmd, "report"))
 		return rc_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "gate"))

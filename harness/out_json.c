@@ -62,6 +62,19 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, getenv("LD_PRELOAD"));
 	rc_str_printf(b, ", \"ld_library_path\": ");
 	rc_str_json(b, getenv("LD_LIBRARY_PATH"));
+	/* rdmaconf fleet (ci/fleet-node): this node, its job, its partner */
+	rc_str_printf(b, ", \"fleet\": ");
+	if (getenv("RDMACONF_FLEET_NODE")) {
+		rc_str_printf(b, "{\"node\": ");
+		rc_str_json(b, getenv("RDMACONF_FLEET_NODE"));
+		rc_str_printf(b, ", \"job\": ");
+		rc_str_json(b, getenv("RDMACONF_FLEET_JOB"));
+		rc_str_printf(b, ", \"partner\": ");
+		rc_str_json(b, getenv("RDMACONF_FLEET_PARTNER"));
+		rc_str_printf(b, "}");
+	} else {
+		rc_str_printf(b, "null");
+	}
 	rc_str_printf(b, ", \"peer_device\": ");
 	rc_str_json(b, t->peer);
 	rc_str_printf(b, ", \"remote_node\": ");

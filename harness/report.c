@@ -20,6 +20,7 @@
 #include "jsonread.h"
 #include "report.h"
 #include "report_changes.h"
+#include "report_fleet.h"
 
 struct run {
 	const char *path;
@@ -768,36 +769,79 @@ static int write_file(const char *dir, const char *name, const struct rc_str *b)
 	return 0;
 }
 
+/* The fleet section, with each node's results doc where it has one */
+static void fleet(struct rc_str *b, const struct rc_jv *fl,
+		  const struct run *runs, int n, const char **ids,
+		  size_t nids, bool html)
+{
+	const struct rc_jv *nodes = rc_jv_get(fl, "nodes");
+	const struct rc_jv **docs = calloc(nodes->n + 1, sizeof(*docs));
+	size_t i;
+	int r = 0;
+
+	if (!docs)
+		abort();
+	for (i = 0; i < nodes->n && r < n; i++)
+		if (rc_jv_str(&nodes->items[i], "results"))
+			docs[i] = runs[r++].doc;
+	rc_report_fleet(b, fl, docs, ids, nids, html);
+	free(docs);
+}
+
 int rc_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' }, {}
+		{ "output", required_argument, NULL, 'o' },
+		{ "fleet", required_argument, NULL, 'f' }, {}
 	};
 	struct rc_str page = {}, md = {};
-	const char *out = NULL, **ids;
+	const char *out = NULL, **ids, *fleet_dir = NULL;
+	struct rc_jv *fl = NULL;
+	char **paths, **fleet_files = NULL;
 	struct run *runs;
 	size_t nids;
 	int c, n, r, ret = 3;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		if (c == 'f') {
+			fleet_dir = optarg;
+			continue;
+		}
 		if (c != 'o') {
 			fprintf(stderr, "rdmaconf: usage: rdmaconf report "
-				"RESULTS.json [MORE.json ...] -o DIR\n");
+				"RESULTS.json [MORE.json ...] -o DIR, or "
+				"rdmaconf report --fleet DIR [-o DIR]\n");
 			return 2;
 		}
 		out = optarg;
 	}
 	n = argc - optind;
-	if (!out || n < 1) {
+	paths = argv + optind;
+	if (fleet_dir) {
+		if (n) {
+			fprintf(stderr, "rdmaconf: report --fleet DIR takes its "
+				"results files from DIR/fleet.json\n");
+			return 2;
+		}
+		n = rc_fleet_load(fleet_dir, &fl, &fleet_files);
+		if (n < 0) {
+			rc_jv_free(fl);
+			return 3;
+		}
+		paths = fleet_files;
+		if (!out)
+			out = fleet_dir;
+	}
+	if (!out || (n < 1 && !fleet_dir)) {
 		fprintf(stderr, "rdmaconf: report needs -o DIR and at least one "
 			"results file\n");
 		return 2;
 	}
-	runs = calloc(n, sizeof(*runs));
+	runs = calloc(n ? n : 1, sizeof(*runs));
 	if (!runs)
 		abort();
-	if (load_runs(n, argv + optind, runs))
+	if (load_runs(n, paths, runs))
 		goto out;
 	if (mkdir(out, 0777) && errno != EEXIST) {
 		fprintf(stderr, "rdmaconf: cannot create %s: %s\n", out,
@@ -807,12 +851,16 @@ int rc_cmd_report(int argc, char **argv)
 	ids = all_ids(runs, n, &nids);
 	rc_str_printf(&page, "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
 		      "<title>rdmaconf conformance report</title><style>%s"
-		      "</style></head><body><h1>rdmaconf conformance report</h1>"
-		      "<h2>Devices and hosts</h2>", css);
+		      "</style></head><body><h1>rdmaconf conformance report</h1>",
+		      css);
+	if (fl)
+		fleet(&page, fl, runs, n, ids, nids, true);
+	rc_str_printf(&page, "<h2>Devices and hosts</h2>");
 	for (r = 0; r < n; r++)
 		fingerprint(&page, &runs[r]);
 	matrix(&page, runs, n, ids, nids);
-	changes(&page, runs, n, ids, nids, true);
+	if (!fl)
+		changes(&page, runs, n, ids, nids, true);
 	breaks(&page, runs, n, true);
 	details(&page, runs, n, ids, nids);
 	rc_str_printf(&page, "<h2>Timing</h2><p>Each timed row: what it asks "
@@ -828,12 +876,15 @@ int rc_cmd_report(int argc, char **argv)
 		time_breakdown(&page, &runs[r], r);
 	rc_str_printf(&page, "</body></html>\n");
 	markdown(&md, runs, n, ids, nids);
-	changes(&md, runs, n, ids, nids, false);
+	if (fl)
+		fleet(&md, fl, runs, n, ids, nids, false);
+	else
+		changes(&md, runs, n, ids, nids, false);
 	breaks(&md, runs, n, false);
 	if (!write_file(out, "index.html", &page) &&
 	    !write_file(out, "summary.md", &md)) {
 		printf("report: %s/index.html %s/summary.md (%d results file%s, "
-		       "%zu cases)\n", out, out, n, n > 1 ? "s" : "", nids);
+		       "%zu cases)\n", out, out, n, n == 1 ? "" : "s", nids);
 		ret = 0;
 	}
 	free(ids);
@@ -841,6 +892,11 @@ out:
 	for (r = 0; r < n; r++)
 		rc_jv_free(runs[r].doc);
 	free(runs);
+	if (fleet_files)
+		for (r = 0; fleet_files[r]; r++)
+			free(fleet_files[r]);
+	free(fleet_files);
+	rc_jv_free(fl);
 	rc_str_free(&page);
 	rc_str_free(&md);
 	return ret;

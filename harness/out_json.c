@@ -33,6 +33,13 @@ static const char *os_name(void)
 	return name[0] ? name : NULL;
 }
 
+/* @key (with what goes before it), then @value as a JSON string or null */
+static void member(struct rc_str *b, const char *key, const char *value)
+{
+	rc_str_printf(b, "%s", key);
+	rc_str_json(b, value);
+}
+
 void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 		  const struct rc_target *t)
 {
@@ -48,29 +55,19 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, u.release);
 	rc_str_printf(b, ", \"machine\": ");
 	rc_str_json(b, u.machine);
-	rc_str_printf(b, ", \"os\": ");
-	rc_str_json(b, os_name());
-	rc_str_printf(b, ", \"rdma_core\": ");
-	rc_str_json(b, rc_impl_rdma_core_version(origin));
-	rc_str_printf(b, ", \"libibumad\": ");
-	rc_str_json(b, origin);
-	rc_str_printf(b, ", \"libibverbs\": ");
-	rc_str_json(b, rc_impl_system_origin("verbs"));
-	rc_str_printf(b, ", \"librdmacm\": ");
-	rc_str_json(b, rc_impl_system_origin("rdmacm"));
-	rc_str_printf(b, ", \"ld_preload\": ");
-	rc_str_json(b, getenv("LD_PRELOAD"));
-	rc_str_printf(b, ", \"ld_library_path\": ");
-	rc_str_json(b, getenv("LD_LIBRARY_PATH"));
+	member(b, ", \"os\": ", os_name());
+	member(b, ", \"rdma_core\": ", rc_impl_rdma_core_version(origin));
+	member(b, ", \"libibumad\": ", origin);
+	member(b, ", \"libibverbs\": ", rc_impl_system_origin("verbs"));
+	member(b, ", \"librdmacm\": ", rc_impl_system_origin("rdmacm"));
+	member(b, ", \"ld_preload\": ", getenv("LD_PRELOAD"));
+	member(b, ", \"ld_library_path\": ", getenv("LD_LIBRARY_PATH"));
 	/* rdmaconf fleet (ci/fleet-node): this node, its job, its partner */
 	rc_str_printf(b, ", \"fleet\": ");
 	if (getenv("RDMACONF_FLEET_NODE")) {
-		rc_str_printf(b, "{\"node\": ");
-		rc_str_json(b, getenv("RDMACONF_FLEET_NODE"));
-		rc_str_printf(b, ", \"job\": ");
-		rc_str_json(b, getenv("RDMACONF_FLEET_JOB"));
-		rc_str_printf(b, ", \"partner\": ");
-		rc_str_json(b, getenv("RDMACONF_FLEET_PARTNER"));
+		member(b, "{\"node\": ", getenv("RDMACONF_FLEET_NODE"));
+		member(b, ", \"job\": ", getenv("RDMACONF_FLEET_JOB"));
+		member(b, ", \"partner\": ", getenv("RDMACONF_FLEET_PARTNER"));
 		rc_str_printf(b, "}");
 	} else {
 		rc_str_printf(b, "null");
@@ -157,8 +154,12 @@ static void observed(struct rc_str *b, const struct rc_outcome *oc)
 	rc_str_printf(b, ", \"out\": ");
 	rc_str_hex(b, o->out, o->out_len);
 	rc_str_printf(b, ", \"elapsed_ms\": %.3f, \"setup_ms\": %.3f, "
-		      "\"teardown_ms\": %.3f}", o->elapsed_ms, o->setup_ms,
+		      "\"teardown_ms\": %.3f", o->elapsed_ms, o->setup_ms,
 		      rc_obs_teardown_ms(o));
+	/* it failed on timing beside other rows, then ran alone */
+	if (oc->first_ms)
+		rc_str_printf(b, ", \"first_ms\": %.3f", oc->first_ms);
+	rc_str_printf(b, "}");
 }
 
 static void bool_field(struct rc_str *b, const char *name, bool v)

@@ -61,6 +61,12 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 			fprintf(f, "# %s: %s%s%s\n", rc_impl(i)->name,
 				rc_verdict_name(oc[i].j.verdict),
 				oc[i].j.msg[0] ? " - " : "", oc[i].j.msg);
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (oc[i].first_ms)
+			fprintf(f, "# %s: took %.1f ms beside other rows, out of "
+				"its time tolerance: ran again alone (%.1f ms)\n",
+				rc_impl(i)->name, oc[i].first_ms,
+				oc[i].obs.elapsed_ms);
 	if (r->agree == 0)
 		fprintf(f, "# DIVERGE%s: %s\n", r->expected_divergence ?
 			" (expected)" : "", r->why);

@@ -19,6 +19,10 @@ struct rc_outcome {
 	bool ran;		/* selected for the run (--impl) */
 	struct rc_judgement j;
 	struct rc_obs obs;
+	/* the call's time when it first failed on timing alone, beside
+	 * other rows or under the host's load; the row then ran again,
+	 * alone, and that run is judged (0: it did not) */
+	double first_ms;
 };
 
 #define RC_STALE_MAX 300

@@ -153,11 +153,18 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 	}
 }
 
-/* A job's child has ended in slot @s: its outcome into its row. */
-static void record_job(struct run_row *rr, int impl, const struct rc_slot *s,
-		       const struct rc_exit *ex, const struct rc_target *t)
+/*
+ * A job's child has ended in slot @s: its outcome into its row.  A call
+ * that fails on timing alone may have been slowed by the rows beside it or
+ * by the host's load: the job goes back to run once more, alone, and that
+ * run is judged; the first time is kept.  A call that really waits too
+ * long or not at all fails both times.
+ */
+static void record_job(struct run_row *rr, struct rc_job *job,
+		       const struct rc_slot *s, const struct rc_exit *ex,
+		       const struct rc_target *t)
 {
-	struct rc_outcome *oc = &rr->res.oc[impl];
+	struct rc_outcome *oc = &rr->res.oc[job->impl];
 
 	oc->obs = *s->obs;
 	if (ex->verdict != RC_PASS) {
@@ -165,6 +172,14 @@ static void record_job(struct run_row *rr, int impl, const struct rc_slot *s,
 		snprintf(oc->j.msg, sizeof(oc->j.msg), "%s", ex->msg);
 	} else {
 		rc_judge(rr->c, &oc->obs, t->slowness, &oc->j);
+	}
+	if (oc->j.verdict == RC_FAIL && oc->j.kind == RC_FAIL_TIMING &&
+	    !job->again) {
+		oc->first_ms = oc->obs.elapsed_ms;
+		job->again = true;
+		job->state = RC_JOB_WAITING;
+		job->shares |= RC_SHARE_ALONE;
+		return;
 	}
 	rr->pending--;
 }
@@ -448,7 +463,7 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 			break;
 		j = s->job;
 		rc_sched_done(&jobs[j], &held);
-		record_job(&w->rows[jobs[j].row], jobs[j].impl, s, &ex, w->t);
+		record_job(&w->rows[jobs[j].row], &jobs[j], s, &ex, w->t);
 		if (w->tty)
 			fprintf(stderr, "\r\033[K[%u/%d] %s", ++done, njobs,
 				s->c->id);

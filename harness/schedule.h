@@ -16,6 +16,7 @@ struct rc_job {
 	unsigned int shares;	/* enum rc_share: the row's and its group's */
 	enum rc_job_state state;
 	int row, impl;		/* the caller's: which row, which side */
+	bool again;		/* run again, alone (a timing failure) */
 };
 
 /* What the jobs now running hold. */

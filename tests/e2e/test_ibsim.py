@@ -114,6 +114,31 @@ def test_lid_byte_order_bug_is_caught_on_ibsim(tmp_path):
     nothing_left(mark)
 
 
+def test_a_late_call_runs_again_alone_and_a_wrong_one_still_fails(tmp_path):
+    """A timed call that is late once (a passing load) runs again alone and
+    passes, its first time recorded; one that does not wait fails both
+    times."""
+    out = tmp_path / "late.json"
+    env = dict(os.environ, LD_PRELOAD=os.path.join(SHIMS, "mad_bugs.so"),
+               RDMACONF_SHIM="poll-late-once",
+               RDMACONF_SHIM_ONCE=str(tmp_path / "once"))
+    p, mark = run_ibsim(["--filter", "umad/poll/empty-100ms", "--json",
+                         str(out)], env=env)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    row = json.loads(out.read_text())["results"][0]
+    assert row["verdict"]["system"] == "PASS", row
+    assert row["system"]["first_ms"] >= 350, row
+    assert row["system"]["elapsed_ms"] < 300, row
+    assert "system: took" in p.stdout and "ran again alone" in p.stdout
+    env["RDMACONF_SHIM"] = "poll-nowait"
+    p, mark = run_ibsim(["--filter", "umad/poll/empty-100ms", "--json",
+                         str(out)], env=env)
+    assert p.returncode == 1, p.stdout[-3000:]
+    row = json.loads(out.read_text())["results"][0]
+    assert row["verdict"]["system"] == "FAIL" and row["system"]["first_ms"]
+    nothing_left(mark)
+
+
 def test_fabric_rows_say_why_without_a_remote_node(tmp_path):
     """Outside ci/ibsim-run (no device here, or one without
     RDMACONF_REMOTE) the fabric rows are skipped with their reason."""

@@ -7,14 +7,19 @@
  *   no-retries    umad_send() drops the retries argument
  *   recv-agent    umad_recv() returns the wrong agent id
  *   poll-nowait   umad_poll() does not wait
+ *   poll-late-once  the first umad_poll() of the run (the first process to
+ *                 create the file RDMACONF_SHIM_ONCE) returns 300 ms late,
+ *                 as under a passing load: not a bug the suite may flag
  *   lid-host-order  umad_send() sends the destination LID byte-swapped
  *                 (InfiniBand only: caught on ibsim, not on rxe)
  */
 #define _GNU_SOURCE
 #include <byteswap.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <infiniband/umad.h>
 
@@ -47,5 +52,13 @@ int umad_recv(int portid, void *umad, int *length, int timeout_ms)
 
 int umad_poll(int portid, int timeout_ms)
 {
+	const char *once = getenv("RDMACONF_SHIM_ONCE");
+	int fd;
+
+	if (bug("poll-late-once") && once &&
+	    (fd = open(once, O_CREAT | O_EXCL | O_WRONLY, 0600)) >= 0) {
+		close(fd);
+		usleep(300000);
+	}
 	return REAL(umad_poll)(portid, bug("poll-nowait") ? 0 : timeout_ms);
 }

@@ -31,8 +31,10 @@ E2E_SELECT := -m "not vm and not ibsim and not package"
 # signals of the code under test must reach the harness as signals
 export ASAN_OPTIONS := verify_asan_link_order=0:detect_leaks=1:handle_segv=0:handle_abort=0:allocator_may_return_null=1
 endif
+# CPPFLAGS and LDFLAGS as the environment gives them (dpkg-buildflags:
+# the package's hardening)
 ALL_CFLAGS := -std=gnu11 $(WARNINGS) $(if $(WERROR),-Werror) $(CFLAGS) \
-	-MMD -MP $(EXTRA_CFLAGS)
+	$(CPPFLAGS) $(LDFLAGS) -MMD -MP $(EXTRA_CFLAGS)
 LDLIBS := -libverbs -ldl -lm
 
 ifeq ($(V),1)

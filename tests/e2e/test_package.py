@@ -19,8 +19,11 @@ def package(tmp_path_factory):
     d = tmp_path_factory.mktemp("pkg")
     clone = d / "clone"
     subprocess.run(["git", "clone", "-q", ROOT, str(clone)], check=True)
-    p = subprocess.run(["make", "-s", "deb"], cwd=str(clone),
-                       capture_output=True, text=True, timeout=1200)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BUILD", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    p = subprocess.run(["make", "-s", "deb", "BUILD=build"], cwd=str(clone),
+                       capture_output=True, text=True, timeout=1200,
+                       env=env)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     out = clone / "build" / "deb"
     debs = list(out.glob("rdmaconf_*_amd64.deb"))

@@ -334,8 +334,8 @@ def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     mark = "RDMACONF_TEST_MARK=%d" % os.getpid()
     env = dict(os.environ, RDMACONF_TEST_MARK=str(os.getpid()))
     out = tmp_path / "r.json"
-    # the whole suite: rows run in parallel, and a part of it could end
-    # before the signal comes
+    # the whole suite, interrupted at its first row: rows run in parallel
+    # and print in table order, so a later row's line can come late
     p = subprocess.Popen([RDMACONF, "run", "--vm", "--json", str(out)],
                          stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env,
@@ -343,7 +343,7 @@ def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         line = p.stdout.readline()
-        if line.startswith("ok 20 "):
+        if line.startswith("ok "):
             break
     os.killpg(p.pid, signal.SIGINT)
     p.wait(timeout=60)
@@ -351,4 +351,4 @@ def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     time.sleep(1)
     assert not qemu_with_marker(mark)
     data = json.loads(out.read_text())
-    assert data["complete"] is False and len(data["results"]) >= 20
+    assert data["complete"] is False and data["results"]

@@ -272,6 +272,14 @@ static bool remote_from_env(struct rc_target *t)
 	return !e || !*e || rc_cli_remote(e, &t->remote_lid, &t->remote_guid);
 }
 
+/* A hung row is asked to exit before it is killed (runner.c stop_hung):
+ * exit(), not _exit(), so that the simulator's exit hook gives its client
+ * slot back.  Not async-signal-safe, and on purpose: the process ends. */
+static void exit_on_term(int sig)
+{
+	exit(128 + sig);
+}
+
 /* rdmaconf __case ID IMPL FD: one row, in a process of its own (exec_case
  * in runner.c); the result goes to the observation page at FD. */
 int rc_cmd_case(int argc, char **argv)
@@ -284,6 +292,7 @@ int rc_cmd_case(int argc, char **argv)
 
 	if (argc != 5)
 		return 127;
+	signal(SIGTERM, exit_on_term);
 	/* no RDMACONF_TARGET: no device (the parent skipped device rows) */
 	target_from_env(&t, &dev);
 	remote_from_env(&t);

@@ -278,6 +278,33 @@ static void finish(struct rc_slot *s, int status, bool hung,
 	}
 }
 
+/*
+ * A hung row under a simulator that stands in for the kernel per process
+ * (RDMACONF_CASE_PRELOAD: ibsim's umad2sim) holds one of the simulator's
+ * few client slots, which only the process's exit hook gives back: it is
+ * asked to exit (SIGTERM, rc_cmd_case) before it is killed, or a few hung
+ * rows would use up the fabric for every row after them.
+ */
+static void stop_hung(pid_t pid)
+{
+	double deadline = rc_now_ms() + 500;
+	siginfo_t info;
+
+	if (!getenv("RDMACONF_CASE_PRELOAD"))
+		return;
+	kill(pid, SIGTERM);
+	while (rc_now_ms() < deadline) {
+		struct timespec ts = { 0, 10000000 };
+
+		/* ended? (reaped by the caller) */
+		info.si_pid = 0;
+		if (!waitid(P_PID, pid, &info, WEXITED | WNOHANG | WNOWAIT) &&
+		    info.si_pid == pid)
+			return;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Has the slot's child ended, or outlived its watchdog?  Reaps it. */
 static bool slot_done(struct rc_slot *s, struct rc_exit *ex)
 {
@@ -289,6 +316,7 @@ static bool slot_done(struct rc_slot *s, struct rc_exit *ex)
 	}
 	if (rc_now_ms() < s->start + s->watchdog_ms)
 		return false;
+	stop_hung(s->pid);
 	kill(-s->pid, SIGKILL);
 	kill(s->pid, SIGKILL);
 	waitpid(s->pid, &status, 0);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -50,6 +52,20 @@ static enum rc_cli_result check(bool list, const struct rc_opts *o,
 	return RC_CLI_RUN;
 }
 
+/* A whole decimal number from 1 to @max in @s, into @v. */
+static bool number(const char *s, unsigned long max, unsigned int *v)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || *end || end == s || *s == '-' || !n || n > max)
+		return false;
+	*v = n;
+	return true;
+}
+
 enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 				char *err, size_t errlen)
 {
@@ -71,7 +87,6 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 		{ "help", no_argument, NULL, 'h' },
 		{ }
 	};
-	char *end;
 	bool list;
 	int c;
 
@@ -136,8 +151,7 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			o->expect = optarg;
 			break;
 		case 'w':
-			o->watchdog_ms = strtoul(optarg, &end, 10);
-			if (*end || !o->watchdog_ms || *optarg == '-')
+			if (!number(optarg, UINT_MAX, &o->watchdog_ms))
 				return fail(err, errlen, "--watchdog-ms takes a "
 					    "positive number of milliseconds, "
 					    "not '%.64s'", optarg);
@@ -149,8 +163,7 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			o->dist = optarg;
 			break;
 		case 'P':
-			o->jobs = strtoul(optarg, &end, 10);
-			if (*end || !o->jobs || *optarg == '-' || o->jobs > 32)
+			if (!number(optarg, 32, &o->jobs))
 				return fail(err, errlen, "--jobs takes a number "
 					    "from 1 to 32, not '%.64s'", optarg);
 			break;

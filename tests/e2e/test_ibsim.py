@@ -139,6 +139,29 @@ def test_a_late_call_runs_again_alone_and_a_wrong_one_still_fails(tmp_path):
     nothing_left(mark)
 
 
+@pytest.mark.ibsim
+def test_hung_rows_give_their_simulator_slots_back(tmp_path):
+    """ibsim has ten client slots, and only a process's exit hook gives one
+    back.  Six runs of a row that hangs there (twelve hung processes) on
+    one fabric; a row run after them still gets a slot."""
+    hang = ("%s --attach Hca2 -- %s run --watchdog-ms 800 --filter "
+            "umad/recv/negative-timeout-blocks > /dev/null" % (IBSIM_RUN,
+                                                               RDMACONF))
+    last = ("%s --attach Hca2 -- %s run --filter umad/get_port/target-port "
+            "--json %s" % (IBSIM_RUN, RDMACONF, tmp_path / "after.json"))
+    env, mark = marked()
+    env["RDMACONF_BUILD"] = BUILD
+    p = subprocess.run([IBSIM_RUN, "--fabric",
+                        os.path.join(ROOT, "ci", "ibsim", "net"), "--", "sh",
+                        "-c", "for i in 1 2 3 4 5 6; do %s; done; %s" % (
+                            hang, last)],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    row = json.loads((tmp_path / "after.json").read_text())["results"][0]
+    assert row["ok"] and "CRASH" not in row["verdict"].values(), row
+    nothing_left(mark)
+
+
 def test_fabric_rows_say_why_without_a_remote_node(tmp_path):
     """Outside ci/ibsim-run (no device here, or one without
     RDMACONF_REMOTE) the fabric rows are skipped with their reason."""

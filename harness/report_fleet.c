@@ -74,44 +74,104 @@ static void node_table(struct rc_str *b, const struct rc_jv *nodes,
 		rc_str_xml(b, str_or(nd, "node", "?"));
 		rc_str_printf(b, html ? "</td><td>" : " | ");
 		rc_str_xml(b, str_or(nd, "partner", "-"));
-		rc_str_printf(b, html ? "</td><td class=\"%s\">%s</td><td>%g"
-			      "</td><td>%g</td></tr>" : " | %.0s%s | %g | %g |\n",
-			      st && st->type == RC_JNUM && !st->num ? "PASS" :
-			      "FAIL", step, rc_jv_num(sum, "cases", 0),
-			      rc_jv_num(sum, "not_ok", 0));
+		if (html)
+			rc_str_printf(b, "</td><td class=\"%s\">%s</td><td>%g"
+				      "</td><td>%g</td></tr>", st &&
+				      st->type == RC_JNUM && !st->num ? "PASS" :
+				      "FAIL", step, rc_jv_num(sum, "cases", 0),
+				      rc_jv_num(sum, "not_ok", 0));
+		else
+			rc_str_printf(b, " | %s | %g | %g |\n", step,
+				      rc_jv_num(sum, "cases", 0),
+				      rc_jv_num(sum, "not_ok", 0));
 	}
 	rc_str_printf(b, html ? "</table>" : "\n");
 }
 
-/* The group's most common outcome of case @id, in @best; how many of the
- * group's nodes (those from @first on with fingerprint fps[first]) have it */
-static unsigned int majority(const struct rc_jv *const *docs,
-			     char (*fps)[FP_MAX], size_t first, size_t n,
-			     const char *id, char *best, size_t len)
-{
-	char one[64], two[64];
-	unsigned int most = 0, count;
-	size_t k, m;
+/* A case's most common outcome in a group, and on how many nodes */
+struct majority {
+	char outcome[64];
+	unsigned int nodes;
+};
 
-	best[0] = 0;
-	for (k = first; k < n; k++) {
-		if (!docs[k] || strcmp(fps[first], fps[k]))
-			continue;
-		outcome(rc_results_find(rc_jv_get(docs[k], "results"), id),
-			one, sizeof(one));
-		for (m = first, count = 0; m < n; m++) {
-			if (!docs[m] || strcmp(fps[first], fps[m]))
+/* Is node @k in the group of node @first (the same fingerprint)? */
+static bool in_group(const struct rc_jv *const *docs, char (*fps)[FP_MAX],
+		     size_t first, size_t k)
+{
+	return docs[k] && !strcmp(fps[first], fps[k]);
+}
+
+/* The majority of each case over the group of node @first, once for all
+ * of the group's nodes */
+static struct majority *majorities(const struct rc_jv *const *docs,
+				   char (*fps)[FP_MAX], size_t first,
+				   size_t n, const char **ids, size_t nids)
+{
+	struct majority *maj = calloc(nids ? nids : 1, sizeof(*maj));
+	char one[64], two[64];
+	unsigned int count;
+	size_t c, k, m;
+
+	if (!maj)
+		abort();
+	for (c = 0; c < nids; c++)
+		for (k = first; k < n; k++) {
+			if (!in_group(docs, fps, first, k))
 				continue;
-			outcome(rc_results_find(rc_jv_get(docs[m], "results"),
-						id), two, sizeof(two));
-			count += !strcmp(one, two);
+			outcome(rc_results_find(rc_jv_get(docs[k], "results"),
+						ids[c]), one, sizeof(one));
+			for (m = first, count = 0; m < n; m++) {
+				if (!in_group(docs, fps, first, m))
+					continue;
+				outcome(rc_results_find(rc_jv_get(docs[m],
+							"results"), ids[c]),
+					two, sizeof(two));
+				count += !strcmp(one, two);
+			}
+			if (count > maj[c].nodes) {
+				maj[c].nodes = count;
+				snprintf(maj[c].outcome,
+					 sizeof(maj[c].outcome), "%s", one);
+			}
 		}
-		if (count > most) {
-			most = count;
-			snprintf(best, len, "%s", one);
+	return maj;
+}
+
+/* Node @j against its group's majorities: the cases that differ, as an
+ * outlier's table.  True when it is an outlier. */
+static bool outlier(struct rc_str *b, const struct rc_jv *node,
+		    const struct rc_jv *doc, const struct majority *maj,
+		    size_t members, const char **ids, size_t nids, bool html)
+{
+	const struct rc_jv *res = rc_jv_get(doc, "results");
+	unsigned int differ = 0;
+	char mine[64];
+	size_t c;
+
+	for (c = 0; c < nids; c++) {
+		outcome(rc_results_find(res, ids[c]), mine, sizeof(mine));
+		if (2 * maj[c].nodes <= members ||
+		    !strcmp(mine, maj[c].outcome))
+			continue;
+		if (!differ++) {
+			rc_str_printf(b, html ? "<p class=\"FAIL\">Outlier: <b>" :
+				      "**Outlier: ");
+			rc_str_xml(b, str_or(node, "node", "?"));
+			rc_str_printf(b, html ? "</b></p><table><tr><th>case</th>"
+				      "<th>this node</th><th>the group's "
+				      "majority</th></tr>" : "**\n\n| case | "
+				      "this node | the group's majority |\n"
+				      "|---|---|---|\n");
 		}
+		rc_str_printf(b, html ? "<tr><td><code>" : "| `");
+		rc_str_xml(b, ids[c]);
+		rc_str_printf(b, html ? "</code></td><td>%s</td><td>%s</td>"
+			      "</tr>" : "` | %s | %s |\n", mine,
+			      maj[c].outcome);
 	}
-	return most;
+	if (differ)
+		rc_str_printf(b, html ? "</table>" : "\n");
+	return differ;
 }
 
 unsigned int rc_report_fleet(struct rc_str *b, const struct rc_jv *fleet,
@@ -122,9 +182,9 @@ unsigned int rc_report_fleet(struct rc_str *b, const struct rc_jv *fleet,
 	size_t n = nodes && nodes->type == RC_JARR ? nodes->n : 0;
 	char (*fps)[FP_MAX] = calloc(n ? n : 1, FP_MAX);
 	bool *grouped = calloc(n ? n : 1, sizeof(*grouped));
-	char mine[64], best[64];
-	unsigned int outliers = 0, most;
-	size_t i, j, k, c;
+	struct majority *maj;
+	unsigned int outliers = 0;
+	size_t i, j, members;
 
 	if (!fps || !grouped)
 		abort();
@@ -140,24 +200,18 @@ unsigned int rc_report_fleet(struct rc_str *b, const struct rc_jv *fleet,
 		if (docs[i])
 			fingerprint(docs[i], fps[i], FP_MAX);
 	for (i = 0; i < n; i++) {
-		size_t members = 0;
-
 		if (!docs[i] || grouped[i])
 			continue;
-		for (j = i; j < n; j++)
-			if (docs[j] && !strcmp(fps[i], fps[j])) {
-				grouped[j] = true;
-				members++;
-			}
 		rc_str_printf(b, html ? "<h3>" : "### ");
 		rc_str_xml(b, fps[i]);
 		rc_str_printf(b, html ? "</h3><p>" : "\n\n");
-		for (j = i, k = 0; j < n; j++)
-			if (docs[j] && !strcmp(fps[i], fps[j])) {
-				rc_str_printf(b, "%s", k++ ? ", " : "");
-				rc_str_xml(b, str_or(&nodes->items[j], "node",
-						     "?"));
-			}
+		for (j = i, members = 0; j < n; j++) {
+			if (!in_group(docs, fps, i, j))
+				continue;
+			grouped[j] = true;
+			rc_str_printf(b, "%s", members++ ? ", " : "");
+			rc_str_xml(b, str_or(&nodes->items[j], "node", "?"));
+		}
 		rc_str_printf(b, html ? "</p>" : "\n\n");
 		if (members < 3) {
 			rc_str_printf(b, html ? "<p>Fewer than three nodes: no "
@@ -166,45 +220,13 @@ unsigned int rc_report_fleet(struct rc_str *b, const struct rc_jv *fleet,
 				      "measure outliers by.\n\n");
 			continue;
 		}
-		/* each node against the group's majority, case by case */
-		for (j = i; j < n; j++) {
-			unsigned int differ = 0;
-
-			if (!docs[j] || strcmp(fps[i], fps[j]))
-				continue;
-			for (c = 0; c < nids; c++) {
-				const struct rc_jv *res = rc_jv_get(docs[j],
-								    "results");
-
-				outcome(rc_results_find(res, ids[c]), mine,
-					sizeof(mine));
-				most = majority(docs, fps, i, n, ids[c], best,
-						sizeof(best));
-				if (2 * most <= members || !strcmp(mine, best))
-					continue;
-				if (!differ++) {
-					outliers++;
-					rc_str_printf(b, html ? "<p class=\"FAIL\">"
-						      "Outlier: <b>" :
-						      "**Outlier: ");
-					rc_str_xml(b, str_or(&nodes->items[j],
-							     "node", "?"));
-					rc_str_printf(b, html ? "</b></p><table><tr>"
-						      "<th>case</th><th>this node"
-						      "</th><th>the group's majority"
-						      "</th></tr>" : "**\n\n| case "
-						      "| this node | the group's "
-						      "majority |\n|---|---|---|\n");
-				}
-				rc_str_printf(b, html ? "<tr><td><code>" : "| `");
-				rc_str_xml(b, ids[c]);
-				rc_str_printf(b, html ? "</code></td><td>%s</td>"
-					      "<td>%s</td></tr>" : "` | %s | %s |\n",
-					      mine, best);
-			}
-			if (differ)
-				rc_str_printf(b, html ? "</table>" : "\n");
-		}
+		maj = majorities(docs, fps, i, n, ids, nids);
+		for (j = i; j < n; j++)
+			if (in_group(docs, fps, i, j))
+				outliers += outlier(b, &nodes->items[j], docs[j],
+						    maj, members, ids, nids,
+						    html);
+		free(maj);
 	}
 	if (!outliers)
 		rc_str_printf(b, html ? "<p>No outliers.</p>" :

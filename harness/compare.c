@@ -51,7 +51,7 @@ static const char *stopped_running(const struct rc_jv *b,
 enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 			       const char **why)
 {
-	const char *stale = rc_jv_str(n, "stale");
+	const char *stale = rc_jv_str(n, "stale"), *stopped;
 
 	*why = "";
 	if (!n) {
@@ -74,8 +74,9 @@ enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 		       rc_jv_str(n, "system_detail") : "not ok";
 		return RC_WORSE;
 	}
-	if (stopped_running(b, n)) {
-		*why = stopped_running(b, n);
+	stopped = stopped_running(b, n);
+	if (stopped) {
+		*why = stopped;
 		return RC_WORSE;
 	}
 	if (!flag(b, "ok") && flag(n, "ok")) {

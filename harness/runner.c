@@ -115,6 +115,13 @@ struct rc_slot *rc_slots_init(unsigned int n)
 	return slots;
 }
 
+const char *rc_case_preload(void)
+{
+	const char *p = getenv("RDMACONF_CASE_PRELOAD");
+
+	return p && *p ? p : NULL;
+}
+
 struct rc_obs *rc_obs_attach(int fd)
 {
 	void *p = mmap(NULL, sizeof(struct rc_obs), PROT_READ | PROT_WRITE,
@@ -196,9 +203,8 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	signal(SIGTERM, SIG_DFL);
 	/* The code under test may print; KTAP on stdout must stay clean. */
 	dup2(STDERR_FILENO, STDOUT_FILENO);
-	if (getenv("RDMACONF_CASE_PRELOAD"))
-		exec_case(c, ops, t, s->obs_fd,
-			  getenv("RDMACONF_CASE_PRELOAD"));
+	if (rc_case_preload())
+		exec_case(c, ops, t, s->obs_fd, rc_case_preload());
 	g->run(c, &ctx);
 #ifdef RDMACONF_COVERAGE
 	/* _exit skips gcov's exit hook: save what the row covered */
@@ -290,7 +296,7 @@ static void stop_hung(pid_t pid)
 	double deadline = rc_now_ms() + 500;
 	siginfo_t info;
 
-	if (!getenv("RDMACONF_CASE_PRELOAD"))
+	if (!rc_case_preload())
 		return;
 	kill(pid, SIGTERM);
 	while (rc_now_ms() < deadline) {

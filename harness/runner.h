@@ -40,6 +40,11 @@ void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
  * return that slot (free again, its obs and @ex filled); NULL when no
  * slot is busy. */
 struct rc_slot *rc_slots_wait(struct rc_exit *ex);
+/* What a per-process simulator (ibsim's umad2sim) preloads into each
+ * row's process, which is then exec'd afresh (RDMACONF_CASE_PRELOAD); NULL
+ * on a real kernel.  Such a simulator also limits how many rows may run
+ * at once (schedule.c) and how a hung row is stopped. */
+const char *rc_case_preload(void);
 /* The page of a process exec'd for one case (its descriptor). */
 struct rc_obs *rc_obs_attach(int fd);
 /* Start the guardian that kills the running rows' process groups when

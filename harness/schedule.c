@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "rdmaconf.h"
+#include "runner.h"
 #include "schedule.h"
 
 int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
@@ -58,7 +59,7 @@ unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
 
 	if (asked)
 		return asked > max ? max : asked;
-	if (getenv("RDMACONF_CASE_PRELOAD"))
+	if (rc_case_preload())
 		return 1;
 	if (cpus < 1)
 		cpus = 1;

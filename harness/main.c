@@ -149,7 +149,13 @@ int main(int argc, char **argv)
 	 * told otherwise */
 	if (o.ibsim) {
 		struct rc_launch l = { .filter = o.filter ? NULL : "umad/*" };
+		char lanes[16];
 
+		/* a fabric per row in flight (ci/ibsim-run) */
+		if (o.jobs) {
+			snprintf(lanes, sizeof(lanes), "%u", o.jobs);
+			setenv("RDMACONF_IBSIM_LANES", lanes, 1);
+		}
 		return rc_exec_launcher("RDMACONF_IBSIM_RUN", "ibsim-run",
 					&l, argc, argv);
 	}

@@ -122,6 +122,34 @@ const char *rc_case_preload(void)
 	return p && *p ? p : NULL;
 }
 
+unsigned int rc_case_lanes(void)
+{
+	const char *l = getenv("RDMACONF_CASE_LANES");
+	unsigned long n;
+	char *end;
+
+	if (!rc_case_preload() || !l || !*l)
+		return 0;
+	n = strtoul(l, &end, 10);
+	return *end || n > RC_MAX_JOBS ? 0 : n;
+}
+
+/* Lane @lane's environment, RDMACONF_CASE_LANE_<lane>="VAR=VALUE ...",
+ * into this process: its fabric and its remote node. */
+static void enter_lane(unsigned int lane)
+{
+	char name[64], *env, *var, *save;
+
+	snprintf(name, sizeof(name), "RDMACONF_CASE_LANE_%u", lane);
+	env = getenv(name);
+	if (!env || !(env = strdup(env)))
+		_exit(127);
+	for (var = strtok_r(env, " ", &save); var;
+	     var = strtok_r(NULL, " ", &save))
+		if (!strchr(var, '=') || putenv(var))
+			_exit(127);
+}
+
 struct rc_obs *rc_obs_attach(int fd)
 {
 	void *p = mmap(NULL, sizeof(struct rc_obs), PROT_READ | PROT_WRITE,
@@ -137,7 +165,7 @@ struct rc_obs *rc_obs_attach(int fd)
  * a forked child would share with its parent.
  */
 static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
-		      const struct rc_target *t, int obs_fd,
+		      const struct rc_target *t, const struct rc_slot *s,
 		      const char *preload)
 {
 	char self[4096], fd[16], slow[32];
@@ -148,7 +176,9 @@ static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
 	if (n < 0)
 		_exit(127);
 	self[n] = 0;
-	snprintf(fd, sizeof(fd), "%d", obs_fd);
+	snprintf(fd, sizeof(fd), "%d", s->obs_fd);
+	if (rc_case_lanes())
+		enter_lane((s - slots) % rc_case_lanes());
 	snprintf(slow, sizeof(slow), "%.3f", t->slowness);
 	setenv("RDMACONF_SLOWNESS", slow, 1);
 	/* ahead of what the run itself was given (a shim under test) */
@@ -204,7 +234,7 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	/* The code under test may print; KTAP on stdout must stay clean. */
 	dup2(STDERR_FILENO, STDOUT_FILENO);
 	if (rc_case_preload())
-		exec_case(c, ops, t, s->obs_fd, rc_case_preload());
+		exec_case(c, ops, t, s, rc_case_preload());
 	g->run(c, &ctx);
 #ifdef RDMACONF_COVERAGE
 	/* _exit skips gcov's exit hook: save what the row covered */

@@ -45,6 +45,12 @@ struct rc_slot *rc_slots_wait(struct rc_exit *ex);
  * on a real kernel.  Such a simulator also limits how many rows may run
  * at once (schedule.c) and how a hung row is stopped. */
 const char *rc_case_preload(void);
+/* How many copies of the simulated fabric the run has, 0 when it has
+ * none (RDMACONF_CASE_LANES, with a per-process simulator only): slot n
+ * runs its rows in lane n, whose environment (its fabric, its remote
+ * node) is RDMACONF_CASE_LANE_<n>.  Rows in different lanes share
+ * nothing. */
+unsigned int rc_case_lanes(void);
 /* The page of a process exec'd for one case (its descriptor). */
 struct rc_obs *rc_obs_attach(int fd);
 /* Start the guardian that kills the running rows' process groups when

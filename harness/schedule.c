@@ -32,6 +32,9 @@ unsigned int rc_sched_holds(unsigned int shares, int impl)
 {
 	unsigned int own = shares & ~(RC_SHARE_SPLIT | RC_SHARE_ALONE);
 
+	/* one slot per lane, each its own fabric */
+	if (rc_case_lanes())
+		return 0;
 	if (!(shares & RC_SHARE_SPLIT))
 		return shares;
 	return (shares & RC_SHARE_ALONE) |
@@ -57,10 +60,14 @@ unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
+	unsigned int lanes = rc_case_lanes();
+
+	if (lanes && lanes < max)
+		max = lanes;
 	if (asked)
 		return asked > max ? max : asked;
 	if (rc_case_preload())
-		return 1;
+		return lanes ? lanes : 1;
 	if (cpus < 1)
 		cpus = 1;
 	return 2 * cpus > max ? max : 2 * cpus;

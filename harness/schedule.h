@@ -33,13 +33,16 @@ struct rc_held {
  */
 int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h);
 /* What the job of implementation @impl holds for a row that shares
- * @shares (enum rc_share): RC_SHARE_SPLIT gives each side its own. */
+ * @shares (enum rc_share): RC_SHARE_SPLIT gives each side its own; in a
+ * run with lanes (rc_case_lanes()), nothing: each slot has its own. */
 unsigned int rc_sched_holds(unsigned int shares, int impl);
 void rc_sched_start(struct rc_job *j, struct rc_held *h);
 void rc_sched_done(struct rc_job *j, struct rc_held *h);
 /* --jobs 0: twice the online CPUs (rows wait more than they compute), at
- * most @max; 1 where each row's process must be alone (a simulator that
- * replaces the kernel's interface per process, RDMACONF_CASE_PRELOAD) */
+ * most @max; where each row's process must be alone on its fabric (a
+ * simulator that replaces the kernel's interface per process,
+ * RDMACONF_CASE_PRELOAD), one per lane, or 1 without lanes.  Never more
+ * than the lanes. */
 unsigned int rc_sched_jobs(unsigned int asked, unsigned int max);
 
 #endif

@@ -95,5 +95,23 @@ Test(schedule, pool_size)
 	setenv("RDMACONF_CASE_PRELOAD", "x.so", 1);
 	cr_assert_eq(rc_sched_jobs(0, 32), 1,
 		     "a per-process simulator runs one row at a time");
+	setenv("RDMACONF_CASE_LANES", "6", 1);
+	cr_assert_eq(rc_sched_jobs(0, 32), 6, "one row per lane");
+	cr_assert_eq(rc_sched_jobs(9, 32), 6, "never more than the lanes");
+	cr_assert_eq(rc_sched_jobs(2, 32), 2);
+	unsetenv("RDMACONF_CASE_PRELOAD");
+	cr_assert_eq(rc_sched_jobs(3, 32), 3,
+		     "lanes are the simulator's, and only with it");
+	unsetenv("RDMACONF_CASE_LANES");
+}
+
+Test(schedule, lanes_share_nothing)
+{
+	setenv("RDMACONF_CASE_PRELOAD", "x.so", 1);
+	setenv("RDMACONF_CASE_LANES", "4", 1);
+	cr_assert_eq(rc_sched_holds(RC_SHARE_MAD | RC_SHARE_ALONE, 0), 0,
+		     "each lane is a fabric of its own");
+	unsetenv("RDMACONF_CASE_LANES");
+	cr_assert_eq(rc_sched_holds(RC_SHARE_MAD, 0), RC_SHARE_MAD);
 	unsetenv("RDMACONF_CASE_PRELOAD");
 }

@@ -16,6 +16,7 @@
 #include "paths.h"
 #include "output.h"
 #include "report.h"
+#include "schedule.h"
 #include "run.h"
 
 
@@ -152,10 +153,9 @@ int main(int argc, char **argv)
 		char lanes[16];
 
 		/* a fabric per row in flight (ci/ibsim-run) */
-		if (o.jobs) {
-			snprintf(lanes, sizeof(lanes), "%u", o.jobs);
-			setenv("RDMACONF_IBSIM_LANES", lanes, 1);
-		}
+		snprintf(lanes, sizeof(lanes), "%u", rc_sched_lanes(o.jobs,
+			 rc_count_selected(o.filter ? o.filter : l.filter)));
+		setenv("RDMACONF_IBSIM_LANES", lanes, 1);
 		return rc_exec_launcher("RDMACONF_IBSIM_RUN", "ibsim-run",
 					&l, argc, argv);
 	}

@@ -399,17 +399,26 @@ static int emit_ready(struct run_out *w)
 	return 0;
 }
 
+unsigned int rc_count_selected(const char *filter)
+{
+	const struct rc_group *const *gp;
+	unsigned int n = 0;
+	size_t r;
+
+	for_each_group(gp)
+		for (r = 0; r < (*gp)->nrows; r++)
+			n += rc_cli_selected(RC_ROW(*gp, r)->id, filter);
+	return n;
+}
+
 /* The selected rows, in table order; their count in @n. */
 static struct run_row *select_rows(const struct rc_opts *o,
 				   struct rc_profile *p, unsigned int *n)
 {
 	const struct rc_group *const *gp;
 	struct run_row *rows;
-	size_t r, total = 0;
+	size_t r, total = rc_count_selected(o->filter);
 
-	for_each_group(gp)
-		for (r = 0; r < (*gp)->nrows; r++)
-			total += rc_cli_selected(RC_ROW(*gp, r)->id, o->filter);
 	rows = calloc(total ? total : 1, sizeof(*rows));
 	*n = 0;
 	if (!rows)

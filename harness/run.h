@@ -15,6 +15,8 @@ enum rc_exit_code {
 #define for_each_group(gp) \
 	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
 
+/* How many rows @filter selects (NULL: all). */
+unsigned int rc_count_selected(const char *filter);
 /* rdmaconf run, on this host (the launchers, launch.h, come first) */
 int rc_cmd_run(const struct rc_opts *o);
 /* rdmaconf __case ID IMPL FD: one row in a process of its own */

@@ -56,6 +56,17 @@ void rc_sched_done(struct rc_job *j, struct rc_held *h)
 	h->running--;
 }
 
+/* Rows on the simulator wait for MADs far more than they compute, and a
+ * lane costs ~9 MB and 0.1 s to start: many, but not more than rows. */
+unsigned int rc_sched_lanes(unsigned int asked, unsigned int rows)
+{
+	unsigned int n = asked ? asked : RC_SIM_LANES;
+
+	if (n > rows)
+		n = rows;
+	return n ? n : 1;
+}
+
 unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -44,5 +44,9 @@ void rc_sched_done(struct rc_job *j, struct rc_held *h);
  * RDMACONF_CASE_PRELOAD), one per lane, or 1 without lanes.  Never more
  * than the lanes. */
 unsigned int rc_sched_jobs(unsigned int asked, unsigned int max);
+/* How many copies of the simulated fabric a run of @rows rows starts
+ * (--target ibsim): --jobs, or RC_SIM_LANES, never more than the rows. */
+#define RC_SIM_LANES 16
+unsigned int rc_sched_lanes(unsigned int asked, unsigned int rows);
 
 #endif

@@ -105,6 +105,14 @@ Test(schedule, pool_size)
 	unsetenv("RDMACONF_CASE_LANES");
 }
 
+Test(schedule, lanes_per_run)
+{
+	cr_assert_eq(rc_sched_lanes(0, 193), RC_SIM_LANES);
+	cr_assert_eq(rc_sched_lanes(0, 3), 3, "no more fabrics than rows");
+	cr_assert_eq(rc_sched_lanes(0, 0), 1);
+	cr_assert_eq(rc_sched_lanes(4, 193), 4, "--jobs names them");
+}
+
 Test(schedule, lanes_share_nothing)
 {
 	setenv("RDMACONF_CASE_PRELOAD", "x.so", 1);

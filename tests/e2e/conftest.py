@@ -3,7 +3,6 @@ import json
 import os
 import shlex
 import subprocess
-import tempfile
 
 import pytest
 
@@ -16,6 +15,21 @@ RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
 def host_has_device():
     return os.path.isdir("/sys/class/infiniband") and \
         bool(os.listdir("/sys/class/infiniband"))
+
+
+def suite_run(args=""):
+    """A VM step: rdmaconf run of every case on the session's device, into
+    results.json in the step's directory."""
+    return "%s run %s --json results.json" % (RDMACONF, args)
+
+
+def load_results(step):
+    """The results.json a step (suite_run) wrote."""
+    path = os.path.join(step.dir, "results.json")
+    with open(path) as f:
+        data = json.load(f)
+    data["_path"] = path
+    return data
 
 
 # What the session's one boot of the rxe VM exits with, after all steps:
@@ -70,65 +84,14 @@ def vm_session(request, tmp_path_factory):
     return found
 
 
-# The whole umad suite on ibsim takes most of a minute, nearly all of it
-# waiting for MADs the simulator never delivers.  When its test is
-# selected, it runs last, and the run itself starts with the first rxe VM
-# test, so that the VM's tests use the CPU meanwhile.  Not earlier: the
-# host tests measure the host's slowness and time watchdogs against it.
-IBSIM_LONG_TEST = "test_umad_cases_on_ibsim"
-_ibsim_background = {}
-
-
-def pytest_collection_modifyitems(session, config, items):
-    long = [i for i in items if i.name == IBSIM_LONG_TEST]
-    items[:] = [i for i in items if i.name != IBSIM_LONG_TEST] + long
-    _ibsim_background["wanted"] = bool(long)
-
-
-def pytest_runtest_setup(item):
-    if (not _ibsim_background.get("wanted") or "proc" in _ibsim_background
-            or (item.name != IBSIM_LONG_TEST and
-                item.get_closest_marker("vm") is None)):
-        return
-    d = tempfile.mkdtemp(prefix="rdmaconf-ibsim-")
-    out = os.path.join(d, "ibsim.json")
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    env["RDMACONF_TEST_MARK"] = "rdmaconf-test-background-%d" % os.getpid()
-    _ibsim_background["mark"] = env["RDMACONF_TEST_MARK"]
-    _ibsim_background["out"] = out
-    # files, not pipes: nobody reads them until the run's test
-    _ibsim_background["log"] = [open(os.path.join(d, n), "w+")
-                                for n in ("ktap", "stderr")]
-    _ibsim_background["proc"] = subprocess.Popen(
-        [RDMACONF, "run", "--target", "ibsim", "--watchdog-ms", "3000",
-         "--json", out], stdout=_ibsim_background["log"][0],
-        stderr=_ibsim_background["log"][1], env=env)
-
-
-def ibsim_background():
-    """The background ibsim run: (its exit status, stdout, stderr, the
-    path of its results, the mark in its processes' environment)."""
-    p = _ibsim_background["proc"]
-    p.wait(timeout=600)
-    logs = []
-    for f in _ibsim_background["log"]:
-        f.seek(0)
-        logs.append(f.read())
-    out, err = logs
-    return (p.returncode, out, err, _ibsim_background["out"],
-            _ibsim_background["mark"])
-
-
-def pytest_unconfigure(config):
-    p = _ibsim_background.get("proc")
-    if p and p.poll() is None:
-        p.kill()
-
-
 def pytest_configure(config):
     config.addinivalue_line("markers", "vm: needs an RDMA device or the rxe VM")
     config.addinivalue_line("markers", "ibsim: runs the InfiniBand simulator")
     config.addinivalue_line("markers", "package: builds the Debian package")
+    config.addinivalue_line(
+        "markers", "slow: the slow tier (make check-slow): other suites and "
+        "kernels, the package, the fleet, the serial run, the mutation "
+        "sample, failure paths that wait out their deadlines")
 
 
 class Run:

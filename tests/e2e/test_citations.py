@@ -13,6 +13,8 @@ import json
 import os
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 
 import pytest
 
@@ -51,16 +53,24 @@ def render(source):
     return normalize(out.decode("utf-8", "replace"))
 
 
-@pytest.fixture(scope="module")
-def pages():
-    found = {}
+@lru_cache(maxsize=None)
+def rendered():
+    """Every man page of PACKAGES, rendered once for all tests, groff
+    running on every CPU: {path: text}."""
+    paths = []
     for pkg in PACKAGES:
         files = subprocess.run(["dpkg", "-L", pkg], capture_output=True,
                                text=True, check=True).stdout.split()
-        for f in files:
-            if re.search(r"/man/man\d/[^/]+\.\d\w*(\.gz)?$", f) and \
-                    os.path.isfile(f):
-                found[os.path.basename(f)] = render(roff_source(f))
+        paths += [f for f in files if os.path.isfile(f) and
+                  re.search(r"/man/man\d/[^/]+\.\d\w*(\.gz)?$", f)]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        return dict(zip(paths, pool.map(lambda f: render(roff_source(f)),
+                                        paths)))
+
+
+@pytest.fixture(scope="module")
+def pages():
+    found = {os.path.basename(f): text for f, text in rendered().items()}
     assert found, "no man pages installed (make deps installs them)"
     return found
 
@@ -104,20 +114,15 @@ NOT_COVERED = {
 
 def documented_functions():
     names = {}
-    for pkg in PACKAGES:
-        files = subprocess.run(["dpkg", "-L", pkg], capture_output=True,
-                               text=True, check=True).stdout.split()
-        for f in files:
-            if not re.search(r"/man3/[^/]+\.3\w*(\.gz)?$", f) or \
-                    not os.path.isfile(f):
-                continue
-            text = render(roff_source(f))
-            m = re.search(r"NAME (.*?) -", text)
-            if not m:
-                continue
-            for fn in re.split(r",\s*", m.group(1)):
-                if IN_SCOPE.match(fn) or fn in NOT_COVERED:
-                    names[fn] = os.path.basename(f)
+    for f, text in rendered().items():
+        if not re.search(r"/man3/[^/]+\.3\w*(\.gz)?$", f):
+            continue
+        m = re.search(r"NAME (.*?) -", text)
+        if not m:
+            continue
+        for fn in re.split(r",\s*", m.group(1)):
+            if IN_SCOPE.match(fn) or fn in NOT_COVERED:
+                names[fn] = os.path.basename(f)
     return names
 
 

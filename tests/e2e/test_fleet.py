@@ -12,7 +12,7 @@ import pytest
 
 from conftest import RDMACONF, ROOT, SHIMS
 
-pytestmark = pytest.mark.ibsim
+pytestmark = [pytest.mark.ibsim, pytest.mark.slow]
 
 SLURM_LOCAL = os.path.join(ROOT, "ci", "slurm-local")
 BUILD = os.path.dirname(RDMACONF)

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS, ibsim_background
+from conftest import RDMACONF, ROOT, SHIMS
 
 # the tests that start ibsim carry the mark; the rest run everywhere
 # the rows that need the fabric: SMPs, the SA, a remote node by LID
@@ -65,11 +65,18 @@ def not_ok_blocks(ktap):
 
 
 @pytest.mark.ibsim
-def test_umad_cases_on_ibsim():
-    """rdmaconf run --target ibsim, started in the background when
-    collection ended (conftest.py)."""
-    rc, stdout, stderr, path, mark = ibsim_background()
-    assert rc == 0, not_ok_blocks(stdout) + stdout[-1500:] + stderr[-2000:]
+def test_umad_cases_on_ibsim(tmp_path):
+    """rdmaconf run --target ibsim: every umad case, a fabric per row in
+    flight (lanes)."""
+    path = str(tmp_path / "ibsim.json")
+    env, mark = marked()
+    env.pop("LD_PRELOAD", None)
+    p = subprocess.run([RDMACONF, "run", "--target", "ibsim", "--json", path],
+                       capture_output=True, text=True, env=env, timeout=600)
+    stdout, stderr = p.stdout, p.stderr
+    assert p.returncode == 0, not_ok_blocks(stdout) + stdout[-1500:] + \
+        stderr[-2000:]
+    assert "; jobs 16" in stdout
     with open(path) as f:
         data = json.load(f)
     assert data["device"]["name"].startswith("ibsim")
@@ -140,6 +147,7 @@ def test_a_late_call_runs_again_alone_and_a_wrong_one_still_fails(tmp_path):
 
 
 @pytest.mark.ibsim
+@pytest.mark.slow
 def test_hung_rows_give_their_simulator_slots_back(tmp_path):
     """ibsim has ten client slots, and only a process's exit hook gives one
     back.  Six runs of a row that hangs there (twelve hung processes) on

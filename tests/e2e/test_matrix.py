@@ -7,10 +7,13 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, RXE_VM, host_has_device
+from conftest import RDMACONF, ROOT, RXE_VM, host_has_device, suite_run
 
-pytestmark = [pytest.mark.vm, pytest.mark.skipif(
+pytestmark = [pytest.mark.vm, pytest.mark.slow, pytest.mark.skipif(
     host_has_device(), reason="the matrix boots VMs; this host has a device")]
+
+# the host's own suite, beside trixie in the report
+VM_STEPS = {"suite": suite_run()}
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import RDMACONF, ROOT
 
-pytestmark = pytest.mark.vm
+pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
 MUTANTS = os.environ.get("RDMACONF_MUTANTS",
                          os.path.join(ROOT, "build", "mutants.so"))

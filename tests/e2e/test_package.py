@@ -38,6 +38,7 @@ def package(tmp_path_factory):
 
 
 @pytest.mark.package
+@pytest.mark.slow
 def test_a_fresh_clone_builds_a_lintian_clean_package(package):
     deb, lintian, _ = package
     assert not [l for l in lintian.splitlines() if l.startswith("E:")], \
@@ -61,6 +62,7 @@ def test_a_fresh_clone_builds_a_lintian_clean_package(package):
 
 @pytest.mark.vm
 @pytest.mark.package
+@pytest.mark.slow
 def test_unpacked_package_runs_from_root_without_the_source(package,
                                                             tmp_path):
     deb, _, head = package
@@ -111,6 +113,7 @@ def test_bash_completion_names_commands_options_and_cases():
 
 @pytest.mark.vm
 @pytest.mark.package
+@pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("RDMACONF_AUTOPKGTEST") != "1",
                     reason="installs the package on this machine: set "
                     "RDMACONF_AUTOPKGTEST=1 (.ci/run does)")

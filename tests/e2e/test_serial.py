@@ -1,0 +1,31 @@
+"""Rows in parallel decide every row as rows one at a time do: the suite
+with the default pool and with --jobs 1, in one boot of the rxe VM."""
+import pytest
+
+from conftest import load_results, suite_run
+
+pytestmark = [pytest.mark.vm, pytest.mark.slow]
+
+VM_STEPS = {
+    "suite": suite_run(),
+    # the same suite one row at a time: the verdicts must not change
+    "suite-serial": suite_run("--jobs 1"),
+}
+
+
+def test_serial_and_parallel_runs_give_the_same_verdicts(vm_session):
+    """Rows run in parallel unless they share state (rc_share): the same
+    suite one row at a time must decide every row the same way."""
+    par, ser = (load_results(vm_session[s]) for s in ("suite",
+                                                      "suite-serial"))
+
+    def decided(data):
+        return {r["id"]: (r["verdict"], r["ok"], r["agree"], r["divergence"])
+                for r in data["results"]}
+    a, b = decided(par), decided(ser)
+    assert a.keys() == b.keys()
+    differ = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+    assert not differ, differ
+    assert vm_session["suite-serial"].out.startswith("KTAP version 1")
+    assert "; jobs 1" in vm_session["suite-serial"].out
+    assert "; jobs 1" not in vm_session["suite"].out

@@ -50,8 +50,9 @@ enum rc_share {
 	 * addresses and GID table): it runs alone */
 	RC_SHARE_ALONE = 1 << 3,
 	/* the row gives each implementation an instance of its own (its
-	 * groups): its two sides may run at the same time, two rows of
-	 * one side may not */
+	 * multicast groups, its vendor OUIs): its two sides may run at the
+	 * same time, two rows of one side may not.  A row without it holds
+	 * every instance. */
 	RC_SHARE_SPLIT = 1 << 4,
 };
 

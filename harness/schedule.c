@@ -35,8 +35,10 @@ unsigned int rc_sched_holds(unsigned int shares, int impl)
 	/* one slot per lane, each its own fabric */
 	if (rc_case_lanes())
 		return 0;
+	/* the resource itself and both sides' instances of it */
 	if (!(shares & RC_SHARE_SPLIT))
-		return shares;
+		return shares | own << RC_SHARE_SIDE_SHIFT |
+		       own << (2 * RC_SHARE_SIDE_SHIFT);
 	return (shares & RC_SHARE_ALONE) |
 	       own << (RC_SHARE_SIDE_SHIFT * (impl + 1));
 }

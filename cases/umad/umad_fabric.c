@@ -113,7 +113,8 @@ bool fabric_build(struct rc_ctx *ctx, enum fabric_query q, int vendor_class,
 	uint64_t mask = htobe64(1);	/* NodeRecord component: LID */
 	uint16_t lid, sm;
 
-	mad_build(umad, fabric_class(q, vendor_class), METHOD_GET, 0xfab0 + q);
+	mad_build(ctx, umad, fabric_class(q, vendor_class), METHOD_GET,
+		  0xfab0 + q);
 	if (q == FQ_VENDOR_REMOTE) {
 		mad_address_lid(umad, ctx->target->remote_lid);
 		return true;

@@ -68,7 +68,7 @@ bool peer_open(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 		return false;
 	}
 	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
-		memcpy(req.oui, test_oui, sizeof(req.oui));
+		memcpy(req.oui, mad_oui(ctx), sizeof(req.oui));
 	for (m = 0; m < 32; m++)
 		if (methods & METHOD_BIT(m))
 			req.method_mask[m / 32] |= 1u << (m % 32);
@@ -118,7 +118,7 @@ static void *delayed_send(void *arg)
 bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 	      int delay_ms)
 {
-	mad_build(p->req, mgmt_class, METHOD_GET, 0x6e7);
+	mad_build(ctx, p->req, mgmt_class, METHOD_GET, 0x6e7);
 	if (!mad_address_self(ctx, p->req))
 		return false;
 	if (delay_ms <= 0)
@@ -181,7 +181,13 @@ bool mad_ready(struct rc_ctx *ctx, int fd, int ms)
 	return false;
 }
 
-void mad_build(uint8_t *umad, int mgmt_class, int method, uint32_t tid)
+uint8_t *mad_oui(const struct rc_ctx *ctx)
+{
+	return test_oui[ctx->ops->id];
+}
+
+void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
+	       int method, uint32_t tid)
 {
 	uint8_t *mad = umad + REF_UMAD_HDR_SIZE;
 	uint64_t tid_be = htobe64(tid);
@@ -194,7 +200,7 @@ void mad_build(uint8_t *umad, int mgmt_class, int method, uint32_t tid)
 	memcpy(mad + MAD_OFF_TID, &tid_be, 8);
 	mad[MAD_OFF_ATTR_ID + 1] = 0x10;	/* any attribute */
 	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
-		memcpy(mad + MAD_OFF_OUI, test_oui, 3);
+		memcpy(mad + MAD_OFF_OUI, mad_oui(ctx), 3);
 	/* a recognisable payload, to see that it arrives unchanged */
 	memset(mad + MAD_OFF_V2_DATA, 0x3c, MAD_SIZE - MAD_OFF_V2_DATA);
 }
@@ -259,7 +265,7 @@ bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 		if (!rc_need_call(ctx, ops->umad_register_oui,
 				  "umad_register_oui"))
 			return false;
-		*agent = ops->umad_register_oui(portid, mgmt_class, 0, test_oui,
+		*agent = ops->umad_register_oui(portid, mgmt_class, 0, mad_oui(ctx),
 						methods ? mask : NULL);
 	} else {
 		if (!rc_need_call(ctx, ops->umad_register, "umad_register"))

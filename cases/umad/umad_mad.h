@@ -71,8 +71,13 @@ int mad_wait(struct rc_ctx *ctx, int fd, uint8_t *buf, size_t len, int ms);
 /* Wait up to @ms (scaled) until @fd has a message to read; read nothing. */
 bool mad_ready(struct rc_ctx *ctx, int fd, int ms);
 
-/* A MAD of @mgmt_class, @method, transaction id @tid, after a zero header. */
-void mad_build(uint8_t *umad, int mgmt_class, int method, uint32_t tid);
+/* A MAD of @mgmt_class, @method, transaction id @tid, after a zero header;
+ * in vendor range 2, under the row's side's OUI. */
+void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
+	       int method, uint32_t tid);
+/* The OUI the row's side registers and sends vendor range 2 MADs under
+ * (test_oui in mad_wire.h). */
+uint8_t *mad_oui(const struct rc_ctx *ctx);
 /* Address @umad to the target port itself: GRH to its IPv6 GID on RoCE
  * (the IPv4-mapped GID loses replies), its LID on InfiniBand.  Returns
  * false and marks the row BROKEN when the port has no usable address. */

@@ -116,7 +116,7 @@ static bool send_rmpp(struct rc_ctx *ctx, struct peer *p)
 
 	if (!peer_open(ctx, p, CLASS_V2, 0, 1))
 		return false;
-	mad_build(umad, CLASS_V2, METHOD_SET, 0x4a4a);	/* first 256 bytes */
+	mad_build(ctx, umad, CLASS_V2, METHOD_SET, 0x4a4a);	/* first 256 bytes */
 	memset(mad + MAD_OFF_V2_DATA, 0x3c, RMPP_DATA);
 	mad[MAD_OFF_RMPP] = 1;			/* RMPP version */
 	mad[MAD_OFF_RMPP + 1] = 1;		/* DATA */
@@ -135,7 +135,7 @@ static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf,
 	int agent, need;
 
 	method_mask(mask, METHOD_BIT(METHOD_SET));
-	agent = ops->umad_register_oui(portid, CLASS_V2, 1, test_oui, mask);
+	agent = ops->umad_register_oui(portid, CLASS_V2, 1, mad_oui(ctx), mask);
 	if (agent < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "registering an RMPP "
 			     "server: %d", agent);
@@ -235,6 +235,6 @@ out:
 static const struct rc_group group = {
 	.call = "umad_recv", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD,
+	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

@@ -140,7 +140,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 							row->arg, 0, mask));
 		if (id < 0 || !peer_open(ctx, &client, row->mgmt_class, 0, 0))
 			break;
-		mad_build(req, row->mgmt_class, METHOD_GET, 7);
+		mad_build(ctx, req, row->mgmt_class, METHOD_GET, 7);
 		if (mad_address_self(ctx, req) &&
 		    (peer_send(&client, req, 0, 0, 0) ||
 		     mad_wait(ctx, ops->umad_get_fd(portid), in, sizeof(in),

@@ -101,7 +101,7 @@ static bool delivered(struct rc_ctx *ctx, struct peer *client, int fd,
 {
 	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
 
-	mad_build(req, CLASS_V2, method, 0x1000 + method);
+	mad_build(ctx, req, CLASS_V2, method, 0x1000 + method);
 	if (!mad_address_self(ctx, req) || peer_send(client, req, 0, 0, 0))
 		return false;
 	return mad_wait(ctx, fd, in, sizeof(in), ms) > 0 &&
@@ -117,7 +117,7 @@ static void check_sends(struct rc_ctx *ctx, int portid, int agent)
 
 	if (!peer_open(ctx, &server, CLASS_V2, METHOD_BIT(METHOD_GET), 0))
 		return;
-	mad_build(req, CLASS_V2, METHOD_GET, 0x42);
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 0x42);
 	if (!mad_address_self(ctx, req))
 		return;
 	n = ctx->ops->umad_send(portid, agent, req, MAD_SIZE, 1000, 0);
@@ -162,7 +162,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		return;
 	if (row->mode == BAD_PORT) {
 		RC_OBSERVE(ctx, ops->umad_register_oui(BAD_PORTID, row->mgmt_class,
-						       0, test_oui, NULL));
+						       0, mad_oui(ctx), NULL));
 		return;
 	}
 	if (!impl_open(ctx, &portid))
@@ -174,37 +174,37 @@ static void run(const void *r, struct rc_ctx *ctx)
 	case SENDS:
 	case REMOTE:
 		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, test_oui, NULL));
+				row->mgmt_class, 0, mad_oui(ctx), NULL));
 		if (row->mode == SENDS && id >= 0)
 			check_sends(ctx, portid, id);
 		if (row->mode == REMOTE && id >= 0)
 			check_remote(ctx, portid, id);
 		break;
 	case DUP_SERVER:
-		if (ops->umad_register_oui(portid, row->mgmt_class, 0, test_oui,
+		if (ops->umad_register_oui(portid, row->mgmt_class, 0, mad_oui(ctx),
 					   mask) < 0) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 				     "first registration failed");
 			break;
 		}
 		RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class,
-						       0, test_oui, mask));
+						       0, mad_oui(ctx), mask));
 		break;
 	case DUP_CLIENT:
 		id = ops->umad_register_oui(portid, row->mgmt_class, 0,
-					    test_oui, NULL);
+					    mad_oui(ctx), NULL);
 		RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class,
-						       0, test_oui, NULL));
+						       0, mad_oui(ctx), NULL));
 		if (ctx->obs->ret >= 0 && ctx->obs->ret == id)
 			rc_obs_violation(ctx->obs, "both clients got id %d", id);
 		break;
 	case RMPP:
 		RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class,
-						       row->arg, test_oui, NULL));
+						       row->arg, mad_oui(ctx), NULL));
 		break;
 	case SERVER_METHODS:
 		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, test_oui, mask));
+				row->mgmt_class, 0, mad_oui(ctx), mask));
 		if (id < 0 || !peer_open(ctx, &peer, CLASS_V2, 0, 0))
 			break;
 		if (!delivered(ctx, &peer, fd, METHOD_GET, ARRIVE_MS))
@@ -217,7 +217,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		break;
 	case CLIENT_UNSOLICITED:
 		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, test_oui, NULL));
+				row->mgmt_class, 0, mad_oui(ctx), NULL));
 		if (id < 0 || !peer_open(ctx, &peer, CLASS_V2, 0, 0))
 			break;
 		if (delivered(ctx, &peer, fd, METHOD_GET, QUIET_MS))
@@ -232,6 +232,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 static const struct rc_group group = {
 	.call = "umad_register_oui", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD,
+	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

@@ -145,7 +145,7 @@ static void run_lid(const struct mad_row *row, struct rc_ctx *ctx, int portid,
 	if (row->mode == LID_REMOTE) {
 		fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V1, req);
 	} else {
-		mad_build(req, CLASS_V1, METHOD_GET, 0x1d);
+		mad_build(ctx, req, CLASS_V1, METHOD_GET, 0x1d);
 		mad_address_lid(req, UNASSIGNED_LID);
 	}
 	RC_OBSERVE(ctx, ops->umad_send(portid, agent, req, MAD_SIZE,
@@ -213,7 +213,7 @@ static void run_traffic(const struct mad_row *row, struct rc_ctx *ctx,
 
 	if (!peer_open(ctx, &server, CLASS_V2, METHOD_BIT(METHOD_GET), 0))
 		return;
-	mad_build(req, CLASS_V2, METHOD_GET, 0x5e4d);
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 0x5e4d);
 	if (!mad_address_self(ctx, req))
 		goto out;
 	memcpy(sent, req, sizeof(sent));
@@ -295,7 +295,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	    !rc_need_call(ctx, ops->umad_send, "umad_send") ||
 	    !rc_need_call(ctx, ops->umad_unregister, "umad_unregister"))
 		return;
-	mad_build(req, CLASS_V2, METHOD_GET, 1);
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
 	if (row->mode == BAD_PORT) {
 		RC_OBSERVE(ctx, ops->umad_send(BAD_PORTID, 0, req, MAD_SIZE,
 					       0, 0));
@@ -344,6 +344,6 @@ errno_set:
 static const struct rc_group group = {
 	.call = "umad_send", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD,
+	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

@@ -114,7 +114,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!impl_agent(ctx, portid, CLASS_V2, 0, &agent) ||
 	    !peer_open(ctx, &server, CLASS_V2, METHOD_BIT(METHOD_GET), 0))
 		goto out;
-	mad_build(req, CLASS_V2, METHOD_GET, 0x3a);
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 0x3a);
 	if (!mad_address_self(ctx, req) || mad_self_gid(ctx, gid) < 0)
 		goto out;
 	/* what umad_set_grh must write: the rest of the address is set */
@@ -144,6 +144,6 @@ out:
 static const struct rc_group group = {
 	.call = "umad_set_grh", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD,
+	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

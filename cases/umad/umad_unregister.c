@@ -69,7 +69,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ops->umad_unregister(portid, id));
 	if (row->mode != SILENCED || !peer_open(ctx, &client, CLASS_V2, 0, 0))
 		goto out;
-	mad_build(req, CLASS_V2, METHOD_GET, 9);
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 9);
 	if (mad_address_self(ctx, req) && !peer_send(&client, req, 0, 0, 0) &&
 	    mad_wait(ctx, ops->umad_get_fd(portid), in, sizeof(in),
 		     QUIET_MS) > 0)
@@ -83,6 +83,6 @@ out:
 static const struct rc_group group = {
 	.call = "umad_unregister", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD,
+	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

@@ -54,8 +54,9 @@ die(const char *fmt, ...)
 	exit(1);
 }
 
-/* @server: for Get; else a client */
-static int register_class(int fd, int mgmt_class, bool server)
+/* @server: for Get; else a client.  @oui: for vendor range 2. */
+static int register_class(int fd, int mgmt_class, const uint8_t *oui,
+			  bool server)
 {
 	struct ref_umad_reg_req req = {
 		.qpn = mgmt_class == MAD_CLASS_SMI ||
@@ -63,8 +64,8 @@ static int register_class(int fd, int mgmt_class, bool server)
 		.mgmt_class = mgmt_class, .mgmt_class_version = 1,
 	};
 
-	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
-		memcpy(req.oui, test_oui, 3);
+	if (oui)
+		memcpy(req.oui, oui, 3);
 	if (server)
 		req.method_mask[0] = 1u << METHOD_GET;
 	return ioctl(fd, REF_REGISTER_AGENT, &req) ? -errno : 0;
@@ -164,10 +165,11 @@ int main(int argc, char **argv)
 	/* the two vendor classes it serves, and as a client the SMI ones:
 	 * under umad2sim a MAD of a class the process did not register (the
 	 * SM's SMInfo to a port marked SM) crashes it */
-	err = register_class(fd, CLASS_V1, true) ?:
-	      register_class(fd, CLASS_V2, true) ?:
-	      register_class(fd, MAD_CLASS_SMI, false) ?:
-	      register_class(fd, MAD_CLASS_SMI_DR, false);
+	err = register_class(fd, CLASS_V1, NULL, true) ?:
+	      register_class(fd, CLASS_V2, test_oui[0], true) ?:
+	      register_class(fd, CLASS_V2, test_oui[1], true) ?:
+	      register_class(fd, MAD_CLASS_SMI, NULL, false) ?:
+	      register_class(fd, MAD_CLASS_SMI_DR, NULL, false);
 	if (err)
 		die("registering its classes: %s", strerror(-err));
 	if (want_issm) {

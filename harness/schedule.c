@@ -8,21 +8,30 @@
 
 int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
 {
-	int i;
+	int i, free_job = -1;
 
 	for (i = 0; i < n; i++) {
 		const struct rc_job *j = &jobs[i];
 
 		if (j->state != RC_JOB_WAITING)
 			continue;
+		/* nothing after it overtakes it */
 		if (j->shares & RC_SHARE_ALONE)
-			return h->running ? -1 : i;
+			return free_job >= 0 ? free_job :
+			       h->running ? -1 : i;
 		if (h->shares & RC_SHARE_ALONE)
 			return -1;
-		if (!(j->shares & h->shares))
+		if (j->shares & h->shares)
+			continue;
+		/* a job that holds something is on a chain of jobs that
+		 * must run one after another: it goes before the free ones,
+		 * which can fill any gap */
+		if (j->shares)
 			return i;
+		if (free_job < 0)
+			free_job = i;
 	}
-	return -1;
+	return free_job;
 }
 
 /* a side's own instances of the resources, above the shared ones */

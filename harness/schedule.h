@@ -26,10 +26,12 @@ struct rc_held {
 };
 
 /*
- * The next job to start, or -1: the first waiting job, in the order of
- * @jobs, that shares nothing with what is running.  A job that must run
- * alone starts only when nothing runs, and no job after it starts before
- * it, so that it cannot starve.
+ * The next job to start, or -1: of the waiting jobs that share nothing
+ * with what is running, the first, in the order of @jobs, that holds a
+ * shared resource (it is on a chain that runs one job at a time: the
+ * critical path), else the first.  A job that must run alone starts only
+ * when nothing runs, and no job after it starts before it, so that it
+ * cannot starve.
  */
 int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h);
 /* What the job of implementation @impl holds for a row that shares

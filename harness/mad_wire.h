@@ -25,13 +25,10 @@
 #define MAD_CLASS_SMI_DR 0x81
 #define MAD_CLASS_SA 0x03
 #define QP1_QKEY 0x80010000u
-/* The OUIs of the vendor range 2 classes the rows and the peer use: one
- * per implementation (struct rc_ops .id), so that the two sides of a row
- * register and send under OUIs of their own.  The kernel keeps agents of
- * one class apart by OUI: the two sides never meet, and run at once
- * (RC_SHARE_SPLIT).  The peer serves both. */
-#define TEST_OUIS 2
-extern uint8_t test_oui[TEST_OUIS][3];
+/* The OUI of the vendor range 2 class the peer serves, which the fabric
+ * rows send to it (a row's own traffic has an OUI of its own: mad_oui()
+ * in cases/umad/umad_mad.h) */
+extern uint8_t test_oui[3];
 
 #define METHOD_GET 0x01
 #define METHOD_SET 0x02

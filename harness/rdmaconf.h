@@ -37,24 +37,25 @@ enum rc_need {
  * Rows run in parallel (harness/schedule.c) unless they share one of
  * these: jobs that name the same resource -- the two implementations of
  * one row included -- never run at the same time.
+ *
+ * What a row can have for itself needs no entry: multicast groups are the
+ * row's pool slot's (rc_ctx.slot), and so are vendor range 2 OUIs, of
+ * which there are only a few (RC_SHARE_VENDOR_OUI).
  */
 enum rc_share {
-	/* the port's MAD agents and traffic: receivers registered for a
-	 * class, requests to the own port that they or the kernel answer */
+	/* the port's MAD agents and traffic of a class without an OUI
+	 * (vendor range 1): receivers registered for it, requests to the
+	 * own port that they or the kernel answer */
 	RC_SHARE_MAD = 1 << 0,
-	/* verbs multicast groups the rows attach QPs to and send to */
-	RC_SHARE_VERBS_MCAST = 1 << 1,
-	/* rdma_cm multicast groups: joins, leaves, their IGMP */
-	RC_SHARE_CM_MCAST = 1 << 2,
 	/* the row changes what every other row reads (the port's
 	 * addresses and GID table): it runs alone */
-	RC_SHARE_ALONE = 1 << 3,
-	/* the row gives each implementation an instance of its own (its
-	 * multicast groups, its vendor OUIs): its two sides may run at the
-	 * same time, two rows of one side may not.  A row without it holds
-	 * every instance. */
-	RC_SHARE_SPLIT = 1 << 4,
+	RC_SHARE_ALONE = 1 << 1,
+	/* not a lock but one of RC_VENDOR_OUIS tokens (rc_ctx.oui): the row
+	 * registers vendor range 2 agents under an OUI of its own, and the
+	 * kernel keeps at most 8 OUIs per class and port (MAX_MGMT_OUI) */
+	RC_SHARE_VENDOR_OUI = 1 << 2,
 };
+#define RC_VENDOR_OUIS 8
 
 /* How a call reports success and failure: one checker per convention. */
 enum rc_conv {
@@ -231,6 +232,9 @@ struct rc_ctx {
 	struct rc_obs *obs;
 	unsigned int shares;	/* enum rc_share the row declared, its group's
 				 * included: what it may touch */
+	unsigned int slot;	/* the run's pool slot it runs in: no two rows
+				 * running at once have the same */
+	unsigned int oui;	/* its RC_SHARE_VENDOR_OUI token, likewise */
 };
 
 struct rc_group {

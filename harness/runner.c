@@ -168,7 +168,7 @@ static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
 		      const struct rc_target *t, const struct rc_slot *s,
 		      const char *preload)
 {
-	char self[4096], fd[16], slow[32];
+	char self[4096], fd[16], slow[32], slot[16];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *args[] = { self, (char *)"__case", (char *)c->id,
 			 (char *)ops->name, fd, NULL };
@@ -177,6 +177,10 @@ static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
 		_exit(127);
 	self[n] = 0;
 	snprintf(fd, sizeof(fd), "%d", s->obs_fd);
+	snprintf(slot, sizeof(slot), "%u", (unsigned int)(s - slots));
+	setenv("RDMACONF_CASE_SLOT", slot, 1);
+	snprintf(slot, sizeof(slot), "%u", s->oui);
+	setenv("RDMACONF_CASE_OUI", slot, 1);
 	if (rc_case_lanes())
 		enter_lane((s - slots) % rc_case_lanes());
 	snprintf(slow, sizeof(slow), "%.3f", t->slowness);
@@ -212,7 +216,8 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 		  const struct rc_slot *s, pid_t parent)
 {
 	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = s->obs,
-			      .shares = c->shares | g->shares };
+			      .shares = c->shares | g->shares,
+			      .slot = s - slots, .oui = s->oui };
 	unsigned int i;
 	sigset_t none;
 

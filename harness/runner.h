@@ -28,6 +28,7 @@ struct rc_slot {
 	unsigned int watchdog_ms;
 	const struct rc_case *c;
 	int job;			/* the caller's: which job it runs */
+	unsigned int oui;		/* the job's RC_SHARE_VENDOR_OUI token */
 };
 
 /* @n slots, each with its observation page; NULL on failure. */

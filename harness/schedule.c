@@ -6,6 +6,17 @@
 #include "runner.h"
 #include "schedule.h"
 
+/* the shares that are locks */
+#define LOCKS(shares) ((shares) & ~RC_SHARE_VENDOR_OUI)
+#define ALL_OUIS ((1u << RC_VENDOR_OUIS) - 1)
+
+static bool fits(const struct rc_job *j, const struct rc_held *h)
+{
+	if (LOCKS(j->shares) & h->shares)
+		return false;
+	return !(j->shares & RC_SHARE_VENDOR_OUI) || h->ouis != ALL_OUIS;
+}
+
 int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
 {
 	int i, free_job = -1;
@@ -21,12 +32,12 @@ int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
 			       h->running ? -1 : i;
 		if (h->shares & RC_SHARE_ALONE)
 			return -1;
-		if (j->shares & h->shares)
+		if (!fits(j, h))
 			continue;
-		/* a job that holds something is on a chain of jobs that
-		 * must run one after another: it goes before the free ones,
+		/* a job that holds a lock is on a chain of jobs that must
+		 * run one after another: it goes before the free ones,
 		 * which can fill any gap */
-		if (j->shares)
+		if (LOCKS(j->shares))
 			return i;
 		if (free_job < 0)
 			free_job = i;
@@ -34,36 +45,31 @@ int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
 	return free_job;
 }
 
-/* a side's own instances of the resources, above the shared ones */
-#define RC_SHARE_SIDE_SHIFT 8
-
-unsigned int rc_sched_holds(unsigned int shares, int impl)
+unsigned int rc_sched_holds(unsigned int shares)
 {
-	unsigned int own = shares & ~(RC_SHARE_SPLIT | RC_SHARE_ALONE);
-
 	/* one slot per lane, each its own fabric */
-	if (rc_case_lanes())
-		return 0;
-	/* the resource itself and both sides' instances of it */
-	if (!(shares & RC_SHARE_SPLIT))
-		return shares | own << RC_SHARE_SIDE_SHIFT |
-		       own << (2 * RC_SHARE_SIDE_SHIFT);
-	return (shares & RC_SHARE_ALONE) |
-	       own << (RC_SHARE_SIDE_SHIFT * (impl + 1));
+	return rc_case_lanes() ? 0 : shares;
 }
 
 void rc_sched_start(struct rc_job *j, struct rc_held *h)
 {
 	j->state = RC_JOB_RUNNING;
-	h->shares |= j->shares;
+	h->shares |= LOCKS(j->shares);
 	h->running++;
+	j->oui = 0;
+	if (j->shares & RC_SHARE_VENDOR_OUI) {
+		j->oui = __builtin_ctz(~h->ouis);
+		h->ouis |= 1u << j->oui;
+	}
 }
 
 void rc_sched_done(struct rc_job *j, struct rc_held *h)
 {
 	j->state = RC_JOB_DONE;
-	/* no two running jobs hold the same resource */
-	h->shares &= ~j->shares;
+	/* no two running jobs hold the same lock */
+	h->shares &= ~LOCKS(j->shares);
+	if (j->shares & RC_SHARE_VENDOR_OUI)
+		h->ouis &= ~(1u << j->oui);
 	h->running--;
 }
 
@@ -92,5 +98,5 @@ unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
 		return lanes ? lanes : 1;
 	if (cpus < 1)
 		cpus = 1;
-	return 2 * cpus > max ? max : 2 * cpus;
+	return 4 * cpus > max ? max : 4 * cpus;
 }

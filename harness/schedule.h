@@ -17,11 +17,13 @@ struct rc_job {
 	enum rc_job_state state;
 	int row, impl;		/* the caller's: which row, which side */
 	bool again;		/* run again, alone (a timing failure) */
+	unsigned int oui;	/* while running: its RC_SHARE_VENDOR_OUI token */
 };
 
 /* What the jobs now running hold. */
 struct rc_held {
-	unsigned int shares;
+	unsigned int shares;	/* the locks (all but RC_SHARE_VENDOR_OUI) */
+	unsigned int ouis;	/* the RC_SHARE_VENDOR_OUI tokens, a bit each */
 	unsigned int running;
 };
 
@@ -34,13 +36,14 @@ struct rc_held {
  * cannot starve.
  */
 int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h);
-/* What the job of implementation @impl holds for a row that shares
- * @shares (enum rc_share): RC_SHARE_SPLIT gives each side its own; in a
- * run with lanes (rc_case_lanes()), nothing: each slot has its own. */
-unsigned int rc_sched_holds(unsigned int shares, int impl);
+/* What a job holds for a row that shares @shares (enum rc_share): that;
+ * in a run with lanes (rc_case_lanes()), nothing: each slot has its
+ * own fabric. */
+unsigned int rc_sched_holds(unsigned int shares);
 void rc_sched_start(struct rc_job *j, struct rc_held *h);
 void rc_sched_done(struct rc_job *j, struct rc_held *h);
-/* --jobs 0: twice the online CPUs (rows wait more than they compute), at
+/* --jobs 0: four times the online CPUs (rows wait far more than they
+ * compute: for messages, timeouts, quiet periods), at
  * most @max; where each row's process must be alone on its fabric (a
  * simulator that replaces the kernel's interface per process,
  * RDMACONF_CASE_PRELOAD), one per lane, or 1 without lanes.  Never more

@@ -277,7 +277,6 @@ out:
 static const struct rc_group group = {
 	.call = "rdma_join_multicast", .lib = "rdmacm", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);
 
@@ -285,6 +284,5 @@ static const struct rc_group ex_group = {
 	.call = "rdma_join_multicast_ex", .lib = "rdmacm", .rows = ex_rows,
 	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
 	.run = run,
-	.shares = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(ex_group);

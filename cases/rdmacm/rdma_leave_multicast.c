@@ -237,6 +237,5 @@ out:
 static const struct rc_group group = {
 	.call = "rdma_leave_multicast", .lib = "rdmacm", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);

@@ -196,13 +196,16 @@ bool mc_send_to_group(struct rc_ctx *ctx, struct vres *sender,
 
 const char *mc_group(const struct rc_ctx *ctx, enum mc_group g)
 {
-	static const char *const groups[RC_NIMPLS][3] = {
-		[RC_IMPL_SYSTEM] = { "239.1.2.3", "239.1.2.4", "ff0e::db8:7" },
-		[RC_IMPL_REFERENCE] = { "239.1.3.3", "239.1.3.4",
-					"ff0e::db8:17" },
-	};
+	/* a row is a process of its own */
+	static char groups[3][INET6_ADDRSTRLEN];
+	char *s = groups[g];
 
-	return groups[ctx->ops->id][g];
+	if (g == MC_IPV6)
+		snprintf(s, INET6_ADDRSTRLEN, "ff0e::db8:%x:7", ctx->slot);
+	else
+		snprintf(s, INET6_ADDRSTRLEN, "239.2.%u.%u", ctx->slot,
+			 g == MC_IPV4 ? 3 : 4);
+	return s;
 }
 
 /* Is the group @ip in /proc/net/igmp (the kernel's IPv4 memberships)? */

@@ -14,10 +14,9 @@
 #include "../verbs/verbs_res.h"
 
 /*
- * The groups the rows join.  Each implementation has groups of its own,
- * so that its rows can run beside the other's (RC_SHARE_SPLIT): the
- * system 239.1.2.3, 239.1.2.4 and ff0e::db8:7; the reference 239.1.3.3,
- * 239.1.3.4 and ff0e::db8:17.
+ * The groups a row joins: 239.2.S.3, 239.2.S.4 and ff0e::db8:S:7 for the
+ * run's pool slot S (rc_ctx.slot).  No two rows running at once share a
+ * group, so the rows need not wait for each other.
  */
 enum mc_group { MC_IPV4, MC_IPV4_OTHER, MC_IPV6 };
 const char *mc_group(const struct rc_ctx *ctx, enum mc_group g);

@@ -115,6 +115,9 @@ bool fabric_build(struct rc_ctx *ctx, enum fabric_query q, int vendor_class,
 
 	mad_build(ctx, umad, fabric_class(q, vendor_class), METHOD_GET,
 		  0xfab0 + q);
+	/* the class and OUI the remote peer serves */
+	if (q == FQ_VENDOR_REMOTE && vendor_class >= 0x30)
+		memcpy(mad + MAD_OFF_OUI, test_oui, 3);
 	if (q == FQ_VENDOR_REMOTE) {
 		mad_address_lid(umad, ctx->target->remote_lid);
 		return true;

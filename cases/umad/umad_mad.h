@@ -75,8 +75,13 @@ bool mad_ready(struct rc_ctx *ctx, int fd, int ms);
  * in vendor range 2, under the row's side's OUI. */
 void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
 	       int method, uint32_t tid);
-/* The OUI the row's side registers and sends vendor range 2 MADs under
- * (test_oui in mad_wire.h). */
+/*
+ * The OUI a row registers and sends its vendor range 2 MADs under: its
+ * RC_SHARE_VENDOR_OUI token's (rc_ctx.oui), so that no two rows running at
+ * once share one.  The kernel keeps the agents of a class apart by OUI:
+ * the rows never meet, and need not wait for each other.  The fabric rows
+ * use test_oui, which the remote peer serves.
+ */
 uint8_t *mad_oui(const struct rc_ctx *ctx);
 /* Address @umad to the target port itself: GRH to its IPv6 GID on RoCE
  * (the IPv4-mapped GID loses replies), its LID on InfiniBand.  Returns

@@ -99,7 +99,7 @@ out:
 static const struct rc_group group = {
 	.call = "umad_poll", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
+	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);
 
@@ -166,6 +166,6 @@ static const struct rc_group fd_group = {
 	.call = "umad_get_fd", .lib = "umad", .rows = fd_rows,
 	.row_size = sizeof(fd_rows[0]), .nrows = ARRAY_SIZE(fd_rows),
 	.run = run_fd,
-	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
+	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(fd_group);

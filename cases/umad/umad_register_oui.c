@@ -173,8 +173,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 	case CLIENT:
 	case SENDS:
 	case REMOTE:
+		/* a client of the class the remote peer serves: test_oui */
 		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, mad_oui(ctx), NULL));
+				row->mgmt_class, 0, row->mode == REMOTE ?
+				test_oui : mad_oui(ctx), NULL));
 		if (row->mode == SENDS && id >= 0)
 			check_sends(ctx, portid, id);
 		if (row->mode == REMOTE && id >= 0)
@@ -232,6 +234,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 static const struct rc_group group = {
 	.call = "umad_register_oui", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
+	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

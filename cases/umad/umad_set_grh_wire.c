@@ -144,6 +144,6 @@ out:
 static const struct rc_group group = {
 	.call = "umad_set_grh", .lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_MAD | RC_SHARE_SPLIT,
+	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

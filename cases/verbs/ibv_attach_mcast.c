@@ -19,19 +19,17 @@
 #define MCAST_QPN 0xffffff
 #define MLID 0xc001
 
-/* ff0e::db8:1, the reference ff0e::db8:11: each implementation has a
- * group of its own, so that the two run side by side (RC_SHARE_SPLIT) */
+/* ff0e::db8:S:1 for the run's pool slot S (rc_ctx.slot): no two rows
+ * running at once share a group, so they need not wait for each other */
 static const union ibv_gid *group_of(const struct rc_ctx *ctx)
 {
-	static const union ibv_gid mgid[RC_NIMPLS] = {
-		[RC_IMPL_SYSTEM] = { .raw = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0,
-					      0, 0, 0, 0x0d, 0xb8, 0, 0x01 } },
-		[RC_IMPL_REFERENCE] = { .raw = { 0xff, 0x0e, 0, 0, 0, 0, 0, 0,
-						 0, 0, 0, 0, 0x0d, 0xb8, 0,
-						 0x11 } },
-	};
+	/* a row is a process of its own */
+	static union ibv_gid mgid = { .raw = { 0xff, 0x0e, [10] = 0x0d, 0xb8,
+					       [15] = 0x01 } };
 
-	return &mgid[ctx->ops->id];
+	mgid.raw[12] = ctx->slot >> 8;
+	mgid.raw[13] = ctx->slot;
+	return &mgid;
 }
 
 #define DOC_ATTACH "ibv_attach_mcast() attaches the QP qp to the multicast " \
@@ -253,7 +251,6 @@ out:
 static const struct rc_group group = {
 	.call = "ibv_attach_mcast", .lib = "verbs", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
-	.shares = RC_SHARE_VERBS_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(group);
 
@@ -261,6 +258,5 @@ static const struct rc_group detach_group = {
 	.call = "ibv_detach_mcast", .lib = "verbs", .rows = detach_rows,
 	.row_size = sizeof(detach_rows[0]), .nrows = ARRAY_SIZE(detach_rows),
 	.run = run,
-	.shares = RC_SHARE_VERBS_MCAST | RC_SHARE_SPLIT,
 };
 RC_GROUP(detach_group);

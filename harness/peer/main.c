@@ -166,8 +166,7 @@ int main(int argc, char **argv)
 	 * under umad2sim a MAD of a class the process did not register (the
 	 * SM's SMInfo to a port marked SM) crashes it */
 	err = register_class(fd, CLASS_V1, NULL, true) ?:
-	      register_class(fd, CLASS_V2, test_oui[0], true) ?:
-	      register_class(fd, CLASS_V2, test_oui[1], true) ?:
+	      register_class(fd, CLASS_V2, test_oui, true) ?:
 	      register_class(fd, MAD_CLASS_SMI, NULL, false) ?:
 	      register_class(fd, MAD_CLASS_SMI_DR, NULL, false);
 	if (err)

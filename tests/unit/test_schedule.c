@@ -57,36 +57,39 @@ Test(schedule, a_row_that_runs_alone_waits_and_blocks_later_rows)
 	cr_assert_eq(rc_sched_next(j, 3, &h), -1, "nothing beside it");
 }
 
-Test(schedule, split_resources_let_the_two_sides_of_a_row_run_together)
+Test(schedule, vendor_ouis_are_tokens_each_running_row_its_own)
 {
-	unsigned int s = RC_SHARE_CM_MCAST | RC_SHARE_SPLIT;
-	struct rc_job j[3] = { { .shares = rc_sched_holds(s, 0) },
-			       { .shares = rc_sched_holds(s, 1) },
-			       { .shares = rc_sched_holds(s, 0) } };
+	struct rc_job j[RC_VENDOR_OUIS + 2];
 	struct rc_held h = {};
+	unsigned int seen = 0;
+	int i;
 
-	cr_assert_eq(start_all(j, 3, &h, 8), 2);
-	cr_assert_eq(j[2].state, RC_JOB_WAITING, "one side, one row at once");
-	cr_assert(rc_sched_holds(RC_SHARE_ALONE | RC_SHARE_SPLIT, 1) &
-		  RC_SHARE_ALONE, "alone stays alone");
+	for (i = 0; i < RC_VENDOR_OUIS + 2; i++)
+		j[i] = (struct rc_job){ .shares = RC_SHARE_VENDOR_OUI };
+	j[RC_VENDOR_OUIS + 1].shares = 0;
+	cr_assert_eq(start_all(j, RC_VENDOR_OUIS + 2, &h, 32),
+		     RC_VENDOR_OUIS + 1, "as many as the kernel keeps OUIs");
+	cr_assert_eq(j[RC_VENDOR_OUIS].state, RC_JOB_WAITING);
+	for (i = 0; i < RC_VENDOR_OUIS; i++) {
+		cr_assert_lt(j[i].oui, RC_VENDOR_OUIS);
+		cr_assert_not(seen & 1u << j[i].oui, "no two the same");
+		seen |= 1u << j[i].oui;
+	}
+	rc_sched_done(&j[3], &h);
+	cr_assert_eq(rc_sched_next(j, RC_VENDOR_OUIS + 2, &h), RC_VENDOR_OUIS);
+	rc_sched_start(&j[RC_VENDOR_OUIS], &h);
+	cr_assert_eq(j[RC_VENDOR_OUIS].oui, j[3].oui, "the one given back");
 }
 
-Test(schedule, a_row_that_does_not_split_waits_for_both_sides)
+Test(schedule, chained_jobs_go_before_free_ones)
 {
-	unsigned int split = RC_SHARE_MAD | RC_SHARE_SPLIT;
-	struct rc_job j[4] = { { .shares = rc_sched_holds(split, 0) },
-			       { .shares = rc_sched_holds(RC_SHARE_MAD, 0) },
-			       { .shares = rc_sched_holds(split, 1) },
-			       { .shares = rc_sched_holds(RC_SHARE_CM_MCAST, 0) } };
+	struct rc_job j[3] = { { .shares = 0 }, { .shares = RC_SHARE_MAD },
+			       { .shares = RC_SHARE_VENDOR_OUI } };
 	struct rc_held h = {};
 
-	cr_assert_eq(start_all(j, 4, &h, 8), 3);
-	cr_assert_eq(j[1].state, RC_JOB_WAITING,
-		     "the port's MAD agents, whichever side's");
-	cr_assert_eq(j[2].state, RC_JOB_RUNNING);
-	rc_sched_done(&j[0], &h);
-	rc_sched_done(&j[2], &h);
-	cr_assert_eq(rc_sched_next(j, 4, &h), 1);
+	cr_assert_eq(rc_sched_next(j, 3, &h), 1);
+	rc_sched_start(&j[1], &h);
+	cr_assert_eq(rc_sched_next(j, 3, &h), 0, "a token is no chain");
 }
 
 Test(schedule, one_job_runs_the_table_in_order)
@@ -134,9 +137,9 @@ Test(schedule, lanes_share_nothing)
 {
 	setenv("RDMACONF_CASE_PRELOAD", "x.so", 1);
 	setenv("RDMACONF_CASE_LANES", "4", 1);
-	cr_assert_eq(rc_sched_holds(RC_SHARE_MAD | RC_SHARE_ALONE, 0), 0,
+	cr_assert_eq(rc_sched_holds(RC_SHARE_MAD | RC_SHARE_ALONE), 0,
 		     "each lane is a fabric of its own");
 	unsetenv("RDMACONF_CASE_LANES");
-	cr_assert(rc_sched_holds(RC_SHARE_MAD, 0) & RC_SHARE_MAD);
+	cr_assert_eq(rc_sched_holds(RC_SHARE_MAD), RC_SHARE_MAD);
 	unsetenv("RDMACONF_CASE_PRELOAD");
 }

@@ -51,6 +51,10 @@ def run_rows(args, ids, mutant, out):
                                                os.environ.get("LD_PRELOAD")]))
     if mutant:
         env["RDMACONF_MUTANT"] = mutant
+    # the machine's slowness, measured once by the first run: a run
+    # samples it for up to a second under TCG
+    if args.slowness:
+        env["RDMACONF_SLOWNESS"] = str(args.slowness)
     cmd = [args.rdmaconf, "run", "--watchdog-ms",
            str(args.watchdog_ms), "--filter", ",".join(ids), "--json", out]
     p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
@@ -58,7 +62,9 @@ def run_rows(args, ids, mutant, out):
     flipped = []
     try:
         with open(out) as f:
-            flipped = [r["id"] for r in json.load(f)["results"] if not r["ok"]]
+            data = json.load(f)
+        flipped = [r["id"] for r in data["results"] if not r["ok"]]
+        args.slowness = args.slowness or data["host"]["slowness"]
     except (OSError, ValueError, KeyError):
         pass
     return p.returncode, flipped, p.stderr.strip().splitlines()[-1:]
@@ -77,6 +83,7 @@ def main():
                     default=os.path.join(HERE, "survivors.expect"))
     args = ap.parse_args()
     args.mutants = os.path.abspath(args.mutants)
+    args.slowness = None
 
     listing = subprocess.run(["/bin/true"], env=dict(
         os.environ, LD_PRELOAD=args.mutants, RDMACONF_MUTANT="list"),

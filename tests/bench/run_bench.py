@@ -123,19 +123,32 @@ def pyverbs(vm_start_s):
 
 
 def make_times():
-    """make check and make conformance, each timed whole (BENCH_CHECK=0
-    leaves them out: minutes)."""
+    """make check, in a fresh clone of the committed tree, build included
+    (the kernel comes from the user's cache, as it does on a second
+    clone), and make conformance on this build, each timed whole
+    (BENCH_CHECK=0 leaves them out: minutes)."""
     out = {}
     if os.environ.get("BENCH_CHECK", "1") != "1":
         return out
-    for name, cmd in (("make_check", ["make", "-s", "check"]),
-                      ("make_conformance", ["make", "-s", "conformance",
-                                            "REPORT=%s/bench-report" % BUILD])):
-        secs, p = wall(cmd)
-        out[name] = {"s": round(secs, 1), "ok": p.returncode == 0}
-        # what failed, if anything, is worth reading
-        with open(os.path.join(ROOT, BUILD, "bench-%s.log" % name), "w") as f:
-            f.write(p.stdout + p.stderr)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BUILD", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    with tempfile.TemporaryDirectory() as d:
+        clone = os.path.join(d, "clone")
+        subprocess.run(["git", "clone", "-q", ROOT, clone], check=True)
+        for name, cmd, cwd in (
+                ("make_check", ["make", "-s", "check"], clone),
+                ("make_conformance", ["make", "-s", "conformance",
+                                      "REPORT=%s/bench-report" % BUILD],
+                 ROOT)):
+            t = time.monotonic()
+            p = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd,
+                               env=env if cwd == clone else None)
+            out[name] = {"s": round(time.monotonic() - t, 1),
+                         "ok": p.returncode == 0}
+            # what failed, if anything, is worth reading
+            with open(os.path.join(ROOT, BUILD, "bench-%s.log" % name),
+                      "w") as f:
+                f.write(p.stdout + p.stderr)
     return out
 
 
@@ -242,11 +255,12 @@ def main():
                   pv["tests"], pv["executed"], pv["wall_s"], pv["per_s"],
                   ours, ours / max(pv["per_s"], 0.1),
                   "met" if ours >= 2 * pv["per_s"] else "NOT met"))
-    for name, goal in (("make_check", 90), ("make_conformance", 45)):
+    for name, what, goal in (("make_check", "make check, fresh clone", 90),
+                             ("make_conformance", "make conformance", 45)):
         if name in report["make"]:
             m = report["make"][name]
             print("%s: %.0f s (%s)  goal <= %d s: %s" % (
-                name.replace("_", " "), m["s"],
+                what, m["s"],
                 "passed" if m["ok"] else
                 "FAILED, see %s/bench-%s.log" % (BUILD, name), goal,
                 "met" if m["s"] <= goal else "NOT met"))

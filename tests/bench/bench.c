@@ -127,7 +127,7 @@ static bool op_roundtrip(const struct rc_ops *ops, void *st)
 	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
 	int len = MAD_SIZE;
 
-	mad_build(req, CLASS_V2, METHOD_GET, 1);
+	mad_build(s->ctx, req, CLASS_V2, METHOD_GET, 1);
 	if (!mad_address_self(s->ctx, req) ||
 	    ops->umad_send(s->portid, s->agent, req, MAD_SIZE, 1000, 0) ||
 	    mad_wait(s->ctx, s->server.fd, in, sizeof(in), 2000) <= 0 ||

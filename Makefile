@@ -186,11 +186,13 @@ E2E_RUN = RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)
 e2e: all $(SHIMS)
 	$(E2E_RUN) $(E2E_SELECT) tests/e2e
 
-# the build on every CPU, then the tests one after the other (each test
-# that times a call needs the machine to itself)
+# the build on every CPU (the bench program too, which only make bench
+# runs), then the tests one after the other (each test that times a call
+# needs the machine to itself)
 NPROC := $(shell nproc 2> /dev/null || echo 1)
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(SHIMS) $(BUILD)/unit-tests
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(SHIMS) $(BUILD)/unit-tests \
+		$(BUILD)/bench
 	@$(MAKE) --no-print-directory unit e2e
 
 check-slow:

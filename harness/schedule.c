@@ -87,7 +87,6 @@ unsigned int rc_sched_lanes(unsigned int asked, unsigned int rows)
 unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
 	unsigned int lanes = rc_case_lanes();
 
 	if (lanes && lanes < max)

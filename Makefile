@@ -189,14 +189,15 @@ e2e: all $(SHIMS)
 # the build on every CPU (the bench program too, which only make bench
 # runs), then the tests one after the other (each test that times a call
 # needs the machine to itself)
+# (-s unless V=1: not a line per target that is up to date)
 NPROC := $(shell nproc 2> /dev/null || echo 1)
+SUBMAKE = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s)
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(SHIMS) $(BUILD)/unit-tests \
-		$(BUILD)/bench
-	@$(MAKE) --no-print-directory unit e2e
+	@$(SUBMAKE) -j$(NPROC) all $(SHIMS) $(BUILD)/unit-tests $(BUILD)/bench
+	@$(SUBMAKE) unit e2e
 
 check-slow:
-	@$(MAKE) --no-print-directory -j$(NPROC) all $(SHIMS)
+	@$(SUBMAKE) -j$(NPROC) all $(SHIMS)
 	$(E2E_RUN) -m slow tests/e2e
 
 deps:

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "runner.h"
 
 static enum rc_cli_result fail(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -163,9 +164,10 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			o->dist = optarg;
 			break;
 		case 'P':
-			if (!number(optarg, 32, &o->jobs))
+			if (!number(optarg, RC_MAX_JOBS, &o->jobs))
 				return fail(err, errlen, "--jobs takes a number "
-					    "from 1 to 32, not '%.64s'", optarg);
+					    "from 1 to %d, not '%.64s'",
+					    RC_MAX_JOBS, optarg);
 			break;
 		case 'h':
 			return RC_CLI_HELP;

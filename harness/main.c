@@ -74,19 +74,18 @@ static int cmd_list(const struct rc_opts *o)
 		fprintf(stderr, "rdmaconf: cannot write %s: %m\n", o->json);
 		return RC_EXIT_ENV;
 	}
-	for_each_group(gp)
-		for (i = 0; i < (*gp)->nrows; i++) {
-			const struct rc_case *c = RC_ROW(*gp, i);
+	for_each_row(gp, i) {
+		const struct rc_case *c = RC_ROW(*gp, i);
 
-			if (!rc_cli_selected(c->id, o->filter))
-				continue;
-			if (!json) {
-				fprintf(f, "%s\n", c->id);
-				continue;
-			}
-			rc_str_printf(&b, "%s\n  ", n++ ? "," : "[");
-			rc_json_case(&b, *gp, c);
+		if (!rc_cli_selected(c->id, o->filter))
+			continue;
+		if (!json) {
+			fprintf(f, "%s\n", c->id);
+			continue;
 		}
+		rc_str_printf(&b, "%s\n  ", n++ ? "," : "[");
+		rc_json_case(&b, *gp, c);
+	}
 	if (json)
 		fprintf(f, "%s\n]\n", n ? b.s : "[");
 	rc_str_free(&b);

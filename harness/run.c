@@ -196,10 +196,9 @@ static bool case_exists(const char *id)
 	const struct rc_group *const *gp;
 	size_t i;
 
-	for_each_group(gp)
-		for (i = 0; i < (*gp)->nrows; i++)
-			if (!strcmp(RC_ROW(*gp, i)->id, id))
-				return true;
+	for_each_row(gp, i)
+		if (!strcmp(RC_ROW(*gp, i)->id, id))
+			return true;
 	return false;
 }
 
@@ -315,16 +314,14 @@ int rc_cmd_case(int argc, char **argv)
 			  RC_IMPL_SYSTEM);
 	if (!ctx.obs)
 		return 127;
-	for_each_group(gp)
-		for (i = 0; i < (*gp)->nrows; i++)
-			if (!strcmp(RC_ROW(*gp, i)->id, argv[2])) {
-				ctx.shares = RC_ROW(*gp, i)->shares |
-					     (*gp)->shares;
-				(*gp)->run(RC_ROW(*gp, i), &ctx);
-				/* exit, not _exit: the simulator's exit hook
-				 * gives its client slot back */
-				exit(0);
-			}
+	for_each_row(gp, i)
+		if (!strcmp(RC_ROW(*gp, i)->id, argv[2])) {
+			ctx.shares = RC_ROW(*gp, i)->shares | (*gp)->shares;
+			(*gp)->run(RC_ROW(*gp, i), &ctx);
+			/* exit, not _exit: the simulator's exit hook gives
+			 * its client slot back */
+			exit(0);
+		}
 	return 127;
 }
 
@@ -416,9 +413,8 @@ unsigned int rc_count_selected(const char *filter)
 	unsigned int n = 0;
 	size_t r;
 
-	for_each_group(gp)
-		for (r = 0; r < (*gp)->nrows; r++)
-			n += rc_cli_selected(RC_ROW(*gp, r)->id, filter);
+	for_each_row(gp, r)
+		n += rc_cli_selected(RC_ROW(*gp, r)->id, filter);
 	return n;
 }
 
@@ -434,17 +430,16 @@ static struct run_row *select_rows(const struct rc_opts *o,
 	*n = 0;
 	if (!rows)
 		return NULL;
-	for_each_group(gp)
-		for (r = 0; r < (*gp)->nrows; r++) {
-			const struct rc_case *c = RC_ROW(*gp, r);
+	for_each_row(gp, r) {
+		const struct rc_case *c = RC_ROW(*gp, r);
 
-			if (!rc_cli_selected(c->id, o->filter))
-				continue;
-			rows[*n].g = *gp;
-			rows[*n].c = c;
-			rows[*n].x = rc_profile_find(p, c->id);
-			(*n)++;
-		}
+		if (!rc_cli_selected(c->id, o->filter))
+			continue;
+		rows[*n].g = *gp;
+		rows[*n].c = c;
+		rows[*n].x = rc_profile_find(p, c->id);
+		(*n)++;
+	}
 	return rows;
 }
 

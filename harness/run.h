@@ -14,6 +14,10 @@ enum rc_exit_code {
 
 #define for_each_group(gp) \
 	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
+/* every row of every group, RC_ROW(*gp, r), in table order */
+#define for_each_row(gp, r) \
+	for_each_group(gp) \
+		for (r = 0; r < (*gp)->nrows; r++)
 
 /* How many rows @filter selects (NULL: all). */
 unsigned int rc_count_selected(const char *filter);

@@ -43,11 +43,10 @@ unsigned int rc_sched_holds(unsigned int shares);
 void rc_sched_start(struct rc_job *j, struct rc_held *h);
 void rc_sched_done(struct rc_job *j, struct rc_held *h);
 /* --jobs 0: four times the online CPUs (rows wait far more than they
- * compute: for messages, timeouts, quiet periods), at
- * most @max; where each row's process must be alone on its fabric (a
- * simulator that replaces the kernel's interface per process,
- * RDMACONF_CASE_PRELOAD), one per lane, or 1 without lanes.  Never more
- * than the lanes. */
+ * compute: for messages, timeouts, quiet periods), at most @max; where
+ * each row's process must be alone on its fabric (a simulator that
+ * replaces the kernel's interface per process, RDMACONF_CASE_PRELOAD),
+ * one per lane, or 1 without lanes.  Never more than the lanes. */
 unsigned int rc_sched_jobs(unsigned int asked, unsigned int max);
 /* How many copies of the simulated fabric a run of @rows rows starts
  * (--target ibsim): --jobs, or RC_SIM_LANES, never more than the rows. */

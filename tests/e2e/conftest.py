@@ -32,6 +32,21 @@ def load_results(step):
     return data
 
 
+def recorded_changes(target, data):
+    """The rows of a run whose verdicts differ from the recorded run of
+    @target (tests/e2e/recorded/TARGET.json): [(id, recorded, now)].  A
+    row the record does not know is new and judged elsewhere; a recorded
+    row the run lacks is a change.  A deliberate change of verdict is a
+    change of the record, in the same commit."""
+    with open(os.path.join(ROOT, "tests", "e2e", "recorded",
+                           target + ".json")) as f:
+        rec = json.load(f)
+    now = {r["id"]: [r["verdict"]["system"], r["verdict"]["reference"],
+                     r["agree"], r["ok"]] for r in data["results"]}
+    return [(i, v, now.get(i)) for i, v in sorted(rec["rows"].items())
+            if now.get(i) != v]
+
+
 # What the session's one boot of the rxe VM exits with, after all steps:
 # the launcher must hand it back (test_rxe_vm checks).
 VM_SESSION_EXIT = 7

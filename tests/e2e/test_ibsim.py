@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS
+from conftest import RDMACONF, ROOT, SHIMS, recorded_changes
 
 # the tests that start ibsim carry the mark; the rest run everywhere
 # the rows that need the fabric: SMPs, the SA, a remote node by LID
@@ -98,6 +98,8 @@ def test_umad_cases_on_ibsim(tmp_path):
     r = rows["umad/send/timeout-200ms-retries-1"]
     assert r["expectation"]["where"].split(":")[0].endswith("ibsim.expect")
     assert sum(r["verdict"]["system"] == "PASS" for r in rows.values()) >= 70
+    # every row's verdicts as the recorded run on ibsim had them
+    assert recorded_changes("ibsim", data) == []
     nothing_left(mark)
 
 

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 
 from conftest import RDMACONF, ROOT, RXE_VM, SHIMS, VM_SESSION_EXIT, \
-    host_has_device, load_results, suite_run
+    host_has_device, load_results, recorded_changes, suite_run
 
 # every test here needs a device, in the VM when the host has none
 pytestmark = pytest.mark.vm
@@ -45,6 +45,14 @@ def test_device_fingerprint(rxe_run):
         assert dev["name"] == "rxe0" and dev["driver"] == "rdma_rxe"
         assert data["host"]["kernel"].startswith("6.1.")
     assert data["host"]["rdma_core"]
+
+
+@pytest.mark.skipif(host_has_device(), reason="recorded on the rxe VM")
+def test_verdicts_as_recorded(rxe_run):
+    """Every row's verdicts, agreement and ok as the recorded run on rxe
+    had them: a change to the harness changes no verdict by accident."""
+    _, data = rxe_run
+    assert recorded_changes("rxe", data) == []
 
 
 def test_device_rows_ran_and_conform(rxe_run):

@@ -11,38 +11,32 @@ static bool flag(const struct rc_jv *c, const char *key)
 	return v && v->type == RC_JBOOL && v->b;
 }
 
-const char *rc_case_verdict(const struct rc_jv *c, const char *impl)
+const char *rc_case_verdict(const struct rc_jv *c, enum rc_impl_id impl)
 {
-	const char *v = rc_jv_str(rc_jv_get(c, "verdict"), impl);
+	const char *v = rc_jv_str(rc_jv_get(c, "verdict"), rc_impl_name(impl));
 
 	return v ? v : "-";
 }
 
-/* Did the implementation run the call at all?  ABSENT did not. */
+/* Did the implementation run the call at all (vocab.h)?  A verdict
+ * this build does not know did not. */
 static bool ran(const char *v)
 {
-	static const char *const not_run[] = { "SKIP", "UNSUPPORTED", "ABSENT",
-					       "BROKEN", "-" };
-	size_t i;
+	int k = rc_verdict_parse(v);
 
-	for (i = 0; i < sizeof(not_run) / sizeof(not_run[0]); i++)
-		if (!strcmp(v, not_run[i]))
-			return false;
-	return true;
+	return k >= 0 && rc_verdict_ran(k);
 }
 
 static const char *stopped_running(const struct rc_jv *b,
 				   const struct rc_jv *n)
 {
-	static const char *const impls[] = { "system", "reference" };
 	static char why[64];
-	size_t i;
+	int i;
 
-	for (i = 0; i < 2; i++)
-		if (ran(rc_case_verdict(b, impls[i])) &&
-		    !ran(rc_case_verdict(n, impls[i]))) {
-			snprintf(why, sizeof(why), "%s no longer runs it (%s)",
-				 impls[i], rc_case_verdict(n, impls[i]));
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (ran(rc_case_verdict(b, i)) && !ran(rc_case_verdict(n, i))) {
+			snprintf(why, sizeof(why), "%s no longer runs it (%.16s)",
+				 rc_impl_name(i), rc_case_verdict(n, i));
 			return why;
 		}
 	return NULL;
@@ -52,6 +46,7 @@ enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 			       const char **why)
 {
 	const char *stale = rc_jv_str(n, "stale"), *stopped;
+	int i;
 
 	*why = "";
 	if (!n) {
@@ -83,10 +78,9 @@ enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 		*why = "ok now";
 		return RC_BETTER;
 	}
-	if (strcmp(rc_case_verdict(b, "system"), rc_case_verdict(n, "system")) ||
-	    strcmp(rc_case_verdict(b, "reference"),
-		   rc_case_verdict(n, "reference")))
-		return RC_CHANGED;
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (strcmp(rc_case_verdict(b, i), rc_case_verdict(n, i)))
+			return RC_CHANGED;
 	return RC_SAME;
 }
 

@@ -8,6 +8,7 @@
 #define RDMACONF_COMPARE_H
 
 #include "jsonread.h"
+#include "vocab.h"
 
 enum rc_change {
 	RC_SAME,
@@ -25,7 +26,7 @@ enum rc_change {
 enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 			       const char **why);
 const char *rc_change_name(enum rc_change c);
-/* A case's verdict on @impl ("system", "reference"), or "-". */
-const char *rc_case_verdict(const struct rc_jv *c, const char *impl);
+/* A case's verdict on @impl as written, or "-". */
+const char *rc_case_verdict(const struct rc_jv *c, enum rc_impl_id impl);
 
 #endif

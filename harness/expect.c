@@ -10,16 +10,6 @@
 #include "rdmaconf.h"
 #include "row.h"
 
-const char *rc_expect_kind_name(enum rc_expect_kind k)
-{
-	switch (k) {
-	case RC_EXP_XFAIL: return "XFAIL";
-	case RC_EXP_DIVERGE: return "DIVERGE";
-	case RC_EXP_SKIP: return "SKIP";
-	}
-	return "?";
-}
-
 static char *next_word(char **p)
 {
 	char *w;
@@ -34,25 +24,6 @@ static char *next_word(char **p)
 	if (**p)
 		*(*p)++ = 0;
 	return w;
-}
-
-static int parse_fail_kind(const char *s, int *kind)
-{
-	static const char *const names[] = {
-		[RC_FAIL_UNEXPECTED_SUCCESS] = "success",
-		[RC_FAIL_RETURN] = "return", [RC_FAIL_ERRNO] = "errno",
-		[RC_FAIL_OUTPUT] = "output", [RC_FAIL_TIMING] = "timing",
-		[RC_FAIL_CRASH] = "crash", [RC_FAIL_HANG] = "hang",
-		[RC_FAIL_ABSENT] = "absent", [RC_FAIL_BROKEN] = "broken",
-	};
-	unsigned int i;
-
-	for (i = 1; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i])) {
-			*kind = i;
-			return 0;
-		}
-	return -1;
 }
 
 static bool valid_number(const char *s)
@@ -131,9 +102,8 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	size_t cap = 0, n;
 	unsigned int lineno = 0, first = p->n;
 	struct rc_expectation *old;
-	enum rc_expect_kind xkind;
-	int fail_kind;
-	char *pin;
+	int xkind, fail_kind;
+	char *pin, *qualifier;
 	bool scope[RC_NIMPLS] = { [RC_IMPL_SYSTEM] = true };
 	bool when = true;
 	FILE *f = fopen(path, "re");
@@ -183,7 +153,8 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		reason = s;
 		if (!kind || !*reason) {
 			snprintf(err, errlen, "%s:%u: expected '<case id> "
-				 "XFAIL|DIVERGE|SKIP <reason>'", path, lineno);
+				 "KIND <reason>' (KIND: %s)", path, lineno,
+				 rc_entry_kind_choices());
 			goto fail;
 		}
 		fail_kind = 0;
@@ -206,23 +177,25 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 				 lineno);
 			goto fail;
 		}
-		if (!strncmp(kind, "XFAIL", 5) &&
-		    (!kind[5] || kind[5] == ':')) {
-			xkind = RC_EXP_XFAIL;
-			if (kind[5] && parse_fail_kind(kind + 6, &fail_kind)) {
-				snprintf(err, errlen, "%s:%u: unknown failure "
-					 "kind '%.32s' (return, errno, output, "
-					 "timing, success, crash, hang, absent, broken)", path, lineno,
-					 kind + 6);
-				goto fail;
-			}
-		} else if (!strcmp(kind, "DIVERGE")) {
-			xkind = RC_EXP_DIVERGE;
-		} else if (!strcmp(kind, "SKIP")) {
-			xkind = RC_EXP_SKIP;
-		} else {
-			snprintf(err, errlen, "%s:%u: unknown kind '%.32s' "
-				 "(XFAIL, DIVERGE or SKIP)", path, lineno, kind);
+		qualifier = strchr(kind, ':');
+		if (qualifier)
+			*qualifier++ = 0;	/* XFAIL:errno: the kind, then "errno" */
+		xkind = rc_entry_kind_parse(kind);
+		if ((int)xkind < 0) {
+			snprintf(err, errlen, "%s:%u: unknown kind '%.32s' (%s)",
+				 path, lineno, kind, rc_entry_kind_choices());
+			goto fail;
+		}
+		if (qualifier && xkind != RC_ENTRY_XFAIL) {
+			snprintf(err, errlen, "%s:%u: only XFAIL takes a "
+				 "qualifier, not %s", path, lineno, kind);
+			goto fail;
+		}
+		if (qualifier &&
+		    (fail_kind = rc_fail_kind_parse(qualifier)) <= 0) {
+			snprintf(err, errlen, "%s:%u: unknown failure kind "
+				 "'%.32s' (%s)", path, lineno, qualifier,
+				 rc_fail_kind_choices());
 			goto fail;
 		}
 		/* checked above, loaded only where its %when holds */
@@ -298,19 +271,7 @@ void rc_profile_free(struct rc_profile *p)
 
 bool rc_expect_skips(const struct rc_expectation *x, enum rc_impl_id impl)
 {
-	return x && x->kind == RC_EXP_SKIP && x->applies[impl];
-}
-
-/* The verdicts that only their own XFAIL qualifier covers. */
-static int own_kind(enum rc_verdict v)
-{
-	switch (v) {
-	case RC_CRASH: return RC_FAIL_CRASH;
-	case RC_HANG: return RC_FAIL_HANG;
-	case RC_ABSENT: return RC_FAIL_ABSENT;
-	case RC_BROKEN: return RC_FAIL_BROKEN;
-	default: return RC_FAIL_NONE;
-	}
+	return x && x->kind == RC_ENTRY_SKIP && x->applies[impl];
 }
 
 /* Is the failure the very one a pinned entry records? */
@@ -339,7 +300,7 @@ static void apply_xfail(struct rc_expectation *x, struct rc_outcome *o,
 			const char *impl, struct rc_row_result *r)
 {
 	enum rc_verdict v = o->j.verdict;
-	int kind = own_kind(v);
+	int kind = rc_fail_kind_of_verdict(v);
 	size_t len = sizeof(r->stale);
 
 	if (!o->ran || v == RC_SKIP || v == RC_UNSUPPORTED || r->stale[0])
@@ -388,7 +349,7 @@ void rc_expect_apply(struct rc_expectation *x, struct rc_row_result *r)
 		return;
 	x->used = true;
 	switch (x->kind) {
-	case RC_EXP_XFAIL:
+	case RC_ENTRY_XFAIL:
 		if (x->applies[RC_IMPL_SYSTEM])
 			apply_xfail(x, &r->oc[RC_IMPL_SYSTEM], "system", r);
 		if (x->applies[RC_IMPL_REFERENCE])
@@ -397,7 +358,7 @@ void rc_expect_apply(struct rc_expectation *x, struct rc_row_result *r)
 		/* what one does wrong, the other need not */
 		r->expected_divergence = true;
 		break;
-	case RC_EXP_DIVERGE:
+	case RC_ENTRY_DIVERGE:
 		r->expected_divergence = true;
 		if (r->agree == 1) {
 			r->conforms_now = true;
@@ -406,7 +367,7 @@ void rc_expect_apply(struct rc_expectation *x, struct rc_row_result *r)
 				 "implementations agree)", x->where);
 		}
 		break;
-	case RC_EXP_SKIP:
+	default:
 		break;
 	}
 }

@@ -49,12 +49,11 @@
 #include <stdbool.h>
 
 #include "impl.h"
-
-enum rc_expect_kind { RC_EXP_XFAIL, RC_EXP_DIVERGE, RC_EXP_SKIP };
+#include "vocab.h"
 
 struct rc_expectation {
 	char *id;
-	enum rc_expect_kind kind;
+	enum rc_entry_kind kind;
 	int fail_kind;		/* enum rc_fail_kind; 0: any */
 	/* XFAIL:return=N, XFAIL:output=FIELD[,FIELD...]: the known wrong
 	 * value, or the fields the known wrong output differs in, so that
@@ -88,6 +87,5 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen);
 void rc_profile_free(struct rc_profile *p);
 struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id);
-const char *rc_expect_kind_name(enum rc_expect_kind k);
 
 #endif

@@ -57,10 +57,10 @@ static void row(const char *mark, const char *id, const struct rc_jv *b,
 		const struct rc_jv *n, const char *why)
 {
 	printf("%-8s %-58s %5s/%-5s -> %5s/%-5s %s\n", mark, id,
-	       b ? rc_case_verdict(b, "system") : "",
-	       b ? rc_case_verdict(b, "reference") : "",
-	       n ? rc_case_verdict(n, "system") : "",
-	       n ? rc_case_verdict(n, "reference") : "", why);
+	       b ? rc_case_verdict(b, RC_IMPL_SYSTEM) : "",
+	       b ? rc_case_verdict(b, RC_IMPL_REFERENCE) : "",
+	       n ? rc_case_verdict(n, RC_IMPL_SYSTEM) : "",
+	       n ? rc_case_verdict(n, RC_IMPL_REFERENCE) : "", why);
 }
 
 struct tally {

@@ -19,6 +19,8 @@
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
 
+#include "vocab.h"
+
 /* X(name, return type, parameter list): every call under test, once. */
 #define RC_UMAD_CALLS(X) \
 	X(umad_init, int, (void)) \
@@ -108,7 +110,6 @@
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 
-enum rc_impl_id { RC_IMPL_SYSTEM, RC_IMPL_REFERENCE, RC_NIMPLS };
 
 struct rc_ops {
 	const char *name;	/* "system" or "reference" */

@@ -18,6 +18,7 @@
 #include "report.h"
 #include "schedule.h"
 #include "run.h"
+#include "vocab_json.h"
 
 
 static void usage(FILE *f)
@@ -115,6 +116,8 @@ int main(int argc, char **argv)
 		return RC_EXIT_OK;
 	}
 	cmd = argv[1];
+	if (!strcmp(cmd, "__vocab"))
+		return rc_cmd_vocab();
 	if (!strcmp(cmd, "__case"))
 		return rc_cmd_case(argc, argv);
 	if (!strcmp(cmd, "fleet"))

@@ -86,20 +86,6 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_device_fingerprint(dev, b);
 }
 
-static const char *conv_name(enum rc_conv c)
-{
-	switch (c) {
-	case RC_CONV_VALUE: return "value";
-	case RC_CONV_NEG_ERRNO: return "-errno";
-	case RC_CONV_NEG: return "negative";
-	case RC_CONV_ERRNO_RET: return "errno-as-return";
-	case RC_CONV_NULL_ERRNO: return "NULL+errno";
-	case RC_CONV_M1_ERRNO: return "-1+errno";
-	case RC_CONV_OFFSET: return "offset";
-	}
-	return "?";
-}
-
 static void needs(struct rc_str *b, unsigned int needs)
 {
 	static const char *const names[] = { "device", "root", "ib", "roce",
@@ -115,12 +101,11 @@ static void needs(struct rc_str *b, unsigned int needs)
 
 static void expected(struct rc_str *b, const struct rc_expect *e)
 {
-	static const char *const rets[] = { "eq", "in", "ok", "error" };
 	uint8_t want[RC_OUT_MAX];
 	unsigned int i;
 
 	rc_str_printf(b, "{\"convention\": \"%s\", \"ret\": \"%s\"",
-		      conv_name(e->conv), rets[e->ret]);
+		      rc_conv_name(e->conv), rc_outcome_name(e->ret));
 	if (e->ret == RC_RET_EQ || e->ret == RC_RET_IN)
 		rc_str_printf(b, ", \"value\": %lld", e->value);
 	if (e->ret == RC_RET_IN)
@@ -218,7 +203,7 @@ void rc_json_row(struct rc_str *b, const struct rc_group *g,
 	rc_str_printf(b, ", \"expectation\": ");
 	if (x) {
 		rc_str_printf(b, "{\"kind\": \"%s\", \"reason\": ",
-			      rc_expect_kind_name(x->kind));
+			      rc_entry_kind_name(x->kind));
 		rc_str_json(b, x->reason);
 		rc_str_printf(b, ", \"where\": ");
 		rc_str_json(b, x->where);

@@ -51,7 +51,7 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 		fprintf(f, "ok %u %s # SKIP %s%s\n", n, c->id,
 			r->by_profile ? "not run, by profile: " : "",
 			first->j.msg);
-	} else if (!r->bad && r->x && r->x->kind != RC_EXP_SKIP) {
+	} else if (!r->bad && r->x && r->x->kind != RC_ENTRY_SKIP) {
 		fprintf(f, "ok %u %s # XFAIL %s\n", n, c->id, r->x->reason);
 	} else {
 		fprintf(f, "%s %u %s\n", r->bad ? "not ok" : "ok", n, c->id);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "impl.h"
+#include "vocab.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BUILD_ASSERT(cond) _Static_assert(cond, #cond)
@@ -56,25 +57,6 @@ enum rc_share {
 	RC_SHARE_VENDOR_OUI = 1 << 2,
 };
 #define RC_VENDOR_OUIS 8
-
-/* How a call reports success and failure: one checker per convention. */
-enum rc_conv {
-	RC_CONV_VALUE,		/* no error indication: a plain value */
-	RC_CONV_NEG_ERRNO,	/* >= 0 success, -errno on failure */
-	RC_CONV_NEG,		/* >= 0 success, any negative on failure */
-	RC_CONV_ERRNO_RET,	/* 0 success, the errno value itself on failure */
-	RC_CONV_NULL_ERRNO,	/* non-NULL success, NULL + errno on failure */
-	RC_CONV_M1_ERRNO,	/* >= 0 success, -1 + errno on failure */
-	RC_CONV_OFFSET,		/* a pointer into the caller's buffer, as an offset */
-};
-
-/* What the return value must be. */
-enum rc_ret {
-	RC_RET_EQ,		/* exactly .value */
-	RC_RET_IN,		/* .value or one of .alt where documented so */
-	RC_RET_OK,		/* the convention's success */
-	RC_RET_ERR,		/* the convention's failure, errno in .errnos */
-};
 
 /* One field of an expected output buffer, in the order the ABI defines. */
 enum rc_order {
@@ -131,18 +113,6 @@ struct rc_expect {
 	unsigned int tol_ms;
 };
 
-/*
- * What a row's expectation rests on.  Only a "documented" row may call a
- * different answer a break of the man page; the report counts each basis
- * apart.  0 is no basis at all, which a unit test refuses.
- */
-enum rc_basis {
-	RC_BASIS_DOCUMENTED = 1,	/* the cited sentence says it */
-	RC_BASIS_LINUX,			/* the kernel ABI or a Linux convention */
-	RC_BASIS_INTERPRETATION,	/* the page is silent; the note says why */
-	RC_NBASES
-};
-
 struct rc_case {
 	const char *id;		/* stable: lib/call/behaviour */
 	/* the man page's sentence, verbatim; for a "linux" row, the
@@ -182,33 +152,6 @@ struct rc_obs {
 	char reason[RC_REASON_MAX];
 	char violation[RC_REASON_MAX];	/* a documented property not met */
 	uint8_t out[RC_OUT_MAX];
-};
-
-enum rc_verdict {
-	RC_PASS,
-	RC_FAIL,
-	RC_XFAIL,
-	RC_XPASS,
-	RC_SKIP,
-	RC_UNSUPPORTED,
-	RC_CRASH,
-	RC_HANG,
-	RC_ABSENT,
-	RC_BROKEN,
-	RC_NVERDICTS
-};
-
-enum rc_fail_kind {
-	RC_FAIL_NONE,
-	RC_FAIL_UNEXPECTED_SUCCESS,
-	RC_FAIL_RETURN,
-	RC_FAIL_ERRNO,
-	RC_FAIL_OUTPUT,
-	RC_FAIL_TIMING,
-	RC_FAIL_CRASH,		/* profiles only: XFAIL:crash */
-	RC_FAIL_HANG,		/* profiles only: XFAIL:hang */
-	RC_FAIL_ABSENT,		/* profiles only: XFAIL:absent */
-	RC_FAIL_BROKEN,		/* profiles only: XFAIL:broken */
 };
 
 /* The device a run targets, as the row's setup needs it. */
@@ -305,10 +248,6 @@ void rc_judge(const struct rc_case *c, const struct rc_obs *o,
 double rc_tolerance_ms(const struct rc_expect *e, double slowness);
 bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
 	      const struct rc_obs *b, double slowness, char *why, size_t len);
-const char *rc_verdict_name(enum rc_verdict v);
-const char *rc_basis_name(enum rc_basis b);
-const char *rc_fail_kind_name(enum rc_fail_kind k);
 const char *rc_errno_name(int err);
-bool rc_verdict_ran(enum rc_verdict v);
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "rdmaconf.h"
+#include "compare.h"
 #include "json.h"
 #include "jsonread.h"
 #include "report.h"
@@ -28,8 +29,6 @@ struct run {
 	const struct rc_jv *results;
 	char label[200];
 };
-
-static const char *const impls[] = { "system", "reference" };
 
 /* a scalar member as text ("" when absent) */
 static const char *text(const struct rc_jv *obj, const char *key, char *buf,
@@ -65,11 +64,9 @@ static const char *text(const struct rc_jv *obj, const char *key, char *buf,
 	return buf;
 }
 
-static const char *verdict_of(const struct rc_jv *c, const char *impl)
+static const char *verdict_of(const struct rc_jv *c, enum rc_impl_id impl)
 {
-	const char *v = rc_jv_str(rc_jv_get(c, "verdict"), impl);
-
-	return v ? v : "-";
+	return rc_case_verdict(c, impl);
 }
 
 static bool case_ok(const struct rc_jv *c)
@@ -81,10 +78,12 @@ static bool case_ok(const struct rc_jv *c)
 
 static bool noteworthy(const struct rc_jv *c)
 {
-	const char *s = verdict_of(c, "system"), *r = verdict_of(c, "reference");
+	int i;
 
-	return !case_ok(c) || strcmp(s, "PASS") || strcmp(r, "PASS") ||
-	       rc_jv_str(c, "divergence");
+	for (i = 0; i < RC_NIMPLS; i++)
+		if (rc_verdict_parse(verdict_of(c, i)) != RC_PASS)
+			return true;
+	return !case_ok(c) || rc_jv_str(c, "divergence");
 }
 
 /*
@@ -92,21 +91,17 @@ static bool noteworthy(const struct rc_jv *c)
  * rows whose cited sentence says what they require; rows that follow
  * Linux's ABI or our reading of a silent page are counted apart.
  */
-static const char *const bases[] = { "documented", "linux",
-				     "interpretation" };
-static const char *const basis_titles[] = { "breaks the man page",
-	"breaks Linux's ABI", "differs from our reading" };
 
 /* The run's own count (summary.c decides what a break is); 0 in results
  * written before rows had a basis. */
-static unsigned int breaks_of(const struct run *r, const char *impl,
-			      const char *basis)
+static unsigned int breaks_of(const struct run *r, enum rc_impl_id impl,
+			      enum rc_basis basis)
 {
 	char key[32];
 
-	snprintf(key, sizeof(key), "%s_breaks", impl);
-	return rc_jv_num(rc_jv_get(rc_jv_get(r->doc, "summary"), key), basis,
-			 0);
+	snprintf(key, sizeof(key), "%s_breaks", rc_impl_name(impl));
+	return rc_jv_num(rc_jv_get(rc_jv_get(r->doc, "summary"), key),
+			 rc_basis_name(basis), 0);
 }
 
 static bool not_run_by_profile(const struct rc_jv *c)
@@ -126,23 +121,31 @@ static void breaks(struct rc_str *b, const struct run *runs, int n, bool html)
 	rc_str_printf(b, html ? "<h2>Failures by basis</h2><table><tr><th>"
 		      "run</th><th></th>" : "\n## Failures by basis\n\n"
 		      "| run | |");
-	for (k = 0; k < ARRAY_SIZE(bases); k++)
+	for (k = RC_BASIS_DOCUMENTED; k < RC_NBASES; k++)
 		rc_str_printf(b, html ? "<th>%s</th>" : " %s |",
-			      basis_titles[k]);
-	rc_str_printf(b, html ? "</tr>" : "\n|---|---|---|---|---|\n");
+			      rc_basis_title(k));
+	rc_str_printf(b, html ? "</tr>" : "\n|---|---|");
+	for (k = RC_BASIS_DOCUMENTED; k < RC_NBASES && !html; k++)
+		rc_str_printf(b, "---|");
+	rc_str_printf(b, html ? "" : "\n");
 	for (r = 0; r < n; r++)
-		for (i = 0; i < ARRAY_SIZE(impls); i++) {
+		for (i = 0; i < RC_NIMPLS; i++) {
 			rc_str_printf(b, html ? "<tr><td>%d</td><td>%s</td>" :
-				      "| %d | %s |", r + 1, impls[i]);
-			for (k = 0; k < ARRAY_SIZE(bases); k++)
+				      "| %d | %s |", r + 1, rc_impl_name(i));
+			for (k = RC_BASIS_DOCUMENTED; k < RC_NBASES; k++)
 				rc_str_printf(b, html ? "<td>%u</td>" : " %u |",
-					      breaks_of(&runs[r], impls[i],
-							bases[k]));
+					      breaks_of(&runs[r], i, k));
 			rc_str_printf(b, html ? "</tr>" : "\n");
 		}
-	rc_str_printf(b, html ? "</table><p>FAIL, XFAIL, CRASH, HANG and "
-		      "ABSENT, by the basis of the row: only a documented row's "
-		      "sentence says what it requires.</p>" : "\n");
+	rc_str_printf(b, html ? "</table><p>" : "\n");
+	for (k = 0, i = 0; html && k < RC_NVERDICTS; k++)
+		if (rc_verdict_breaks(k))
+			rc_str_printf(b, "%s%s", i++ ? ", " : "",
+				      rc_verdict_name(k));
+	if (html)
+		rc_str_printf(b, ", by the basis of the row: only a "
+			      "documented row's sentence says what it "
+			      "requires.</p>");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < runs[r].results->n; i++) {
 			const struct rc_jv *c = &runs[r].results->items[i];
@@ -273,18 +276,15 @@ static void fingerprint(struct rc_str *b, const struct run *r)
 		      text(sum, "diverge", v + 96, 32));
 }
 
-/* "3 PASS, 1 XFAIL" for one call, one run, one implementation */
+/* "3 PASS, 1 XFAIL" for one call, one run, one implementation; the
+ * cell's colour is its worst verdict (vocab.h's rank) */
 static void call_counts(struct rc_str *b, const struct run *r,
-			const char *call, const char *impl)
+			const char *call, enum rc_impl_id impl)
 {
-	static const char *const names[] = { "PASS", "FAIL", "XFAIL", "XPASS",
-		"SKIP", "UNSUPPORTED", "CRASH", "HANG", "ABSENT", "BROKEN" };
-	static const char *const severity[] = { "CRASH", "HANG", "FAIL",
-		"BROKEN", "XPASS", "XFAIL", "ABSENT", "UNSUPPORTED", "SKIP" };
-	unsigned int count[ARRAY_SIZE(names)] = {};
-	const char *worst = "PASS";
-	size_t i, k;
-	int n = 0;
+	unsigned int count[RC_NVERDICTS] = {};
+	enum rc_verdict worst = RC_PASS;
+	size_t i;
+	int k, n = 0;
 
 	for (i = 0; i < r->results->n; i++) {
 		const struct rc_jv *c = &r->results->items[i];
@@ -292,20 +292,18 @@ static void call_counts(struct rc_str *b, const struct run *r,
 
 		if (!cc || strcmp(cc, call))
 			continue;
-		for (k = 0; k < ARRAY_SIZE(names); k++)
-			if (!strcmp(verdict_of(c, impl), names[k]))
-				count[k]++;
+		k = rc_verdict_parse(verdict_of(c, impl));
+		if (k < 0)
+			continue;
+		count[k]++;
+		if (rc_verdict_rank(k) > rc_verdict_rank(worst))
+			worst = k;
 	}
-	/* the cell's colour is its worst verdict */
-	for (k = 0; k < ARRAY_SIZE(severity) && !strcmp(worst, "PASS"); k++)
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			if (count[i] && !strcmp(names[i], severity[k]))
-				worst = names[i];
-	rc_str_printf(b, "<td class=\"%s\">", worst);
-	for (k = 0; k < ARRAY_SIZE(names); k++)
+	rc_str_printf(b, "<td class=\"%s\">", rc_verdict_name(worst));
+	for (k = 0; k < RC_NVERDICTS; k++)
 		if (count[k])
 			rc_str_printf(b, "%s%u %s", n++ ? ", " : "", count[k],
-				      names[k]);
+				      rc_verdict_name(k));
 	rc_str_printf(b, "</td>");
 }
 
@@ -320,9 +318,9 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 		abort();
 	rc_str_printf(b, "<h2>Verdicts per call</h2><table><tr><th>call</th>");
 	for (r = 0; r < n; r++)
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < RC_NIMPLS; k++)
 			rc_str_printf(b, "<th>%s<br><small>%d: %s</small></th>",
-				      impls[k], r + 1, runs[r].label);
+				      rc_impl_name(k), r + 1, runs[r].label);
 	rc_str_printf(b, "</tr>");
 	/* calls in the order their first case appears */
 	for (i = 0; i < nids; i++) {
@@ -341,16 +339,20 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 		rc_str_xml(b, call);
 		rc_str_printf(b, "</code></td>");
 		for (r = 0; r < n; r++)
-			for (k = 0; k < 2; k++)
-				call_counts(b, &runs[r], call, impls[k]);
+			for (k = 0; k < RC_NIMPLS; k++)
+				call_counts(b, &runs[r], call, k);
 		rc_str_printf(b, "</tr>");
 	}
 	free(seen);
 	rc_str_printf(b, "</table><h2>Verdicts per case</h2><table><tr>"
 		      "<th>case</th>");
 	for (r = 0; r < n; r++)
-		rc_str_printf(b, "<th>system %d</th><th>reference %d</th>"
-			      "<th>agree %d</th>", r + 1, r + 1, r + 1);
+	{
+		for (k = 0; k < RC_NIMPLS; k++)
+			rc_str_printf(b, "<th>%s %d</th>", rc_impl_name(k),
+				      r + 1);
+		rc_str_printf(b, "<th>agree %d</th>", r + 1);
+	}
 	rc_str_printf(b, "</tr>");
 	for (i = 0; i < nids; i++) {
 		rc_str_printf(b, "<tr><td><a href=\"#");
@@ -362,10 +364,10 @@ static void matrix(struct rc_str *b, const struct run *runs, int n,
 			const struct rc_jv *c = find_case(&runs[r], ids[i]);
 			const struct rc_jv *ag = rc_jv_get(c, "agree");
 
-			for (k = 0; k < 2; k++)
+			for (k = 0; k < RC_NIMPLS; k++)
 				rc_str_printf(b, "<td class=\"%s\">%s</td>",
-					      verdict_of(c, impls[k]),
-					      verdict_of(c, impls[k]));
+					      verdict_of(c, k),
+					      verdict_of(c, k));
 			rc_str_printf(b, "<td%s>%s</td>",
 				      ag && ag->type == RC_JBOOL && !ag->b ?
 				      " class=\"DIV\"" : "",
@@ -400,15 +402,16 @@ static void hexdump(struct rc_str *b, const char *hex, const char *other)
 	rc_str_printf(b, "</pre>");
 }
 
-static void observed(struct rc_str *b, const struct rc_jv *c, const char *impl,
-		     const char *cmp_hex)
+static void observed(struct rc_str *b, const struct rc_jv *c,
+		     enum rc_impl_id id, const char *cmp_hex)
 {
+	const char *impl = rc_impl_name(id);
 	const struct rc_jv *o = rc_jv_get(c, impl);
 	char key[64], v[256], e[64], ms[64];
 
 	snprintf(key, sizeof(key), "%s_detail", impl);
 	rc_str_printf(b, "<tr><th>%s</th><td class=\"%s\">%s</td><td>", impl,
-		      verdict_of(c, impl), verdict_of(c, impl));
+		      verdict_of(c, id), verdict_of(c, id));
 	rc_str_xml(b, rc_jv_str(c, key));
 	rc_str_printf(b, "</td><td>ret %s, errno %s, %s ms",
 		      text(o, "ret", v, sizeof(v)),
@@ -432,8 +435,10 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 			const struct rc_jv *exp = rc_jv_get(c, "expected");
 			const struct rc_jv *x = rc_jv_get(c, "expectation");
 			const char *eout = rc_jv_str(exp, "out");
-			const char *sout = rc_jv_str(rc_jv_get(c, "system"), "out");
-			const char *rout = rc_jv_str(rc_jv_get(c, "reference"), "out");
+			const char *sout = rc_jv_str(rc_jv_get(c,
+				rc_impl_name(RC_IMPL_SYSTEM)), "out");
+			const char *rout = rc_jv_str(rc_jv_get(c,
+				rc_impl_name(RC_IMPL_REFERENCE)), "out");
 
 			if (!c || !noteworthy(c))
 				continue;
@@ -468,8 +473,8 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 			if (eout)
 				hexdump(b, eout, NULL);
 			rc_str_printf(b, "</td></tr>");
-			observed(b, c, "system", eout ? eout : rout);
-			observed(b, c, "reference", eout ? eout : sout);
+			observed(b, c, RC_IMPL_SYSTEM, eout ? eout : rout);
+			observed(b, c, RC_IMPL_REFERENCE, eout ? eout : sout);
 			if (rc_jv_str(c, "divergence")) {
 				rc_str_printf(b, "<tr><th>divergence</th><td "
 					      "colspan=3 class=\"DIV\">");
@@ -508,8 +513,8 @@ static const char *const phase_colours[] = { "#89b", "#c63", "#bbb" };
 
 static double phase_of(const struct rc_jv *c, int p)
 {
-	return rc_jv_num(rc_jv_get(c, impls[0]), phases[p], 0) +
-	       rc_jv_num(rc_jv_get(c, impls[1]), phases[p], 0);
+	return rc_jv_num(rc_jv_get(c, rc_impl_name(0)), phases[p], 0) +
+	       rc_jv_num(rc_jv_get(c, rc_impl_name(1)), phases[p], 0);
 }
 
 static double row_ms(const struct rc_jv *c)
@@ -542,13 +547,13 @@ static void time_breakdown(struct rc_str *b, const struct run *r, int idx)
 	for (p = 0; p < 3; p++)
 		rc_str_printf(b, "<th>%s</th>", phase_names[p]);
 	rc_str_printf(b, "</tr>");
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < RC_NIMPLS; k++) {
 		const struct rc_jv *t;
 
-		snprintf(key, sizeof(key), "%s_ms", impls[k]);
+		snprintf(key, sizeof(key), "%s_ms", rc_impl_name(k));
 		t = rc_jv_get(sum, key);
 		rc_str_printf(b, "<tr><td>%s</td><td>%.0f ms</td><td>%.0f ms</td>"
-			      "<td>%.0f ms</td><td>%.0f ms</td></tr>", impls[k],
+			      "<td>%.0f ms</td><td>%.0f ms</td></tr>", rc_impl_name(k),
 			      rc_jv_num(t, "rows", 0), rc_jv_num(t, "setup", 0),
 			      rc_jv_num(t, "call", 0),
 			      rc_jv_num(t, "teardown", 0));
@@ -613,8 +618,8 @@ static void plot(struct rc_str *b, const struct run *r, int idx)
 		if (req < 0 || !rc_jv_get(rc_jv_get(c, "expected"), "tol_ms"))
 			continue;
 		npoints++;
-		for (k = 0; k < 2; k++) {
-			double obs = rc_jv_num(rc_jv_get(c, impls[k]),
+		for (k = 0; k < RC_NIMPLS; k++) {
+			double obs = rc_jv_num(rc_jv_get(c, rc_impl_name(k)),
 					       "elapsed_ms", 0);
 
 			max = obs > max ? obs : max;
@@ -656,8 +661,8 @@ static void plot(struct rc_str *b, const struct run *r, int idx)
 
 		if (req < 0 || !rc_jv_get(rc_jv_get(c, "expected"), "tol_ms"))
 			continue;
-		for (k = 0; k < 2; k++) {
-			double obs = rc_jv_num(rc_jv_get(c, impls[k]),
+		for (k = 0; k < RC_NIMPLS; k++) {
+			double obs = rc_jv_num(rc_jv_get(c, rc_impl_name(k)),
 					       "elapsed_ms", -1);
 
 			if (obs < 0)
@@ -667,7 +672,7 @@ static void plot(struct rc_str *b, const struct run *r, int idx)
 				      X(req) + (k ? 3 : -3), Y(obs),
 				      k ? "#2a7" : "#c33");
 			rc_str_xml(b, rc_jv_str(c, "id"));
-			rc_str_printf(b, " %s: %.1f ms</title></circle>", impls[k],
+			rc_str_printf(b, " %s: %.1f ms</title></circle>", rc_impl_name(k),
 				      obs);
 		}
 	}
@@ -718,8 +723,9 @@ static void markdown(struct rc_str *b, const struct run *runs, int n,
 		for (r = 0; r < n; r++) {
 			const struct rc_jv *c = find_case(&runs[r], ids[i]);
 
-			rc_str_printf(b, " %s | %s |", verdict_of(c, "system"),
-				      verdict_of(c, "reference"));
+			rc_str_printf(b, " %s | %s |",
+				      verdict_of(c, RC_IMPL_SYSTEM),
+				      verdict_of(c, RC_IMPL_REFERENCE));
 		}
 		rc_str_printf(b, "\n");
 	}

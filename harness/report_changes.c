@@ -6,7 +6,6 @@ static void change_row(struct rc_str *b, const char *id,
 		       const struct rc_jv *was, const struct rc_jv *now,
 		       enum rc_change ch, const char *why, bool html)
 {
-	static const char *const impls[] = { "system", "reference" };
 	int k;
 
 	if (html) {
@@ -16,21 +15,22 @@ static void change_row(struct rc_str *b, const char *id,
 		rc_str_printf(b, "\"><code>");
 		rc_str_xml(b, id);
 		rc_str_printf(b, "</code></a></td>");
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < RC_NIMPLS; k++)
 			rc_str_printf(b, "<td class=\"%s\">%s &rarr; %s</td>",
-				      rc_case_verdict(now, impls[k]),
-				      rc_case_verdict(was, impls[k]),
-				      rc_case_verdict(now, impls[k]));
+				      rc_case_verdict(now, k),
+				      rc_case_verdict(was, k),
+				      rc_case_verdict(now, k));
 		rc_str_printf(b, "<td>");
 		rc_str_xml(b, why);
 		rc_str_printf(b, "</td></tr>");
 		return;
 	}
 	rc_str_printf(b, "| %s | `%s` | %s -> %s | %s -> %s | %s |\n",
-		      rc_change_name(ch), id, rc_case_verdict(was, "system"),
-		      rc_case_verdict(now, "system"),
-		      rc_case_verdict(was, "reference"),
-		      rc_case_verdict(now, "reference"), why);
+		      rc_change_name(ch), id,
+		      rc_case_verdict(was, RC_IMPL_SYSTEM),
+		      rc_case_verdict(now, RC_IMPL_SYSTEM),
+		      rc_case_verdict(was, RC_IMPL_REFERENCE),
+		      rc_case_verdict(now, RC_IMPL_REFERENCE), why);
 }
 
 void rc_report_changes(struct rc_str *b, const char *const *labels,

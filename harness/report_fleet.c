@@ -37,8 +37,8 @@ static void outcome(const struct rc_jv *c, char *out, size_t len)
 		snprintf(out, len, "not run");
 		return;
 	}
-	snprintf(out, len, "%s/%s%s", rc_case_verdict(c, "system"),
-		 rc_case_verdict(c, "reference"),
+	snprintf(out, len, "%s/%s%s", rc_case_verdict(c, RC_IMPL_SYSTEM),
+		 rc_case_verdict(c, RC_IMPL_REFERENCE),
 		 ok && ok->type == RC_JBOOL && !ok->b ? " not ok" : "");
 }
 

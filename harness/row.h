@@ -58,9 +58,6 @@ void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
 		   struct rc_expectation *x, double slowness,
 		   struct rc_call_times *times, struct rc_row_result *r);
 
-/* Is this verdict, on its own, a reason for "not ok"? */
-bool rc_verdict_bad(enum rc_verdict v);
-
 /* Does profile entry @x keep implementation @impl from running the row?
  * (SKIP entries, by their %scope.) */
 bool rc_expect_skips(const struct rc_expectation *x, enum rc_impl_id impl);

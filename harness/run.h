@@ -4,14 +4,6 @@
 
 #include "cli.h"
 
-enum rc_exit_code {
-	RC_EXIT_OK = 0,
-	RC_EXIT_FAILURES = 1,	/* a case failed, crashed, hung or diverged */
-	RC_EXIT_USAGE = 2,
-	RC_EXIT_ENV = 3,	/* the environment cannot run the suite */
-	RC_EXIT_INTERRUPTED = 130,
-};
-
 #define for_each_group(gp) \
 	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
 /* every row of every group, RC_ROW(*gp, r), in table order */

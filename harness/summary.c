@@ -9,12 +9,6 @@
 
 #include "output.h"
 
-static bool is_break(enum rc_verdict v)
-{
-	return v == RC_FAIL || v == RC_XFAIL || v == RC_CRASH ||
-	       v == RC_HANG || v == RC_ABSENT;
-}
-
 void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 		    const struct rc_row_result *r)
 {
@@ -32,7 +26,7 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 			s->teardown_ms[i] += rc_obs_teardown_ms(o);
 		}
 		s->count[i][r->oc[i].j.verdict]++;
-		if (is_break(r->oc[i].j.verdict) && c->basis < RC_NBASES)
+		if (rc_verdict_breaks(r->oc[i].j.verdict) && c->basis < RC_NBASES)
 			s->breaks[i][c->basis]++;
 	}
 	s->cases++;

@@ -12,6 +12,19 @@ SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
 RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
 
 
+def vocab():
+    """Every table of the vocabulary, as the binary has it (`rdmaconf
+    __vocab`): the only list of verdicts, bases, implementations... a test
+    may use."""
+    out = subprocess.run([RDMACONF, "__vocab"], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)
+
+
+def vocab_names(table, key="name"):
+    return [e[key] for e in vocab()[table]]
+
+
 def host_has_device():
     return os.path.isdir("/sys/class/infiniband") and \
         bool(os.listdir("/sys/class/infiniband"))

@@ -6,12 +6,11 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 
-from conftest import RDMACONF
+from conftest import RDMACONF, vocab_names
 
 RESULT_KEYS = {"id", "call", "needs", "verdict", "agree", "system",
                "reference", "expected", "reason"}
-VERDICTS = {"PASS", "FAIL", "XFAIL", "XPASS", "SKIP", "UNSUPPORTED", "CRASH",
-            "HANG", "ABSENT", "BROKEN"}
+VERDICTS = set(vocab_names("verdicts"))
 
 
 def list_ids(pattern=None):

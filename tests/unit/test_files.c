@@ -101,7 +101,7 @@ Test(profile, parses_entries)
 			       "umad/a/c   DIVERGE  both fine\n", &p, err), 0, "%s", err);
 	cr_assert_eq(p.n, 2);
 	e = rc_profile_find(&p, "umad/a/c");
-	cr_assert(e && e->kind == RC_EXP_DIVERGE);
+	cr_assert(e && e->kind == RC_ENTRY_DIVERGE);
 	cr_assert_str_eq(e->reason, "both fine");
 	cr_assert(strstr(e->where, ":4"), "%s", e->where);
 	rc_profile_free(&p);
@@ -201,7 +201,7 @@ Test(profile, device_profile_overrides_library_profile)
 	}
 	cr_assert_eq(p.n, 1);
 	e = rc_profile_find(&p, "a");
-	cr_assert(e && e->kind == RC_EXP_SKIP);
+	cr_assert(e && e->kind == RC_ENTRY_SKIP);
 	cr_assert_str_eq(e->reason, "the device cannot");
 	rc_profile_free(&p);
 }

@@ -202,7 +202,7 @@ static void decide(enum rc_verdict sys, enum rc_fail_kind kind,
 
 Test(row, absent_is_not_ok_unless_recorded)
 {
-	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
+	struct rc_expectation x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
 				    .fail_kind = RC_FAIL_ABSENT,
 				    .applies = { [RC_IMPL_SYSTEM] = true },
 				    .reason = row_reason, .where = row_where };
@@ -221,7 +221,7 @@ Test(row, absent_is_not_ok_unless_recorded)
 
 Test(row, a_fix_is_reported_as_conforming_not_as_worse)
 {
-	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
+	struct rc_expectation x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
 				    .fail_kind = RC_FAIL_ERRNO,
 				    .applies = { [RC_IMPL_SYSTEM] = true },
 				    .reason = row_reason, .where = row_where };
@@ -239,7 +239,7 @@ Test(row, a_fix_is_reported_as_conforming_not_as_worse)
 
 Test(row, skip_entries_obey_their_scope)
 {
-	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_SKIP,
+	struct rc_expectation x = { .id = row_id, .kind = RC_ENTRY_SKIP,
 				    .applies = { [RC_IMPL_SYSTEM] = true } };
 
 	cr_assert(rc_expect_skips(&x, RC_IMPL_SYSTEM));
@@ -286,7 +286,7 @@ Test(verdict, errno_as_return_is_positive)
 Test(row, pinned_entries_cover_only_the_known_answer)
 {
 	static char pin[] = "56", flow[] = "grh.flow_label";
-	struct rc_expectation x = { .id = row_id, .kind = RC_EXP_XFAIL,
+	struct rc_expectation x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
 				    .fail_kind = RC_FAIL_RETURN, .pin = pin,
 				    .reason = row_reason, .where = row_where,
 				    .applies = { [RC_IMPL_SYSTEM] = true } };

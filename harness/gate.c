@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "compare.h"
 #include "jsonread.h"
 #include "report.h"
@@ -197,17 +198,22 @@ static bool is_dir(const char *path)
 
 int rc_cmd_gate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'b' }, {}
-	};
+	struct option opts[RC_NOPTS + 1];
+	char shortopts[3 * RC_NOPTS + 2];
 	struct tally t = {};
 	const char *base = NULL, *now;
 	bool ok;
 	int c;
 
+	rc_cli_getopt(RC_CMD_GATE, opts, shortopts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "b:", opts, NULL)) != -1) {
-		if (c != 'b') {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (rc_cli_opt_of(c) == RC_OPT_HELP) {
+			rc_cli_usage(stdout);
+			return RC_EXIT_OK;
+		}
+		if (rc_cli_opt_of(c) != RC_OPT_BASELINE) {
 			fprintf(stderr, "rdmaconf: usage: rdmaconf gate "
 				"--baseline BASELINE.json|DIR RESULTS.json|DIR\n");
 			return 2;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "launch.h"
 #include "paths.h"
 #include "run.h"
@@ -80,43 +81,21 @@ int rc_exec_fleet(int argc, char **argv)
 	return RC_EXIT_ENV;
 }
 
-/* How many words of the command line at @a are the launcher's: the
- * command inside it goes without them. */
-static int launcher_args(char **a)
-{
-	static const char *const with_value[] = { "--target", "--kernel",
-						  "--dist" };
-	size_t i, n;
-
-	if (!strcmp(*a, "--vm") || !strcmp(*a, "--two"))
-		return 1;
-	for (i = 0; i < sizeof(with_value) / sizeof(*with_value); i++) {
-		n = strlen(with_value[i]);
-		if (!strncmp(*a, with_value[i], n) && (*a)[n] == '=')
-			return 1;
-		if (!strcmp(*a, with_value[i]))
-			return a[1] ? 2 : 1;
-	}
-	return 0;
-}
-
 /*
  * Run this very command under a test-host launcher: inside the rxe VM
  * (ci/rxe-vm [--two]) or on the simulated InfiniBand fabric
- * (ci/ibsim-run), which set what the command finds there.  @env names the
- * variable that overrides the launcher's path.
+ * (ci/ibsim-run), which set what the command finds there.
  */
-int rc_exec_launcher(const char *env, const char *script,
-		     const struct rc_launch *l, int argc, char **argv)
+int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 {
-	const char *launcher = getenv(env);
+	const char *launcher = getenv(rc_target_override(l->target));
 	char self[4096], build[4096];
 	char **args = calloc(argc + 10, sizeof(*args));
 	ssize_t n;
 	int i, k = 0, skip;
 
 	if (!launcher)
-		launcher = rc_path_helper(script);
+		launcher = rc_path_helper(rc_target_launcher(l->target));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0 || !args) {
 		fprintf(stderr, "rdmaconf: cannot find own executable\n");
@@ -141,7 +120,7 @@ int rc_exec_launcher(const char *env, const char *script,
 	args[k++] = (char *)"--";
 	args[k++] = self;
 	for (i = 1; i < argc; i += skip) {
-		skip = launcher_args(&argv[i]);
+		skip = rc_cli_launcher_words(&argv[i]);
 		if (!skip) {
 			args[k++] = argv[i];
 			skip = 1;

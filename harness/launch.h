@@ -10,10 +10,13 @@
 
 #include <stdbool.h>
 
+#include "target.h"
+
 int rc_exec_with_rdma_core(const char *dir, int argc, char **argv);
 
 /* What the launcher is told, beyond the command. */
 struct rc_launch {
+	enum rc_target_id target;	/* whose launcher (target.h) */
 	bool two;		/* ci/rxe-vm --two */
 	const char *kernel;	/* ci/rxe-vm --kernel */
 	const char *dist;	/* ci/rxe-vm --dist */
@@ -24,8 +27,7 @@ struct rc_launch {
  * (the helper ci/fleet, RDMACONF_FLEET overriding its path) */
 int rc_exec_fleet(int argc, char **argv);
 
-/* @env names the variable that overrides the launcher's path @script */
-int rc_exec_launcher(const char *env, const char *script,
-		     const struct rc_launch *l, int argc, char **argv);
+/* Run this very command under @l's target's launcher. */
+int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv);
 
 #endif

@@ -17,33 +17,10 @@
 #include "output.h"
 #include "report.h"
 #include "schedule.h"
+#include "target.h"
 #include "run.h"
 #include "vocab_json.h"
 
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: rdmaconf list [--filter GLOB[,GLOB...]] [--json FILE|-]\n"
-"       rdmaconf run [--filter GLOB[,GLOB...]] [--impl system|reference|both]\n"
-"                    [--json FILE] [--junit FILE] [--device NAME]\n"
-"                    [--vm [--two] [--kernel SPEC] [--dist SUITE] |\n"
-"                     --target host|vm|ibsim]\n"
-"                    [--rdma-core BUILD_DIR]\n"
-"                    [--expect FILE] [--watchdog-ms MS] [--jobs N]\n"
-"       rdmaconf fleet [--target host|vm|ibsim] [--node-env NODE:VAR=VAL]\n"
-"                      [run options] -o DIR    (inside a Slurm allocation)\n"
-"       rdmaconf report RESULTS.json [MORE.json ...] -o DIR\n"
-"       rdmaconf report --fleet DIR [-o DIR]\n"
-"       rdmaconf gate --baseline BASELINE.json|DIR RESULTS.json|DIR\n"
-"       rdmaconf --help | --version\n"
-"\n"
-"Runs every documented behaviour (case) of libibumad, libibverbs and\n"
-"librdmacm on the system rdma-core, as the dynamic linker finds it, and on\n"
-"rdmaconf's own reference implementation, each case in an isolated child.\n"
-"KTAP on stdout; exit 0 when no case fails, crashes, hangs or diverges.\n"
-"See rdmaconf(1).\n");
-}
 
 static void die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
@@ -104,11 +81,11 @@ int main(int argc, char **argv)
 	const char *cmd;
 
 	if (argc < 2) {
-		usage(stderr);
+		rc_cli_usage(stderr);
 		return RC_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
+		rc_cli_usage(stdout);
 		return RC_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
@@ -118,6 +95,8 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	if (!strcmp(cmd, "__vocab"))
 		return rc_cmd_vocab();
+	if (!strcmp(cmd, "__complete"))
+		return rc_cmd_complete(argc, argv);
 	if (!strcmp(cmd, "__case"))
 		return rc_cmd_case(argc, argv);
 	if (!strcmp(cmd, "fleet"))
@@ -128,7 +107,7 @@ int main(int argc, char **argv)
 		return rc_cmd_gate(argc - 1, argv + 1);
 	switch (rc_cli_parse(argc, argv, &o, err, sizeof(err))) {
 	case RC_CLI_HELP:
-		usage(stdout);
+		rc_cli_usage(stdout);
 		return RC_EXIT_OK;
 	case RC_CLI_USAGE:
 		die_usage("%s", err);
@@ -142,24 +121,24 @@ int main(int argc, char **argv)
 	if (o.rdma_core && !getenv("RDMACONF_RDMA_CORE_ACTIVE"))
 		return rc_exec_with_rdma_core(o.rdma_core, argc, argv);
 	if (o.vm) {
-		struct rc_launch l = { .two = o.two, .kernel = o.kernel,
-				       .dist = o.dist };
+		struct rc_launch l = { .target = RC_TARGET_VM, .two = o.two,
+				       .kernel = o.kernel, .dist = o.dist };
 
-		return rc_exec_launcher("RDMACONF_RXE_VM", "rxe-vm", &l,
-					argc, argv);
+		return rc_exec_launcher(&l, argc, argv);
 	}
-	/* ibsim simulates the MAD interface only: the umad cases, unless
-	 * told otherwise */
 	if (o.ibsim) {
-		struct rc_launch l = { .filter = o.filter ? NULL : "umad/*" };
+		/* ibsim simulates the MAD interface only: its cases, unless
+		 * told otherwise */
+		struct rc_launch l = { .target = RC_TARGET_IBSIM,
+				       .filter = o.filter ? NULL :
+				       rc_target_filter(RC_TARGET_IBSIM) };
 		char lanes[16];
 
 		/* a fabric per row in flight (ci/ibsim-run) */
 		snprintf(lanes, sizeof(lanes), "%u", rc_sched_lanes(o.jobs,
 			 rc_count_selected(o.filter ? o.filter : l.filter)));
 		setenv("RDMACONF_IBSIM_LANES", lanes, 1);
-		return rc_exec_launcher("RDMACONF_IBSIM_RUN", "ibsim-run",
-					&l, argc, argv);
+		return rc_exec_launcher(&l, argc, argv);
 	}
 	return rc_cmd_run(&o);
 }

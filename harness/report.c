@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "rdmaconf.h"
+#include "cli.h"
 #include "compare.h"
 #include "json.h"
 #include "jsonread.h"
@@ -796,10 +797,8 @@ static void fleet(struct rc_str *b, const struct rc_jv *fl,
 
 int rc_cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "fleet", required_argument, NULL, 'f' }, {}
-	};
+	struct option opts[RC_NOPTS + 1];
+	char shortopts[3 * RC_NOPTS + 2];
 	struct rc_str page = {}, md = {};
 	const char *out = NULL, **ids, *fleet_dir = NULL;
 	struct rc_jv *fl = NULL;
@@ -808,13 +807,19 @@ int rc_cmd_report(int argc, char **argv)
 	size_t nids;
 	int c, n, r, ret = 3;
 
+	rc_cli_getopt(RC_CMD_REPORT, opts, shortopts);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		if (c == 'f') {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (rc_cli_opt_of(c) == RC_OPT_HELP) {
+			rc_cli_usage(stdout);
+			return RC_EXIT_OK;
+		}
+		if (rc_cli_opt_of(c) == RC_OPT_FLEET_DIR) {
 			fleet_dir = optarg;
 			continue;
 		}
-		if (c != 'o') {
+		if (rc_cli_opt_of(c) != RC_OPT_OUTPUT) {
 			fprintf(stderr, "rdmaconf: usage: rdmaconf report "
 				"RESULTS.json [MORE.json ...] -o DIR, or "
 				"rdmaconf report --fleet DIR [-o DIR]\n");

@@ -6,7 +6,9 @@
  */
 #include <stdio.h>
 
+#include "cli.h"
 #include "json.h"
+#include "target.h"
 #include "vocab.h"
 #include "vocab_json.h"
 
@@ -123,6 +125,8 @@ int rc_cmd_vocab(void)
 	NAMED(b, "implementations", RC_IMPLS);
 	NAMED(b, "entry_kinds", RC_ENTRY_KINDS);
 	exits(b);
+	rc_target_vocab_json(b);
+	rc_cli_vocab_json(b);
 	rc_str_printf(b, "\n}\n");
 	ret = fputs(b->s, stdout) < 0 || fflush(stdout) ? RC_EXIT_ENV :
 	      RC_EXIT_OK;

@@ -92,9 +92,38 @@ def test_unpacked_package_runs_from_root_without_the_source(package,
     assert data["device"] is not None
 
 
-def test_bash_completion_names_commands_options_and_cases():
-    script = os.path.join(ROOT, "completion", "rdmaconf")
-    from conftest import RDMACONF
+
+@pytest.mark.vm
+@pytest.mark.package
+@pytest.mark.slow
+def test_unpacked_package_runs_from_root_without_the_source(package,
+                                                            tmp_path):
+    deb, _, head = package
+    root = tmp_path / "root"
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(root)], check=True)
+    exe = str(root / "usr" / "bin" / "rdmaconf")
+    v = subprocess.run([exe, "--version"], capture_output=True, text=True,
+                       cwd="/")
+    assert v.returncode == 0 and head[:12] in v.stdout, v.stdout
+    out = tmp_path / "r.json"
+    args = [exe, "run", "--filter", "umad/get_issm_path/*,verbs/create_ah/*",
+            "--json", str(out)]
+    if not host_has_device():
+        args[2:2] = ["--vm"]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LD_PRELOAD", "RDMACONF_EXPECT_DIR")}
+    p = subprocess.run(args, capture_output=True, text=True, cwd="/",
+                       env=env, timeout=600)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    data = json.loads(out.read_text())
+    assert data["tool"]["revision"].startswith(head[:12])
+    # the profiles came from the package (an XFAIL cites its file)
+    wheres = {r["expectation"]["where"].rsplit(":", 1)[0]
+              for r in data["results"] if r["expectation"]}
+    assert wheres and all(w.startswith(str(root / "usr/share/rdmaconf"))
+                          for w in wheres), wheres
+    assert data["device"] is not None
+
 
     def complete(*words):
         cmd = ("source %s; COMP_WORDS=(%s); COMP_CWORD=%d; _rdmaconf; "

@@ -24,6 +24,7 @@
 #include "jsonread.h"
 #include "report.h"
 #include "report_fleet.h"
+#include "results.h"
 
 struct side {
 	const char *path;
@@ -40,17 +41,12 @@ static bool load(struct side *s)
 {
 	char err[512];
 
-	s->doc = rc_json_load(s->path, err, sizeof(err));
+	s->doc = rc_results_load(s->path, err, sizeof(err));
 	if (!s->doc) {
 		fprintf(stderr, "rdmaconf: %s\n", err);
 		return false;
 	}
 	s->results = rc_jv_get(s->doc, "results");
-	if (!s->results || s->results->type != RC_JARR) {
-		fprintf(stderr, "rdmaconf: %s: not an rdmaconf results file\n",
-			s->path);
-		return false;
-	}
 	return true;
 }
 

@@ -47,7 +47,8 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	struct utsname u;
 
 	uname(&u);
-	rc_str_printf(b, "\"tool\": {\"name\": \"rdmaconf\", \"version\": ");
+	rc_str_printf(b, "\"schema\": %d,\n\"tool\": {\"name\": \"rdmaconf\", "
+		      "\"version\": ", RC_RESULTS_SCHEMA);
 	rc_str_json(b, rc_version);
 	rc_str_printf(b, ", \"revision\": ");
 	rc_str_json(b, rc_revision);
@@ -99,13 +100,15 @@ static void needs(struct rc_str *b, unsigned int needs)
 	rc_str_printf(b, "]");
 }
 
-static void expected(struct rc_str *b, const struct rc_expect *e)
+/* the row's contract, with its call's convention */
+static void contract(struct rc_str *b, const struct rc_group *g,
+		     const struct rc_contract *e)
 {
 	uint8_t want[RC_OUT_MAX];
 	unsigned int i;
 
 	rc_str_printf(b, "{\"convention\": \"%s\", \"ret\": \"%s\"",
-		      rc_conv_name(e->conv), rc_outcome_name(e->ret));
+		      rc_conv_name(g->conv), rc_outcome_name(e->ret));
 	if (e->ret == RC_RET_EQ || e->ret == RC_RET_IN)
 		rc_str_printf(b, ", \"value\": %lld", e->value);
 	if (e->ret == RC_RET_IN)
@@ -130,7 +133,7 @@ static void observed(struct rc_str *b, const struct rc_outcome *oc)
 {
 	const struct rc_obs *o = &oc->obs;
 
-	if (!oc->ran || o->state != RC_STATE_RAN) {
+	if (!oc->selected || o->state != RC_STATE_RAN) {
 		rc_str_printf(b, "null");
 		return;
 	}
@@ -170,7 +173,7 @@ void rc_json_row(struct rc_str *b, const struct rc_group *g,
 		 const struct rc_case *c, const struct rc_row_result *r)
 {
 	const struct rc_outcome *oc = r->oc;
-	const struct rc_expectation *x = r->x;
+	const struct rc_profile_entry *x = r->x;
 	int i;
 
 	rc_str_printf(b, "{\"id\": ");
@@ -182,25 +185,25 @@ void rc_json_row(struct rc_str *b, const struct rc_group *g,
 	rc_str_printf(b, ", \"verdict\": {");
 	for (i = 0; i < RC_NIMPLS; i++) {
 		rc_str_printf(b, "%s\"%s\": ", i ? ", " : "",
-			      rc_impl(i)->name);
-		rc_str_json(b, oc[i].ran ? rc_verdict_name(oc[i].j.verdict) :
+			      rc_impl_name(i));
+		rc_str_json(b, oc[i].selected ? rc_verdict_name(oc[i].j.verdict) :
 			    NULL);
 	}
 	rc_str_printf(b, "}, \"agree\": %s", r->agree < 0 ? "null" :
 		      r->agree ? "true" : "false");
 	for (i = 0; i < RC_NIMPLS; i++) {
-		rc_str_printf(b, ", \"%s\": ", rc_impl(i)->name);
+		rc_str_printf(b, ", \"%s\": ", rc_impl_name(i));
 		observed(b, &oc[i]);
-		rc_str_printf(b, ", \"%s_detail\": ", rc_impl(i)->name);
-		rc_str_json(b, oc[i].ran ? oc[i].j.msg : NULL);
+		rc_str_printf(b, ", \"%s_detail\": ", rc_impl_name(i));
+		rc_str_json(b, oc[i].selected ? oc[i].j.msg : NULL);
 	}
-	rc_str_printf(b, ", \"expected\": ");
-	expected(b, &c->expect);
+	rc_str_printf(b, ", \"contract\": ");
+	contract(b, g, &c->contract);
 	rc_str_printf(b, ", \"divergence\": ");
 	rc_str_json(b, r->why[0] ? r->why : NULL);
-	rc_str_printf(b, ", \"reason\": ");
+	rc_str_printf(b, ", \"note\": ");
 	rc_str_json(b, c->note);
-	rc_str_printf(b, ", \"expectation\": ");
+	rc_str_printf(b, ", \"profile_entry\": ");
 	if (x) {
 		rc_str_printf(b, "{\"kind\": \"%s\", \"reason\": ",
 			      rc_entry_kind_name(x->kind));
@@ -226,7 +229,7 @@ void rc_json_case(struct rc_str *b, const struct rc_group *g,
 	case_fields(b, g, c);
 	rc_str_printf(b, ", \"note\": ");
 	rc_str_json(b, c->note);
-	rc_str_printf(b, ", \"expected\": ");
-	expected(b, &c->expect);
+	rc_str_printf(b, ", \"contract\": ");
+	contract(b, g, &c->contract);
 	rc_str_printf(b, "}");
 }

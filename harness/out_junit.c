@@ -21,12 +21,12 @@ void rc_junit_row(struct rc_str *b, const struct rc_group *g,
 		rc_str_printf(b, "<failure message=\"");
 		rc_str_xml(b, r->why[0] && !r->expected_divergence ? r->why :
 			   r->stale[0] ? r->stale :
-			   oc[0].ran && rc_verdict_bad(oc[0].j.verdict) ?
+			   oc[0].selected && rc_verdict_bad(oc[0].j.verdict) ?
 			   oc[0].j.msg : oc[1].j.msg);
 		rc_str_printf(b, "\"/>");
 	} else if (!r->anyran) {
 		rc_str_printf(b, "<skipped message=\"");
-		rc_str_xml(b, oc[0].ran ? oc[0].j.msg : oc[1].j.msg);
+		rc_str_xml(b, oc[0].selected ? oc[0].j.msg : oc[1].j.msg);
 		rc_str_printf(b, "\"/>");
 	}
 	rc_str_printf(b, "</testcase>\n");

@@ -18,16 +18,16 @@ static void dump(FILE *f, const struct rc_case *c, const struct rc_outcome *oc)
 
 	for (i = 0; i < RC_NIMPLS; i++) {
 		/* a violated property (rc_obs_violation) has no expected bytes */
-		if (!oc[i].ran || oc[i].j.kind != RC_FAIL_OUTPUT ||
-		    !c->expect.out)
+		if (!oc[i].selected || oc[i].j.kind != RC_FAIL_OUTPUT ||
+		    !c->contract.out)
 			continue;
-		rc_bytes_build(c->expect.out, want);
-		fprintf(f, "# %s: expected\n", rc_impl(i)->name);
-		rc_hexdump(f, "#   ", want, oc[i].obs.out, c->expect.out->len);
-		fprintf(f, "# %s: observed\n", rc_impl(i)->name);
+		rc_bytes_build(c->contract.out, want);
+		fprintf(f, "# %s: expected\n", rc_impl_name(i));
+		rc_hexdump(f, "#   ", want, oc[i].obs.out, c->contract.out->len);
+		fprintf(f, "# %s: observed\n", rc_impl_name(i));
 		rc_hexdump(f, "#   ", oc[i].obs.out, want, oc[i].obs.out_len);
 	}
-	if (oc[0].ran && oc[1].ran && oc[0].obs.out_len == oc[1].obs.out_len &&
+	if (oc[0].selected && oc[1].selected && oc[0].obs.out_len == oc[1].obs.out_len &&
 	    memcmp(oc[0].obs.out, oc[1].obs.out, oc[0].obs.out_len) &&
 	    !(oc[0].j.kind == RC_FAIL_OUTPUT || oc[1].j.kind == RC_FAIL_OUTPUT)) {
 		fprintf(f, "# system output\n");
@@ -46,7 +46,7 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 	int i;
 
 	if (!r->bad && !r->anyran) {
-		const struct rc_outcome *first = oc[0].ran ? &oc[0] : &oc[1];
+		const struct rc_outcome *first = oc[0].selected ? &oc[0] : &oc[1];
 
 		fprintf(f, "ok %u %s # SKIP %s%s\n", n, c->id,
 			r->by_profile ? "not run, by profile: " : "",
@@ -57,15 +57,15 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 		fprintf(f, "%s %u %s\n", r->bad ? "not ok" : "ok", n, c->id);
 	}
 	for (i = 0; i < RC_NIMPLS; i++)
-		if (oc[i].ran && (r->bad || oc[i].j.verdict != RC_PASS))
-			fprintf(f, "# %s: %s%s%s\n", rc_impl(i)->name,
+		if (oc[i].selected && (r->bad || oc[i].j.verdict != RC_PASS))
+			fprintf(f, "# %s: %s%s%s\n", rc_impl_name(i),
 				rc_verdict_name(oc[i].j.verdict),
 				oc[i].j.msg[0] ? " - " : "", oc[i].j.msg);
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (oc[i].first_ms)
 			fprintf(f, "# %s: took %.1f ms beside other rows, out of "
 				"its time tolerance: ran again alone (%.1f ms)\n",
-				rc_impl(i)->name, oc[i].first_ms,
+				rc_impl_name(i), oc[i].first_ms,
 				oc[i].obs.elapsed_ms);
 	if (r->agree == 0)
 		fprintf(f, "# DIVERGE%s: %s\n", r->expected_divergence ?

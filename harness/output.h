@@ -14,6 +14,14 @@
 #include "json.h"
 #include "row.h"
 
+/*
+ * The results file's format, by version: 2 names the row's contract
+ * "contract" (was "expected"), its note "note" (was "reason") and its
+ * profile entry "profile_entry" (was "expectation").  Readers take 1 as
+ * well (results.h).
+ */
+#define RC_RESULTS_SCHEMA 2
+
 struct rc_summary {
 	unsigned int cases, ok, bad, diverge, agree, stale;
 	unsigned int conforms_now;	/* not ok only for an outdated profile */

@@ -99,8 +99,11 @@ struct rc_layout {
 };
 
 #define RC_MAX_ERRNOS 4
-struct rc_expect {
-	enum rc_conv conv;
+/*
+ * What the page promises of one call with a row's inputs: its outcome
+ * within the call's convention (rc_group.conv), the output, the wait.
+ */
+struct rc_contract {
 	enum rc_ret ret;
 	long long value;
 	long long alt[2];		/* RC_RET_IN: the other allowed values */
@@ -123,8 +126,14 @@ struct rc_case {
 	unsigned int needs;	/* enum rc_need */
 	unsigned int watchdog_ms; /* 0: the default */
 	unsigned int shares;	/* enum rc_share, beyond its group's */
-	struct rc_expect expect;
+	struct rc_contract contract;
 };
+
+/* A row's outcome, within its call's convention */
+#define RC_RETURNS(v)	.ret = RC_RET_EQ, .value = (v)
+#define RC_SUCCEEDS	.ret = RC_RET_OK
+#define RC_FAILS(...)	.ret = RC_RET_ERR, .errnos = { __VA_ARGS__ }
+#define RC_ANY_RETURN	.ret = RC_RET_ANY
 
 /* What one run of one row on one implementation saw; lives in shared memory. */
 enum rc_state {
@@ -152,6 +161,23 @@ struct rc_obs {
 	char reason[RC_REASON_MAX];
 	char violation[RC_REASON_MAX];	/* a documented property not met */
 	uint8_t out[RC_OUT_MAX];
+};
+
+/* How a row's process ended, as the runner saw it: facts, no verdict
+ * (verdict.c decides what they mean). */
+enum rc_end_how {
+	RC_END_NONE,		/* no process: the row was settled before it
+				 * started (a need not met, a profile's SKIP) */
+	RC_END_EXITED,		/* .status is its exit status */
+	RC_END_SIGNALED,	/* .status is the signal that killed it */
+	RC_END_HUNG,		/* it outlived its watchdog and was killed */
+	RC_END_NO_START,	/* fork failed (the observation says why) */
+};
+
+struct rc_end {
+	enum rc_end_how how;
+	int status;
+	unsigned int watchdog_ms;	/* what it was given */
 };
 
 /* The device a run targets, as the row's setup needs it. */
@@ -182,6 +208,7 @@ struct rc_ctx {
 
 struct rc_group {
 	const char *call;		/* documented name, e.g. "umad_set_grh" */
+	enum rc_conv conv;		/* how it reports success and failure */
 	const char *lib;		/* "umad", "verbs", "rdmacm" */
 	const void *rows;
 	size_t row_size;
@@ -234,20 +261,7 @@ int rc_scaled_ms(const struct rc_ctx *ctx, int ms);
 		rc_obs_end((ctx)->obs, __r); \
 	} while (0)
 
-/* the verdict of one implementation (harness/verdict.c) */
-struct rc_judgement {
-	enum rc_verdict verdict;
-	enum rc_fail_kind kind;
-	char msg[512];
-	char fields[256];	/* RC_FAIL_OUTPUT: the fields that differ */
-};
-
-void rc_judge(const struct rc_case *c, const struct rc_obs *o,
-	      double slowness, struct rc_judgement *j);
-/* The tolerance of a timed row on a host @slowness times slower. */
-double rc_tolerance_ms(const struct rc_expect *e, double slowness);
-bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
-	      const struct rc_obs *b, double slowness, char *why, size_t len);
+/* "EINVAL" for EINVAL (verdict messages, results) */
 const char *rc_errno_name(int err);
 
 #endif

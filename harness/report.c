@@ -23,6 +23,7 @@
 #include "report.h"
 #include "report_changes.h"
 #include "report_fleet.h"
+#include "results.h"
 
 struct run {
 	const char *path;
@@ -169,17 +170,12 @@ static int load_runs(int n, char **paths, struct run *runs)
 
 	for (i = 0; i < n; i++) {
 		runs[i].path = paths[i];
-		runs[i].doc = rc_json_load(paths[i], err, sizeof(err));
+		runs[i].doc = rc_results_load(paths[i], err, sizeof(err));
 		if (!runs[i].doc) {
 			fprintf(stderr, "rdmaconf: %s\n", err);
 			return -1;
 		}
 		runs[i].results = rc_jv_get(runs[i].doc, "results");
-		if (!runs[i].results || runs[i].results->type != RC_JARR) {
-			fprintf(stderr, "rdmaconf: %s: not an rdmaconf results "
-				"file (no \"results\" array)\n", paths[i]);
-			return -1;
-		}
 		dev = rc_jv_get(runs[i].doc, "device");
 		host = rc_jv_get(runs[i].doc, "host");
 		snprintf(runs[i].label, sizeof(runs[i].label), "%s (%s), "
@@ -433,8 +429,8 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 	for (i = 0; i < nids; i++)
 		for (r = 0; r < n; r++) {
 			const struct rc_jv *c = find_case(&runs[r], ids[i]);
-			const struct rc_jv *exp = rc_jv_get(c, "expected");
-			const struct rc_jv *x = rc_jv_get(c, "expectation");
+			const struct rc_jv *exp = rc_jv_get(c, "contract");
+			const struct rc_jv *x = rc_jv_get(c, "profile_entry");
 			const char *eout = rc_jv_str(exp, "out");
 			const char *sout = rc_jv_str(rc_jv_get(c,
 				rc_impl_name(RC_IMPL_SYSTEM)), "out");
@@ -455,12 +451,12 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 			rc_str_xml(b, rc_jv_str(c, "basis") ?
 				   rc_jv_str(c, "basis") : "not recorded");
 			rc_str_printf(b, ")</small></p>");
-			if (rc_jv_str(c, "reason")) {
-				rc_str_printf(b, "<p>Reading: ");
-				rc_str_xml(b, rc_jv_str(c, "reason"));
+			if (rc_jv_str(c, "note")) {
+				rc_str_printf(b, "<p>Note (the row's reading): ");
+				rc_str_xml(b, rc_jv_str(c, "note"));
 				rc_str_printf(b, "</p>");
 			}
-			rc_str_printf(b, "<table><tr><th>expected</th><td colspan=3>"
+			rc_str_printf(b, "<table><tr><th>contract</th><td colspan=3>"
 				      "%s ", text(exp, "convention", v, sizeof(v)));
 			rc_str_printf(b, "%s ", text(exp, "ret", v, sizeof(v)));
 			rc_str_printf(b, "%s", text(exp, "value", v, sizeof(v)));
@@ -483,7 +479,7 @@ static void details(struct rc_str *b, const struct run *runs, int n,
 				rc_str_printf(b, "</td></tr>");
 			}
 			if (x) {
-				rc_str_printf(b, "<tr><th>profile</th><td colspan=3>"
+				rc_str_printf(b, "<tr><th>profile entry</th><td colspan=3>"
 					      "%s: ", text(x, "kind", v, sizeof(v)));
 				rc_str_xml(b, rc_jv_str(x, "reason"));
 				rc_str_printf(b, " <small>(");
@@ -614,9 +610,9 @@ static void plot(struct rc_str *b, const struct run *r, int idx)
 
 	for (i = 0; i < r->results->n; i++) {
 		const struct rc_jv *c = &r->results->items[i];
-		double req = rc_jv_num(rc_jv_get(c, "expected"), "ms", -1);
+		double req = rc_jv_num(rc_jv_get(c, "contract"), "ms", -1);
 
-		if (req < 0 || !rc_jv_get(rc_jv_get(c, "expected"), "tol_ms"))
+		if (req < 0 || !rc_jv_get(rc_jv_get(c, "contract"), "tol_ms"))
 			continue;
 		npoints++;
 		for (k = 0; k < RC_NIMPLS; k++) {
@@ -652,15 +648,15 @@ static void plot(struct rc_str *b, const struct run *r, int idx)
 			      Y(v) + 4, v);
 	}
 	rc_str_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
-		      "requested ms (the row's expectation)</text>"
+		      "requested ms (the row's contract)</text>"
 		      "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" "
 		      "text-anchor=\"middle\">observed ms</text>", w / 2, h - 12,
 		      h / 2, h / 2);
 	for (i = 0; i < r->results->n; i++) {
 		const struct rc_jv *c = &r->results->items[i];
-		double req = rc_jv_num(rc_jv_get(c, "expected"), "ms", -1);
+		double req = rc_jv_num(rc_jv_get(c, "contract"), "ms", -1);
 
-		if (req < 0 || !rc_jv_get(rc_jv_get(c, "expected"), "tol_ms"))
+		if (req < 0 || !rc_jv_get(rc_jv_get(c, "contract"), "tol_ms"))
 			continue;
 		for (k = 0; k < RC_NIMPLS; k++) {
 			double obs = rc_jv_num(rc_jv_get(c, rc_impl_name(k)),

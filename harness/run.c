@@ -17,10 +17,10 @@
 #include "rdmaconf.h"
 #include "cli.h"
 #include "device.h"
-#include "expect.h"
 #include "json.h"
 #include "output.h"
 #include "paths.h"
+#include "profile.h"
 #include "row.h"
 #include "run.h"
 #include "runner.h"
@@ -114,15 +114,16 @@ static const char *unmet_needs(const struct rc_case *c,
 struct run_row {
 	const struct rc_group *g;
 	const struct rc_case *c;
-	struct rc_expectation *x;
+	const struct rc_profile_entry *x;
 	struct rc_row_result res;
 	unsigned int pending;	/* jobs not yet done */
 };
 
 /*
  * Settle what of row @rr runs no process: an implementation not selected,
- * a need the target does not meet, a profile's SKIP entry.  Adds a job
- * for each implementation that must run it.
+ * a need the target does not meet, a profile's SKIP entry (its verdict is
+ * decided with the row's).  Adds a job for each implementation that must
+ * run it.
  */
 static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 		     const struct rc_target *t, struct rc_job *jobs, int *njobs)
@@ -139,8 +140,8 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 
 		if (!o->impl[i])
 			continue;
-		oc->ran = true;
-		if (!why && rc_expect_skips(rr->x, i)) {
+		oc->selected = true;
+		if (!why && rc_entry_skips(rr->x, i)) {
 			why = rr->x->reason;
 			st = RC_STATE_SKIP;
 			rr->res.by_profile = true;
@@ -149,7 +150,6 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 			oc->obs.state = st;
 			snprintf(oc->obs.reason, sizeof(oc->obs.reason), "%s",
 				 why);
-			rc_judge(c, &oc->obs, t->slowness, &oc->j);
 			continue;
 		}
 		jobs[*njobs] = (struct rc_job){
@@ -163,27 +163,26 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 /*
  * A job's child has ended in slot @s: its outcome into its row.  A call
  * that fails on timing alone may have been slowed by the rows beside it or
- * by the host's load: the job goes back to run once more, alone, and that
- * run is judged; the first time is kept.  A call that really waits too
- * long or not at all fails both times.
+ * by the host's load (rc_verdict_decide says so): the job goes back to
+ * run once more, alone, and that run is judged; the first time is kept.
+ * A call that really waits too long or not at all fails both times.
  */
 static void record_job(struct run_row *rr, struct rc_job *job,
-		       const struct rc_slot *s, const struct rc_exit *ex,
+		       const struct rc_slot *s, const struct rc_end *end,
 		       const struct rc_target *t)
 {
 	struct rc_outcome *oc = &rr->res.oc[job->impl];
+	struct rc_verdict_in in = { .impl = job->impl,
+				    .slowness = t->slowness,
+				    .fastest_ms = -1 };
+	struct rc_judgement j;
 
 	oc->obs = *s->obs;
-	if (ex->verdict != RC_PASS) {
-		oc->j.verdict = ex->verdict;
-		snprintf(oc->j.msg, sizeof(oc->j.msg), "%s", ex->msg);
-	} else {
-		rc_judge(rr->c, &oc->obs, t->slowness, &oc->j);
-	}
-	if (oc->j.verdict == RC_FAIL && oc->j.kind == RC_FAIL_TIMING &&
-	    !job->again) {
+	oc->end = *end;
+	oc->attempts++;
+	rc_verdict_decide(rr->g, rr->c, oc, &in, &j);
+	if (j.retry) {
 		oc->first_ms = oc->obs.elapsed_ms;
-		job->again = true;
 		job->state = RC_JOB_WAITING;
 		job->shares |= RC_SHARE_ALONE;
 		return;
@@ -454,7 +453,7 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 	struct rc_slot *slots = rc_slots_init(nslots), *s;
 	struct rc_held held = {};
 	unsigned int i, done = 0;
-	struct rc_exit ex;
+	struct rc_end end;
 	int j;
 
 	if (!slots || rc_runner_guard()) {
@@ -483,12 +482,12 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 				      rc_impl(jobs[j].impl), w->t,
 				      wd * w->t->slowness);
 		}
-		s = rc_slots_wait(&ex);
+		s = rc_slots_wait(&end);
 		if (!s || interrupted)
 			break;
 		j = s->job;
 		rc_sched_done(&jobs[j], &held);
-		record_job(&w->rows[jobs[j].row], &jobs[j], s, &ex, w->t);
+		record_job(&w->rows[jobs[j].row], &jobs[j], s, &end, w->t);
 		if (w->tty)
 			fprintf(stderr, "\r\033[K[%u/%d] %s", ++done, njobs,
 				s->c->id);
@@ -497,7 +496,7 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 	}
 	/* what the children of an interrupted run left is not a result */
 	rc_runner_abort();
-	while (rc_slots_wait(&ex))
+	while (rc_slots_wait(&end))
 		;
 	/* but every row that was complete is, out of order or not */
 	for (i = w->next; i < w->nrows; i++)
@@ -560,7 +559,7 @@ int rc_cmd_run(const struct rc_opts *o)
 
 	/* entries naming no case at all have gone stale */
 	for (i = 0; !interrupted && i < profile.n; i++) {
-		if (profile.e[i].used || case_exists(profile.e[i].id))
+		if (case_exists(profile.e[i].id))
 			continue;
 		printf("# STALE: %s: %s names no case\n", profile.e[i].where,
 		       profile.e[i].id);

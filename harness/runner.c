@@ -281,14 +281,12 @@ void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
 	s->pidfd = syscall(SYS_pidfd_open, s->pid, 0);
 }
 
-/* The slot's child has ended with @status, or hung (@hung): its verdict. */
+/* The slot's child has ended with @status, or hung (@hung): how. */
 static void finish(struct rc_slot *s, int status, bool hung,
-		   struct rc_exit *ex)
+		   struct rc_end *end)
 {
 	struct rc_obs *obs = s->obs;
 
-	memset(ex, 0, sizeof(*ex));
-	ex->verdict = RC_PASS;
 	/* grandchildren the code under test left behind go with the group */
 	kill(-s->pid, SIGKILL);
 	guard(s, 0);
@@ -297,25 +295,16 @@ static void finish(struct rc_slot *s, int status, bool hung,
 	s->pid = 0;
 	s->pidfd = -1;
 	obs->total_ms = rc_now_ms() - s->start;
+	end->watchdog_ms = s->watchdog_ms;
 	if (hung) {
-		ex->verdict = RC_HANG;
-		snprintf(ex->msg, sizeof(ex->msg),
-			 "no result after %u ms (watchdog), %s",
-			 s->watchdog_ms, obs->state == RC_STATE_STARTED ?
-			 "inside the call under test" : "in the row's setup");
+		end->how = RC_END_HUNG;
+		end->status = 0;
 	} else if (WIFSIGNALED(status)) {
-		ex->verdict = RC_CRASH;
-		snprintf(ex->msg, sizeof(ex->msg), "killed by signal %d (%s)%s",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)),
-			 obs->state == RC_STATE_STARTED ?
-			 " inside the call under test" : "");
-	} else if (obs->state == RC_STATE_STARTED ||
-		   obs->state == RC_STATE_NONE || WEXITSTATUS(status)) {
-		ex->verdict = RC_CRASH;
-		snprintf(ex->msg, sizeof(ex->msg),
-			 "process exited with status %d %s",
-			 WEXITSTATUS(status), obs->state == RC_STATE_STARTED ?
-			 "inside the call under test" : "before recording a result");
+		end->how = RC_END_SIGNALED;
+		end->status = WTERMSIG(status);
+	} else {
+		end->how = RC_END_EXITED;
+		end->status = WEXITSTATUS(status);
 	}
 }
 
@@ -347,12 +336,12 @@ static void stop_hung(pid_t pid)
 }
 
 /* Has the slot's child ended, or outlived its watchdog?  Reaps it. */
-static bool slot_done(struct rc_slot *s, struct rc_exit *ex)
+static bool slot_done(struct rc_slot *s, struct rc_end *end)
 {
 	int status = 0;
 
 	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-		finish(s, status, false, ex);
+		finish(s, status, false, end);
 		return true;
 	}
 	if (rc_now_ms() < s->start + s->watchdog_ms)
@@ -361,11 +350,11 @@ static bool slot_done(struct rc_slot *s, struct rc_exit *ex)
 	kill(-s->pid, SIGKILL);
 	kill(s->pid, SIGKILL);
 	waitpid(s->pid, &status, 0);
-	finish(s, status, true, ex);
+	finish(s, status, true, end);
 	return true;
 }
 
-struct rc_slot *rc_slots_wait(struct rc_exit *ex)
+struct rc_slot *rc_slots_wait(struct rc_end *end)
 {
 	struct pollfd pfd[RC_MAX_JOBS];
 	unsigned int i, n;
@@ -379,13 +368,12 @@ struct rc_slot *rc_slots_wait(struct rc_exit *ex)
 
 			if (s->failed_start) {
 				s->failed_start = false;
-				memset(ex, 0, sizeof(*ex));
-				ex->verdict = RC_PASS;
+				*end = (struct rc_end){ .how = RC_END_NO_START };
 				return s;
 			}
 			if (!s->pid)
 				continue;
-			if (slot_done(s, ex))
+			if (slot_done(s, end))
 				return s;
 			if (!n || s->start + s->watchdog_ms < first)
 				first = s->start + s->watchdog_ms;

@@ -7,12 +7,6 @@
 /* the most rows a run has in flight at once (--jobs) */
 #define RC_MAX_JOBS 32
 
-/* How the isolated child ended, beyond what it wrote into its rc_obs. */
-struct rc_exit {
-	enum rc_verdict verdict;	/* RC_CRASH, RC_HANG, or RC_PASS: judge obs */
-	char msg[256];
-};
-
 /*
  * One row on one implementation in flight: a forked child in its own
  * process group, with its own shared observation page.  The watchdog
@@ -38,9 +32,9 @@ void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
 		   const struct rc_case *c, const struct rc_ops *ops,
 		   const struct rc_target *t, unsigned int watchdog_ms);
 /* Wait until a started slot's child has ended or hung, reap it, and
- * return that slot (free again, its obs and @ex filled); NULL when no
- * slot is busy. */
-struct rc_slot *rc_slots_wait(struct rc_exit *ex);
+ * return that slot (free again, its obs and @end filled: how it ended,
+ * which verdict.c judges); NULL when no slot is busy. */
+struct rc_slot *rc_slots_wait(struct rc_end *end);
 /* What a per-process simulator (ibsim's umad2sim) preloads into each
  * row's process, which is then exec'd afresh (RDMACONF_CASE_PRELOAD); NULL
  * on a real kernel.  Such a simulator also limits how many rows may run

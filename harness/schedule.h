@@ -16,7 +16,6 @@ struct rc_job {
 	unsigned int shares;	/* enum rc_share: the row's and its group's */
 	enum rc_job_state state;
 	int row, impl;		/* the caller's: which row, which side */
-	bool again;		/* run again, alone (a timing failure) */
 	unsigned int oui;	/* while running: its RC_SHARE_VENDOR_OUI token */
 };
 

@@ -17,7 +17,7 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 	for (i = 0; i < RC_NIMPLS; i++) {
 		const struct rc_obs *o = &r->oc[i].obs;
 
-		if (!r->oc[i].ran)
+		if (!r->oc[i].selected)
 			continue;
 		s->rows_ms[i] += o->total_ms;
 		if (o->state == RC_STATE_RAN) {
@@ -57,15 +57,15 @@ void rc_summary_json(struct rc_str *b, const struct rc_summary *s)
 		      s->cases, s->ok, s->bad, s->agree, s->diverge, s->stale,
 		      s->conforms_now, s->by_profile);
 	for (i = 0; i < RC_NIMPLS; i++) {
-		rc_str_printf(b, ", \"%s\": {", rc_impl(i)->name);
+		rc_str_printf(b, ", \"%s\": {", rc_impl_name(i));
 		for (v = 0; v < RC_NVERDICTS; v++)
 			rc_str_printf(b, "%s\"%s\": %u", v ? ", " : "",
 				      rc_verdict_name(v), s->count[i][v]);
 		rc_str_printf(b, "}, \"%s_ms\": {\"setup\": %.1f, \"call\": "
 			      "%.1f, \"teardown\": %.1f, \"rows\": %.1f",
-			      rc_impl(i)->name, s->setup_ms[i], s->call_ms[i],
+			      rc_impl_name(i), s->setup_ms[i], s->call_ms[i],
 			      s->teardown_ms[i], s->rows_ms[i]);
-		rc_str_printf(b, "}, \"%s_breaks\": {", rc_impl(i)->name);
+		rc_str_printf(b, "}, \"%s_breaks\": {", rc_impl_name(i));
 		for (v = RC_BASIS_DOCUMENTED; v < RC_NBASES; v++)
 			rc_str_printf(b, "%s\"%s\": %u",
 				      v > RC_BASIS_DOCUMENTED ? ", " : "",
@@ -85,12 +85,12 @@ void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 		if (impl[i])
 			fprintf(f, "# %s time: %.0f ms in rows: set-up %.0f, "
 				"calls %.0f, checks and clean-up %.0f\n",
-				rc_impl(i)->name, s->rows_ms[i], s->setup_ms[i],
+				rc_impl_name(i), s->rows_ms[i], s->setup_ms[i],
 				s->call_ms[i], s->teardown_ms[i]);
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (impl[i])
 			fprintf(f, "# %s breaks: the man page %u, Linux's ABI "
-				"%u, our reading %u\n", rc_impl(i)->name,
+				"%u, our reading %u\n", rc_impl_name(i),
 				s->breaks[i][RC_BASIS_DOCUMENTED],
 				s->breaks[i][RC_BASIS_LINUX],
 				s->breaks[i][RC_BASIS_INTERPRETATION]);
@@ -107,7 +107,7 @@ void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 		k = s->count[i];
 		fprintf(f, "; %s %u pass %u fail %u xfail %u skip "
 			"%u unsupported %u absent %u crash %u hang",
-			rc_impl(i)->name, k[RC_PASS], k[RC_FAIL], k[RC_XFAIL],
+			rc_impl_name(i), k[RC_PASS], k[RC_FAIL], k[RC_XFAIL],
 			k[RC_SKIP], k[RC_UNSUPPORTED], k[RC_ABSENT],
 			k[RC_CRASH], k[RC_HANG]);
 	}

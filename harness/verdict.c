@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Turning an observation into a verdict.  The return convention is a column
- * of the row, and each convention has exactly one checker here, so "what is
- * a failure" is decided in one place for every call.
+ * One implementation's verdict on one row, top to bottom, as kselftest's
+ * harness decides a test's result in one place: how the row's process
+ * ended, then what it observed against the row's contract (the return
+ * value by the call's convention, the output, the wait), then whether a
+ * call that documents no wait blocked, then the profile entry.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "rdmaconf.h"
+#include "conv.h"
 #include "diff.h"
-#include "row.h"
+#include "verdict.h"
 
 const char *rc_errno_name(int err)
 {
@@ -35,55 +38,18 @@ const char *rc_errno_name(int err)
 	return buf;
 }
 
-/* Did the call fail, by its convention; and which errno did it report? */
-static bool conv_failed(enum rc_conv conv, long long ret, int err, int *errp)
+static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
+
+static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt,
+		...)
 {
-	switch (conv) {
-	case RC_CONV_NEG_ERRNO:
-		*errp = ret < 0 ? (int)-ret : 0;
-		return ret < 0;
-	case RC_CONV_NEG:
-		*errp = ret < 0 ? err : 0;
-		return ret < 0;
-	case RC_CONV_ERRNO_RET:
-		*errp = (int)ret;
-		return ret != 0;
-	case RC_CONV_NULL_ERRNO:
-		*errp = ret == 0 ? err : 0;
-		return ret == 0;
-	case RC_CONV_M1_ERRNO:
-		*errp = ret == -1 ? err : 0;
-		return ret == -1;
-	default:	/* VALUE, OFFSET: no failure to tell */
-		break;
-	}
-	*errp = 0;
-	return false;
-}
+	va_list ap;
 
-static bool errno_allowed(const struct rc_expect *e, int err)
-{
-	unsigned int i;
-
-	if (!e->errnos[0])
-		return true;
-	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i]; i++)
-		if (e->errnos[i] == err)
-			return true;
-	return false;
-}
-
-static void errno_set_str(const struct rc_expect *e, char *buf, size_t len)
-{
-	size_t n = 0;
-	unsigned int i;
-
-	buf[0] = 0;
-	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i] && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
-			      rc_errno_name(e->errnos[i]));
-	if (!i)
-		snprintf(buf, len, "any");
+	j->verdict = v;
+	va_start(ap, fmt);
+	vsnprintf(j->msg, sizeof(j->msg), fmt, ap);
+	va_end(ap);
 }
 
 static void fail(struct rc_judgement *j, enum rc_fail_kind k,
@@ -103,63 +69,111 @@ static void fail(struct rc_judgement *j, enum rc_fail_kind k,
 	va_end(ap);
 }
 
-static bool judge_return(const struct rc_expect *e, const struct rc_obs *o,
-			 struct rc_judgement *j)
+/* The verdicts of a process that did not end with a result to judge. */
+static bool judge_end(const struct rc_outcome *o, struct rc_judgement *j)
 {
-	char set[64];
+	const struct rc_end *e = &o->end;
+	bool in_call = o->obs.state == RC_STATE_STARTED;
+
+	switch (e->how) {
+	case RC_END_HUNG:
+		set(j, RC_HANG, "no result after %u ms (watchdog), %s",
+		    e->watchdog_ms, in_call ? "inside the call under test" :
+		    "in the row's setup");
+		return true;
+	case RC_END_SIGNALED:
+		set(j, RC_CRASH, "killed by signal %d (%s)%s", e->status,
+		    strsignal(e->status),
+		    in_call ? " inside the call under test" : "");
+		return true;
+	case RC_END_EXITED:
+		if (!in_call && o->obs.state != RC_STATE_NONE && !e->status)
+			return false;
+		set(j, RC_CRASH, "process exited with status %d %s", e->status,
+		    in_call ? "inside the call under test" :
+		    "before recording a result");
+		return true;
+	default:	/* NONE, NO_START: the observation says */
+		return false;
+	}
+}
+
+static bool errno_allowed(const struct rc_contract *e, int err)
+{
+	unsigned int i;
+
+	if (!e->errnos[0])
+		return true;
+	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i]; i++)
+		if (e->errnos[i] == err)
+			return true;
+	return false;
+}
+
+static void errno_set_str(const struct rc_contract *e, char *buf, size_t len)
+{
+	size_t n = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i] && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
+			      rc_errno_name(e->errnos[i]));
+	if (!i)
+		snprintf(buf, len, "any");
+}
+
+/* The return value (and errno) against the row's outcome, read by the
+ * call's convention. */
+static bool judge_return(enum rc_conv conv, const struct rc_contract *e,
+			 const struct rc_obs *o, struct rc_judgement *j)
+{
+	char errs[64];
 	int err;
-	bool failed = conv_failed(e->conv, o->ret, o->err, &err);
+	bool failed = rc_conv_failed(conv, o->ret, o->err, &err);
 
 	switch (e->ret) {
 	case RC_RET_EQ:
-		if (o->ret != e->value) {
-			fail(j, RC_FAIL_RETURN, "expected %lld, got %lld%s%s",
-			     e->value, o->ret, failed ? " errno " : "",
-			     failed ? rc_errno_name(err) : "");
-			return false;
-		}
-		return true;
+		if (o->ret == e->value)
+			return true;
+		fail(j, RC_FAIL_RETURN, "expected %lld, got %lld%s%s",
+		     e->value, o->ret, failed ? " errno " : "",
+		     failed ? rc_errno_name(err) : "");
+		return false;
 	case RC_RET_IN:
-		if (o->ret != e->value && o->ret != e->alt[0] &&
-		    o->ret != e->alt[1]) {
-			fail(j, RC_FAIL_RETURN, "expected %lld (or %lld, %lld), "
-			     "got %lld", e->value, e->alt[0], e->alt[1], o->ret);
-			return false;
-		}
-		return true;
+		if (o->ret == e->value || o->ret == e->alt[0] ||
+		    o->ret == e->alt[1])
+			return true;
+		fail(j, RC_FAIL_RETURN, "expected %lld (or %lld, %lld), got "
+		     "%lld", e->value, e->alt[0], e->alt[1], o->ret);
+		return false;
 	case RC_RET_OK:
-		if (failed) {
-			fail(j, RC_FAIL_RETURN,
-			     "expected success, got %lld (errno %s)", o->ret,
-			     rc_errno_name(err));
-			return false;
-		}
-		return true;
+		if (!failed)
+			return true;
+		fail(j, RC_FAIL_RETURN, "expected success, got %lld (errno %s)",
+		     o->ret, rc_errno_name(err));
+		return false;
 	case RC_RET_ERR:
-		errno_set_str(e, set, sizeof(set));
+		errno_set_str(e, errs, sizeof(errs));
 		if (!failed) {
-			fail(j, RC_FAIL_UNEXPECTED_SUCCESS,
-			     "expected failure with %s, got %lld", set, o->ret);
+			fail(j, RC_FAIL_UNEXPECTED_SUCCESS, "expected failure "
+			     "with %s, got %lld", errs, o->ret);
 			return false;
 		}
 		/* "the value of errno": an errno value is positive */
-		if (e->conv == RC_CONV_ERRNO_RET && o->ret < 0) {
+		if (conv == RC_CONV_ERRNO_RET && o->ret < 0) {
 			fail(j, RC_FAIL_RETURN, "expected the value of errno "
 			     "(positive), got %lld", o->ret);
 			return false;
 		}
-		if (e->conv == RC_CONV_M1_ERRNO || e->conv == RC_CONV_NULL_ERRNO ||
-		    e->conv == RC_CONV_NEG_ERRNO || e->conv == RC_CONV_ERRNO_RET ||
-		    e->errnos[0]) {
-			if (!errno_allowed(e, err)) {
-				fail(j, RC_FAIL_ERRNO, "expected %s, got %s (ret %lld)",
-				     set, rc_errno_name(err), o->ret);
-				return false;
-			}
+		if ((rc_conv_has_errno(conv) || e->errnos[0]) &&
+		    !errno_allowed(e, err)) {
+			fail(j, RC_FAIL_ERRNO, "expected %s, got %s (ret %lld)",
+			     errs, rc_errno_name(err), o->ret);
+			return false;
 		}
 		return true;
-	case RC_RET_ANY:
-	default:
+	default:	/* RC_RET_ANY: the row judges other effects */
 		return true;
 	}
 }
@@ -181,10 +195,9 @@ static void violated_fields(const char *v, char *buf, size_t len)
 	}
 }
 
-static bool judge_output(const struct rc_case *c, const struct rc_obs *o,
+static bool judge_output(const struct rc_contract *e, const struct rc_obs *o,
 			 struct rc_judgement *j)
 {
-	const struct rc_expect *e = &c->expect;
 	uint8_t want[RC_OUT_MAX];
 
 	if (o->violation[0]) {
@@ -217,7 +230,7 @@ static bool judge_output(const struct rc_case *c, const struct rc_obs *o,
  * the row's own tolerance.
  */
 #define RC_TOL_CEILING 0.45
-double rc_tolerance_ms(const struct rc_expect *e, double slowness)
+double rc_tolerance_ms(const struct rc_contract *e, double slowness)
 {
 	double tol = e->tol_ms * (slowness > 1 ? slowness : 1);
 	double ceiling = e->ms ? e->ms * RC_TOL_CEILING : e->tol_ms * 2.0;
@@ -225,112 +238,53 @@ double rc_tolerance_ms(const struct rc_expect *e, double slowness)
 	return tol < ceiling ? tol : ceiling;
 }
 
-static bool within_tolerance(const struct rc_expect *e, double ms,
-			     double slowness)
+bool rc_within_tolerance(const struct rc_contract *e, double ms,
+			 double slowness)
 {
 	return fabs(ms - e->ms) <= rc_tolerance_ms(e, slowness);
 }
 
-static bool judge_timing(const struct rc_expect *e, const struct rc_obs *o,
+static bool judge_timing(const struct rc_contract *e, const struct rc_obs *o,
 			 double slowness, struct rc_judgement *j)
 {
-	if (!e->tol_ms || within_tolerance(e, o->elapsed_ms, slowness))
+	if (!e->tol_ms || rc_within_tolerance(e, o->elapsed_ms, slowness))
 		return true;
 	fail(j, RC_FAIL_TIMING, "expected %u ms +/- %.0f ms, took %.1f ms",
 	     e->ms, rc_tolerance_ms(e, slowness), o->elapsed_ms);
 	return false;
 }
 
-void rc_judge(const struct rc_case *c, const struct rc_obs *o,
-	      double slowness, struct rc_judgement *j)
+/* The row's observation against its contract; or what the row recorded
+ * instead of a result. */
+static void judge_obs(const struct rc_group *g, const struct rc_case *c,
+		      const struct rc_obs *o, double slowness,
+		      struct rc_judgement *j)
 {
-	memset(j, 0, sizeof(*j));
 	switch (o->state) {
 	case RC_STATE_RAN:
-		break;
+		j->judged = true;
+		if (judge_return(g->conv, &c->contract, o, j) &&
+		    judge_output(&c->contract, o, j) &&
+		    judge_timing(&c->contract, o, slowness, j))
+			j->verdict = RC_PASS;
+		return;
 	case RC_STATE_ABSENT:
-		j->verdict = RC_ABSENT;
-		snprintf(j->msg, sizeof(j->msg), "%s", o->reason);
+		set(j, RC_ABSENT, "%s", o->reason);
 		return;
 	case RC_STATE_UNSUPPORTED:
-		j->verdict = RC_UNSUPPORTED;
-		snprintf(j->msg, sizeof(j->msg), "%s", o->reason);
+		set(j, RC_UNSUPPORTED, "%s", o->reason);
 		return;
 	case RC_STATE_SKIP:
-		j->verdict = RC_SKIP;
-		snprintf(j->msg, sizeof(j->msg), "%s", o->reason);
+		set(j, RC_SKIP, "%s", o->reason);
 		return;
 	case RC_STATE_BROKEN:
-		j->verdict = RC_BROKEN;
-		snprintf(j->msg, sizeof(j->msg), "setup failed: %s", o->reason);
+		set(j, RC_BROKEN, "setup failed: %s", o->reason);
 		return;
 	default:
-		j->verdict = RC_BROKEN;
-		snprintf(j->msg, sizeof(j->msg),
-			 "the row recorded no result (state %d)", o->state);
+		set(j, RC_BROKEN, "the row recorded no result (state %d)",
+		    o->state);
 		return;
 	}
-	if (judge_return(&c->expect, o, j) && judge_output(c, o, j) &&
-	    judge_timing(&c->expect, o, slowness, j))
-		j->verdict = RC_PASS;
-}
-
-/*
- * Does the convention give the return value a meaning both sides share?
- * Not a pointer (addresses differ between processes), and not the value of
- * "a negative value on error" (which one is not documented, nor errno).
- */
-static bool ret_comparable(enum rc_conv conv, bool fa, bool fb)
-{
-	if (conv == RC_CONV_NULL_ERRNO && !fa && !fb)
-		return false;
-	if (conv == RC_CONV_NEG && fa && fb)
-		return false;
-	return true;
-}
-
-/*
- * Do two implementations behave the same?  Return value, errno where the
- * convention reports one, output bytes, and timing class (in or out of the
- * row's tolerance) are compared; absolute times never are.
- */
-bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
-	      const struct rc_obs *b, double slowness, char *why, size_t len)
-{
-	const struct rc_expect *e = &c->expect;
-	int ea, eb;
-	bool fa = conv_failed(e->conv, a->ret, a->err, &ea);
-	bool fb = conv_failed(e->conv, b->ret, b->err, &eb);
-	char fields[256];
-
-	why[0] = 0;
-	if (ret_comparable(e->conv, fa, fb) && a->ret != b->ret) {
-		snprintf(why, len, "return value %lld vs %lld", a->ret, b->ret);
-		return false;
-	}
-	if (ret_comparable(e->conv, fa, fb) && fa && fb && ea != eb) {
-		snprintf(why, len, "errno %s vs %s", rc_errno_name(ea),
-			 rc_errno_name(eb));
-		return false;
-	}
-	if (a->out_len != b->out_len) {
-		snprintf(why, len, "output length %u vs %u", a->out_len,
-			 b->out_len);
-		return false;
-	}
-	if (memcmp(a->out, b->out, a->out_len)) {
-		rc_diff_fields(e->layout, a->out, b->out, a->out_len, fields,
-			       sizeof(fields));
-		snprintf(why, len, "output bytes differ in %s", fields);
-		return false;
-	}
-	if (e->tol_ms && within_tolerance(e, a->elapsed_ms, slowness) !=
-	    within_tolerance(e, b->elapsed_ms, slowness)) {
-		snprintf(why, len, "timing class: %.1f ms vs %.1f ms",
-			 a->elapsed_ms, b->elapsed_ms);
-		return false;
-	}
-	return true;
 }
 
 /*
@@ -341,81 +295,102 @@ bool rc_agree(const struct rc_case *c, const struct rc_obs *a,
  */
 #define RC_BLOCK_FACTOR 20
 #define RC_BLOCK_MIN_MS 1000
-static double *fastest_of(struct rc_call_times *t, const char *call)
+static void judge_blocking(const struct rc_group *g, const struct rc_case *c,
+			   const struct rc_outcome *o,
+			   const struct rc_verdict_in *in,
+			   struct rc_judgement *j)
 {
-	unsigned int i;
+	double limit = in->fastest_ms * RC_BLOCK_FACTOR;
 
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->call[i], call))
-			return &t->fastest[i];
-	if (t->n == ARRAY_SIZE(t->call))
-		return NULL;
-	t->call[t->n] = call;
-	t->fastest[t->n] = -1;
-	return &t->fastest[t->n++];
-}
-
-static void flag_blocking(const struct rc_group *g, const struct rc_case *c,
-			  double slowness, struct rc_call_times *t,
-			  struct rc_row_result *r)
-{
-	double *fastest = t ? fastest_of(t, g->call) : NULL;
-	double limit;
-	int i;
-
-	if (!fastest || c->expect.tol_ms)
+	if (in->fastest_ms < 0 || c->contract.tol_ms || j->verdict != RC_PASS)
 		return;
-	for (i = 0; i < RC_NIMPLS; i++) {
-		const struct rc_obs *o = &r->oc[i].obs;
+	if (limit < RC_BLOCK_MIN_MS * in->slowness)
+		limit = RC_BLOCK_MIN_MS * in->slowness;
+	if (o->obs.elapsed_ms > limit)
+		fail(j, RC_FAIL_TIMING, "%s documents no wait, but blocked "
+		     "%.0f ms; elsewhere in this run it took %.1f ms", g->call,
+		     o->obs.elapsed_ms, in->fastest_ms);
+}
 
-		if (r->oc[i].ran && o->state == RC_STATE_RAN &&
-		    (*fastest < 0 || o->elapsed_ms < *fastest))
-			*fastest = o->elapsed_ms;
+/* Is the failure the very one a pinned entry records? */
+static bool pin_matches(const struct rc_profile_entry *x,
+			const struct rc_outcome *o,
+			const struct rc_judgement *j)
+{
+	if (!x->pin || x->fail_kind != (int)j->kind)
+		return true;	/* no pin; a wrong kind is judged below */
+	if (x->fail_kind == RC_FAIL_RETURN)
+		return o->obs.ret == strtoll(x->pin, NULL, 0);
+	return !strcmp(j->fields, x->pin);
+}
+
+static void expected(const struct rc_profile_entry *x,
+		     struct rc_judgement *j)
+{
+	set(j, RC_XFAIL, "%s (%s)", x->reason, x->where);
+}
+
+/*
+ * An XFAIL entry on the verdict.  A failure of another kind than the
+ * entry names stays what it is and makes the entry stale: an entry never
+ * hides a new bug.  Only its own qualifier covers a CRASH, HANG, ABSENT
+ * or BROKEN.
+ */
+static void apply_entry(const struct rc_profile_entry *x,
+			const struct rc_outcome *o, enum rc_impl_id impl,
+			struct rc_judgement *j)
+{
+	enum rc_verdict v = j->verdict;
+	int kind = rc_fail_kind_of_verdict(v);
+	size_t len = sizeof(j->stale);
+
+	if (x->kind != RC_ENTRY_XFAIL || !rc_entry_applies(x, impl) ||
+	    v == RC_SKIP || v == RC_UNSUPPORTED)
+		return;
+	if (kind) {
+		if (x->fail_kind == kind)
+			expected(x, j);
+		else if (x->fail_kind)
+			snprintf(j->stale, len, "%s expects a failure of kind "
+				 "'%s', got %s", x->where,
+				 rc_fail_kind_name(x->fail_kind),
+				 rc_verdict_name(v));
+		return;
 	}
-	limit = *fastest * RC_BLOCK_FACTOR;
-	if (limit < RC_BLOCK_MIN_MS * slowness)
-		limit = RC_BLOCK_MIN_MS * slowness;
-	for (i = 0; i < RC_NIMPLS; i++) {
-		struct rc_outcome *oc = &r->oc[i];
-
-		if (oc->ran && oc->j.verdict == RC_PASS &&
-		    oc->obs.elapsed_ms > limit)
-			fail(&oc->j, RC_FAIL_TIMING, "%s documents no wait, but "
-			     "blocked %.0f ms; elsewhere in this run it took "
-			     "%.1f ms", g->call, oc->obs.elapsed_ms, *fastest);
+	if (v == RC_FAIL && !pin_matches(x, o, j)) {
+		snprintf(j->stale, len, "%s expects %s %.60s, got %.160s",
+			 x->where, x->fail_kind == RC_FAIL_OUTPUT ?
+			 "wrong output in exactly" : "the wrong return value",
+			 x->pin, j->msg);
+	} else if (v == RC_FAIL) {
+		if (!x->fail_kind || x->fail_kind == (int)j->kind)
+			expected(x, j);
+		else
+			snprintf(j->stale, len, "%s expects a failure of kind "
+				 "'%s', got '%s'", x->where,
+				 rc_fail_kind_name(x->fail_kind),
+				 rc_fail_kind_name(j->kind));
+	} else if (v == RC_PASS) {
+		j->conforms_now = true;
+		snprintf(j->stale, len, "now conforms: update the profile (%s "
+			 "expects a failure, but the %s implementation passes)",
+			 x->where, rc_impl_name(impl));
+		set(j, RC_XPASS, "%s", j->stale);
 	}
 }
 
-void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
-		   struct rc_expectation *x, double slowness,
-		   struct rc_call_times *times, struct rc_row_result *r)
+void rc_verdict_decide(const struct rc_group *g, const struct rc_case *c,
+		       const struct rc_outcome *o,
+		       const struct rc_verdict_in *in, struct rc_judgement *j)
 {
-	struct rc_outcome *a = &r->oc[RC_IMPL_SYSTEM];
-	struct rc_outcome *b = &r->oc[RC_IMPL_REFERENCE];
-	bool worse;
-	int i;
-
-	flag_blocking(g, c, slowness, times, r);
-	r->agree = -1;
-	r->why[0] = 0;
-	if (a->ran && b->ran && a->obs.state == RC_STATE_RAN &&
-	    b->obs.state == RC_STATE_RAN && rc_verdict_ran(a->j.verdict) &&
-	    rc_verdict_ran(b->j.verdict))
-		r->agree = rc_agree(c, &a->obs, &b->obs, slowness, r->why,
-				    sizeof(r->why));
-	rc_expect_apply(x, r);
-	/* everything wrong with the row but a profile that is out of date
-	 * because the implementation now conforms */
-	worse = (r->agree == 0 && !r->expected_divergence) ||
-		(r->stale[0] && !r->conforms_now);
-	r->anyran = false;
-	for (i = 0; i < RC_NIMPLS; i++) {
-		if (!r->oc[i].ran)
-			continue;
-		if (r->oc[i].j.verdict != RC_XPASS)
-			worse |= rc_verdict_bad(r->oc[i].j.verdict);
-		r->anyran |= rc_verdict_ran(r->oc[i].j.verdict);
-	}
-	r->conforms_now &= !worse;
-	r->bad = worse || r->conforms_now;
+	memset(j, 0, sizeof(*j));
+	if (!o->selected)
+		return;
+	if (!judge_end(o, j))
+		judge_obs(g, c, &o->obs, in->slowness, j);
+	j->retry = j->verdict == RC_FAIL && j->kind == RC_FAIL_TIMING &&
+		   o->attempts < 2;
+	judge_blocking(g, c, o, in, j);
+	if (in->entry)
+		apply_entry(in->entry, o, in->impl, j);
 }

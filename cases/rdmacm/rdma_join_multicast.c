@@ -60,8 +60,6 @@ struct join_row {
 	bool ex;
 };
 
-#define OK0 { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0 }
-#define ERRM1 { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR }
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE)
 
 static const struct join_row rows[] = {
@@ -69,16 +67,16 @@ static const struct join_row rows[] = {
 		 .doc = DOC_JOIN, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after the join event, one message to the group "
 			 "reaches the QP, and the netdev is in the IPv4 group",
-		 .needs = NEEDS, .expect = OK0 },
+		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = ARRIVES, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/ipv6-message-arrives",
 		 .doc = DOC_JOIN, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same for an IPv6 group (Linux refuses these on "
-			 "RoCE v2)", .needs = NEEDS, .expect = OK0 },
+			 "RoCE v2)", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = ARRIVES, .family = AF_INET6 },
 	{ .c = { .id = "rdmacm/join_multicast/context-in-event",
 		 .doc = DOC_CONTEXT, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS, .expect = OK0 },
+		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = CONTEXT, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/twice-one-copy", .doc = DOC_JOIN,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -87,19 +85,19 @@ static const struct join_row rows[] = {
 			 "succeeds, a message to the group still reaches the QP "
 			 "once, as for a QP attached twice (ibv_attach_mcast(3))",
 		 .needs = NEEDS,
-		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_IN,
+		 .contract = { .ret = RC_RET_IN,
 			     .value = 0, .alt = { -1, -1 } } },
 	  .mode = TWICE, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/id-without-qp", .doc = DOC_NO_QP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a bound id with no QP joins: 0, and the join event "
 			 "comes with status 0 (attaching is the caller's)",
-		 .needs = NEEDS, .expect = OK0 },
+		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = NO_QP, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/id-not-bound", .doc = DOC_BOUND,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an id bound to nothing cannot join: read as -1",
-		 .needs = NEEDS, .expect = ERRM1 },
+		 .needs = NEEDS, .contract = { RC_FAILS() } },
 	  .mode = UNBOUND, .family = AF_INET },
 };
 
@@ -107,34 +105,34 @@ static const struct join_row ex_rows[] = {
 	{ .c = { .id = "rdmacm/join_multicast_ex/fullmember-message-arrives",
 		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "RDMA_MC_JOIN_FLAG_FULLMEMBER: as rdma_join_multicast",
-		 .needs = NEEDS, .expect = OK0 },
+		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = ARRIVES, .family = AF_INET, .ex = true },
 	{ .c = { .id = "rdmacm/join_multicast_ex/sendonly-not-attached",
 		 .doc = DOC_SENDONLY, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the join event comes; a message to the group does "
-			 "not reach the QP", .needs = NEEDS, .expect = OK0 },
+			 "not reach the QP", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = SENDONLY, .family = AF_INET, .ex = true },
 	{ .c = { .id = "rdmacm/join_multicast_ex/sendonly-no-igmp",
 		 .doc = DOC_NO_IGMP, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after the join event, the netdev is not in the IPv4 "
-			 "group", .needs = NEEDS, .expect = OK0 },
+			 "group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = NO_IGMP, .family = AF_INET, .ex = true },
 	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-flag",
 		 .doc = DOC_FLAG, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "join_flags RDMA_MC_JOIN_FLAG_RESERVED: -1",
-		 .needs = NEEDS, .expect = ERRM1 },
+		 .needs = NEEDS, .contract = { RC_FAILS() } },
 	  .mode = BAD_FLAG, .family = AF_INET, .ex = true },
 	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-comp-mask-bit",
 		 .doc = DOC_MASK, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "RDMA_CM_JOIN_MC_ATTR_RESERVED set: a field the page "
 			 "does not have, read as -1", .needs = NEEDS,
-		 .expect = ERRM1 },
+		 .contract = { RC_FAILS() } },
 	  .mode = BAD_MASK, .family = AF_INET, .ex = true },
 	{ .c = { .id = "rdmacm/join_multicast_ex/no-address",
 		 .doc = DOC_MASK, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "comp_mask without RDMA_CM_JOIN_MC_ATTR_ADDRESS: no "
 			 "group to join, read as -1", .needs = NEEDS,
-		 .expect = ERRM1 },
+		 .contract = { RC_FAILS() } },
 	  .mode = NO_ADDRESS, .family = AF_INET, .ex = true },
 };
 
@@ -275,13 +273,15 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "rdma_join_multicast", .lib = "rdmacm", .rows = rows,
+	.call = "rdma_join_multicast", .conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group ex_group = {
-	.call = "rdma_join_multicast_ex", .lib = "rdmacm", .rows = ex_rows,
+	.call = "rdma_join_multicast_ex", .conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm", .rows = ex_rows,
 	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
 	.run = run,
 };

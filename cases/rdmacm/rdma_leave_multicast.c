@@ -47,67 +47,65 @@ struct leave_row {
 #define DOC_DESTROY "Destroying an rdma_cm_id will automatically leave all " \
 	"multicast groups."
 
-#define OK0 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0
-#define ERRM1 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE)
 
 static const struct leave_row rows[] = {
 	{ .c = { .id = "rdmacm/leave_multicast/ipv4-after-join", .doc = DOC_LEAVE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message arrives before; none after, and the netdev "
-		 "leaves the IPv4 group", .needs = NEEDS, .expect = { OK0 } },
+		 "leaves the IPv4 group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = AFTER_JOIN, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/ipv6-after-join", .doc = DOC_LEAVE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message arrives before; none after", .needs = NEEDS,
-		 .expect = { OK0 } }, .mode = AFTER_JOIN, .family = AF_INET6 },
+		 .contract = { RC_RETURNS(0) } }, .mode = AFTER_JOIN, .family = AF_INET6 },
 	{ .c = { .id = "rdmacm/leave_multicast/before-join-completes",
 		 .doc = DOC_CANCEL, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "leave right after the join, before "
 		 "its event is taken: no join event follows (the event seen, "
-		 "if any, is the output)", .needs = NEEDS, .expect = { OK0 } },
+		 "if any, is the output)", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = BEFORE_JOIN, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/never-joined", .doc = DOC_ERR,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a group the id never joined: the page does not say "
 		 "that this fails; read as an error, as there is nothing to "
-		 "leave", .needs = NEEDS, .expect = { ERRM1 } },
+		 "leave", .needs = NEEDS, .contract = { RC_FAILS() } },
 	  .mode = NEVER, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/twice", .doc = DOC_ERR,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the second leave: the group is no longer "
 		 "joined, read as an error like a group never joined",
 		 .needs = NEEDS,
-		 .expect = { ERRM1 } }, .mode = TWICE, .family = AF_INET },
+		 .contract = { RC_FAILS() } }, .mode = TWICE, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/other-family", .doc = DOC_ERR,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "joined the IPv4 group, leaving the IPv6 one: a group "
 		 "never joined, read as an error", .needs = NEEDS,
-		 .expect = { ERRM1 } }, .mode = OTHER_FAMILY, .family = AF_INET },
+		 .contract = { RC_FAILS() } }, .mode = OTHER_FAMILY, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/address-differs-in-port-only",
 		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "joined the IPv4 group port 0, leaving it at port "
 		 "4791: an IP multicast group has no port, so "
-		 "this is the group joined", .needs = NEEDS, .expect = { OK0 } },
+		 "this is the group joined", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = OTHER_PORT, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/destroy-id-leaves-all",
 		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "two groups; after rdma_destroy_qp "
 		 "and rdma_destroy_id (the call observed) the netdev is in "
-		 "neither IPv4 group", .needs = NEEDS, .expect = { OK0 } },
+		 "neither IPv4 group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = DESTROY_ID, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/two-ids-one-leaves",
 		 .doc = DOC_LEAVE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "two ids in one group: after one "
 		 "leaves, the other still gets each message, the leaver none",
-		 .needs = NEEDS, .expect = { OK0 } },
+		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
 	  .mode = TWO_IDS, .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/join-event-not-acked",
 		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the join event is taken but not yet "
 		 "acknowledged; nothing in the man pages makes leave wait "
 		 "for it", .needs = NEEDS, .watchdog_ms = LEAVE_WATCHDOG_MS,
-		 .expect = { OK0 } }, .mode = UNACKED, .family = AF_INET },
+		 .contract = { RC_RETURNS(0) } }, .mode = UNACKED, .family = AF_INET },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -235,7 +233,8 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "rdma_leave_multicast", .lib = "rdmacm", .rows = rows,
+	.call = "rdma_leave_multicast", .conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

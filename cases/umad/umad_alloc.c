@@ -35,13 +35,13 @@ static const struct alloc_row rows[] = {
 	{ .c = { .id = "umad/alloc/num-buffers-writable", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "4 buffers of 64 + 256 bytes: all 1280 written",
-		 .expect = { .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_OK } },
+		 .contract = { .ret = RC_RET_OK } },
 	  .mode = WRITABLE, .num = 4, .size = 320 },
 	{ .c = { .id = "umad/alloc/out-of-memory", .doc = DOC_NULL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "2 buffers of SIZE_MAX / 2 + 1 bytes: more than any "
 			 "address space",
-		 .expect = { .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_ERR } },
+		 .contract = { .ret = RC_RET_ERR } },
 	  .mode = TOO_MUCH, .num = 2, .size = SIZE_MAX / 2 + 1 },
 };
 
@@ -49,7 +49,7 @@ static const struct alloc_row free_rows[] = {
 	{ .c = { .id = "umad/free/allocated", .doc = DOC_FREE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "returns, and the process goes on",
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ } },
+		 .contract = { .ret = RC_RET_EQ } },
 	  .mode = FREE, .num = 2, .size = 320 },
 };
 
@@ -80,13 +80,15 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_alloc", .lib = "umad", .rows = rows,
+	.call = "umad_alloc", .conv = RC_CONV_NULL_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group free_group = {
-	.call = "umad_free", .lib = "umad", .rows = free_rows,
+	.call = "umad_free", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = free_rows,
 	.row_size = sizeof(free_rows[0]), .nrows = ARRAY_SIZE(free_rows),
 	.run = run,
 };

@@ -21,16 +21,16 @@ enum { OPEN_ONCE, NEVER_OPENED, CLOSE_TWICE };
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/open-port", .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_ONCE },
 	{ .c = { .id = "umad/close_port/never-opened", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "handle 1000: not a descriptor umad_open_port gave",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = NEVER_OPENED },
 	{ .c = { .id = "umad/close_port/closed-twice", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = CLOSE_TWICE },
 };
 
@@ -61,7 +61,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_close_port", .lib = "umad", .rows = rows,
+	.call = "umad_close_port", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

@@ -24,26 +24,26 @@ struct debug_row {
 	int level;		/* the call observed */
 };
 
-#define LEVEL(v) { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .value = (v) }
+#define LEVEL(v) { RC_RETURNS(v) }
 
 static const struct debug_row rows[] = {
 	{ .c = { .id = "umad/debug/default-is-zero", .doc = DOC_DEFAULT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "queried with -1 in a process that set nothing",
-		 .expect = LEVEL(0) }, .set = -1, .level = -1 },
+		 .contract = LEVEL(0) }, .set = -1, .level = -1 },
 	{ .c = { .id = "umad/debug/set-returns-level", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "\"returns the actual debug level\": 1 after setting 1",
-		 .expect = LEVEL(1) }, .set = -1, .level = 1 },
+		 .contract = LEVEL(1) }, .set = -1, .level = 1 },
 	{ .c = { .id = "umad/debug/query-after-set", .doc = DOC_QUERY,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "2 set, then -1",
-		 .expect = LEVEL(2) }, .set = 2, .level = -1 },
+		 .contract = LEVEL(2) }, .set = 2, .level = -1 },
 	{ .c = { .id = "umad/debug/negative-does-not-set", .doc = DOC_NEGATIVE,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "1 set, then -5",
-		 .expect = LEVEL(1) }, .set = 1, .level = -5 },
+		 .contract = LEVEL(1) }, .set = 1, .level = -5 },
 	{ .c = { .id = "umad/debug/back-to-zero", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "2 set, then 0",
-		 .expect = LEVEL(0) }, .set = 2, .level = 0 },
+		 .contract = LEVEL(0) }, .set = 2, .level = 0 },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -58,7 +58,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_debug", .lib = "umad", .rows = rows,
+	.call = "umad_debug", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

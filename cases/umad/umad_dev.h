@@ -31,9 +31,5 @@ int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx);
 int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 	      size_t len);
 
-#define ERRNEG(...) .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_ERR, \
-		    .errnos = { __VA_ARGS__ }
-#define ANYNEG .conv = RC_CONV_NEG, .ret = RC_RET_ERR
-#define OKNEG .conv = RC_CONV_NEG, .ret = RC_RET_OK
 
 #endif

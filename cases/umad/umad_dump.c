@@ -34,26 +34,25 @@ struct dump_row {
 	bool addr_only;		/* umad_addr_dump of the header's address */
 };
 
-#define RETURNS { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ }
 
 static const struct dump_row rows[] = {
 	{ .c = { .id = "umad/dump/to-stderr", .doc = DOC_DUMP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "something on stderr, nothing on stdout",
-		 .expect = RETURNS }, .mode = STDERR_ONLY },
+		 .contract = { RC_RETURNS(0) } }, .mode = STDERR_ONLY },
 	{ .c = { .id = "umad/dump/address-values", .doc = DOC_DUMP,
 		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
-		 .expect = RETURNS }, .mode = VALUES },
+		 .contract = { RC_RETURNS(0) } }, .mode = VALUES },
 };
 
 static const struct dump_row addr_rows[] = {
 	{ .c = { .id = "umad/addr_dump/to-stderr", .doc = DOC_ADDR,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "something on stderr, nothing on stdout",
-		 .expect = RETURNS }, .mode = STDERR_ONLY, .addr_only = true },
+		 .contract = { RC_RETURNS(0) } }, .mode = STDERR_ONLY, .addr_only = true },
 	{ .c = { .id = "umad/addr_dump/address-values", .doc = DOC_ADDR,
 		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
-		 .expect = RETURNS }, .mode = VALUES, .addr_only = true },
+		 .contract = { RC_RETURNS(0) } }, .mode = VALUES, .addr_only = true },
 };
 
 /* A header whose fields are all distinct and far from each other. */
@@ -162,13 +161,15 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_dump", .lib = "umad", .rows = rows,
+	.call = "umad_dump", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group addr_group = {
-	.call = "umad_addr_dump", .lib = "umad", .rows = addr_rows,
+	.call = "umad_addr_dump", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = addr_rows,
 	.row_size = sizeof(addr_rows[0]), .nrows = ARRAY_SIZE(addr_rows),
 	.run = run,
 };

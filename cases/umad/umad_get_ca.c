@@ -29,15 +29,15 @@
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca/target-device", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
 	{ .c = { .id = "umad/get_ca/default-device", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_NULL },
 	{ .c = { .id = "umad/get_ca/unknown-device", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
+		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
 	  .ca = CA_BOGUS },
 };
 
@@ -109,7 +109,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_ca", .lib = "umad", .rows = rows,
+	.call = "umad_get_ca", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
@@ -121,7 +122,7 @@ static const struct dev_row release_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of the structure umad_get_ca filled: 0",
 		 .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
 };
 
@@ -142,7 +143,8 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group release_group = {
-	.call = "umad_release_ca", .lib = "umad", .rows = release_rows,
+	.call = "umad_release_ca", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = release_rows,
 	.row_size = sizeof(release_rows[0]), .nrows = ARRAY_SIZE(release_rows),
 	.run = run_release,
 };

@@ -38,24 +38,24 @@ static const struct dev_row rows[] = {
 		 .doc = DOC_ONE_PORT, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "numports + 1 entries: 0, then each port's GUID",
 		 .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_OK } },
+		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_TARGET, .max = MAX_GUIDS },
 	{ .c = { .id = "umad/get_ca_portguids/default-device", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "NULL: the default device's (compared across the "
 			 "implementations)", .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_OK } },
+		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_NULL, .max = MAX_GUIDS },
 	{ .c = { .id = "umad/get_ca_portguids/max-one", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 1 of a device with more entries: \"up to max\" "
 			 "filled, 1 returned, entry 1 untouched",
 		 .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 1 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 1 } },
 	  .ca = CA_TARGET, .max = 1 },
 	{ .c = { .id = "umad/get_ca_portguids/unknown-device", .doc = DOC_FAIL,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .expect = { ANYNEG } }, .ca = CA_BOGUS, .max = MAX_GUIDS },
+		 .contract = { RC_FAILS() } }, .ca = CA_BOGUS, .max = MAX_GUIDS },
 };
 
 /* The entries must be what sysfs says of the device under test. */
@@ -111,7 +111,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_ca_portguids", .lib = "umad", .rows = rows,
+	.call = "umad_get_ca_portguids", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

@@ -21,15 +21,15 @@
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_cas_names/lists-target-device", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_OK } },
+		 .contract = { .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES },
 	{ .c = { .id = "umad/get_cas_names/max-one", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 1 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 1 } },
 	  .max = 1 },
 	{ .c = { .id = "umad/get_cas_names/max-zero", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .expect = { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0 } },
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .max = 0 },
 };
 
@@ -66,7 +66,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_cas_names", .lib = "umad", .rows = rows,
+	.call = "umad_get_cas_names", .conv = RC_CONV_M1_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

@@ -36,21 +36,21 @@ static const struct dev_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the issm device that pairs with the port's umad device",
 		 .needs = NEEDS_UMAD,
-		 .expect = { .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_EQ } },
+		 .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .max = PATH_MAX_ROW },
 	{ .c = { .id = "umad/get_issm_path/unknown-device", .doc = DOC_ENODEV,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(ENODEV) } },
+		 .contract = { RC_FAILS(ENODEV) } },
 	  .ca = CA_BOGUS, .port = 1, .max = PATH_MAX_ROW },
 	{ .c = { .id = "umad/get_issm_path/port-out-of-range",
 		 .doc = DOC_EINVAL, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .ca = CA_TARGET, .port = 99, .max = PATH_MAX_ROW },
 	{ .c = { .id = "umad/get_issm_path/max-too-small", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 5: whatever it returns, nothing past 5 bytes",
 		 .needs = NEEDS_UMAD,
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_OK } },
+		 .contract = { RC_ANY_RETURN } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 5 },
 };
 
@@ -129,7 +129,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_issm_path", .lib = "umad", .rows = rows,
+	.call = "umad_get_issm_path", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

@@ -18,13 +18,13 @@ static const struct accessor_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "recorded as the offset from the buffer: the data[] "
 			 "member follows the 64-byte header",
-		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE,
 			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
 	{ .c = { .id = "umad/get_mad/independent-of-length-field", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the header's length word does not move the MAD",
-		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE,
 			     .layout = &umad_hdr_layout,
 			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(LENGTH), 4, 0)) } },
@@ -38,7 +38,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_mad", .lib = "umad", .rows = rows,
+	.call = "umad_get_mad", .conv = RC_CONV_OFFSET,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
@@ -48,7 +49,7 @@ static const struct accessor_row open_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in "
 			 "effect): the MAD after the 64-byte header",
-		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE,
 			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
 };
@@ -60,7 +61,8 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_get_mad", .lib = "umad", .rows = open_rows,
+	.call = "umad_get_mad", .conv = RC_CONV_OFFSET,
+	.lib = "umad", .rows = open_rows,
 	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };

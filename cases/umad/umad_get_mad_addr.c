@@ -16,7 +16,7 @@ static const struct accessor_row rows[] = {
 	{ .c = { .id = "umad/get_mad_addr/offset-of-addr", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "recorded as the offset from the buffer",
-		 .expect = { .conv = RC_CONV_OFFSET, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = REF_UMAD_OFF_QPN,
 			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
 };
@@ -28,7 +28,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_mad_addr", .lib = "umad", .rows = rows,
+	.call = "umad_get_mad_addr", .conv = RC_CONV_OFFSET,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

@@ -19,7 +19,7 @@
 	{ .c = { .id = "umad/get_pkey/" name, .doc = DOC, \
 		 .basis = RC_BASIS_DOCUMENTED, \
 		 .note = "no port is open: 0 (not supported) is allowed too", \
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_IN, \
+		 .contract = { .ret = RC_RET_IN, \
 			     .value = (v), .alt = { 0, 0 }, .layout = &umad_hdr_layout, \
 			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(PKEY_INDEX), 2, v)) } }, \
 	  .preset = { .patch = { RC_PATCH_HOST(OFF(PKEY_INDEX), 2, v) } } }
@@ -38,7 +38,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_pkey", .lib = "umad", .rows = rows,
+	.call = "umad_get_pkey", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
@@ -48,7 +49,7 @@ static const struct accessor_row open_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .note = "with a port open the kernel supports the P_Key index "
 			 "(IB_USER_MAD_ENABLE_PKEY): the field, host order",
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = 0x1234, .layout = &umad_hdr_layout,
 			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(PKEY_INDEX), 2,
 							   0x1234)) } },
@@ -62,7 +63,8 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_get_pkey", .lib = "umad", .rows = open_rows,
+	.call = "umad_get_pkey", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = open_rows,
 	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };

@@ -26,28 +26,27 @@
 	"other is used as a filter."
 #define DOC_RET "umad_get_port() and umad_release_port() return 0 on " \
 	"success, and a negative value on error."
-#define OK0D .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_port/target-port", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
+		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET, .port = PORT_TARGET },
 	{ .c = { .id = "umad/get_port/default-port", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
+		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
 	  .ca = CA_NULL, .port = 0 },
 	{ .c = { .id = "umad/get_port/device-as-filter", .doc = DOC_FILTER,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .expect = { OK0D } },
+		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET, .port = 0 },
 	{ .c = { .id = "umad/get_port/port-out-of-range", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
+		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
 	  .ca = CA_TARGET, .port = 99 },
 	{ .c = { .id = "umad/get_port/unknown-device", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .expect = { ANYNEG } },
+		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
 	  .ca = CA_BOGUS, .port = 1 },
 };
 
@@ -135,7 +134,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_port", .lib = "umad", .rows = rows,
+	.call = "umad_get_port", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
@@ -147,7 +147,7 @@ static const struct dev_row release_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of the structure umad_get_port filled: 0",
 		 .needs = RC_NEED_DEVICE,
-		 .expect = { OK0D } }, .ca = CA_TARGET, .port = PORT_TARGET },
+		 .contract = { RC_RETURNS(0) } }, .ca = CA_TARGET, .port = PORT_TARGET },
 };
 
 static void run_release(const void *r, struct rc_ctx *ctx)
@@ -167,7 +167,8 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group release_group = {
-	.call = "umad_release_port", .lib = "umad", .rows = release_rows,
+	.call = "umad_release_port", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = release_rows,
 	.row_size = sizeof(release_rows[0]), .nrows = ARRAY_SIZE(release_rows),
 	.run = run_release,
 };

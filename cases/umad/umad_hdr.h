@@ -56,8 +56,7 @@ extern const uint8_t gid_a[16], gid_v4[16], gid_ones[16], gid_zero[16];
 	RC_PATCH_BE(OFF(QPN), 4, qpn), RC_PATCH_BE(OFF(QKEY), 4, qkey), \
 	RC_PATCH_BE(OFF(LID), 2, lid), RC_PATCH_BE(OFF(SL), 1, sl)
 
-#define OK0 .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0, \
-	    .layout = &umad_hdr_layout
+#define HDR_OK RC_RETURNS(0), .layout = &umad_hdr_layout
 
 /*
  * Accessor rows (umad_get_pkey, umad_status, umad_get_mad, ...): the buffer

@@ -18,23 +18,22 @@ struct init_row {
 	int mode;
 };
 
-#define ZERO { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .value = 0 }
 
 static const struct init_row init_rows[] = {
 	{ .c = { .id = "umad/init/returns-zero", .doc = DOC_ZERO,
-		 .basis = RC_BASIS_DOCUMENTED, .expect = ZERO }, .mode = ONCE },
+		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } }, .mode = ONCE },
 	{ .c = { .id = "umad/init/twice", .doc = DOC_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the second call, after a first one", .expect = ZERO },
+		 .note = "the second call, after a first one", .contract = { RC_RETURNS(0) } },
 	  .mode = TWICE },
 };
 
 static const struct init_row done_rows[] = {
 	{ .c = { .id = "umad/done/without-init", .doc = DOC_ZERO,
-		 .basis = RC_BASIS_DOCUMENTED, .expect = ZERO }, .mode = ONCE },
+		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } }, .mode = ONCE },
 	{ .c = { .id = "umad/done/after-init", .doc = DOC_NOTHING,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "and returns 0",
-		 .expect = ZERO }, .mode = AFTER_INIT },
+		 .contract = { RC_RETURNS(0) } }, .mode = AFTER_INIT },
 };
 
 static void run_init(const void *r, struct rc_ctx *ctx)
@@ -61,14 +60,16 @@ static void run_done(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group init_group = {
-	.call = "umad_init", .lib = "umad", .rows = init_rows,
+	.call = "umad_init", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = init_rows,
 	.row_size = sizeof(init_rows[0]), .nrows = ARRAY_SIZE(init_rows),
 	.run = run_init,
 };
 RC_GROUP(init_group);
 
 static const struct rc_group done_group = {
-	.call = "umad_done", .lib = "umad", .rows = done_rows,
+	.call = "umad_done", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = done_rows,
 	.row_size = sizeof(done_rows[0]), .nrows = ARRAY_SIZE(done_rows),
 	.run = run_done,
 };

@@ -33,30 +33,30 @@ enum { OPEN_ONCE, OPEN_TWICE };
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/target-port", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
+		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
 	  .ca = CA_TARGET, .port = PORT_TARGET },
 	{ .c = { .id = "umad/open_port/library-selects-port",
 		 .doc = "The port is selected by the library if not all "
 			"parameters are provided (see umad_get_port() for details).",
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
+		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
 	  .ca = CA_NULL, .port = 0 },
 	{ .c = { .id = "umad/open_port/unknown-device", .doc = DOC_ENODEV,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(ENODEV) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(ENODEV) } },
 	  .ca = CA_BOGUS, .port = 1 },
 	{ .c = { .id = "umad/open_port/port-out-of-range", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .ca = CA_TARGET, .port = 99 },
 	{ .c = { .id = "umad/open_port/negative-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .ca = CA_TARGET, .port = -1 },
 	{ .c = { .id = "umad/open_port/unique-descriptors", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second open of the same port must give another "
-			 "descriptor", .needs = NEEDS_UMAD, .expect = { OKNEG } },
+			 "descriptor", .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
 	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_TWICE },
 };
 
@@ -107,7 +107,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_open_port", .lib = "umad", .rows = rows,
+	.call = "umad_open_port", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

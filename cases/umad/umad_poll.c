@@ -28,18 +28,18 @@ enum { EMPTY, QUEUED, ARRIVES, BAD_PORT };
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/poll/empty-100ms", .doc = DOC_TIMEDOUT,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(ETIMEDOUT), .ms = 100, .tol_ms = 40 } },
+		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 100, .tol_ms = 40 } },
 	  .mode = EMPTY, .timeout_ms = 100 },
 	{ .c = { .id = "umad/poll/empty-zero-timeout", .doc = DOC_TIMEDOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "timeout 0: at once", .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(ETIMEDOUT), .ms = 0, .tol_ms = 50 } },
+		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 0, .tol_ms = 50 } },
 	  .mode = EMPTY, .timeout_ms = 0 },
 	{ .c = { .id = "umad/poll/queued", .doc = DOC_READY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then umad_recv with timeout 0 gets it",
 		 .needs = NEEDS_UMAD,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ } },
+		 .contract = { .ret = RC_RET_EQ } },
 	  .mode = QUEUED, .timeout_ms = 1000 },
 	{ .c = { .id = "umad/poll/arrives-while-waiting", .doc = DOC_READY,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -48,12 +48,12 @@ static const struct mad_row rows[] = {
 		 /* above the wait, whatever the run's watchdog: a Get that
 		  * never comes ends the poll, not the row */
 		 .watchdog_ms = 8000,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .ms = 200,
+		 .contract = { .ret = RC_RET_EQ, .ms = 200,
 			     .tol_ms = 80 } },
 	  .mode = ARRIVES, .timeout_ms = 5000 },
 	{ .c = { .id = "umad/poll/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_PORT, .timeout_ms = 100 },
 };
 
@@ -97,7 +97,8 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "umad_poll", .lib = "umad", .rows = rows,
+	.call = "umad_poll", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
@@ -113,11 +114,11 @@ static const struct mad_row fd_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "an open /dev/infiniband/umadN on which a MAD for the "
 			 "port's agent is readable", .needs = NEEDS_UMAD,
-		 .expect = { OKNEG } },
+		 .contract = { RC_SUCCEEDS } },
 	  .mode = QUEUED },
 	{ .c = { .id = "umad/get_fd/unopened-port", .doc = DOC_FD_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_PORT },
 };
 
@@ -163,7 +164,8 @@ out:
 }
 
 static const struct rc_group fd_group = {
-	.call = "umad_get_fd", .lib = "umad", .rows = fd_rows,
+	.call = "umad_get_fd", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = fd_rows,
 	.row_size = sizeof(fd_rows[0]), .nrows = ARRAY_SIZE(fd_rows),
 	.run = run_fd,
 	.shares = RC_SHARE_VENDOR_OUI,

@@ -42,69 +42,68 @@ enum { EMPTY, QUEUED, BLOCKS, AGENT_ID, SHORT_LEN, NULL_BUF, NULL_LEN,
 #define RMPP_DATA 1000
 #define RMPP_MAD_LEN (MAD_OFF_V2_DATA + RMPP_DATA)
 
-#define OK_RECV .conv = RC_CONV_NEG, .ret = RC_RET_OK, \
-		.layout = &mad_summary_layout
+#define OK_RECV RC_SUCCEEDS, .layout = &mad_summary_layout
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/recv/nonblocking-empty", .doc = DOC_EWOULDBLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EWOULDBLOCK) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EWOULDBLOCK) } },
 	  .mode = EMPTY, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/timeout-200ms-empty", .doc = DOC_WAIT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing arrives: a negative value after about "
 			 "200 ms (which one is not documented)",
 		 .needs = NEEDS_UMAD,
-		 .expect = { ANYNEG, .ms = 200, .tol_ms = 80 } },
+		 .contract = { RC_FAILS(), .ms = 200, .tol_ms = 80 } },
 	  .mode = EMPTY, .timeout_ms = 200, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/nonblocking-queued", .doc = DOC_LEN,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a queued Get is returned at once, *length 256",
-		 .needs = NEEDS_UMAD, .expect = { OK_RECV } },
+		 .needs = NEEDS_UMAD, .contract = { OK_RECV } },
 	  .mode = QUEUED, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/negative-timeout-blocks", .doc = DOC_BLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second agent sends 300 ms after the call",
 		 .needs = NEEDS_UMAD,
-		 .expect = { OK_RECV, .ms = 300, .tol_ms = 120 } },
+		 .contract = { OK_RECV, .ms = 300, .tol_ms = 120 } },
 	  .mode = BLOCKS, .timeout_ms = -1, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/returns-receiving-agent", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of two agents, the one the Get is for",
-		 .needs = NEEDS_UMAD, .expect = { OK_RECV } },
+		 .needs = NEEDS_UMAD, .contract = { OK_RECV } },
 	  .mode = AGENT_ID, .timeout_ms = 1000, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/length-below-256-queued", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "*length 100 with a MAD queued", .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(EINVAL) } },
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .mode = SHORT_LEN, .timeout_ms = 0, .arg = 100 },
 	{ .c = { .id = "umad/recv/length-below-256-empty", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "*length 100, nothing queued", .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(EINVAL) } },
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .mode = EMPTY, .timeout_ms = 0, .arg = 100 },
 	{ .c = { .id = "umad/recv/null-buffer", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the page lists no NULL buffer among the -EINVAL "
 		 "causes; read as an argument as invalid as a short *length",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = NULL_BUF, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/null-length", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no *length at all is read as less than the minimum "
 		 "supported; the page does not name NULL",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = NULL_LEN, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_PORT, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/buffer-too-small-rmpp", .doc = DOC_ENOSPC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a 1040-byte RMPP message into 256 bytes: -ENOSPC, "
 			 "*length large enough, and a second call with it "
 			 "gets the message", .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(ENOSPC) } },
+		 .contract = { RC_FAILS(ENOSPC) } },
 	  .mode = TOO_SMALL, .timeout_ms = 2000, .arg = MAD_SIZE },
 };
 
@@ -233,7 +232,8 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "umad_recv", .lib = "umad", .rows = rows,
+	.call = "umad_recv", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };

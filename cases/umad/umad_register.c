@@ -31,28 +31,28 @@ enum { CLIENT, BAD_PORT, DUP_SERVER, SERVER, FABRIC };
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register/vendor-class-client", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
+		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
 	  .mode = CLIENT, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_PORT, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/second-server-same-method",
 		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
 		 .note = "the kernel's user_mad allows one replier per class "
 		 "and method (ib_register_mad_agent), and the page gives "
 		 "-EPERM for a failed registration",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EPERM) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
 	  .mode = DUP_SERVER, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/server-gets-requests", .doc = DOC_SERVER,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { OKNEG } },
+		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
 	  .mode = SERVER, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/subnet-management-class", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x01 lives on QP0, which only InfiniBand has",
 		 .needs = NEEDS_UMAD | RC_NEED_IB | RC_NEED_ROOT,
-		 .expect = { OKNEG } },
+		 .contract = { RC_SUCCEEDS } },
 	  .mode = CLIENT, .mgmt_class = 0x01, .arg = 1 },
 	{ .c = { .id = "umad/register/smi-directed-route-answered",
 		 .doc = DOC_RET,
@@ -60,7 +60,7 @@ static const struct mad_row rows[] = {
 		 .note = "class 0x81, directed-route SMPs: "
 		 "the agent is on QP0, and a SubnGet(NodeInfo) over 0 hops "
 		 "is answered by the node's own SMA with its node GUID",
-		 .needs = NEEDS_SMI, .expect = { OKNEG } },
+		 .needs = NEEDS_SMI, .contract = { RC_SUCCEEDS } },
 	  .mode = FABRIC, .arg = FQ_SMP_DR_SELF },
 	{ .c = { .id = "umad/register/smi-lid-routed-to-remote-node",
 		 .doc = DOC_RET,
@@ -68,7 +68,7 @@ static const struct mad_row rows[] = {
 		 .note = "class 0x01, LID-routed SMPs: a "
 		 "SubnGet(NodeInfo) to another node's LID is answered by its "
 		 "SMA with that port's GUID", .needs = NEEDS_SMI |
-		 RC_NEED_REMOTE, .expect = { OKNEG } },
+		 RC_NEED_REMOTE, .contract = { RC_SUCCEEDS } },
 	  .mode = FABRIC, .arg = FQ_SMP_LID_REMOTE },
 	{ .c = { .id = "umad/register/sa-class-answered-by-sm",
 		 .doc = DOC_RET,
@@ -76,7 +76,7 @@ static const struct mad_row rows[] = {
 		 .note = "class 0x03 version 2: the SA of the "
 		 "subnet manager answers a SubnAdmGet(NodeRecord) of the "
 		 "port's LID with one record, the port's", .needs =
-		 NEEDS_FABRIC, .expect = { OKNEG } },
+		 NEEDS_FABRIC, .contract = { RC_SUCCEEDS } },
 	  .mode = FABRIC, .arg = FQ_SA_SELF },
 };
 
@@ -157,7 +157,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_register", .lib = "umad", .rows = rows,
+	.call = "umad_register", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_MAD,
 };

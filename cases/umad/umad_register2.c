@@ -28,8 +28,6 @@
 
 enum { CLIENT, SERVER, BAD_FLAG, RMPP_FLAG, BAD_PORT };
 
-#define OK_REG { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ, .value = 0 }
-#define ERR_REG { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR }
 /* a flag no kernel defines (IB_USER_MAD_REG_FLAGS_CAP is bit 0 today) */
 #define UNKNOWN_FLAG (1u << 30)
 
@@ -38,12 +36,12 @@ static const struct mad_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "vendor range 1 class 0x0a, no methods: 0, and "
 			 "umad_unregister takes the agent id it gave",
-		 .needs = NEEDS_UMAD, .expect = OK_REG },
+		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
 	  .mode = CLIENT, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/server-gets-requests", .doc = DOC_MASK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the Get bit set: a peer's Get reaches the agent",
-		 .needs = NEEDS_UMAD, .expect = OK_REG },
+		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
 	  .mode = SERVER, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/unsupported-flag", .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_LINUX,
@@ -51,17 +49,17 @@ static const struct mad_row rows[] = {
 			 "holds the supported set, which Linux's user_mad "
 			 "gives as IB_USER_MAD_REG_FLAGS_CAP, UMAD_USER_RMPP "
 			 "(<rdma/ib_user_mad.h>)",
-		 .needs = NEEDS_UMAD, .expect = ERR_REG },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS() } },
 	  .mode = BAD_FLAG, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/user-rmpp-flag", .doc = DOC,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "UMAD_USER_RMPP, a flag Linux supports "
 			 "(IB_USER_MAD_REG_FLAGS_CAP): registered",
-		 .needs = NEEDS_UMAD, .expect = OK_REG },
+		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
 	  .mode = RMPP_FLAG, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/unopened-port", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .expect = ERR_REG }, .mode = BAD_PORT,
+		 .contract = { RC_FAILS() } }, .mode = BAD_PORT,
 	  .mgmt_class = CLASS_V1 },
 };
 
@@ -121,7 +119,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_register2", .lib = "umad", .rows = rows,
+	.call = "umad_register2", .conv = RC_CONV_ERRNO_RET,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_MAD,
 };

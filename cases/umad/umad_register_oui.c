@@ -45,53 +45,53 @@ enum { CLIENT, BAD_PORT, DUP_SERVER, DUP_CLIENT, RMPP, SENDS, SERVER_METHODS,
 #define ROW(i, d, b, m, cls, ...) \
 	{ .c = { .id = "umad/register_oui/" i, .doc = d, .basis = b, \
 		 .needs = NEEDS_UMAD, \
-		 .expect = { __VA_ARGS__ } }, .mode = m, .mgmt_class = cls }
+		 .contract = { __VA_ARGS__ } }, .mode = m, .mgmt_class = cls }
 
 #define B_DOC RC_BASIS_DOCUMENTED
 static const struct mad_row rows[] = {
-	ROW("class-0x2f", DOC_RANGE, B_DOC, CLIENT, 0x2f, ERRNEG(EINVAL)),
-	ROW("class-0x30", DOC_RET, B_DOC, CLIENT, 0x30, OKNEG),
-	ROW("class-0x4f", DOC_RET, B_DOC, CLIENT, 0x4f, OKNEG),
-	ROW("class-0x50", DOC_RANGE, B_DOC, CLIENT, 0x50, ERRNEG(EINVAL)),
+	ROW("class-0x2f", DOC_RANGE, B_DOC, CLIENT, 0x2f, RC_FAILS(EINVAL)),
+	ROW("class-0x30", DOC_RET, B_DOC, CLIENT, 0x30, RC_SUCCEEDS),
+	ROW("class-0x4f", DOC_RET, B_DOC, CLIENT, 0x4f, RC_SUCCEEDS),
+	ROW("class-0x50", DOC_RANGE, B_DOC, CLIENT, 0x50, RC_FAILS(EINVAL)),
 	ROW("unopened-port", DOC_RANGE, B_DOC, BAD_PORT, CLASS_V2,
-	    ERRNEG(EINVAL)),
+	    RC_FAILS(EINVAL)),
 	{ .c = { .id = "umad/register_oui/second-server-same-methods",
 		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
 		 .note = "the kernel's user_mad allows one replier per class, "
 		 "OUI and method (ib_register_mad_agent), and the page gives "
 		 "-EPERM for a failed registration",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EPERM) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
 	  .mode = DUP_SERVER, .mgmt_class = CLASS_V2 },
-	ROW("two-clients", DOC_CLIENT, B_DOC, DUP_CLIENT, CLASS_V2, OKNEG),
+	ROW("two-clients", DOC_CLIENT, B_DOC, DUP_CLIENT, CLASS_V2, RC_SUCCEEDS),
 	{ .c = { .id = "umad/register_oui/rmpp-version-0", .doc = DOC_RMPP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "0: RMPP not used", .needs = NEEDS_UMAD,
-		 .expect = { OKNEG } }, .mode = RMPP, .mgmt_class = CLASS_V2 },
+		 .contract = { RC_SUCCEEDS } }, .mode = RMPP, .mgmt_class = CLASS_V2 },
 	{ .c = { .id = "umad/register_oui/rmpp-version-1", .doc = DOC_RMPP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "1: the RMPP version of IBA 13.6; vendor range 2 "
 			 "classes may use RMPP", .needs = NEEDS_UMAD,
-		 .expect = { OKNEG } },
+		 .contract = { RC_SUCCEEDS } },
 	  .mode = RMPP, .mgmt_class = CLASS_V2, .arg = 1 },
 	{ .c = { .id = "umad/register_oui/rmpp-version-2", .doc = DOC_EPERM,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "there is no RMPP version 2: the kernel's "
 		 "ib_register_mad_agent refuses it, and the page gives "
 		 "-EPERM for a failed registration",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EPERM) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
 	  .mode = RMPP, .mgmt_class = CLASS_V2, .arg = 2 },
-	ROW("id-sends-request", DOC_RET, B_DOC, SENDS, CLASS_V2, OKNEG),
+	ROW("id-sends-request", DOC_RET, B_DOC, SENDS, CLASS_V2, RC_SUCCEEDS),
 	ROW("server-gets-its-methods-only", DOC_SERVER, B_DOC, SERVER_METHODS,
-	    CLASS_V2, OKNEG),
+	    CLASS_V2, RC_SUCCEEDS),
 	ROW("client-gets-no-unsolicited", DOC_CLIENT, B_DOC, CLIENT_UNSOLICITED,
-	    CLASS_V2, OKNEG),
+	    CLASS_V2, RC_SUCCEEDS),
 	{ .c = { .id = "umad/register_oui/vendor-class-to-remote-node",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get of the class and OUI, by LID "
 		 "to another node, is answered by rdmaconf-peer there, "
 		 "registered for them", .needs = NEEDS_FABRIC |
-		 RC_NEED_REMOTE, .expect = { OKNEG } },
+		 RC_NEED_REMOTE, .contract = { RC_SUCCEEDS } },
 	  .mode = REMOTE, .mgmt_class = CLASS_V2 },
 };
 
@@ -232,7 +232,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_register_oui", .lib = "umad", .rows = rows,
+	.call = "umad_register_oui", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };

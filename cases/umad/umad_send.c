@@ -45,8 +45,7 @@
 enum { ANSWERED, BAD_PORT, BAD_AGENT, UNREGISTERED, SHORT, NO_GRH, TIMEOUT,
        RETURNED, UNSOLICITED, FOREVER, LID_REMOTE, LID_NOBODY };
 
-#define OK_SEND .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .value = 0, \
-		.layout = &mad_summary_layout
+#define OK_SEND RC_RETURNS(0), .layout = &mad_summary_layout
 #define TIMED(t, r) OK_SEND, .ms = (t) * ((r) + 1), \
 		    .tol_ms = 40 + (t) * ((r) + 1) / 4
 
@@ -54,26 +53,26 @@ static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/send/answered-by-server", .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the server's GetResp reaches the sending agent",
-		 .needs = NEEDS_UMAD, .expect = { OK_SEND } },
+		 .needs = NEEDS_UMAD, .contract = { OK_SEND } },
 	  .mode = ANSWERED, .timeout_ms = 1000 },
 	{ .c = { .id = "umad/send/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_PORT },
 	{ .c = { .id = "umad/send/agent-never-registered", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "agent id 7 on a port whose only agent is 0",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_AGENT },
 	{ .c = { .id = "umad/send/agent-unregistered", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = UNREGISTERED },
 	{ .c = { .id = "umad/send/shorter-than-mad-header", .doc = DOC_EIO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "10 bytes cannot hold the 24-byte MAD header: the "
 			 "send fails", .needs = NEEDS_UMAD,
-		 .expect = { ERRNEG(EIO) } },
+		 .contract = { RC_FAILS(EIO) } },
 	  .mode = SHORT, .arg = 10 },
 	{ .c = { .id = "umad/send/roce-without-grh", .doc = DOC_EIO,
 		 .basis = RC_BASIS_LINUX,
@@ -81,56 +80,56 @@ static const struct mad_row rows[] = {
 		 "MAD without a GRH on RoCE (ib_umad_write), and the page "
 		 "gives -EIO for a failed send",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
-		 .expect = { ERRNEG(EIO) } },
+		 .contract = { RC_FAILS(EIO) } },
 	  .mode = NO_GRH },
 	{ .c = { .id = "umad/send/timeout-returns-original-buffer",
 		 .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "all that was sent comes back: "
 		 "header and the whole MAD", .needs = NEEDS_UMAD,
-		 .expect = { OK_SEND } },
+		 .contract = { OK_SEND } },
 	  .mode = RETURNED, .timeout_ms = 200, .retries = 0 },
 	{ .c = { .id = "umad/send/timeout-200ms-retries-0", .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "status set, after the timeout",
-		 .needs = NEEDS_UMAD, .expect = { TIMED(200, 0) } },
+		 .needs = NEEDS_UMAD, .contract = { TIMED(200, 0) } },
 	  .mode = TIMEOUT, .timeout_ms = 200, .retries = 0 },
 	{ .c = { .id = "umad/send/timeout-200ms-retries-1", .doc = DOC_RETRIES,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "1 retry: the server sees 2 copies, the request "
 			 "returns after 2 timeouts", .needs = NEEDS_UMAD,
-		 .expect = { TIMED(200, 1) } },
+		 .contract = { TIMED(200, 1) } },
 	  .mode = TIMEOUT, .timeout_ms = 200, .retries = 1 },
 	{ .c = { .id = "umad/send/timeout-200ms-retries-3", .doc = DOC_RETRIES,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "3 retries: the server sees 4 copies, the request "
 			 "returns after 4 timeouts", .needs = NEEDS_UMAD,
-		 .expect = { TIMED(200, 3) } },
+		 .contract = { TIMED(200, 3) } },
 	  .mode = TIMEOUT, .timeout_ms = 200, .retries = 3 },
 	{ .c = { .id = "umad/send/timeout-zero-not-solicited", .doc = DOC_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing comes back on the read channel; the server "
 			 "gets the request once", .needs = NEEDS_UMAD,
-		 .expect = { OK_SEND } },
+		 .contract = { OK_SEND } },
 	  .mode = UNSOLICITED, .timeout_ms = 0 },
 	{ .c = { .id = "umad/send/timeout-negative-waits", .doc = DOC_FOREVER,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing comes back for 600 ms; then the server "
 			 "answers and the answer arrives", .needs = NEEDS_UMAD,
-		 .expect = { OK_SEND } },
+		 .contract = { OK_SEND } },
 	  .mode = FOREVER, .timeout_ms = -1 },
 	{ .c = { .id = "umad/send/lid-to-remote-node", .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get of vendor class 0x0a to another node's LID, "
 			 "QP1: rdmaconf-peer there answers with its port GUID",
 		 .needs = NEEDS_FABRIC | RC_NEED_REMOTE,
-		 .expect = { OK_SEND } },
+		 .contract = { OK_SEND } },
 	  .mode = LID_REMOTE, .timeout_ms = 1000 },
 	{ .c = { .id = "umad/send/unassigned-lid-returned", .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a request to LID 0xbfff, which no port of the subnet "
 			 "has, comes back with its status set",
-		 .needs = NEEDS_FABRIC, .expect = { OK_SEND } },
+		 .needs = NEEDS_FABRIC, .contract = { OK_SEND } },
 	  .mode = LID_NOBODY, .timeout_ms = 200 },
 };
 
@@ -342,7 +341,8 @@ errno_set:
 }
 
 static const struct rc_group group = {
-	.call = "umad_send", .lib = "umad", .rows = rows,
+	.call = "umad_send", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };

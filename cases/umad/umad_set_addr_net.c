@@ -27,19 +27,19 @@ struct addr_net_row {
 static const struct addr_net_row rows[] = {
 	{ .c = { .id = "umad/set_addr_net/gsi-typical", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(ADDR(0x1234, 1, 0, 0x80010000)) } },
+		 .contract = { HDR_OK, .out = UMAD_OUT(ADDR(0x1234, 1, 0, 0x80010000)) } },
 	  .dlid = 0x1234, .dqp = 1, .qkey = 0x80010000 },
 	{ .c = { .id = "umad/set_addr_net/byte-order-distinct-bytes", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(ADDR(0x0102, 0x03040506, 7,
+		 .contract = { HDR_OK, .out = UMAD_OUT(ADDR(0x0102, 0x03040506, 7,
 							0x08090a0b)) } },
 	  .dlid = 0x0102, .dqp = 0x03040506, .sl = 7, .qkey = 0x08090a0b },
 	{ .c = { .id = "umad/set_addr_net/all-zero", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(ADDR(0, 0, 0, 0)) } } },
+		 .contract = { HDR_OK, .out = UMAD_OUT(ADDR(0, 0, 0, 0)) } } },
 	{ .c = { .id = "umad/set_addr_net/all-max", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(ADDR(0xffff, 0xffffffff, 0xff,
+		 .contract = { HDR_OK, .out = UMAD_OUT(ADDR(0xffff, 0xffffffff, 0xff,
 							0xffffffff)) } },
 	  .dlid = 0xffff, .dqp = 0xffffffff, .sl = 0xff, .qkey = 0xffffffff },
 };
@@ -59,7 +59,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_set_addr_net", .lib = "umad", .rows = rows,
+	.call = "umad_set_addr_net", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

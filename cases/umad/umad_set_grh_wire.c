@@ -32,7 +32,7 @@ static const struct rc_layout received = {
 	.nfields = ARRAY_SIZE(fields),
 };
 
-#define WIRE_OK .conv = RC_CONV_NEG, .ret = RC_RET_EQ, .layout = &received
+#define WIRE_OK RC_RETURNS(0), .layout = &received
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/set_grh/wire-hop-7-class-0x20-flow-0x12345",
@@ -40,14 +40,14 @@ static const struct mad_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the receiver's address shows the "
 		 "values set", .needs = NEEDS_UMAD | RC_NEED_ROCE,
-		 .expect = { WIRE_OK } },
+		 .contract = { WIRE_OK } },
 	  .arg = 7, .timeout_ms = 0x20, .retries = 0x12345 },
 	{ .c = { .id = "umad/set_grh/wire-hop-255-class-0xb8-flow-0xfffff",
 		 .doc = DOC_WIRE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the largest values of each field",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
-		 .expect = { WIRE_OK } },
+		 .contract = { WIRE_OK } },
 	  .arg = 255, .timeout_ms = 0xb8, .retries = 0xfffff },
 	{ .c = { .id = "umad/set_grh/wire-hop-64-class-0-flow-0",
 		 .doc = DOC_WIRE,
@@ -55,7 +55,7 @@ static const struct mad_row rows[] = {
 		 .note = "defaults: flow label 0 may be "
 		 "replaced by the sender; the rest arrives",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
-		 .expect = { WIRE_OK } },
+		 .contract = { WIRE_OK } },
 	  .arg = 64, .timeout_ms = 0, .retries = 0 },
 };
 
@@ -142,7 +142,8 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "umad_set_grh", .lib = "umad", .rows = rows,
+	.call = "umad_set_grh", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };

@@ -18,22 +18,22 @@
 static const struct accessor_row rows[] = {
 	{ .c = { .id = "umad/set_pkey/zero", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(PKEY(0)) } }, .arg = 0 },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0)) } }, .arg = 0 },
 	{ .c = { .id = "umad/set_pkey/one", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(PKEY(1)) } }, .arg = 1 },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(1)) } }, .arg = 1 },
 	{ .c = { .id = "umad/set_pkey/host-order-distinct-bytes", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "pkey_index is host order in the ABI (__u16)",
-		 .expect = { OK0, .out = UMAD_OUT(PKEY(0x1234)) } }, .arg = 0x1234 },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x1234)) } }, .arg = 0x1234 },
 	{ .c = { .id = "umad/set_pkey/max-16-bit", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .expect = { OK0, .out = UMAD_OUT(PKEY(0xffff)) } }, .arg = 0xffff },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0xffff)) } }, .arg = 0xffff },
 	{ .c = { .id = "umad/set_pkey/above-16-bits", .doc = DOC,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no range check is documented: the index is converted "
 			 "to the 16-bit field",
-		 .expect = { OK0, .out = UMAD_OUT(PKEY(0x0002)) } }, .arg = 0x10002 },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x0002)) } }, .arg = 0x10002 },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -43,7 +43,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_set_pkey", .lib = "umad", .rows = rows,
+	.call = "umad_set_pkey", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
@@ -53,7 +54,7 @@ static const struct accessor_row open_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in "
 			 "effect); distinct bytes, host order",
-		 .expect = { OK0, .out = UMAD_OUT(PKEY(0x1234)) } },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x1234)) } },
 	  .arg = 0x1234 },
 };
 
@@ -64,7 +65,8 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_set_pkey", .lib = "umad", .rows = open_rows,
+	.call = "umad_set_pkey", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = open_rows,
 	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };

@@ -19,7 +19,7 @@ static const struct size_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "read with <infiniband/umad.h>: the ib_user_mad_t "
 			 "header, 64 bytes, without the MAD",
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE } } },
 };
 
@@ -31,7 +31,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_size", .lib = "umad", .rows = rows,
+	.call = "umad_size", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
@@ -47,7 +48,7 @@ static const struct size_row open_rows[] = {
 	{ .c = { .id = "umad/size/after-open-port", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in effect)",
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ,
+		 .contract = { .ret = RC_RET_EQ,
 			     .value = REF_UMAD_HDR_SIZE } } },
 };
 
@@ -67,7 +68,8 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_size", .lib = "umad", .rows = open_rows,
+	.call = "umad_size", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = open_rows,
 	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };

@@ -16,7 +16,7 @@
 #define ROW(name, v) \
 	{ .c = { .id = "umad/status/" name, .doc = DOC, \
 		 .basis = RC_BASIS_DOCUMENTED, \
-		 .expect = { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, \
+		 .contract = { .ret = RC_RET_EQ, \
 			     .value = (v), .layout = &umad_hdr_layout, \
 			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(STATUS), 4, v)) } }, \
 	  .preset = { .patch = { RC_PATCH_HOST(OFF(STATUS), 4, v) } } }
@@ -33,7 +33,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_status", .lib = "umad", .rows = rows,
+	.call = "umad_status", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

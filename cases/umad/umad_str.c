@@ -46,18 +46,17 @@ struct str_row {
 };
 
 /* recorded: 1 when the call returned a pointer, 0 for NULL */
-#define RETURNS { .conv = RC_CONV_VALUE, .ret = RC_RET_EQ, .value = 1 }
 #define PRINTABLE_ROW(i, w, d, cls, v) \
 	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_DOCUMENTED, \
-		 .expect = RETURNS }, .call = w, .check = PRINTABLE, \
+		 .contract = { RC_RETURNS(1) } }, .call = w, .check = PRINTABLE, \
 	  .mgmt_class = cls, .value = v }
 #define NAMED_ROW(i, w, d, cls, v, n) \
 	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
-		 .note = "the IBA mnemonic " n, .expect = RETURNS }, \
+		 .note = "the IBA mnemonic " n, .contract = { RC_RETURNS(1) } }, \
 	  .call = w, .check = NAMED, .mgmt_class = cls, .value = v, .name = n }
 #define DISTINCT_ROW(i, w, d, cls, v, o, why) \
 	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
-		 .note = why, .expect = RETURNS }, .call = w, \
+		 .note = why, .contract = { RC_RETURNS(1) } }, .call = w, \
 	  .check = DISTINCT, .mgmt_class = cls, .value = v, .other = o }
 
 static const struct str_row class_rows[] = {
@@ -195,7 +194,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 #define STR_GROUP(var, name, table) \
 	static const struct rc_group var = { \
-		.call = name, .lib = "umad", .rows = table, \
+		.call = name, .conv = RC_CONV_VALUE, .lib = "umad", \
+		.rows = table, \
 		.row_size = sizeof(table[0]), .nrows = ARRAY_SIZE(table), \
 		.run = run, \
 	}; \

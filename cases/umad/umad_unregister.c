@@ -20,26 +20,26 @@ enum { REGISTERED, NEVER, TWICE, BAD_PORT, SILENCED };
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/unregister/registered", .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ } },
+		 .contract = { .ret = RC_RET_EQ } },
 	  .mode = REGISTERED },
 	{ .c = { .id = "umad/unregister/never-registered", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "agent id 5 on a port with no agent",
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = NEVER },
 	{ .c = { .id = "umad/unregister/twice", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = TWICE },
 	{ .c = { .id = "umad/unregister/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .expect = { ERRNEG(EINVAL) } },
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = BAD_PORT },
 	{ .c = { .id = "umad/unregister/server-stops-receiving", .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, a Get for the former server does not "
 			 "arrive", .needs = NEEDS_UMAD,
-		 .expect = { .conv = RC_CONV_NEG, .ret = RC_RET_EQ } },
+		 .contract = { .ret = RC_RET_EQ } },
 	  .mode = SILENCED },
 };
 
@@ -81,7 +81,8 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "umad_unregister", .lib = "umad", .rows = rows,
+	.call = "umad_unregister", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };

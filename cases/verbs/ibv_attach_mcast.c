@@ -41,9 +41,6 @@ static const union ibv_gid *group_of(const struct rc_ctx *ctx)
 #define DOC_TWICE "If a QP is attached to the same multicast group multiple " \
 	"times, the QP will still receive a single copy of a multicast message."
 
-#define OK0 .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ, .value = 0
-#define ERR(...) .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR, \
-		 .errnos = { __VA_ARGS__ }
 
 struct mcast_row {
 	struct rc_case c;
@@ -60,66 +57,66 @@ static const struct mcast_row rows[] = {
 	{ .c = { .id = "verbs/attach_mcast/ud-receives", .doc = DOC_ATTACH,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "one message to the group: one copy arrives",
-		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = ATTACH },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = ATTACH },
 	{ .c = { .id = "verbs/attach_mcast/twice-one-copy", .doc = DOC_TWICE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the second attach is the call observed",
-		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = TWICE },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = TWICE },
 	{ .c = { .id = "verbs/attach_mcast/roce-unicast-lid", .doc = DOC_ATTACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "LID 0x0001, no InfiniBand MLID: RoCE has no LIDs, "
 		 "and Linux checks the MLID only on InfiniBand "
 		 "(ib_attach_mcast): attached, one copy arrives",
-		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK0 } },
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_RETURNS(0) } },
 	  .mode = UNICAST_LID },
 	{ .c = { .id = "verbs/attach_mcast/rc-qp", .doc = DOC_UD,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "the page forbids it; EINVAL is the kernel's "
 		 "(ib_attach_mcast refuses a QP that is not UD)",
-		 .needs = NEEDS_VERBS, .expect = { ERR(EINVAL) } },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS(EINVAL) } },
 	  .mode = NOT_UD },
 	{ .c = { .id = "verbs/attach_mcast/two-qps-both-receive",
 		 .doc = DOC_ATTACH, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "two QPs in one group: each gets "
 		 "one copy of one message", .needs = NEEDS_VERBS,
-		 .expect = { OK0 } }, .mode = TWO_QPS },
+		 .contract = { RC_RETURNS(0) } }, .mode = TWO_QPS },
 	{ .c = { .id = "verbs/attach_mcast/from-other-device",
 		 .doc = DOC_ATTACH, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message to the group from a "
 		 "second device arrives once", .needs = NEEDS_VERBS |
-		 RC_NEED_PEER, .expect = { OK0 } }, .mode = FROM_PEER },
+		 RC_NEED_PEER, .contract = { RC_RETURNS(0) } }, .mode = FROM_PEER },
 };
 
 static const struct mcast_row detach_rows[] = {
 	{ .c = { .id = "verbs/detach_mcast/after-attach", .doc = DOC_DETACH,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then no copy of a message to the group arrives",
-		 .needs = NEEDS_VERBS, .expect = { OK0 } }, .mode = DETACH },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = DETACH },
 	{ .c = { .id = "verbs/detach_mcast/once-after-two-attaches",
 		 .doc = DOC_DETACH, .basis = RC_BASIS_LINUX,
 		 .note = "attached twice, detached once: the page says a QP "
 		 "attached twice gets one copy; Linux keeps one attachment "
 		 "per (MGID, MLID), which one detach removes: no copy arrives",
-		 .needs = NEEDS_VERBS, .expect = { OK0 } },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
 	  .mode = TWICE_DETACH_ONCE },
 	{ .c = { .id = "verbs/detach_mcast/never-attached", .doc = DOC_DETACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "a group the QP is not in: the page does not say; "
 		 "the kernel's uverbs DETACH_MCAST fails when the QP has no "
 		 "such (MGID, MLID) entry",
-		 .needs = NEEDS_VERBS, .expect = { ERR(0) } }, .mode = NEVER },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS(0) } }, .mode = NEVER },
 	{ .c = { .id = "verbs/detach_mcast/other-lid", .doc = DOC_DETACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "attached with MLID 0xc001, detached with 0xc002: "
 		 "the QP is not in that (MGID, MLID) group, and the kernel's "
 		 "uverbs DETACH_MCAST matches both",
-		 .needs = NEEDS_VERBS, .expect = { ERR(0) } },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS(0) } },
 	  .mode = OTHER_LID },
 	{ .c = { .id = "verbs/detach_mcast/from-other-device",
 		 .doc = DOC_DETACH, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, a message to the group "
 		 "from a second device does not arrive", .needs = NEEDS_VERBS |
-		 RC_NEED_PEER, .expect = { OK0 } }, .mode = DETACH_PEER },
+		 RC_NEED_PEER, .contract = { RC_RETURNS(0) } }, .mode = DETACH_PEER },
 };
 
 /* Send one message to the group from @from; how many copies reach @to? */
@@ -249,13 +246,15 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "ibv_attach_mcast", .lib = "verbs", .rows = rows,
+	.call = "ibv_attach_mcast", .conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group detach_group = {
-	.call = "ibv_detach_mcast", .lib = "verbs", .rows = detach_rows,
+	.call = "ibv_detach_mcast", .conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs", .rows = detach_rows,
 	.row_size = sizeof(detach_rows[0]), .nrows = ARRAY_SIZE(detach_rows),
 	.run = run,
 };

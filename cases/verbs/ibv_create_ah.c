@@ -47,20 +47,17 @@ struct ah_row {
 	int arg;
 };
 
-#define OK_AH .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_OK
-#define ERR_AH(...) .conv = RC_CONV_NULL_ERRNO, .ret = RC_RET_ERR, \
-		    .errnos = { __VA_ARGS__ }
 
 static const struct ah_row rows[] = {
 	{ .c = { .id = "verbs/create_ah/global-ipv6-reaches-qp",
 		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "from the IPv6 GID to itself: a UD "
 		 "message through it reaches the own QP (system's AH)",
-		 .needs = NEEDS_VERBS, .expect = { OK_AH } }, .mode = GLOBAL6 },
+		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } }, .mode = GLOBAL6 },
 	{ .c = { .id = "verbs/create_ah/global-ipv4-reaches-qp",
 		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same from the IPv4-mapped GID",
-		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_SUCCEEDS } },
 	  .mode = GLOBAL4 },
 	{ .c = { .id = "verbs/create_ah/not-global-on-roce", .doc = DOC_GRH,
 		 .basis = RC_BASIS_LINUX,
@@ -68,30 +65,30 @@ static const struct ah_row rows[] = {
 		 "the kernel's (rdma_check_ah_attr, drivers/infiniband/core/"
 		 "verbs.c), the page names no errno",
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
-		 .expect = { ERR_AH(EINVAL) } }, .mode = NOT_GLOBAL },
+		 .contract = { RC_FAILS(EINVAL) } }, .mode = NOT_GLOBAL },
 	{ .c = { .id = "verbs/create_ah/port-0", .doc = DOC_NULL,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "ports are numbered from 1; EINVAL is the kernel's "
 		 "(rdma_is_port_valid in uverbs CREATE_AH), the page names "
 		 "no errno", .needs = NEEDS_VERBS,
-		 .expect = { ERR_AH(EINVAL) } }, .mode = PORT, .arg = 0 },
+		 .contract = { RC_FAILS(EINVAL) } }, .mode = PORT, .arg = 0 },
 	{ .c = { .id = "verbs/create_ah/port-beyond-device", .doc = DOC_NULL,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "port 2 of a one-port device; EINVAL is the kernel's "
 		 "(rdma_is_port_valid in uverbs CREATE_AH)", .needs = NEEDS_VERBS,
-		 .expect = { ERR_AH(EINVAL) } }, .mode = PORT, .arg = 2 },
+		 .contract = { RC_FAILS(EINVAL) } }, .mode = PORT, .arg = 2 },
 	{ .c = { .id = "verbs/create_ah/sgid-index-unused", .doc = DOC_NULL,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "sgid_index 255 names no GID of the port: the page "
 		 "does not say it must, the kernel refuses it (its GID "
 		 "table lookup); which errno is not fixed", .needs = NEEDS_VERBS,
-		 .expect = { ERR_AH() } }, .mode = SGID, .arg = 255 },
+		 .contract = { RC_FAILS() } }, .mode = SGID, .arg = 255 },
 	{ .c = { .id = "verbs/create_ah/null-attr", .doc = DOC_NULL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no attributes: the request fails (NULL); the man "
 		 "page does not say NULL is allowed, so no errno is required, "
 		 "but a crash of the caller is no failure report",
-		 .needs = NEEDS_VERBS, .expect = { ERR_AH() } },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
 	  .mode = NULL_ATTR },
 };
 
@@ -99,7 +96,7 @@ static const struct ah_row destroy_rows[] = {
 	{ .c = { .id = "verbs/destroy_ah/created", .doc = DOC_DESTROY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "an AH just created", .needs = NEEDS_VERBS,
-		 .expect = { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ } },
+		 .contract = { .ret = RC_RET_EQ } },
 	  .mode = DESTROY },
 	{ .c = { .id = "verbs/destroy_ah/kernel-object-gone",
 		 .doc = DOC_DESTROY, .basis = RC_BASIS_LINUX,
@@ -108,7 +105,7 @@ static const struct ah_row destroy_rows[] = {
 		 "kernel refuses a second destroy of the handle, and the "
 		 "call must report it as an errno value, without freed "
 		 "memory ever being used", .needs = NEEDS_VERBS,
-		 .expect = { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR } },
+		 .contract = { .ret = RC_RET_ERR } },
 	  .mode = DESTROY_GONE },
 };
 
@@ -117,18 +114,18 @@ static const struct ah_row from_wc_rows[] = {
 		 .doc = DOC_FROM_WC, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "from a message the QP sent itself "
 		 "from its IPv6 GID; a reply through it arrives (system's AH)",
-		 .needs = NEEDS_VERBS, .expect = { OK_AH } }, .mode = FROM_WC6 },
+		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } }, .mode = FROM_WC6 },
 	{ .c = { .id = "verbs/create_ah_from_wc/ipv4-reply-reaches-sender",
 		 .doc = DOC_FROM_WC, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same from the IPv4-mapped GID",
-		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK_AH } },
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_SUCCEEDS } },
 	  .mode = FROM_WC4 },
 	{ .c = { .id = "verbs/create_ah_from_wc/destination-not-in-gid-table",
 		 .doc = DOC_FROM_WC_RET, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a real completion whose GRH is rewritten to be "
 		 "addressed to 2001:db8::99, no GID of the port: no source "
 		 "GID to answer from, read as a failed request",
-		 .needs = NEEDS_VERBS, .expect = { ERR_AH() } },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
 	  .mode = FROM_WC_FOREIGN },
 };
 
@@ -271,20 +268,23 @@ static void run(const void *rw, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "ibv_create_ah", .lib = "verbs", .rows = rows,
+	.call = "ibv_create_ah", .conv = RC_CONV_NULL_ERRNO,
+	.lib = "verbs", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group destroy_group = {
-	.call = "ibv_destroy_ah", .lib = "verbs", .rows = destroy_rows,
+	.call = "ibv_destroy_ah", .conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs", .rows = destroy_rows,
 	.row_size = sizeof(destroy_rows[0]), .nrows = ARRAY_SIZE(destroy_rows),
 	.run = run,
 };
 RC_GROUP(destroy_group);
 
 static const struct rc_group from_wc_group = {
-	.call = "ibv_create_ah_from_wc", .lib = "verbs", .rows = from_wc_rows,
+	.call = "ibv_create_ah_from_wc", .conv = RC_CONV_NULL_ERRNO,
+	.lib = "verbs", .rows = from_wc_rows,
 	.row_size = sizeof(from_wc_rows[0]),
 	.nrows = ARRAY_SIZE(from_wc_rows), .run = run,
 };

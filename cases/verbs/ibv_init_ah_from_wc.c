@@ -63,9 +63,7 @@ struct ahwc_row {
 	"completion wc and the Global Routing Header (GRH) structure grh."
 #define DOC_ERR "ibv_init_ah_from_wc() returns 0 on success, and -1 on error."
 
-#define OK0 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0, \
-	    .layout = &ah_attr_layout
-#define ERRM1 .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR
+#define AH_OK RC_RETURNS(0), .layout = &ah_attr_layout
 
 static const struct rc_field fields[] = {
 	{ "grh.dgid", 0, 16 },
@@ -96,13 +94,13 @@ static const struct ahwc_row rows[] = {
 	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "class 0x5a, flow 0x12345, hop 33, LID 0x1234, SL 5, path "
 		   "bits 3: each lands in its field, host order",
-	   .expect = { OK0 } }, .hdr = HDR_V6_UDP, .tclass = 0x5a,
+	   .contract = { AH_OK } }, .hdr = HDR_V6_UDP, .tclass = 0x5a,
 	   .flow = 0x12345, .hop = 33, .slid = 0x1234, .sl = 5,
 	   .path_bits = 3 },
 	{ .c = { ID("ipv6-max-values"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "class 0xff, flow 0xfffff: no bit of one spills into "
-		   "the other", .expect = { OK0 } }, .hdr = HDR_V6_UDP,
+		   "the other", .contract = { AH_OK } }, .hdr = HDR_V6_UDP,
 	   .tclass = 0xff, .flow = 0xfffff, .hop = 255, .slid = 0xffff,
 	   .sl = 15 },
 	{ .c = { ID("ipv4-fields"), .doc = DOC_INIT,
@@ -110,7 +108,7 @@ static const struct ahwc_row rows[] = {
 	   .note = "RoCE v2 over IPv4: TOS 0x28, TTL 17; the 20 undefined "
 		   "bytes before the IPv4 header are 0xa5 and must not become "
 		   "a flow label", .needs = NEEDS_VERBS | RC_NEED_ROCE,
-	   .expect = { OK0 } }, .hdr = HDR_V4, .tclass = 0x28, .hop = 17,
+	   .contract = { AH_OK } }, .hdr = HDR_V4, .tclass = 0x28, .hop = 17,
 	   .slid = 7 },
 	{ .c = { ID("ipv6-sender-looks-like-ipv4"), .doc = DOC_INIT,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -118,57 +116,57 @@ static const struct ahwc_row rows[] = {
 		 .note = "an IPv6 header whose byte 20 (inside the sender's "
 			 "GID) is 0x45, as an IPv4 header would start, but "
 			 "without a valid IPv4 checksum: still IPv6",
-	   .expect = { OK0 } }, .hdr = HDR_V6_UDP, .tclass = 0x11,
+	   .contract = { AH_OK } }, .hdr = HDR_V6_UDP, .tclass = 0x11,
 	   .flow = 0x777, .hop = 9, .v4_lookalike = true },
 	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
 		   "not a header: no GRH fields, is_global 0",
-	   .expect = { OK0 } }, .hdr = HDR_NONE, .slid = 0x22, .sl = 2,
+	   .contract = { AH_OK } }, .hdr = HDR_NONE, .slid = 0x22, .sl = 2,
 	   .path_bits = 1 },
 	{ .c = { ID("ipv6-multicast-destination"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "addressed to a multicast GID, which is no local GID to "
-		   "answer from: read as an error, the page names none", .expect = { ERRM1 } },
+		   "answer from: read as an error, the page names none", .contract = { RC_FAILS() } },
 	   .hdr = HDR_V6_UDP, .dst = DST_MCAST, .hop = 1 },
 	{ .c = { ID("ipv4-multicast-destination"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "addressed to 239.1.2.3: no local GID to answer from, "
 		   "read as an error",
-	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { ERRM1 } },
+	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_FAILS() } },
 	   .hdr = HDR_V4, .dst = DST_MCAST, .hop = 1 },
 	{ .c = { ID("destination-not-in-gid-table"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "addressed to 2001:db8::99, not a GID of the port: no "
 		   "source GID to answer from, read as an error",
-	   .expect = { ERRM1 } }, .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
+	   .contract = { RC_FAILS() } }, .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
 	{ .c = { ID("ib-grh"), .doc = DOC_INIT, .basis = RC_BASIS_DOCUMENTED,
 	   .note = "an InfiniBand GRH (next header 0x1b) to the port's GID",
-	   .needs = NEEDS_VERBS | RC_NEED_IB, .expect = { OK0 } },
+	   .needs = NEEDS_VERBS | RC_NEED_IB, .contract = { AH_OK } },
 	   .hdr = HDR_V6_IB, .tclass = 0x10, .flow = 0x42, .hop = 1 },
 	{ .c = { ID("real-ipv6-message"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "the completion and GRH of a UD message the QP sent "
 		   "itself from its IPv6 GID: the AH points back at that GID",
-	   .expect = { OK0 } }, .mode = REAL, .hdr = HDR_V6_UDP },
+	   .contract = { AH_OK } }, .mode = REAL, .hdr = HDR_V6_UDP },
 	{ .c = { ID("real-ipv4-message"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED,
 	   .note = "the same from the IPv4-mapped GID",
-	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .expect = { OK0 } },
+	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { AH_OK } },
 	   .mode = REAL, .hdr = HDR_V4 },
 	{ .c = { ID("address-added-after-a-call"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED,
 	   .note = "after a first call, 2001:db8::42 is added to the port's "
 		   "netdev: a GRH addressed to it is answered from its new "
 		   "GID index", .needs = NEEDS_VERBS | RC_NEED_ROCE |
-		   RC_NEED_ROOT, .shares = RC_SHARE_ALONE, .expect = { OK0 } },
+		   RC_NEED_ROOT, .shares = RC_SHARE_ALONE, .contract = { AH_OK } },
 	   .mode = ADDR_ADDED, .hdr = HDR_V6_UDP, .hop = 3 },
 	{ .c = { ID("address-removed-after-a-call"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "2001:db8::42 answered once, then removed from the "
 		   "netdev: no longer a GID of the port, an error",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
-	   .shares = RC_SHARE_ALONE, .expect = { ERRM1 } },
+	   .shares = RC_SHARE_ALONE, .contract = { RC_FAILS() } },
 	   .mode = ADDR_REMOVED, .hdr = HDR_V6_UDP, .hop = 3 },
 };
 
@@ -434,7 +432,8 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "ibv_init_ah_from_wc", .lib = "verbs", .rows = rows,
+	.call = "ibv_init_ah_from_wc", .conv = RC_CONV_M1_ERRNO,
+	.lib = "verbs", .rows = rows,
 	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
 };
 RC_GROUP(group);

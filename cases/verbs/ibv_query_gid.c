@@ -64,44 +64,37 @@ struct gid_row {
 	enum mode mode;
 };
 
-#define OK_M1 { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_EQ, .value = 0 }
-#define ERR_M1 { .conv = RC_CONV_M1_ERRNO, .ret = RC_RET_ERR }
-#define OK_EX { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_EQ, .value = 0 }
-#define ERR_EX(...) { .conv = RC_CONV_ERRNO_RET, .ret = RC_RET_ERR, \
-		      .errnos = { __VA_ARGS__ } }
-#define OK_TABLE { .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_OK }
-#define ERR_TABLE { .conv = RC_CONV_NEG_ERRNO, .ret = RC_RET_ERR }
 #define NEEDS_CHANGE (NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT)
 
 static const struct gid_row gid_rows[] = {
 	{ .c = { .id = "verbs/query_gid/index-0", .doc = DOC_GID,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "the GID sysfs shows",
-		 .needs = NEEDS_VERBS, .expect = OK_M1 }, .mode = AT_ZERO },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = AT_ZERO },
 	{ .c = { .id = "verbs/query_gid/ipv6-address-entry", .doc = DOC_GID,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the entry of the port's IPv6 address",
-		 .needs = NEEDS_VERBS, .expect = OK_M1 }, .mode = AT_GID6 },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = AT_GID6 },
 	{ .c = { .id = "verbs/query_gid/unused-entry", .doc = DOC_GID,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "an entry of the table that holds no GID: 0 and the "
 			 "zero GID, as sysfs shows such an entry",
-		 .needs = NEEDS_VERBS, .expect = OK_M1 }, .mode = UNUSED },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = UNUSED },
 	{ .c = { .id = "verbs/query_gid/index-past-table", .doc = DOC_GID_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an index the table does not have: there is no entry "
 			 "to return, read as an error", .needs = NEEDS_VERBS,
-		 .expect = ERR_M1 }, .mode = PAST_TABLE },
+		 .contract = { RC_FAILS() } }, .mode = PAST_TABLE },
 	{ .c = { .id = "verbs/query_gid/port-0", .doc = DOC_GID_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "ports are numbered from 1: port 0 has no table, read "
 			 "as an error", .needs = NEEDS_VERBS,
-		 .expect = ERR_M1 }, .mode = PORT_ZERO },
+		 .contract = { RC_FAILS() } }, .mode = PORT_ZERO },
 	{ .c = { .id = "verbs/query_gid/follows-added-address",
 		 .doc = DOC_GID, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added to the "
 			 "port's netdev: its entry holds its GID",
 		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
-		 .expect = OK_M1 },
+		 .contract = { RC_RETURNS(0) } },
 	  .mode = FOLLOWS_ADDED },
 };
 
@@ -110,28 +103,28 @@ static const struct gid_row ex_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "gid, gid_index, port_num, gid_type and ndev_ifindex "
 			 "as sysfs has them", .needs = NEEDS_VERBS,
-		 .expect = OK_EX }, .mode = AT_GID6 },
+		 .contract = { RC_RETURNS(0) } }, .mode = AT_GID6 },
 	{ .c = { .id = "verbs/query_gid_ex/index-0", .doc = DOC_EX,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "the same for entry 0",
-		 .needs = NEEDS_VERBS, .expect = OK_EX }, .mode = AT_ZERO },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = AT_ZERO },
 	{ .c = { .id = "verbs/query_gid_ex/unused-entry", .doc = DOC_ENODATA,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
-		 .expect = ERR_EX(ENODATA) }, .mode = UNUSED },
+		 .contract = { RC_FAILS(ENODATA) } }, .mode = UNUSED },
 	{ .c = { .id = "verbs/query_gid_ex/nonzero-flags", .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "flags 1: an errno value", .needs = NEEDS_VERBS,
-		 .expect = ERR_EX() }, .mode = FLAGS },
+		 .contract = { RC_FAILS() } }, .mode = FLAGS },
 	{ .c = { .id = "verbs/query_gid_ex/index-past-table",
 		 .doc = DOC_EX_RET, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an index the table does not have: read as an error "
 			 "(ENODATA is for indexes within the table)",
-		 .needs = NEEDS_VERBS, .expect = ERR_EX() },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
 	  .mode = PAST_TABLE },
 	{ .c = { .id = "verbs/query_gid_ex/follows-added-address",
 		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: its entry",
 		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
-		 .expect = OK_EX },
+		 .contract = { RC_RETURNS(0) } },
 	  .mode = FOLLOWS_ADDED },
 };
 
@@ -139,26 +132,26 @@ static const struct gid_row table_rows[] = {
 	{ .c = { .id = "verbs/query_gid_table/all-valid-entries",
 		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "every used entry of every port, each as sysfs has it",
-		 .needs = NEEDS_VERBS, .expect = OK_TABLE }, .mode = ALL },
+		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } }, .mode = ALL },
 	{ .c = { .id = "verbs/query_gid_table/max-too-small",
 		 .doc = DOC_TABLE_FAIL, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max_entries one less than the valid entries",
-		 .needs = NEEDS_VERBS, .expect = ERR_TABLE },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
 	  .mode = TOO_SMALL },
 	{ .c = { .id = "verbs/query_gid_table/zero-max", .doc = DOC_TABLE_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max_entries 0: a negative errno value",
-		 .needs = NEEDS_VERBS, .expect = ERR_TABLE }, .mode = ZERO_MAX },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } }, .mode = ZERO_MAX },
 	{ .c = { .id = "verbs/query_gid_table/nonzero-flags",
 		 .doc = DOC_TABLE_FLAGS, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "flags 1: a negative errno value",
-		 .needs = NEEDS_VERBS, .expect = ERR_TABLE }, .mode = FLAGS },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } }, .mode = FLAGS },
 	{ .c = { .id = "verbs/query_gid_table/follows-added-address",
 		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: one entry "
 			 "more, holding its GID", .needs = NEEDS_CHANGE,
 		 .shares = RC_SHARE_ALONE,
-		 .expect = OK_TABLE }, .mode = FOLLOWS_ADDED },
+		 .contract = { RC_SUCCEEDS } }, .mode = FOLLOWS_ADDED },
 };
 
 /* Entry @i of @port as sysfs has it: true when it holds a GID. */
@@ -393,21 +386,24 @@ out:
 }
 
 static const struct rc_group gid_group = {
-	.call = "ibv_query_gid", .lib = "verbs", .rows = gid_rows,
+	.call = "ibv_query_gid", .conv = RC_CONV_M1_ERRNO,
+	.lib = "verbs", .rows = gid_rows,
 	.row_size = sizeof(gid_rows[0]), .nrows = ARRAY_SIZE(gid_rows),
 	.run = run_gid,
 };
 RC_GROUP(gid_group);
 
 static const struct rc_group ex_group = {
-	.call = "ibv_query_gid_ex", .lib = "verbs", .rows = ex_rows,
+	.call = "ibv_query_gid_ex", .conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs", .rows = ex_rows,
 	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
 	.run = run_ex,
 };
 RC_GROUP(ex_group);
 
 static const struct rc_group table_group = {
-	.call = "ibv_query_gid_table", .lib = "verbs", .rows = table_rows,
+	.call = "ibv_query_gid_table", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "verbs", .rows = table_rows,
 	.row_size = sizeof(table_rows[0]), .nrows = ARRAY_SIZE(table_rows),
 	.run = run_table,
 };

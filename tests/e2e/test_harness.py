@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from conftest import RDMACONF, vocab_names
 
 RESULT_KEYS = {"id", "call", "needs", "verdict", "agree", "system",
-               "reference", "expected", "reason"}
+               "reference", "contract", "note", "profile_entry"}
 VERDICTS = set(vocab_names("verdicts"))
 
 

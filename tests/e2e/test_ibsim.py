@@ -96,7 +96,7 @@ def test_umad_cases_on_ibsim(tmp_path):
                                         "reference": "PASS"}, rows[rid]
     # the simulator's limits are the ibsim profile's, with reasons
     r = rows["umad/send/timeout-200ms-retries-1"]
-    assert r["expectation"]["where"].split(":")[0].endswith("ibsim.expect")
+    assert r["profile_entry"]["where"].split(":")[0].endswith("ibsim.expect")
     assert sum(r["verdict"]["system"] == "PASS" for r in rows.values()) >= 70
     # every row's verdicts as the recorded run on ibsim had them
     assert recorded_changes("ibsim", data) == []

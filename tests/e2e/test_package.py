@@ -85,8 +85,8 @@ def test_unpacked_package_runs_from_root_without_the_source(package,
     data = json.loads(out.read_text())
     assert data["tool"]["revision"].startswith(head[:12])
     # the profiles came from the package (an XFAIL cites its file)
-    wheres = {r["expectation"]["where"].rsplit(":", 1)[0]
-              for r in data["results"] if r["expectation"]}
+    wheres = {r["profile_entry"]["where"].rsplit(":", 1)[0]
+              for r in data["results"] if r["profile_entry"]}
     assert wheres and all(w.startswith(str(root / "usr/share/rdmaconf"))
                           for w in wheres), wheres
     assert data["device"] is not None
@@ -118,8 +118,8 @@ def test_unpacked_package_runs_from_root_without_the_source(package,
     data = json.loads(out.read_text())
     assert data["tool"]["revision"].startswith(head[:12])
     # the profiles came from the package (an XFAIL cites its file)
-    wheres = {r["expectation"]["where"].rsplit(":", 1)[0]
-              for r in data["results"] if r["expectation"]}
+    wheres = {r["profile_entry"]["where"].rsplit(":", 1)[0]
+              for r in data["results"] if r["profile_entry"]}
     assert wheres and all(w.startswith(str(root / "usr/share/rdmaconf"))
                           for w in wheres), wheres
     assert data["device"] is not None

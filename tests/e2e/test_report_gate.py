@@ -146,3 +146,38 @@ def test_where_the_time_goes(clean, tmp_path):
     assert p.returncode == 0, p.stderr
     page = (out / "index.html").read_text()
     assert "Where the time goes" in page and "checks and clean-up" in page
+
+
+def test_results_schema_is_versioned_and_old_files_read(clean, tmp_path):
+    """Results carry their schema (2: "contract", "note", "profile_entry");
+    files of schema 1 ("expected", "reason", "expectation") still read,
+    and a schema this build does not know is refused with one line."""
+    data = json.loads(clean.read_text())
+    assert data["schema"] == 2
+    row = data["results"][0]
+    assert {"contract", "note", "profile_entry"} <= set(row)
+    assert not {"expected", "reason", "expectation"} & set(row)
+    # the same results as schema 1 wrote them
+    old = dict(data)
+    del old["schema"]
+    old["results"] = []
+    for r in data["results"]:
+        r = dict(r)
+        r["expected"] = r.pop("contract")
+        r["reason"] = r.pop("note")
+        r["expectation"] = r.pop("profile_entry")
+        old["results"].append(r)
+    v1 = tmp_path / "v1.json"
+    v1.write_text(json.dumps(old))
+    p = run("gate", "--baseline", str(v1), str(clean))
+    assert p.returncode == 0 and "0 worse" in p.stdout, p.stdout[-2000:]
+    p = run("report", str(v1), str(clean), "-o", str(tmp_path / "r"))
+    assert p.returncode == 0, p.stderr
+    page = (tmp_path / "r" / "index.html").read_text()
+    assert page.count("<th>contract</th>") % 2 == 0
+    future = dict(data, schema=99)
+    f = tmp_path / "future.json"
+    f.write_text(json.dumps(future))
+    p = run("gate", "--baseline", str(f), str(clean))
+    assert p.returncode == 3 and "schema" in p.stderr, p.stderr
+    assert p.stderr.count("\n") == 1

@@ -79,8 +79,8 @@ def test_device_rows_ran_and_conform(rxe_run):
             assert r["verdict"]["system"] == r["verdict"]["reference"], r
             continue
         # the reference is excused only by a kernel or device profile entry
-        ref_ok = ("PASS", "XFAIL") if r["expectation"] and \
-            not r["expectation"]["where"].split(":")[0].endswith(
+        ref_ok = ("PASS", "XFAIL") if r["profile_entry"] and \
+            not r["profile_entry"]["where"].split(":")[0].endswith(
                 "rdma-core.expect") else ("PASS",)
         assert r["verdict"]["reference"] in ref_ok, r
         assert r["verdict"]["system"] in ("PASS", "XFAIL"), r
@@ -119,7 +119,7 @@ def test_mad_traffic_rows_measured(rxe_run):
     rows = {r["id"]: r for r in data["results"]}
     for retries in (0, 1, 3):
         r = rows["umad/send/timeout-200ms-retries-%d" % retries]
-        assert r["expected"]["ms"] == 200 * (retries + 1)
+        assert r["contract"]["ms"] == 200 * (retries + 1)
         for impl in vocab_names("implementations"):
             assert r["verdict"][impl] == "PASS", r
             assert r[impl]["elapsed_ms"] >= 200 * (retries + 1) * 0.9, r

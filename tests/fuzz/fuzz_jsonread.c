@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (v) {
 		rc_jv_str(v, "id");
-		rc_jv_num(rc_jv_get(v, "expected"), "ms", 0);
+		rc_jv_num(rc_jv_get(v, "contract"), "ms", 0);
 	}
 	rc_jv_free(v);
 	return 0;

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../harness/expect.h"
+#include "../../harness/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

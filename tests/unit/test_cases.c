@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../harness/rdmaconf.h"
+#include "../../harness/verdict.h"
 #include "../../reference/umad/ref_umad.h"
 
 struct row_ref {
@@ -34,9 +35,14 @@ static void run_row(const struct rc_group *g, size_t i,
 	struct rc_target t = { .slowness = 1 };
 	struct rc_ctx ctx = { .ops = ops, .target = &t, .obs = &obs };
 
+	struct rc_outcome o = { .selected = true, .attempts = 1,
+				.end.how = RC_END_EXITED };
+	struct rc_verdict_in in = { .slowness = 1, .fastest_ms = -1 };
+
 	memset(&obs, 0, sizeof(obs));
 	g->run(RC_ROW(g, i), &ctx);
-	rc_judge(RC_ROW(g, i), &obs, 1, j);
+	o.obs = obs;
+	rc_verdict_decide(g, RC_ROW(g, i), &o, &in, j);
 }
 
 ParameterizedTestParameters(cases, reference_passes_every_row)
@@ -117,12 +123,12 @@ Test(cases, rows_state_their_basis_and_documented_errnos_are_cited)
 			if (c->basis != RC_BASIS_DOCUMENTED)
 				continue;
 			for (int i = 0; i < RC_MAX_ERRNOS &&
-			     c->expect.errnos[i]; i++)
+			     c->contract.errnos[i]; i++)
 				cr_assert(sentence_names(c->doc,
-							 c->expect.errnos[i]),
+							 c->contract.errnos[i]),
 					  "%s: requires %s, which its sentence "
 					  "does not name (basis linux?)", c->id,
-					  rc_errno_name(c->expect.errnos[i]));
+					  rc_errno_name(c->contract.errnos[i]));
 		}
 }
 
@@ -161,13 +167,10 @@ Test(cases, every_failure_convention_has_failing_rows)
 		const struct rc_group *grp = group_at(g);
 		bool can_fail = false, fails = false;
 
-		for (size_t r = 0; r < grp->nrows; r++) {
-			const struct rc_expect *e = &RC_ROW(grp, r)->expect;
-
-			can_fail |= e->conv != RC_CONV_VALUE &&
-				    e->conv != RC_CONV_OFFSET;
-			fails |= e->ret == RC_RET_ERR;
-		}
+		can_fail = grp->conv != RC_CONV_VALUE &&
+			   grp->conv != RC_CONV_OFFSET;
+		for (size_t r = 0; r < grp->nrows; r++)
+			fails |= RC_ROW(grp, r)->contract.ret == RC_RET_ERR;
 		if (can_fail && !may_never_fail(grp->call))
 			cr_assert(fails, "%s reports failures, but no row "
 				  "makes it fail", grp->call);
@@ -184,7 +187,7 @@ Test(cases, timed_rows_can_tell_half_or_double_the_wait)
 	for (unsigned int g = 0; g < ngroups(); g++)
 		for (size_t r = 0; r < group_at(g)->nrows; r++) {
 			const struct rc_case *c = RC_ROW(group_at(g), r);
-			const struct rc_expect *e = &c->expect;
+			const struct rc_contract *e = &c->contract;
 
 			if (!e->tol_ms || !e->ms)
 				continue;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../../harness/device.h"
-#include "../../harness/expect.h"
+#include "../../harness/profile.h"
 #include "../../harness/rdmaconf.h"
 #include "../../harness/json.h"
 
@@ -95,7 +95,7 @@ Test(profile, parses_entries)
 {
 	struct rc_profile p = {};
 	char err[512];
-	struct rc_expectation *e;
+	struct rc_profile_entry *e;
 
 	cr_assert_eq(load_text("# c\n\numad/a/b XFAIL why it fails\n"
 			       "umad/a/c   DIVERGE  both fine\n", &p, err), 0, "%s", err);
@@ -184,7 +184,7 @@ Test(profile, device_profile_overrides_library_profile)
 {
 	struct rc_profile p = {};
 	char err[512];
-	struct rc_expectation *e;
+	struct rc_profile_entry *e;
 
 	cr_assert_eq(load_text("a DIVERGE library\n", &p, err), 0, "%s", err);
 	/* load_text starts afresh; load a second file on top by hand */

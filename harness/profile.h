@@ -2,6 +2,8 @@
 /*
  * Expectation profiles: known deviations of the system implementation (a
  * library version, a provider, a device), kept as data with a reason.
+ * Each line is a profile entry; what an entry does to a verdict is
+ * verdict.c's to decide, this file only reads them.
  *
  *   # comment
  *   <case id>  XFAIL[:return|:errno|:output|:timing|:success|:crash|:hang|
@@ -43,15 +45,15 @@
  * version (rc_profile_set_versions); elsewhere they are not loaded.  An
  * unknown version (an rdma-core build tree) meets no condition.
  */
-#ifndef RDMACONF_EXPECT_H
-#define RDMACONF_EXPECT_H
+#ifndef RDMACONF_PROFILE_H
+#define RDMACONF_PROFILE_H
 
 #include <stdbool.h>
 
 #include "impl.h"
 #include "vocab.h"
 
-struct rc_expectation {
+struct rc_profile_entry {
 	char *id;
 	enum rc_entry_kind kind;
 	int fail_kind;		/* enum rc_fail_kind; 0: any */
@@ -63,11 +65,10 @@ struct rc_expectation {
 	char *where;		/* file:line */
 	/* which implementations the entry applies to (%scope) */
 	bool applies[RC_NIMPLS];
-	bool used;
 };
 
 struct rc_profile {
-	struct rc_expectation *e;
+	struct rc_profile_entry *e;
 	unsigned int n;
 	char files[512];	/* the files loaded, for the results */
 	/* what %when compares against; NULL: unknown */
@@ -86,6 +87,10 @@ int rc_version_cmp(const char *a, const char *b);
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen);
 void rc_profile_free(struct rc_profile *p);
-struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id);
+struct rc_profile_entry *rc_profile_find(struct rc_profile *p, const char *id);
+/* Does @x apply to implementation @impl (its %scope)? */
+bool rc_entry_applies(const struct rc_profile_entry *x, enum rc_impl_id impl);
+/* Does @x keep @impl from running the row (a SKIP entry)? */
+bool rc_entry_skips(const struct rc_profile_entry *x, enum rc_impl_id impl);
 
 #endif

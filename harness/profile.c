@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expect.h"
+#include "profile.h"
 #include "rdmaconf.h"
-#include "row.h"
 
 static char *next_word(char **p)
 {
@@ -97,11 +96,11 @@ static int when_holds(const struct rc_profile *p, char *s)
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen)
 {
-	struct rc_expectation *e;
+	struct rc_profile_entry *e;
 	char *line = NULL, *s, *id, *kind, *reason;
 	size_t cap = 0, n;
 	unsigned int lineno = 0, first = p->n;
-	struct rc_expectation *old;
+	struct rc_profile_entry *old;
 	int xkind, fail_kind;
 	char *pin, *qualifier;
 	bool scope[RC_NIMPLS] = { [RC_IMPL_SYSTEM] = true };
@@ -244,7 +243,7 @@ fail:
 	return -1;
 }
 
-struct rc_expectation *rc_profile_find(struct rc_profile *p, const char *id)
+struct rc_profile_entry *rc_profile_find(struct rc_profile *p, const char *id)
 {
 	unsigned int i;
 
@@ -269,105 +268,12 @@ void rc_profile_free(struct rc_profile *p)
 	p->n = 0;
 }
 
-bool rc_expect_skips(const struct rc_expectation *x, enum rc_impl_id impl)
+bool rc_entry_applies(const struct rc_profile_entry *x, enum rc_impl_id impl)
 {
-	return x && x->kind == RC_ENTRY_SKIP && x->applies[impl];
+	return x && impl < RC_NIMPLS && x->applies[impl];
 }
 
-/* Is the failure the very one a pinned entry records? */
-static bool pin_matches(const struct rc_expectation *x,
-			const struct rc_outcome *o)
+bool rc_entry_skips(const struct rc_profile_entry *x, enum rc_impl_id impl)
 {
-	if (!x->pin || x->fail_kind != (int)o->j.kind)
-		return true;	/* no pin; a wrong kind is judged below */
-	if (x->fail_kind == RC_FAIL_RETURN)
-		return o->obs.ret == strtoll(x->pin, NULL, 0);
-	return !strcmp(o->j.fields, x->pin);
-}
-
-static void expected(struct rc_expectation *x, struct rc_outcome *o)
-{
-	o->j.verdict = RC_XFAIL;
-	snprintf(o->j.msg, sizeof(o->j.msg), "%s (%s)", x->reason, x->where);
-}
-
-/*
- * An XFAIL entry on one implementation's outcome.  A failure of another
- * kind than the entry names stays what it is and makes the entry stale:
- * an entry never hides a new bug.
- */
-static void apply_xfail(struct rc_expectation *x, struct rc_outcome *o,
-			const char *impl, struct rc_row_result *r)
-{
-	enum rc_verdict v = o->j.verdict;
-	int kind = rc_fail_kind_of_verdict(v);
-	size_t len = sizeof(r->stale);
-
-	if (!o->ran || v == RC_SKIP || v == RC_UNSUPPORTED || r->stale[0])
-		return;
-	if (kind) {
-		if (x->fail_kind == kind)
-			expected(x, o);
-		else if (x->fail_kind)
-			snprintf(r->stale, len, "%s expects a failure of kind "
-				 "'%s', got %s", x->where,
-				 rc_fail_kind_name(x->fail_kind),
-				 rc_verdict_name(v));
-		return;
-	}
-	if (v == RC_FAIL && !pin_matches(x, o)) {
-		snprintf(r->stale, len, "%s expects %s %.60s, got %.160s",
-			 x->where,
-			 x->fail_kind == RC_FAIL_OUTPUT ?
-			 "wrong output in exactly" : "the wrong return value",
-			 x->pin, o->j.msg);
-	} else if (v == RC_FAIL) {
-		if (!x->fail_kind || x->fail_kind == (int)o->j.kind)
-			expected(x, o);
-		else
-			snprintf(r->stale, len, "%s expects a failure of kind "
-				 "'%s', got '%s'", x->where,
-				 rc_fail_kind_name(x->fail_kind),
-				 rc_fail_kind_name(o->j.kind));
-	} else if (v == RC_PASS) {
-		o->j.verdict = RC_XPASS;
-		r->conforms_now = true;
-		snprintf(r->stale, len, "now conforms: update the profile (%s "
-			 "expects a failure, but the %s implementation passes)",
-			 x->where, impl);
-		snprintf(o->j.msg, sizeof(o->j.msg), "%s", r->stale);
-	}
-}
-
-void rc_expect_apply(struct rc_expectation *x, struct rc_row_result *r)
-{
-	r->x = x;
-	r->stale[0] = 0;
-	r->conforms_now = false;
-	r->expected_divergence = false;
-	if (!x)
-		return;
-	x->used = true;
-	switch (x->kind) {
-	case RC_ENTRY_XFAIL:
-		if (x->applies[RC_IMPL_SYSTEM])
-			apply_xfail(x, &r->oc[RC_IMPL_SYSTEM], "system", r);
-		if (x->applies[RC_IMPL_REFERENCE])
-			apply_xfail(x, &r->oc[RC_IMPL_REFERENCE], "reference",
-				    r);
-		/* what one does wrong, the other need not */
-		r->expected_divergence = true;
-		break;
-	case RC_ENTRY_DIVERGE:
-		r->expected_divergence = true;
-		if (r->agree == 1) {
-			r->conforms_now = true;
-			snprintf(r->stale, sizeof(r->stale), "now agrees: update "
-				 "the profile (%s expects a divergence, but the "
-				 "implementations agree)", x->where);
-		}
-		break;
-	default:
-		break;
-	}
+	return rc_entry_applies(x, impl) && x->kind == RC_ENTRY_SKIP;
 }

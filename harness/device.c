@@ -134,6 +134,41 @@ static void json_attr(struct rc_str *b, const char *key, const char *dev,
 		rc_str_json(b, v);
 }
 
+enum rc_link rc_device_link(const struct rc_device *d)
+{
+	char type[32];
+
+	if (!d || !d->name[0])
+		return RC_LINK_NONE;
+	/* node_type "4: RNIC": iWARP, whose link layer reads Ethernet too */
+	if (!rc_sysfs_read(type, sizeof(type), RC_SYSFS_IB "/%s/node_type",
+			   d->name) && atoi(type) == 4)
+		return RC_LINK_IWARP;
+	return strcmp(d->link_layer, "Ethernet") ? RC_LINK_IB : RC_LINK_ROCE;
+}
+
+bool rc_device_umad(const struct rc_device *d)
+{
+	DIR *dir = opendir(RC_SYSFS_MAD);
+	char buf[256], path[300];
+	struct dirent *e;
+	bool found = false;
+
+	while (dir && !found && (e = readdir(dir))) {
+		if (strncmp(e->d_name, "umad", 4) ||
+		    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/ibdev",
+				  e->d_name) || strcmp(buf, d->name) ||
+		    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/port",
+				  e->d_name) || atoi(buf) != d->port)
+			continue;
+		snprintf(path, sizeof(path), "/dev/infiniband/%s", e->d_name);
+		found = !access(path, F_OK);
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
 /* The kernel driver behind the device: the bus driver, else the parent. */
 static void driver_name(const char *dev, char *buf, size_t len)
 {

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "json.h"
+#include "need.h"
 
 #define RC_SYSFS_IB "/sys/class/infiniband"
 #define RC_SYSFS_MAD "/sys/class/infiniband_mad"
@@ -26,6 +27,12 @@ int rc_device_find(const char *want, struct rc_device *d);
 int rc_device_find_other(const char *not, struct rc_device *d);
 /* The "device" object of the results: a fingerprint read from sysfs. */
 void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b);
+/* The kind of link of the device's port, from sysfs's node_type and
+ * link_layer: InfiniBand, RoCE or iWARP (need.h). */
+enum rc_link rc_device_link(const struct rc_device *d);
+/* Does the port have its umad device (/sys/class/infiniband_mad/umadN of
+ * this device and port, and /dev/infiniband/umadN)? */
+bool rc_device_umad(const struct rc_device *d);
 /* The kernel driver of the device ("rdma_rxe", "mlx5_core"), for profiles. */
 int rc_device_driver(const struct rc_device *d, char *buf, size_t len);
 /* Read a one-line sysfs attribute, newline stripped; 0 or -errno. */

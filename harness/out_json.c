@@ -89,14 +89,13 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 
 static void needs(struct rc_str *b, unsigned int needs)
 {
-	static const char *const names[] = { "device", "root", "ib", "roce",
-					     "umad", "peer", "remote" };
 	unsigned int i, n = 0;
 
 	rc_str_printf(b, "[");
-	for (i = 0; i < ARRAY_SIZE(names); i++)
+	for (i = 0; i < RC_NNEEDS; i++)
 		if (needs & (1u << i))
-			rc_str_printf(b, "%s\"%s\"", n++ ? ", " : "", names[i]);
+			rc_str_printf(b, "%s\"%s\"", n++ ? ", " : "",
+				      rc_need_name(i));
 	rc_str_printf(b, "]");
 }
 

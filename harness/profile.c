@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profile.h"
 #include "rdmaconf.h"
@@ -34,11 +36,24 @@ static bool valid_number(const char *s)
 	return !errno && end != s && !*end;
 }
 
-void rc_profile_set_versions(struct rc_profile *p, const char *kernel,
-			     const char *rdma_core)
+/* "6.11", "50", "6.12.118": digits and single dots, nothing else */
+static bool valid_version(const char *s)
+{
+	if (!isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) &&
+		    (*s != '.' || !isdigit((unsigned char)s[1])))
+			return false;
+	return true;
+}
+
+void rc_profile_set_host(struct rc_profile *p, const char *kernel,
+			 const char *rdma_core, enum rc_target_id target)
 {
 	p->kernel = kernel;
 	p->rdma_core = rdma_core;
+	p->target = target;
 }
 
 int rc_version_cmp(const char *a, const char *b)
@@ -58,6 +73,33 @@ int rc_version_cmp(const char *a, const char *b)
 	}
 }
 
+/* Where the file is read: its line, and what the directives above the
+ * line say of the entries below them. */
+struct reading {
+	const char *path;
+	unsigned int lineno;
+	bool scope[RC_NIMPLS];	/* %scope */
+	bool when;		/* %when holds here */
+	bool target;		/* %target names this run's target */
+	char *err;
+	size_t errlen;
+};
+
+static int bad(struct reading *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int bad(struct reading *rd, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(rd->err, rd->errlen, "%s:%u: ", rd->path, rd->lineno);
+	va_start(ap, fmt);
+	vsnprintf(rd->err + n, rd->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 /*
  * "%when WHAT OP VERSION" or "%when always" in @s (after "%when"): does
  * it hold?  1 or 0; -1 when it is malformed.
@@ -74,7 +116,7 @@ static int when_holds(const struct rc_profile *p, char *s)
 		return 1;
 	if (!what || !op || !ver || next_word(&s) ||
 	    (strcmp(what, "kernel") && strcmp(what, "rdma-core")) ||
-	    !isdigit((unsigned char)*ver))
+	    !valid_version(ver))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(ops) && strcmp(op, ops[i]); i++)
 		;
@@ -93,27 +135,158 @@ static int when_holds(const struct rc_profile *p, char *s)
 	}
 }
 
+/* "%target NAME [NAME...]" or "%target all": does it name this run's? */
+static int target_holds(const struct rc_profile *p, struct reading *rd,
+			char *s)
+{
+	char *w = next_word(&s);
+	bool holds = false;
+	int t;
+
+	if (w && !strcmp(w, "all") && !next_word(&s))
+		return 1;
+	for (; w; w = next_word(&s)) {
+		t = rc_target_parse(w);
+		if (t < 0)
+			return bad(rd, "%%target names no target '%.32s' (%s, "
+				   "or all)", w, rc_target_choices());
+		holds |= t == (int)p->target;
+	}
+	return holds;
+}
+
+/* A line that starts with '%': what it says of the entries below it. */
+static int directive(const struct rc_profile *p, struct reading *rd,
+		     const char *name, char *s)
+{
+	char *word;
+	int holds;
+
+	if (!strcmp(name, "%when")) {
+		holds = when_holds(p, s);
+		if (holds < 0)
+			return bad(rd, "expected '%%when kernel|rdma-core "
+				   "<|<=|==|>=|> VERSION' or '%%when always'");
+		rd->when = holds;
+		return 0;
+	}
+	if (!strcmp(name, "%target")) {
+		holds = target_holds(p, rd, s);
+		if (holds < 0)
+			return -1;
+		rd->target = holds;
+		return 0;
+	}
+	word = next_word(&s);
+	if (!strcmp(name, "%scope") && word && !*s &&
+	    (!strcmp(word, "both") || rc_impl_parse(word) >= 0)) {
+		rd->scope[RC_IMPL_SYSTEM] = strcmp(word, "reference");
+		rd->scope[RC_IMPL_REFERENCE] = strcmp(word, "system");
+		return 0;
+	}
+	if (!strcmp(name, "%scope"))
+		return bad(rd, "expected '%%scope system|both|reference'");
+	return bad(rd, "unknown directive '%.32s' (%%scope, %%when, %%target)",
+		   name);
+}
+
+/* An entry's kind, "XFAIL:return=N": the kind, its failure kind and the
+ * pinned value; 0 or -1. */
+static int entry_kind(struct reading *rd, char *kind, int *xkind,
+		      int *fail_kind, char **pin)
+{
+	char *qualifier;
+
+	*fail_kind = 0;
+	*pin = strchr(kind, '=');
+	if (*pin)
+		*(*pin)++ = 0;	/* XFAIL:return=N: the kind, then N */
+	if (*pin && strcmp(kind, "XFAIL:return") &&
+	    strcmp(kind, "XFAIL:output"))
+		return bad(rd, "only XFAIL:return= and XFAIL:output= take a "
+			   "value");
+	if (*pin && !**pin)
+		return bad(rd, "nothing after '='");
+	if (*pin && !strcmp(kind, "XFAIL:return") && !valid_number(*pin))
+		return bad(rd, "XFAIL:return= takes a number, not '%.32s'",
+			   *pin);
+	qualifier = strchr(kind, ':');
+	if (qualifier)
+		*qualifier++ = 0;	/* XFAIL:errno: the kind, then "errno" */
+	*xkind = rc_entry_kind_parse(kind);
+	if (*xkind < 0)
+		return bad(rd, "unknown kind '%.32s' (%s)", kind,
+			   rc_entry_kind_choices());
+	if (qualifier && *xkind != RC_ENTRY_XFAIL)
+		return bad(rd, "only XFAIL takes a qualifier, not %s", kind);
+	if (qualifier && (*fail_kind = rc_fail_kind_parse(qualifier)) <= 0)
+		return bad(rd, "unknown failure kind '%.32s' (%s)", qualifier,
+			   rc_fail_kind_choices());
+	return 0;
+}
+
+/* Entry @id into @p, where this profile is read from entry @first on. */
+static int add_entry(struct rc_profile *p, struct reading *rd,
+		     unsigned int first, const char *id, int xkind,
+		     int fail_kind, const char *pin, const char *reason)
+{
+	struct rc_profile_entry *e, *old = rc_profile_find(p, id);
+
+	if (old && old - p->e >= first)
+		return bad(rd, "second entry for %.200s", id);
+	if (old) {
+		/* a later, more specific profile (the device's, the
+		 * target's) takes the case over from an earlier one */
+		free(old->id);
+		free(old->pin);
+		free(old->reason);
+		free(old->where);
+		e = old;
+	} else {
+		e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
+		if (!e)
+			abort();
+		p->e = e;
+		e = &p->e[p->n++];
+	}
+	memset(e, 0, sizeof(*e));
+	e->kind = xkind;
+	e->fail_kind = fail_kind;
+	e->pin = pin ? strdup(pin) : NULL;
+	memcpy(e->applies, rd->scope, sizeof(rd->scope));
+	e->id = strdup(id);
+	e->reason = strdup(reason);
+	if (!e->id || !e->reason || (pin && !e->pin) ||
+	    asprintf(&e->where, "%s:%u", rd->path, rd->lineno) < 0)
+		abort();
+	return 0;
+}
+
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen)
 {
-	struct rc_profile_entry *e;
-	char *line = NULL, *s, *id, *kind, *reason;
+	struct reading rd = { .path = path, .when = true, .target = true,
+			      .scope = { [RC_IMPL_SYSTEM] = true },
+			      .err = err, .errlen = errlen };
+	char *line = NULL, *s, *id, *kind, *pin;
 	size_t cap = 0, n;
-	unsigned int lineno = 0, first = p->n;
-	struct rc_profile_entry *old;
-	int xkind, fail_kind;
-	char *pin, *qualifier;
-	bool scope[RC_NIMPLS] = { [RC_IMPL_SYSTEM] = true };
-	bool when = true;
+	unsigned int first = p->n;
+	int xkind = 0, fail_kind = 0, ret = -1;
+	struct stat st;
 	FILE *f = fopen(path, "re");
 
-	if (!f) {
+	if (!f || fstat(fileno(f), &st)) {
 		snprintf(err, errlen, "cannot read profile %s: %s", path,
 			 strerror(errno));
-		return -1;
+		goto out;
+	}
+	/* a directory opens, and reads as nothing: no profile at all */
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "profile %s is not a file", path);
+		goto out;
 	}
 	while (getline(&line, &cap, f) > 0) {
-		lineno++;
+		rd.lineno++;
 		s = line;
 		n = strlen(s);
 		while (n && isspace((unsigned char)s[n - 1]))
@@ -121,126 +294,35 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		id = next_word(&s);
 		if (!id || id[0] == '#')
 			continue;
-		if (!strcmp(id, "%when")) {
-			int holds = when_holds(p, s);
-
-			if (holds < 0) {
-				snprintf(err, errlen, "%s:%u: expected '%%when "
-					 "kernel|rdma-core <|<=|==|>=|> VERSION' "
-					 "or '%%when always'", path, lineno);
-				goto fail;
-			}
-			when = holds;
+		if (id[0] == '%') {
+			if (directive(p, &rd, id, s))
+				goto out;
 			continue;
 		}
 		kind = next_word(&s);
-		if (!strcmp(id, "%scope")) {
-			if (kind && !*s && (!strcmp(kind, "both") ||
-					    !strcmp(kind, "system") ||
-					    !strcmp(kind, "reference"))) {
-				scope[RC_IMPL_SYSTEM] = strcmp(kind, "reference");
-				scope[RC_IMPL_REFERENCE] = strcmp(kind, "system");
-			} else {
-				snprintf(err, errlen, "%s:%u: expected '%%scope "
-					 "system|both|reference'", path, lineno);
-				goto fail;
-			}
-			continue;
-		}
 		while (*s && isspace((unsigned char)*s))
 			s++;
-		reason = s;
-		if (!kind || !*reason) {
-			snprintf(err, errlen, "%s:%u: expected '<case id> "
-				 "KIND <reason>' (KIND: %s)", path, lineno,
-				 rc_entry_kind_choices());
-			goto fail;
+		if (!kind || !*s) {
+			bad(&rd, "expected '<case id> KIND <reason>' (KIND: %s)",
+			    rc_entry_kind_choices());
+			goto out;
 		}
-		fail_kind = 0;
-		pin = strchr(kind, '=');
-		if (pin)
-			*pin++ = 0;	/* XFAIL:return=N: the kind, then N */
-		if (pin && strcmp(kind, "XFAIL:return") &&
-		    strcmp(kind, "XFAIL:output")) {
-			snprintf(err, errlen, "%s:%u: only XFAIL:return= and "
-				 "XFAIL:output= take a value", path, lineno);
-			goto fail;
-		}
-		if (pin && !strcmp(kind, "XFAIL:return") && !valid_number(pin)) {
-			snprintf(err, errlen, "%s:%u: XFAIL:return= takes a "
-				 "number, not '%.32s'", path, lineno, pin);
-			goto fail;
-		}
-		if (pin && !*pin) {
-			snprintf(err, errlen, "%s:%u: nothing after '='", path,
-				 lineno);
-			goto fail;
-		}
-		qualifier = strchr(kind, ':');
-		if (qualifier)
-			*qualifier++ = 0;	/* XFAIL:errno: the kind, then "errno" */
-		xkind = rc_entry_kind_parse(kind);
-		if ((int)xkind < 0) {
-			snprintf(err, errlen, "%s:%u: unknown kind '%.32s' (%s)",
-				 path, lineno, kind, rc_entry_kind_choices());
-			goto fail;
-		}
-		if (qualifier && xkind != RC_ENTRY_XFAIL) {
-			snprintf(err, errlen, "%s:%u: only XFAIL takes a "
-				 "qualifier, not %s", path, lineno, kind);
-			goto fail;
-		}
-		if (qualifier &&
-		    (fail_kind = rc_fail_kind_parse(qualifier)) <= 0) {
-			snprintf(err, errlen, "%s:%u: unknown failure kind "
-				 "'%.32s' (%s)", path, lineno, qualifier,
-				 rc_fail_kind_choices());
-			goto fail;
-		}
-		/* checked above, loaded only where its %when holds */
-		if (!when)
-			continue;
-		old = rc_profile_find(p, id);
-		if (old && old - p->e >= first) {
-			snprintf(err, errlen, "%s:%u: second entry for %.200s",
-				 path, lineno, id);
-			goto fail;
-		}
-		if (old) {
-			/* a later, more specific profile (the device's) takes
-			 * the case over from an earlier one (the library's) */
-			free(old->id);
-			free(old->pin);
-			free(old->reason);
-			free(old->where);
-			e = old;
-		} else {
-			e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
-			if (!e)
-				abort();
-			p->e = e;
-			e = &p->e[p->n++];
-		}
-		memset(e, 0, sizeof(*e));
-		e->kind = xkind;
-		e->fail_kind = fail_kind;
-		e->pin = pin ? strdup(pin) : NULL;
-		memcpy(e->applies, scope, sizeof(scope));
-		e->id = strdup(id);
-		e->reason = strdup(reason);
-		if (asprintf(&e->where, "%s:%u", path, lineno) < 0)
-			abort();
+		if (entry_kind(&rd, kind, &xkind, &fail_kind, &pin))
+			goto out;
+		/* checked above, loaded only where %when and %target hold */
+		if (rd.when && rd.target &&
+		    add_entry(p, &rd, first, id, xkind, fail_kind, pin, s))
+			goto out;
 	}
-	free(line);
-	fclose(f);
 	n = strlen(p->files);
 	snprintf(p->files + n, sizeof(p->files) - n, "%s%s", n ? " " : "",
 		 path);
-	return 0;
-fail:
+	ret = 0;
+out:
 	free(line);
-	fclose(f);
-	return -1;
+	if (f)
+		fclose(f);
+	return ret;
 }
 
 struct rc_profile_entry *rc_profile_find(struct rc_profile *p, const char *id)

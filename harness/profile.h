@@ -42,8 +42,15 @@
  *   %when always              (the default)
  *
  * apply only where the running kernel or the system's rdma-core is such a
- * version (rc_profile_set_versions); elsewhere they are not loaded.  An
- * unknown version (an rdma-core build tree) meets no condition.
+ * version (rc_profile_set_host); elsewhere they are not loaded.  An
+ * unknown version (an rdma-core build tree) meets no condition.  And the
+ * entries after
+ *
+ *   %target vm host           (names of target.h's table)
+ *   %target all               (the default)
+ *
+ * hold only on those targets: the kernel's deviations where a kernel
+ * runs the rows, not on a simulator that stands in for it.
  */
 #ifndef RDMACONF_PROFILE_H
 #define RDMACONF_PROFILE_H
@@ -51,6 +58,7 @@
 #include <stdbool.h>
 
 #include "impl.h"
+#include "target.h"
 #include "vocab.h"
 
 struct rc_profile_entry {
@@ -73,11 +81,12 @@ struct rc_profile {
 	char files[512];	/* the files loaded, for the results */
 	/* what %when compares against; NULL: unknown */
 	const char *kernel, *rdma_core;
+	enum rc_target_id target;	/* what %target names */
 };
 
-/* The versions %when lines are decided on, before loading. */
-void rc_profile_set_versions(struct rc_profile *p, const char *kernel,
-			     const char *rdma_core);
+/* What %when and %target lines are decided on, before loading. */
+void rc_profile_set_host(struct rc_profile *p, const char *kernel,
+			 const char *rdma_core, enum rc_target_id target);
 /* Compare dotted versions numerically ("6.12.118+deb13" > "6.1"): <0, 0,
  * >0 over the fields both give. */
 int rc_version_cmp(const char *a, const char *b);

@@ -17,21 +17,11 @@
 #include <stdbool.h>
 
 #include "impl.h"
+#include "need.h"
 #include "vocab.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define BUILD_ASSERT(cond) _Static_assert(cond, #cond)
-
-/* What a row needs from the machine; checked at run time, never #ifdef. */
-enum rc_need {
-	RC_NEED_DEVICE = 1 << 0,	/* an RDMA device with an active port */
-	RC_NEED_ROOT = 1 << 1,
-	RC_NEED_IB = 1 << 2,		/* link layer InfiniBand */
-	RC_NEED_ROCE = 1 << 3,		/* link layer Ethernet (RoCE) */
-	RC_NEED_UMAD = 1 << 4,		/* /dev/infiniband/umadN of the port */
-	RC_NEED_PEER = 1 << 5,		/* a second device that reaches it */
-	RC_NEED_REMOTE = 1 << 6,	/* rdmaconf-peer on another IB node */
-};
 
 /*
  * State outside the row's own process that a row changes or depends on.
@@ -123,7 +113,9 @@ struct rc_case {
 	const char *doc;
 	const char *note;	/* how the sentence is read where it is vague */
 	enum rc_basis basis;
-	unsigned int needs;	/* enum rc_need */
+	unsigned int needs;	/* enum rc_need (need.h) */
+	/* the oldest Linux that has what the row checks ("6.11"), or NULL */
+	const char *kernel;
 	unsigned int watchdog_ms; /* 0: the default */
 	unsigned int shares;	/* enum rc_share, beyond its group's */
 	struct rc_contract contract;
@@ -180,11 +172,15 @@ struct rc_end {
 	unsigned int watchdog_ms;	/* what it was given */
 };
 
-/* The device a run targets, as the row's setup needs it. */
+/* The device a run targets, as the run probed it: what a row's needs
+ * are decided on (need.c) and its setup uses. */
 struct rc_target {
 	const char *ca;		/* NULL: no device */
 	int port;
-	const char *link_layer;	/* "InfiniBand", "Ethernet" */
+	const char *link_layer;	/* "InfiniBand", "Ethernet" (sysfs) */
+	enum rc_link link;	/* InfiniBand, RoCE or iWARP */
+	bool umad;		/* the port has its umad device */
+	const char *kernel;	/* the running kernel's release */
 	const char *peer;	/* another device with an active port, or NULL */
 	int peer_port;
 	/* another node of the fabric running rdmaconf-peer (RDMACONF_REMOTE=

@@ -25,6 +25,7 @@
 #include "run.h"
 #include "runner.h"
 #include "schedule.h"
+#include "target.h"
 
 
 static volatile sig_atomic_t interrupted;
@@ -70,46 +71,6 @@ static double measure_slowness(void)
 	return best / NATIVE_LOOP_MS < 1 ? 1 : best / NATIVE_LOOP_MS;
 }
 
-/*
- * Requirements of the row the run target does not meet, as a reason.  No
- * device, or no root, is this host's lack (SKIP); a device of the wrong
- * link layer cannot do what the row checks (UNSUPPORTED).
- */
-static const char *unmet_needs(const struct rc_case *c,
-			       const struct rc_target *t, enum rc_state *st)
-{
-	static char why[96];
-
-	*st = RC_STATE_SKIP;
-	if ((c->needs & (RC_NEED_DEVICE | RC_NEED_UMAD | RC_NEED_IB |
-			 RC_NEED_ROCE)) && !t->ca)
-		return "needs an RDMA device with an active port; none here "
-		       "(rdmaconf run --vm brings one)";
-	if ((c->needs & RC_NEED_ROOT) && !t->root)
-		return "needs root";
-	if ((c->needs & RC_NEED_PEER) && !t->peer)
-		return "needs a second RDMA device that reaches the first "
-		       "(rdmaconf run --vm --two brings two)";
-	*st = RC_STATE_UNSUPPORTED;
-	if ((c->needs & RC_NEED_IB) && strcmp(t->link_layer, "InfiniBand")) {
-		snprintf(why, sizeof(why), "needs an InfiniBand link layer; "
-			 "the port's is %s", t->link_layer);
-		return why;
-	}
-	if ((c->needs & RC_NEED_ROCE) && strcmp(t->link_layer, "Ethernet")) {
-		snprintf(why, sizeof(why), "needs an Ethernet (RoCE) link "
-			 "layer; the port's is %s", t->link_layer);
-		return why;
-	}
-	/* after the link layer: on RoCE no remote node can help */
-	*st = RC_STATE_SKIP;
-	if ((c->needs & RC_NEED_REMOTE) && !t->remote_lid)
-		return "needs rdmaconf-peer on another node of the fabric, "
-		       "named by RDMACONF_REMOTE=LID:PORT_GUID (rdmaconf run "
-		       "--target ibsim brings one)";
-	return NULL;
-}
-
 /* A selected row of the run, from its jobs to its place in the output. */
 struct run_row {
 	const struct rc_group *g;
@@ -129,14 +90,19 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 		     const struct rc_target *t, struct rc_job *jobs, int *njobs)
 {
 	const struct rc_case *c = rr->c;
+	char unmet[RC_REASON_MAX];
 	enum rc_state st;
-	const char *unmet = unmet_needs(c, t, &st);
+	bool skip;
 	int i;
+
+	if (rc_needs_unmet(c, t, &skip, unmet, sizeof(unmet)))
+		unmet[0] = 0;
+	st = skip ? RC_STATE_SKIP : RC_STATE_UNSUPPORTED;
 
 	memset(&rr->res, 0, sizeof(rr->res));
 	for (i = 0; i < RC_NIMPLS; i++) {
 		struct rc_outcome *oc = &rr->res.oc[i];
-		const char *why = unmet;
+		const char *why = unmet[0] ? unmet : NULL;
 
 		if (!o->impl[i])
 			continue;
@@ -201,6 +167,13 @@ static bool case_exists(const char *id)
 	return false;
 }
 
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	return uname(&u) ? NULL : u.release;
+}
+
 /* --expect FILE, else rdma-core.expect, kernel.expect and <driver>.expect. */
 static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 			 const struct rc_device *dev)
@@ -209,13 +182,12 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 					      "kernel.expect" };
 	const char *dir = rc_path_expect_dir();
 	char path[4096], err[512], drv[64];
-	static struct utsname u;
 	size_t i;
 
 	/* what %when lines are decided on */
-	uname(&u);
-	rc_profile_set_versions(p, u.release, rc_impl_rdma_core_version(
-					rc_impl_system_origin("umad")));
+	rc_profile_set_host(p, kernel_release(), rc_impl_rdma_core_version(
+				    rc_impl_system_origin("umad")),
+			    rc_target_current());
 
 	if (o->expect) {
 		if (!strcmp(o->expect, "none"))
@@ -245,22 +217,27 @@ fail:
 }
 
 /*
- * RDMACONF_TARGET=CA:PORT:LINK_LAYER names the device instead of looking
- * in sysfs: for simulators whose sysfs only the processes they are
- * preloaded into can see (ibsim).
+ * RDMACONF_TARGET=CA:PORT:LINK_LAYER[:umad] names the device instead of
+ * looking in sysfs, and what it provides: for simulators whose sysfs
+ * only the processes they are preloaded into can see (ibsim), so that
+ * their launcher, which knows, says it.
  */
 static bool target_from_env(struct rc_target *t, struct rc_device *dev)
 {
 	const char *e = getenv("RDMACONF_TARGET");
+	char provides[16] = "";
 
 	memset(dev, 0, sizeof(*dev));
-	if (!e || sscanf(e, "%255[^:]:%d:%31s", dev->name, &dev->port,
-			 dev->link_layer) != 3)
+	if (!e || sscanf(e, "%255[^:]:%d:%31[^:]:%15s", dev->name, &dev->port,
+			 dev->link_layer, provides) < 3)
 		return false;
 	snprintf(dev->state, sizeof(dev->state), "ACTIVE");
 	t->ca = dev->name;
 	t->port = dev->port;
 	t->link_layer = dev->link_layer;
+	t->link = strcmp(dev->link_layer, "Ethernet") ? RC_LINK_IB :
+		  RC_LINK_ROCE;
+	t->umad = !strcmp(provides, "umad");
 	return true;
 }
 
@@ -345,16 +322,19 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 			"has no ACTIVE port");
 		return RC_EXIT_ENV;
 	}
-	if (!ret) {
+	if (!ret && !t->ca) {
 		t->ca = dev->name;
 		t->port = dev->port;
 		t->link_layer = dev->link_layer;
-		if (!rc_device_find_other(dev->name, peer)) {
-			t->peer = peer->name;
-			t->peer_port = peer->port;
-		}
+		t->link = rc_device_link(dev);
+		t->umad = rc_device_umad(dev);
+	}
+	if (!ret && !rc_device_find_other(dev->name, peer)) {
+		t->peer = peer->name;
+		t->peer_port = peer->port;
 	}
 	t->root = geteuid() == 0;
+	t->kernel = kernel_release();
 	t->slowness = measure_slowness();
 	return RC_EXIT_OK;
 }

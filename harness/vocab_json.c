@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "need.h"
 #include "target.h"
 #include "vocab.h"
 #include "vocab_json.h"
@@ -125,6 +126,7 @@ int rc_cmd_vocab(void)
 	NAMED(b, "implementations", RC_IMPLS);
 	NAMED(b, "entry_kinds", RC_ENTRY_KINDS);
 	exits(b);
+	rc_need_vocab_json(b);
 	rc_target_vocab_json(b);
 	rc_cli_vocab_json(b);
 	rc_str_printf(b, "\n}\n");

@@ -155,23 +155,27 @@ Test(profile, when_directive_keys_entries_by_version)
 		"%when rdma-core < 50\nc XFAIL old library\n"
 		"%when always\nd XFAIL always again\n";
 
-	rc_profile_set_versions(&p, "6.12.118+deb13-amd64", "56.1");
+	rc_profile_set_host(&p, "6.12.118+deb13-amd64", "56.1", RC_TARGET_VM);
 	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
 	cr_assert_str_eq(rc_profile_find(&p, "b")->reason, "new kernels");
 	cr_assert_null(rc_profile_find(&p, "c"));
 	cr_assert(rc_profile_find(&p, "a") && rc_profile_find(&p, "d"));
-	rc_profile_set_versions(&p, "6.1.0-57-amd64", "44.0");
+	rc_profile_set_host(&p, "6.1.0-57-amd64", "44.0", RC_TARGET_VM);
 	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
 	cr_assert_str_eq(rc_profile_find(&p, "b")->reason, "old kernels");
 	cr_assert_not_null(rc_profile_find(&p, "c"));
 	/* an rdma-core build tree: its version is unknown, nothing holds */
-	rc_profile_set_versions(&p, "6.1.0", NULL);
+	rc_profile_set_host(&p, "6.1.0", NULL, RC_TARGET_VM);
 	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
 	cr_assert_null(rc_profile_find(&p, "c"));
 	cr_assert_eq(load_text("%when kernel ~ 6\n", &p, err), -1);
 	cr_assert(strstr(err, ":1: expected '%when"), "%s", err);
 	cr_assert_eq(load_text("%when libc >= 2\n", &p, err), -1);
 	cr_assert_eq(load_text("%when kernel >= six\n", &p, err), -1);
+	/* 5x is no version (it read as 5) */
+	cr_assert_eq(load_text("%when rdma-core < 5x\n", &p, err), -1);
+	cr_assert_eq(load_text("%when kernel < 6.\n", &p, err), -1);
+	cr_assert_eq(load_text("%when kernel < 6..1\n", &p, err), -1);
 	cr_assert_eq(load_text("%when kernel < 6.11\nx BOGUS r\n", &p, err),
 		     -1, "an entry that does not apply is still checked");
 	cr_assert_lt(rc_version_cmp("6.1.0", "6.12"), 0);
@@ -233,4 +237,44 @@ Test(device, guid_of_node_guid_and_of_gid)
 	cr_assert_eq(g, 0x0002c90300abcdefull, "the interface id");
 	cr_assert_eq(rc_guid_parse("0010:0000:0000", &g), -EINVAL);
 	cr_assert_eq(rc_guid_parse("", &g), -EINVAL);
+}
+
+/* %target: the entries below it hold on the targets it names only */
+Test(profile, target_directive_keys_entries_by_target)
+{
+	struct rc_profile p = {};
+	char err[512];
+	static const char text[] =
+		"%target vm host\na XFAIL the kernel's\n"
+		"%target ibsim\na XFAIL the simulator's\n"
+		"%target all\nb XFAIL everywhere\n";
+
+	rc_profile_set_host(&p, "6.1", "44.0", RC_TARGET_IBSIM);
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "a")->reason, "the simulator's");
+	cr_assert_not_null(rc_profile_find(&p, "b"));
+	rc_profile_set_host(&p, "6.1", "44.0", RC_TARGET_HOST);
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "a")->reason, "the kernel's");
+	cr_assert_eq(load_text("%target moon\n", &p, err), -1);
+	cr_assert(strstr(err, ":1: %target names no target 'moon'"), "%s", err);
+	cr_assert_eq(load_text("%frobnicate\n", &p, err), -1);
+	cr_assert(strstr(err, "unknown directive"), "%s", err);
+	rc_profile_free(&p);
+}
+
+/* A misspelt kind is named as such; a directory is no profile. */
+Test(profile, misspelt_kinds_and_directories)
+{
+	struct rc_profile p = {};
+	char err[512];
+
+	cr_assert_eq(load_text("a XFAILED r\n", &p, err), -1);
+	cr_assert(strstr(err, "unknown kind 'XFAILED' (XFAIL, DIVERGE, SKIP)"),
+		  "%s", err);
+	cr_assert_eq(load_text("a DIVERGE:errno r\n", &p, err), -1);
+	cr_assert(strstr(err, "only XFAIL takes a qualifier"), "%s", err);
+	cr_assert_eq(rc_profile_load(&p, "/tmp", err, sizeof(err)), -1);
+	cr_assert(strstr(err, "is not a file"), "%s", err);
+	rc_profile_free(&p);
 }

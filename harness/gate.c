@@ -212,30 +212,34 @@ int rc_cmd_gate(int argc, char **argv)
 		if (rc_cli_opt_of(c) != RC_OPT_BASELINE) {
 			fprintf(stderr, "rdmaconf: usage: rdmaconf gate "
 				"--baseline BASELINE.json|DIR RESULTS.json|DIR\n");
-			return 2;
+			return RC_EXIT_USAGE;
 		}
 		base = optarg;
 	}
 	if (!base || argc - optind != 1) {
 		fprintf(stderr, "rdmaconf: gate needs --baseline BASELINE.json "
 			"and one RESULTS.json (or two fleet directories)\n");
-		return 2;
+		return RC_EXIT_USAGE;
 	}
 	now = argv[optind];
 	if (is_dir(base) != is_dir(now)) {
 		fprintf(stderr, "rdmaconf: gate compares a results file with a "
 			"results file, or a fleet directory with a fleet "
 			"directory\n");
-		return 2;
+		return RC_EXIT_USAGE;
 	}
 	printf("%-8s %-58s %11s    %11s\n", "", "case", "baseline",
 	       "now (system/reference)");
 	ok = is_dir(now) ? gate_fleet(base, now, &t) :
 			   gate_file(base, now, NULL, &t);
 	if (!ok)
-		return 3;
+		return RC_EXIT_ENV;
 	printf("gate: %u worse, %u now conform (update the profile), %u "
 	       "better, %u unchanged (baseline %s)\n", t.worse, t.update,
 	       t.better, t.same, base);
-	return t.worse || t.update ? 1 : 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "rdmaconf: writing stdout failed: %m\n");
+		return RC_EXIT_ENV;
+	}
+	return t.worse || t.update ? RC_EXIT_FAILURES : RC_EXIT_OK;
 }

@@ -21,23 +21,4 @@ void rc_str_hex(struct rc_str *b, const uint8_t *p, size_t len); /* quoted */
 void rc_str_xml(struct rc_str *b, const char *s);
 void rc_str_free(struct rc_str *b);
 
-/*
- * The results file.  After every rc_results_add() the file on disk is a
- * complete JSON document: the case is written over the old trailer together
- * with a new trailer, in one write, so a run killed at any point leaves valid
- * JSON holding every case finished before it.
- */
-struct rc_results {
-	int fd;
-	long trailer_off;
-	unsigned int ncases;
-};
-
-int rc_results_open(struct rc_results *r, const char *path, const char *head);
-int rc_results_add(struct rc_results *r, const char *case_json,
-		   const char *summary_json);
-/* @complete: every selected case ran (false: the run was interrupted) */
-int rc_results_close(struct rc_results *r, const char *summary_json,
-		     bool complete);
-
 #endif

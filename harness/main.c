@@ -44,10 +44,17 @@ static int cmd_list(const struct rc_opts *o)
 	const struct rc_group *const *gp;
 	struct rc_str b = {};
 	bool json = o->json != NULL;
+	const char *name = json && strcmp(o->json, "-") ? o->json : "stdout";
 	FILE *f = stdout;
 	unsigned int n = 0;
 	size_t i;
+	int bad;
 
+	if (!rc_count_selected(o->filter)) {
+		fprintf(stderr, "rdmaconf: --filter '%.64s' selects no case\n",
+			o->filter);
+		return RC_EXIT_USAGE;
+	}
 	if (json && strcmp(o->json, "-") && !(f = fopen(o->json, "w"))) {
 		fprintf(stderr, "rdmaconf: cannot write %s: %m\n", o->json);
 		return RC_EXIT_ENV;
@@ -65,10 +72,14 @@ static int cmd_list(const struct rc_opts *o)
 		rc_json_case(&b, *gp, c);
 	}
 	if (json)
-		fprintf(f, "%s\n]\n", n ? b.s : "[");
+		fprintf(f, "%s\n]\n", b.s);
 	rc_str_free(&b);
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "rdmaconf: cannot write %s: %m\n", o->json);
+	/* every write checked: > /dev/full is no success */
+	bad = fflush(f) || ferror(f);
+	if (f != stdout)
+		bad |= fclose(f);
+	if (bad) {
+		fprintf(stderr, "rdmaconf: writing %s failed: %m\n", name);
 		return RC_EXIT_ENV;
 	}
 	return RC_EXIT_OK;

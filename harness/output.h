@@ -24,6 +24,7 @@
 
 struct rc_summary {
 	unsigned int cases, ok, bad, diverge, agree, stale;
+	unsigned int ran;		/* rows some implementation ran */
 	unsigned int conforms_now;	/* not ok only for an outdated profile */
 	unsigned int by_profile;	/* kept from running by a SKIP entry */
 	unsigned int count[RC_NIMPLS][RC_NVERDICTS];

@@ -801,7 +801,7 @@ int rc_cmd_report(int argc, char **argv)
 	char **paths, **fleet_files = NULL;
 	struct run *runs;
 	size_t nids;
-	int c, n, r, ret = 3;
+	int c, n, r, ret = RC_EXIT_ENV;
 
 	rc_cli_getopt(RC_CMD_REPORT, opts, shortopts);
 	optind = 1;
@@ -819,7 +819,7 @@ int rc_cmd_report(int argc, char **argv)
 			fprintf(stderr, "rdmaconf: usage: rdmaconf report "
 				"RESULTS.json [MORE.json ...] -o DIR, or "
 				"rdmaconf report --fleet DIR [-o DIR]\n");
-			return 2;
+			return RC_EXIT_USAGE;
 		}
 		out = optarg;
 	}
@@ -829,12 +829,12 @@ int rc_cmd_report(int argc, char **argv)
 		if (n) {
 			fprintf(stderr, "rdmaconf: report --fleet DIR takes its "
 				"results files from DIR/fleet.json\n");
-			return 2;
+			return RC_EXIT_USAGE;
 		}
 		n = rc_fleet_load(fleet_dir, &fl, &fleet_files);
 		if (n < 0) {
 			rc_jv_free(fl);
-			return 3;
+			return RC_EXIT_ENV;
 		}
 		paths = fleet_files;
 		if (!out)
@@ -843,7 +843,7 @@ int rc_cmd_report(int argc, char **argv)
 	if (!out || (n < 1 && !fleet_dir)) {
 		fprintf(stderr, "rdmaconf: report needs -o DIR and at least one "
 			"results file\n");
-		return 2;
+		return RC_EXIT_USAGE;
 	}
 	runs = calloc(n ? n : 1, sizeof(*runs));
 	if (!runs)
@@ -892,7 +892,8 @@ int rc_cmd_report(int argc, char **argv)
 	    !write_file(out, "summary.md", &md)) {
 		printf("report: %s/index.html %s/summary.md (%d results file%s, "
 		       "%zu cases)\n", out, out, n, n == 1 ? "" : "s", nids);
-		ret = 0;
+		ret = fflush(stdout) || ferror(stdout) ? RC_EXIT_ENV :
+		      RC_EXIT_OK;
 	}
 	free(ids);
 out:

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "output.h"
+#include "rdmaconf.h"
 #include "results.h"
 
 /* A member's new name, in place (its value stays). */
@@ -69,4 +75,117 @@ struct rc_jv *rc_results_load(const char *path, char *err, size_t errlen)
 fail:
 	rc_jv_free(doc);
 	return NULL;
+}
+
+/*
+ * Rewriting the whole file costs its size: past RC_RESULTS_WHOLE bytes
+ * a state is written at most every RC_RESULTS_LAG_MS, and always at the
+ * end (and on SIGINT or SIGTERM, which end the run through close).
+ */
+#define RC_RESULTS_WHOLE (1024 * 1024)
+#define RC_RESULTS_LAG_MS 250
+
+static int write_all(int fd, const char *s, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, s, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -ENOSPC;
+		s += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The document as it stands, into the temporary file, synced, renamed
+ * over the results file; on any failure the results file is as it was.
+ * A stream (a device, a pipe: /dev/stdout) cannot be rewritten, or
+ * renamed over: it gets the last state only, written into it. */
+static int save(struct rc_results *r, const char *summary, bool complete,
+		bool last)
+{
+	struct rc_str tail = {};
+	int fd, ret;
+
+	if (r->stream && !last)
+		return 0;
+	rc_str_printf(&tail, "\n],\n\"summary\": %s,\n\"complete\": %s}\n",
+		      summary, complete ? "true" : "false");
+	if (r->stream)
+		fd = open(r->path, O_WRONLY | O_CLOEXEC);
+	else
+		fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+			  O_NOFOLLOW, 0644);
+	ret = fd < 0 ? -errno : 0;
+	if (!ret)
+		ret = write_all(fd, r->head.s, r->head.len);
+	if (!ret && r->cases.len)
+		ret = write_all(fd, r->cases.s, r->cases.len);
+	if (!ret)
+		ret = write_all(fd, tail.s, tail.len);
+	if (!ret && !r->stream && fdatasync(fd))
+		ret = -errno;
+	if (fd >= 0 && close(fd) && !ret)
+		ret = -errno;
+	if (!ret && !r->stream && rename(r->tmp, r->path))
+		ret = -errno;
+	if (!ret)
+		r->saved = r->ncases;
+	else if (!r->stream)
+		unlink(r->tmp);
+	r->saved_ms = rc_now_ms();
+	rc_str_free(&tail);
+	return ret;
+}
+
+int rc_results_open(struct rc_results *r, const char *path, const char *head)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->stream = !stat(path, &st) && !S_ISREG(st.st_mode);
+	if (r->stream && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	r->path = strdup(path);
+	/* beside it: a rename never crosses file systems */
+	if (!r->path || asprintf(&r->tmp, "%.*s.%s.tmp%d",
+				 slash ? (int)(slash - path + 1) : 0, path,
+				 slash ? slash + 1 : path, getpid()) < 0)
+		abort();
+	rc_str_printf(&r->head, "{%s,\n\"results\": [", head);
+	return save(r, "{}", false, false);
+}
+
+int rc_results_add(struct rc_results *r, const char *case_json,
+		   const char *summary_json)
+{
+	rc_str_printf(&r->cases, "%s\n%s", r->ncases ? "," : "", case_json);
+	r->ncases++;
+	if (r->head.len + r->cases.len > RC_RESULTS_WHOLE &&
+	    rc_now_ms() - r->saved_ms < RC_RESULTS_LAG_MS)
+		return 0;
+	return save(r, summary_json, false, false);
+}
+
+int rc_results_close(struct rc_results *r, const char *summary_json,
+		     bool complete)
+{
+	int ret = save(r, summary_json, complete, true);
+
+	rc_str_free(&r->head);
+	rc_str_free(&r->cases);
+	free(r->path);
+	free(r->tmp);
+	r->path = r->tmp = NULL;
+	return ret;
+}
+
+unsigned int rc_results_saved(const struct rc_results *r)
+{
+	return r->saved;
 }

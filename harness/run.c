@@ -21,6 +21,7 @@
 #include "output.h"
 #include "paths.h"
 #include "profile.h"
+#include "results.h"
 #include "row.h"
 #include "run.h"
 #include "runner.h"
@@ -197,11 +198,12 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 		fprintf(stderr, "rdmaconf: %s\n", err);
 		return -1;
 	}
-	/* the libraries' and the kernel's deviations hold on every device */
+	/* the libraries' and the kernel's deviations hold on every device:
+	 * a data directory without them is no data directory (a profile
+	 * silently missing turns known deviations into new FAILs) */
 	for (i = 0; i < ARRAY_SIZE(always); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, always[i]);
-		if (!access(path, F_OK) &&
-		    rc_profile_load(p, path, err, sizeof(err)))
+		if (rc_profile_load(p, path, err, sizeof(err)))
 			goto fail;
 	}
 	if (dev && !rc_device_driver(dev, drv, sizeof(drv))) {
@@ -212,7 +214,8 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 	}
 	return 0;
 fail:
-	fprintf(stderr, "rdmaconf: %s\n", err);
+	fprintf(stderr, "rdmaconf: %s%s\n", err, getenv("RDMACONF_EXPECT_DIR") ?
+		" (RDMACONF_EXPECT_DIR)" : "");
 	return -1;
 }
 
@@ -352,10 +355,24 @@ struct run_out {
 	bool tty;			/* progress on stderr */
 };
 
-/* Decide row @i and write it everywhere; -1 when the results file fails. */
+/* The results file could not be written (-@err): what it holds now. */
+static void results_failed(const struct run_out *w, int err)
+{
+	if (w->results.stream)
+		fprintf(stderr, "rdmaconf: writing %s failed: %s\n", w->o->json,
+			strerror(-err));
+	else
+		fprintf(stderr, "rdmaconf: writing %s failed: %s; it holds the "
+			"first %u cases\n", w->o->json, strerror(-err),
+			rc_results_saved(&w->results));
+}
+
+/* Decide row @i and write it everywhere; -1 when a write fails (the
+ * results file then holds every row before the failure). */
 static int emit_row(struct run_out *w, unsigned int i)
 {
 	struct run_row *rr = &w->rows[i];
+	int ret;
 
 	if (w->tty)
 		fprintf(stderr, "\r\033[K");
@@ -367,13 +384,17 @@ static int emit_row(struct run_out *w, unsigned int i)
 	w->sum.len = 0;
 	rc_json_row(&w->row, rr->g, rr->c, &rr->res);
 	rc_summary_json(&w->sum, &w->s);
-	if (w->o->json && rc_results_add(&w->results, w->row.s, w->sum.s)) {
-		fprintf(stderr, "rdmaconf: writing %s failed: %m; results so "
-			"far are in it\n", w->o->json);
+	ret = w->o->json ? rc_results_add(&w->results, w->row.s, w->sum.s) :
+	      0;
+	if (ret) {
+		results_failed(w, ret);
 		return -1;
 	}
 	rc_junit_row(&w->junit, rr->g, rr->c, &rr->res);
-	fflush(stdout);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "rdmaconf: writing the KTAP stream failed: %m\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -434,15 +455,14 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 	struct rc_held held = {};
 	unsigned int i, done = 0;
 	struct rc_end end;
-	int j;
+	int j, failed;
 
 	if (!slots || rc_runner_guard()) {
 		fprintf(stderr, "rdmaconf: cannot set up the case runner: %m\n");
 		return RC_EXIT_ENV;
 	}
-	if (emit_ready(w))
-		return RC_EXIT_ENV;
-	while (!interrupted) {
+	failed = emit_ready(w);
+	while (!interrupted && !failed) {
 		for (i = 0; i < nslots && !interrupted; i++) {
 			struct run_row *rr;
 			unsigned int wd;
@@ -471,18 +491,17 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 		if (w->tty)
 			fprintf(stderr, "\r\033[K[%u/%d] %s", ++done, njobs,
 				s->c->id);
-		if (emit_ready(w))
-			return RC_EXIT_ENV;
+		failed = emit_ready(w);
 	}
 	/* what the children of an interrupted run left is not a result */
 	rc_runner_abort();
 	while (rc_slots_wait(&end))
 		;
 	/* but every row that was complete is, out of order or not */
-	for (i = w->next; i < w->nrows; i++)
-		if (!w->rows[i].pending && emit_row(w, i))
-			return RC_EXIT_ENV;
-	return RC_EXIT_OK;
+	for (i = w->next; i < w->nrows && !failed; i++)
+		if (!w->rows[i].pending)
+			failed = emit_row(w, i);
+	return failed ? RC_EXIT_ENV : RC_EXIT_OK;
 }
 
 int rc_cmd_run(const struct rc_opts *o)
@@ -500,6 +519,8 @@ int rc_cmd_run(const struct rc_opts *o)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	/* a file size limit is a write error, as a full disk is */
+	signal(SIGXFSZ, SIG_IGN);
 	ret = find_target(o, &target, &dev, &peer);
 	if (ret)
 		return ret;
@@ -507,13 +528,18 @@ int rc_cmd_run(const struct rc_opts *o)
 		return RC_EXIT_USAGE;
 	w.o = o;
 	w.t = &target;
-	w.results.fd = -1;
 	w.tty = isatty(STDERR_FILENO);
 	w.rows = select_rows(o, &profile, &w.nrows);
 	jobs = calloc(w.nrows * RC_NIMPLS + 1, sizeof(*jobs));
 	if (!w.rows || !jobs) {
 		fprintf(stderr, "rdmaconf: out of memory\n");
 		return RC_EXIT_ENV;
+	}
+	/* a run that selects nothing tests nothing: never a green run */
+	if (!w.nrows) {
+		fprintf(stderr, "rdmaconf: --filter '%.64s' selects no case "
+			"(rdmaconf list shows the ids)\n", o->filter);
+		return RC_EXIT_USAGE;
 	}
 	for (i = 0; i < w.nrows; i++)
 		plan_row(&w.rows[i], i, o, &target, jobs, &njobs);
@@ -547,8 +573,12 @@ int rc_cmd_run(const struct rc_opts *o)
 	}
 	w.sum.len = 0;
 	rc_summary_json(&w.sum, &w.s);
-	if (o->json && rc_results_close(&w.results, w.sum.s, !interrupted))
-		fprintf(stderr, "rdmaconf: closing %s failed: %m\n", o->json);
+	ret = o->json ? rc_results_close(&w.results, w.sum.s, !interrupted) :
+	      0;
+	if (ret) {
+		results_failed(&w, ret);
+		return RC_EXIT_ENV;
+	}
 	if (o->junit) {
 		ret = rc_junit_write(o->junit, &w.junit, &w.s,
 				     target.ca ? &dev : NULL);
@@ -559,6 +589,10 @@ int rc_cmd_run(const struct rc_opts *o)
 		}
 	}
 	rc_summary_ktap(stdout, &w.s, o->impl);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "rdmaconf: writing the KTAP stream failed: %m\n");
+		return RC_EXIT_ENV;
+	}
 	rc_str_free(&head);
 	rc_str_free(&w.row);
 	rc_str_free(&w.sum);
@@ -569,5 +603,13 @@ int rc_cmd_run(const struct rc_opts *o)
 			"results so far kept\n", w.next, w.nrows);
 		return RC_EXIT_INTERRUPTED;
 	}
-	return w.s.bad ? RC_EXIT_FAILURES : RC_EXIT_OK;
+	if (w.s.bad)
+		return RC_EXIT_FAILURES;
+	/* every row skipped or unsupported: nothing was tested */
+	if (!w.s.ran) {
+		fprintf(stderr, "rdmaconf: no case ran here: all %u were "
+			"skipped or unsupported (see their reasons)\n", w.nrows);
+		return RC_EXIT_NOTHING;
+	}
+	return RC_EXIT_OK;
 }

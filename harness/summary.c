@@ -30,6 +30,7 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 			s->breaks[i][c->basis]++;
 	}
 	s->cases++;
+	s->ran += r->anyran;
 	s->stale += r->stale[0] != 0;
 	s->conforms_now += r->conforms_now;
 	s->by_profile += r->by_profile;

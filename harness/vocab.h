@@ -148,9 +148,13 @@ enum rc_entry_kind { RC_ENTRY_KINDS(RC_ENTRY_KIND_ENUM) RC_NENTRY_KINDS };
 	X(OK, 0, "every case ok") \
 	X(FAILURES, 1, "a case failed, crashed, hung, diverged, or went " \
 	  "stale; or the gate found a case worse") \
-	X(USAGE, 2, "bad command line, profile or results file") \
-	X(ENV, 3, "the environment cannot run the suite (no such device, a " \
-	  "file that cannot be written)") \
+	X(USAGE, 2, "bad command line or profile, or a filter that selects " \
+	  "no case") \
+	X(ENV, 3, "the environment cannot run the suite: no such device, a " \
+	  "results file that cannot be read or is not one, an output that " \
+	  "cannot be written (the results so far are kept)") \
+	X(NOTHING, 4, "no case ran: every selected one was skipped or " \
+	  "unsupported here; a run that tested nothing is not green") \
 	X(INTERRUPTED, 130, "interrupted (SIGINT or SIGTERM): the results " \
 	  "so far are kept")
 

@@ -31,7 +31,9 @@ def test_list_and_filter():
     assert len(ids) == len(set(ids)) > 40
     grh = list_ids("umad/set_grh/*")
     assert grh and all(i.startswith("umad/set_grh/") for i in grh)
-    assert list_ids("no/such/*") == []
+    p = subprocess.run([RDMACONF, "list", "--filter", "no/such/*"],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "selects no case" in p.stderr
     # several globs, comma separated: the union, in table order
     both = list_ids("umad/set_grh/*,verbs/*")
     assert set(both) == set(grh) | set(list_ids("verbs/*"))
@@ -368,3 +370,60 @@ def test_cli_errors_are_one_line(rdmaconf):
         assert len(lines) == 1 and text in lines[0], (args, p.stderr)
     p = subprocess.run([RDMACONF, "--help"], capture_output=True, text=True)
     assert p.returncode == 0 and "usage: rdmaconf" in p.stdout
+
+
+def one_line(p):
+    lines = [l for l in p.stderr.splitlines() if l.startswith("rdmaconf:")]
+    return len(lines) == 1 and p.stderr.count("\n") == 1
+
+
+def test_a_full_disk_keeps_every_finished_case(tmp_path):
+    """The results file is written whole beside itself and renamed: a
+    write that fails (here the process's file size limit, as a full disk
+    would) leaves the last complete state, valid JSON, not cut."""
+    path = tmp_path / "r.json"
+    p = subprocess.run(["prlimit", "--fsize=60000", RDMACONF, "run",
+                        "--filter", "umad/*", "--json", str(path)],
+                       capture_output=True, text=True)
+    assert p.returncode == 3, p.stderr
+    assert one_line(p) and "it holds the first" in p.stderr, p.stderr
+    kept = int(p.stderr.split("it holds the first ")[1].split()[0])
+    data = json.loads(path.read_text())
+    assert data["complete"] is False and len(data["results"]) == kept > 5
+    assert not [f for f in os.listdir(tmp_path) if f != "r.json"], \
+        "no temporary file is left beside it"
+
+
+def test_every_write_to_stdout_is_checked():
+    for args in (["list"], ["list", "--json", "-"],
+                 ["run", "--filter", "umad/size/*"], ["__vocab"]):
+        with open("/dev/full", "w") as full:
+            p = subprocess.run([RDMACONF, *args], stdout=full,
+                               stderr=subprocess.PIPE, text=True)
+        assert p.returncode == 3, (args, p.stderr)
+        assert "No space left on device" in p.stderr or args == ["__vocab"]
+
+
+def test_a_run_that_tests_nothing_is_not_green(tmp_path):
+    for args in (["run", "--filter", "UMAD/*"], ["list", "--filter", "x"]):
+        p = subprocess.run([RDMACONF, *args], capture_output=True, text=True)
+        assert p.returncode == 2 and one_line(p), p.stderr
+        assert "selects no case" in p.stderr
+    if not os.path.isdir("/sys/class/infiniband"):
+        # every row needs a device this host has not: all SKIP
+        p = subprocess.run([RDMACONF, "run", "--filter", "verbs/*"],
+                           capture_output=True, text=True)
+        assert p.returncode == 4 and "no case ran here" in p.stderr, \
+            p.stderr
+
+
+def test_a_profile_that_is_not_there_is_an_error(tmp_path):
+    p = subprocess.run([RDMACONF, "run", "--filter", "umad/size/*",
+                        "--expect", str(tmp_path)], capture_output=True,
+                       text=True)
+    assert p.returncode == 2 and "is not a file" in p.stderr, p.stderr
+    env = dict(os.environ, RDMACONF_EXPECT_DIR=str(tmp_path / "none"))
+    p = subprocess.run([RDMACONF, "run", "--filter", "umad/size/*"],
+                       capture_output=True, text=True, env=env)
+    assert p.returncode == 2 and one_line(p), p.stderr
+    assert "RDMACONF_EXPECT_DIR" in p.stderr

@@ -86,6 +86,9 @@ def test_man_page_names_every_word_of_the_tables():
         need("EXIT STATUS", str(e["code"]))
     for t in v["targets"]:
         need("OPTIONS", t["name"])
+        need("NEEDS", t["name"])
+    for n in v["needs"]:
+        need("NEEDS", n["name"])
     # each command's options where its section documents it
     where = {"list": ("OPTIONS", "SYNOPSIS"), "run": ("OPTIONS", "SYNOPSIS"),
              "fleet": ("FLEET",), "report": ("REPORT AND GATE",),

@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../../harness/device.h"
 #include "../../harness/profile.h"
 #include "../../harness/rdmaconf.h"
 #include "../../harness/json.h"
+#include "../../harness/results.h"
 
 static char *slurp(const char *path)
 {
@@ -60,7 +63,31 @@ Test(json, results_valid_after_every_case)
 	cr_assert_eq(rc_results_close(&r, "{\"n\": 2}", true), 0);
 	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
 			 "{\"id\": 1},\n{\"id\": 2}\n],\n\"summary\": {\"n\": 2},\n"
-			 "\"complete\": true }\n");
+			 "\"complete\": true}\n");
+	unlink(path);
+}
+
+/* A write that fails -- a full disk -- leaves the file as it was: every
+ * case before it, valid, and no temporary file beside it. */
+Test(json, a_failed_write_keeps_the_last_complete_state)
+{
+	char path[] = "/tmp/rdmaconf-unit-XXXXXX", big[4096], *before;
+	struct rlimit small = { 400, 400 };
+	struct rc_results r;
+
+	open_results(path, &r);
+	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
+	before = strdup(slurp(path));
+	/* files of this process end at 400 bytes: EFBIG, not SIGXFSZ */
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	cr_assert_eq(rc_results_add(&r, big, "{\"n\": 2}"), -EFBIG);
+	cr_assert_eq(rc_results_saved(&r), 1);
+	cr_assert_str_eq(slurp(path), before);
+	cr_assert_neq(access(r.tmp, F_OK), 0, "the temporary file is gone");
+	free(before);
 	unlink(path);
 }
 

@@ -14,8 +14,10 @@ static bool flag(const struct rc_jv *c, const char *key)
 const char *rc_case_verdict(const struct rc_jv *c, enum rc_impl_id impl)
 {
 	const char *v = rc_jv_str(rc_jv_get(c, "verdict"), rc_impl_name(impl));
+	int k = rc_verdict_parse(v);
 
-	return v ? v : "-";
+	/* a word of the vocabulary, never the file's own text */
+	return k >= 0 ? rc_verdict_name(k) : v ? "?" : "-";
 }
 
 /* Did the implementation run the call at all (vocab.h)?  A verdict
@@ -27,18 +29,25 @@ static bool ran(const char *v)
 	return k >= 0 && rc_verdict_ran(k);
 }
 
+/* "system no longer runs it (SKIP: needs a second RDMA device ...)" */
 static const char *stopped_running(const struct rc_jv *b,
 				   const struct rc_jv *n)
 {
-	static char why[64];
+	static char why[320];
+	const char *detail;
+	char key[32];
 	int i;
 
-	for (i = 0; i < RC_NIMPLS; i++)
-		if (ran(rc_case_verdict(b, i)) && !ran(rc_case_verdict(n, i))) {
-			snprintf(why, sizeof(why), "%s no longer runs it (%.16s)",
-				 rc_impl_name(i), rc_case_verdict(n, i));
-			return why;
-		}
+	for (i = 0; i < RC_NIMPLS; i++) {
+		if (!ran(rc_case_verdict(b, i)) || ran(rc_case_verdict(n, i)))
+			continue;
+		snprintf(key, sizeof(key), "%s_detail", rc_impl_name(i));
+		detail = rc_jv_str(n, key);
+		snprintf(why, sizeof(why), "%s no longer runs it (%s%s%.256s)",
+			 rc_impl_name(i), rc_case_verdict(n, i),
+			 detail && *detail ? ": " : "", detail ? detail : "");
+		return why;
+	}
 	return NULL;
 }
 

@@ -26,7 +26,8 @@ enum rc_change {
 enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 			       const char **why);
 const char *rc_change_name(enum rc_change c);
-/* A case's verdict on @impl as written, or "-". */
+/* A case's verdict on @impl: the vocabulary's word, "-" when it has none,
+ * "?" when the file holds something else (safe to show anywhere). */
 const char *rc_case_verdict(const struct rc_jv *c, enum rc_impl_id impl);
 
 #endif

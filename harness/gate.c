@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "escape.h"
 #include "compare.h"
 #include "jsonread.h"
 #include "report.h"
@@ -50,14 +51,31 @@ static bool load(struct side *s)
 	return true;
 }
 
-static void row(const char *mark, const char *id, const struct rc_jv *b,
-		const struct rc_jv *n, const char *why)
+/* One line of the gate's table; what came from a file is shown as text
+ * (rc_term_str): a results file cannot write to the terminal. */
+static void row(const char *mark, const char *who, const char *id,
+		const struct rc_jv *b, const struct rc_jv *n, const char *why)
 {
-	printf("%-8s %-58s %5s/%-5s -> %5s/%-5s %s\n", mark, id,
+	char case_id[200], shown_why[1024], node[128];
+
+	snprintf(case_id, sizeof(case_id), "%s%s%s",
+		 who ? rc_term_str(who, node, sizeof(node)) : "", who ? ":" : "",
+		 rc_term_str(id, shown_why, sizeof(shown_why)));
+	printf("%-8s %-58s %5s/%-5s -> %5s/%-5s %s\n", mark, case_id,
 	       b ? rc_case_verdict(b, RC_IMPL_SYSTEM) : "",
 	       b ? rc_case_verdict(b, RC_IMPL_REFERENCE) : "",
 	       n ? rc_case_verdict(n, RC_IMPL_SYSTEM) : "",
-	       n ? rc_case_verdict(n, RC_IMPL_REFERENCE) : "", why);
+	       n ? rc_case_verdict(n, RC_IMPL_REFERENCE) : "",
+	       rc_term_str(why, shown_why, sizeof(shown_why)));
+}
+
+/* A node's line of a fleet's gate */
+static void node_row(const char *mark, const char *node, const char *what)
+{
+	char shown[128];
+
+	printf("%-8s %-58s %s\n", mark, rc_term_str(node, shown,
+						   sizeof(shown)), what);
 }
 
 struct tally {
@@ -70,25 +88,31 @@ static bool gate_file(const char *base_path, const char *now_path,
 		      const char *who, struct tally *t)
 {
 	struct side base = { .path = base_path }, now = { .path = now_path };
-	char id_buf[160];
-	bool ok = false;
+	const struct rc_jv *complete;
+	bool ok = false, partial;
 	size_t i;
 
 	if (!load(&base) || !load(&now))
 		goto out;
+	/* a baseline whose run did not complete says nothing of the cases
+	 * it lacks: those are not new, they are unknown, and not green */
+	complete = rc_jv_get(base.doc, "complete");
+	partial = !complete || !complete->b;
 	for (i = 0; i < now.results->n; i++) {
 		const struct rc_jv *n = &now.results->items[i];
 		const char *id = rc_jv_str(n, "id"), *why;
-		const struct rc_jv *b = id ? find(&base, id) : NULL;
+		const struct rc_jv *b = find(&base, id);
 		enum rc_change ch;
 
-		if (!id)
+		if (!b && partial) {
+			row("WORSE", who, id, b, n, "not in the baseline, "
+			    "whose run did not complete");
+			t->worse++;
 			continue;
+		}
 		ch = rc_compare_case(b, n, &why);
-		snprintf(id_buf, sizeof(id_buf), "%s%s%s", who ? who : "",
-			 who ? ":" : "", id);
 		if (ch != RC_SAME)
-			row(rc_change_name(ch), id_buf, b, n, why);
+			row(rc_change_name(ch), who, id, b, n, why);
 		t->worse += ch == RC_WORSE;
 		t->update += ch == RC_UPDATE;
 		t->better += ch == RC_BETTER;
@@ -101,9 +125,7 @@ static bool gate_file(const char *base_path, const char *now_path,
 		if (!id || find(&now, id))
 			continue;
 		rc_compare_case(b, NULL, &why);
-		snprintf(id_buf, sizeof(id_buf), "%s%s%s", who ? who : "",
-			 who ? ":" : "", id);
-		row("WORSE", id_buf, b, NULL, why);
+		row("WORSE", who, id, b, NULL, why);
 		t->worse++;
 	}
 	ok = true;
@@ -140,7 +162,7 @@ static bool gate_fleet(const char *base_dir, const char *now_dir,
 		if (!node)
 			continue;
 		if (!st || st->type != RC_JNUM) {
-			printf("%-8s %-58s its step died\n", "WORSE", node);
+			node_row("WORSE", node, "its step died");
 			t->worse++;
 		}
 		for (j = 0; j < bn->n; j++)
@@ -148,7 +170,7 @@ static bool gate_fleet(const char *base_dir, const char *now_dir,
 				    node))
 				break;
 		if (j == bn->n || !rc_jv_str(&bn->items[j], "results")) {
-			printf("%-8s %-58s not in the baseline\n", "NEW", node);
+			node_row("NEW", node, "not in the baseline");
 			continue;
 		}
 		if (!res)
@@ -167,8 +189,7 @@ static bool gate_fleet(const char *base_dir, const char *now_dir,
 				    node))
 				break;
 		if (node && i == nn->n) {
-			printf("%-8s %-58s vanished from the fleet\n", "WORSE",
-			       node);
+			node_row("WORSE", node, "vanished from the fleet");
 			t->worse++;
 		}
 	}

@@ -79,18 +79,3 @@ void rc_str_free(struct rc_str *b)
 	free(b->s);
 	memset(b, 0, sizeof(*b));
 }
-
-void rc_str_xml(struct rc_str *b, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': rc_str_printf(b, "&lt;"); break;
-		case '>': rc_str_printf(b, "&gt;"); break;
-		case '&': rc_str_printf(b, "&amp;"); break;
-		case '"': rc_str_printf(b, "&quot;"); break;
-		default:
-			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
-				      *s != '\n' ? '?' : *s);
-		}
-	}
-}

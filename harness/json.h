@@ -16,9 +16,6 @@ void rc_str_printf(struct rc_str *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rc_str_json(struct rc_str *b, const char *s);	/* quoted, escaped */
 void rc_str_hex(struct rc_str *b, const uint8_t *p, size_t len); /* quoted */
-/* XML/HTML text: markup characters as entities, control characters but
- * newline as '?' (XML 1.0 forbids them) */
-void rc_str_xml(struct rc_str *b, const char *s);
 void rc_str_free(struct rc_str *b);
 
 #endif

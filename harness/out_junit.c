@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <sys/utsname.h>
 
+#include "escape.h"
 #include "output.h"
 
 void rc_junit_row(struct rc_str *b, const struct rc_group *g,
@@ -15,18 +16,18 @@ void rc_junit_row(struct rc_str *b, const struct rc_group *g,
 	const struct rc_outcome *oc = r->oc;
 
 	rc_str_printf(b, "<testcase classname=\"%s\" name=\"", g->call);
-	rc_str_xml(b, c->id);
+	rc_str_html(b, c->id);
 	rc_str_printf(b, "\">");
 	if (r->bad) {
 		rc_str_printf(b, "<failure message=\"");
-		rc_str_xml(b, r->why[0] && !r->expected_divergence ? r->why :
+		rc_str_html(b, r->why[0] && !r->expected_divergence ? r->why :
 			   r->stale[0] ? r->stale :
 			   oc[0].selected && rc_verdict_bad(oc[0].j.verdict) ?
 			   oc[0].j.msg : oc[1].j.msg);
 		rc_str_printf(b, "\"/>");
 	} else if (!r->anyran) {
 		rc_str_printf(b, "<skipped message=\"");
-		rc_str_xml(b, oc[0].selected ? oc[0].j.msg : oc[1].j.msg);
+		rc_str_html(b, oc[0].selected ? oc[0].j.msg : oc[1].j.msg);
 		rc_str_printf(b, "\"/>");
 	}
 	rc_str_printf(b, "</testcase>\n");
@@ -35,7 +36,7 @@ void rc_junit_row(struct rc_str *b, const struct rc_group *g,
 static void property(struct rc_str *b, const char *name, const char *value)
 {
 	rc_str_printf(b, "    <property name=\"%s\" value=\"", name);
-	rc_str_xml(b, value ? value : "");
+	rc_str_html(b, value ? value : "");
 	rc_str_printf(b, "\"/>\n");
 }
 

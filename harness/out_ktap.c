@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "escape.h"
 #include "output.h"
 
 static void dump(FILE *f, const struct rc_case *c, const struct rc_outcome *oc)
@@ -39,6 +40,15 @@ static void dump(FILE *f, const struct rc_case *c, const struct rc_outcome *oc)
 	}
 }
 
+/* The rest of a KTAP line: what the implementation under test said
+ * (through a verdict's message) cannot break the stream into lines or
+ * reach the terminal. */
+static void line(FILE *f, const char *s)
+{
+	rc_term_put(f, s);
+	fputc('\n', f);
+}
+
 void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 		 const struct rc_row_result *r)
 {
@@ -48,32 +58,40 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 	if (!r->bad && !r->anyran) {
 		const struct rc_outcome *first = oc[0].selected ? &oc[0] : &oc[1];
 
-		fprintf(f, "ok %u %s # SKIP %s%s\n", n, c->id,
-			r->by_profile ? "not run, by profile: " : "",
-			first->j.msg);
+		fprintf(f, "ok %u %s # SKIP %s", n, c->id,
+			r->by_profile ? "not run, by profile: " : "");
+		line(f, first->j.msg);
 	} else if (!r->bad && r->x && r->x->kind != RC_ENTRY_SKIP) {
-		fprintf(f, "ok %u %s # XFAIL %s\n", n, c->id, r->x->reason);
+		fprintf(f, "ok %u %s # XFAIL ", n, c->id);
+		line(f, r->x->reason);
 	} else {
 		fprintf(f, "%s %u %s\n", r->bad ? "not ok" : "ok", n, c->id);
 	}
 	for (i = 0; i < RC_NIMPLS; i++)
-		if (oc[i].selected && (r->bad || oc[i].j.verdict != RC_PASS))
-			fprintf(f, "# %s: %s%s%s\n", rc_impl_name(i),
+		if (oc[i].selected && (r->bad || oc[i].j.verdict != RC_PASS)) {
+			fprintf(f, "# %s: %s%s", rc_impl_name(i),
 				rc_verdict_name(oc[i].j.verdict),
-				oc[i].j.msg[0] ? " - " : "", oc[i].j.msg);
+				oc[i].j.msg[0] ? " - " : "");
+			line(f, oc[i].j.msg);
+		}
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (oc[i].first_ms)
 			fprintf(f, "# %s: took %.1f ms beside other rows, out of "
 				"its time tolerance: ran again alone (%.1f ms)\n",
 				rc_impl_name(i), oc[i].first_ms,
 				oc[i].obs.elapsed_ms);
-	if (r->agree == 0)
-		fprintf(f, "# DIVERGE%s: %s\n", r->expected_divergence ?
-			" (expected)" : "", r->why);
-	if (r->stale[0])
-		fprintf(f, "# STALE: %s\n", r->stale);
+	if (r->agree == 0) {
+		fprintf(f, "# DIVERGE%s: ", r->expected_divergence ?
+			" (expected)" : "");
+		line(f, r->why);
+	}
+	if (r->stale[0]) {
+		fprintf(f, "# STALE: ");
+		line(f, r->stale);
+	}
 	if (r->bad) {
-		fprintf(f, "# doc (%s): %s\n", rc_basis_name(c->basis), c->doc);
+		fprintf(f, "# doc (%s): ", rc_basis_name(c->basis));
+		line(f, c->doc);
 		dump(f, c, oc);
 	}
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "escape.h"
 #include "compare.h"
 #include "report_changes.h"
 
@@ -11,9 +12,9 @@ static void change_row(struct rc_str *b, const char *id,
 	if (html) {
 		rc_str_printf(b, "<tr><td>%s</td><td><a href=\"#",
 			      rc_change_name(ch));
-		rc_str_xml(b, id);
+		rc_str_html(b, id);
 		rc_str_printf(b, "\"><code>");
-		rc_str_xml(b, id);
+		rc_str_html(b, id);
 		rc_str_printf(b, "</code></a></td>");
 		for (k = 0; k < RC_NIMPLS; k++)
 			rc_str_printf(b, "<td class=\"%s\">%s &rarr; %s</td>",
@@ -21,16 +22,19 @@ static void change_row(struct rc_str *b, const char *id,
 				      rc_case_verdict(was, k),
 				      rc_case_verdict(now, k));
 		rc_str_printf(b, "<td>");
-		rc_str_xml(b, why);
+		rc_str_html(b, why);
 		rc_str_printf(b, "</td></tr>");
 		return;
 	}
-	rc_str_printf(b, "| %s | `%s` | %s -> %s | %s -> %s | %s |\n",
-		      rc_change_name(ch), id,
+	rc_str_printf(b, "| %s | ", rc_change_name(ch));
+	rc_str_md(b, id);
+	rc_str_printf(b, " | %s -> %s | %s -> %s | ",
 		      rc_case_verdict(was, RC_IMPL_SYSTEM),
 		      rc_case_verdict(now, RC_IMPL_SYSTEM),
 		      rc_case_verdict(was, RC_IMPL_REFERENCE),
-		      rc_case_verdict(now, RC_IMPL_REFERENCE), why);
+		      rc_case_verdict(now, RC_IMPL_REFERENCE));
+	rc_str_md(b, why);
+	rc_str_printf(b, " |\n");
 }
 
 void rc_report_changes(struct rc_str *b, const char *const *labels,
@@ -52,17 +56,19 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 		changed = 0;
 		if (html) {
 			rc_str_printf(b, "<h3>%d &rarr; %d</h3><p>", r, r + 1);
-			rc_str_xml(b, labels[r - 1]);
+			rc_str_html(b, labels[r - 1]);
 			rc_str_printf(b, " &rarr; ");
-			rc_str_xml(b, labels[r]);
+			rc_str_html(b, labels[r]);
 			rc_str_printf(b, "</p><table><tr><th>change</th>"
 				      "<th>case</th><th>system</th>"
 				      "<th>reference</th><th>why</th></tr>");
 		} else {
-			rc_str_printf(b, "\n### %d -> %d: %s -> %s\n\n| change "
-				      "| case | system | reference | why |\n"
-				      "|---|---|---|---|---|\n", r, r + 1,
-				      labels[r - 1], labels[r]);
+			rc_str_printf(b, "\n### %d -> %d: ", r, r + 1);
+			rc_str_md(b, labels[r - 1]);
+			rc_str_printf(b, " -> ");
+			rc_str_md(b, labels[r]);
+			rc_str_printf(b, "\n\n| change | case | system | "
+				      "reference | why |\n|---|---|---|---|---|\n");
 		}
 		for (i = 0; i < nids; i++) {
 			const struct rc_jv *was =

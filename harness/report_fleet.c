@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "compare.h"
 #include "report_fleet.h"
 
@@ -71,9 +72,9 @@ static void node_table(struct rc_str *b, const struct rc_jv *nodes,
 		else
 			snprintf(step, sizeof(step), "exit %d", (int)st->num);
 		rc_str_printf(b, html ? "<tr><td>" : "| ");
-		rc_str_xml(b, str_or(nd, "node", "?"));
+		rc_str_text(b, html, str_or(nd, "node", "?"));
 		rc_str_printf(b, html ? "</td><td>" : " | ");
-		rc_str_xml(b, str_or(nd, "partner", "-"));
+		rc_str_text(b, html, str_or(nd, "partner", "-"));
 		if (html)
 			rc_str_printf(b, "</td><td class=\"%s\">%s</td><td>%g"
 				      "</td><td>%g</td></tr>", st &&
@@ -156,17 +157,17 @@ static bool outlier(struct rc_str *b, const struct rc_jv *node,
 		if (!differ++) {
 			rc_str_printf(b, html ? "<p class=\"FAIL\">Outlier: <b>" :
 				      "**Outlier: ");
-			rc_str_xml(b, str_or(node, "node", "?"));
+			rc_str_text(b, html, str_or(node, "node", "?"));
 			rc_str_printf(b, html ? "</b></p><table><tr><th>case</th>"
 				      "<th>this node</th><th>the group's "
 				      "majority</th></tr>" : "**\n\n| case | "
 				      "this node | the group's majority |\n"
 				      "|---|---|---|\n");
 		}
-		rc_str_printf(b, html ? "<tr><td><code>" : "| `");
-		rc_str_xml(b, ids[c]);
+		rc_str_printf(b, html ? "<tr><td><code>" : "| ");
+		rc_str_text(b, html, ids[c]);
 		rc_str_printf(b, html ? "</code></td><td>%s</td><td>%s</td>"
-			      "</tr>" : "` | %s | %s |\n", mine,
+			      "</tr>" : " | %s | %s |\n", mine,
 			      maj[c].outcome);
 	}
 	if (differ)
@@ -188,11 +189,14 @@ unsigned int rc_report_fleet(struct rc_str *b, const struct rc_jv *fleet,
 
 	if (!fps || !grouped)
 		abort();
-	rc_str_printf(b, html ? "<h2>Fleet</h2><p>Slurm job %s, target %s, "
-		      "%zu nodes, %.1f s.</p>" : "\n## Fleet\n\nSlurm job %s, "
-		      "target %s, %zu nodes, %.1f s.\n\n",
-		      str_or(fleet, "job", "?"), str_or(fleet, "target", "?"),
-		      n, rc_jv_num(fleet, "elapsed_s", 0));
+	rc_str_printf(b, html ? "<h2>Fleet</h2><p>Slurm job " :
+		      "\n## Fleet\n\nSlurm job ");
+	rc_str_text(b, html, str_or(fleet, "job", "?"));
+	rc_str_printf(b, ", target ");
+	rc_str_text(b, html, str_or(fleet, "target", "?"));
+	rc_str_printf(b, html ? ", %zu nodes, %.1f s.</p>" :
+		      ", %zu nodes, %.1f s.\n\n", n,
+		      rc_jv_num(fleet, "elapsed_s", 0));
 	if (!n)
 		goto out;
 	node_table(b, nodes, docs, html);
@@ -203,14 +207,14 @@ unsigned int rc_report_fleet(struct rc_str *b, const struct rc_jv *fleet,
 		if (!docs[i] || grouped[i])
 			continue;
 		rc_str_printf(b, html ? "<h3>" : "### ");
-		rc_str_xml(b, fps[i]);
+		rc_str_text(b, html, fps[i]);
 		rc_str_printf(b, html ? "</h3><p>" : "\n\n");
 		for (j = i, members = 0; j < n; j++) {
 			if (!in_group(docs, fps, i, j))
 				continue;
 			grouped[j] = true;
 			rc_str_printf(b, "%s", members++ ? ", " : "");
-			rc_str_xml(b, str_or(&nodes->items[j], "node", "?"));
+			rc_str_text(b, html, str_or(&nodes->items[j], "node", "?"));
 		}
 		rc_str_printf(b, html ? "</p>" : "\n\n");
 		if (members < 3) {

@@ -43,6 +43,105 @@ static void upgrade_from_1(struct rc_jv *results)
 	}
 }
 
+/* Is member @key of @o of @type, or absent or null where @optional? */
+static bool typed(const struct rc_jv *o, const char *key, enum rc_jtype type,
+		  bool optional)
+{
+	const struct rc_jv *v = rc_jv_get(o, key);
+
+	if (!v || v->type == RC_JNULL)
+		return optional;
+	return v->type == type;
+}
+
+/* What makes one case of a results file one, in the file's current
+ * names: NULL, or what is wrong with it. */
+static const char *bad_case(const struct rc_jv *c)
+{
+	static const char *const texts[] = {
+		"call", "doc", "note", "divergence", "stale",
+		"system_detail", "reference_detail" };
+	static const char *const objects[] = {
+		"contract", "profile_entry", "system", "reference" };
+	const struct rc_jv *verdict = rc_jv_get(c, "verdict");
+	size_t i;
+
+	if (c->type != RC_JOBJ)
+		return "is not an object";
+	if (!typed(c, "id", RC_JSTR, false))
+		return "has no \"id\" string";
+	if (!typed(c, "ok", RC_JBOOL, false))
+		return "has no \"ok\" true or false";
+	if (!verdict || verdict->type != RC_JOBJ)
+		return "has no \"verdict\" object";
+	for (i = 0; i < verdict->n; i++)
+		if (rc_impl_parse(verdict->keys[i]) < 0 ||
+		    (verdict->items[i].type != RC_JNULL &&
+		     (verdict->items[i].type != RC_JSTR ||
+		      rc_verdict_parse(verdict->items[i].str) < 0)))
+			return "has a verdict that is no verdict of "
+			       "rdmaconf __vocab";
+	if (!typed(c, "agree", RC_JBOOL, true))
+		return "has an \"agree\" that is not true, false or null";
+	if (rc_jv_str(c, "basis") && rc_basis_parse(rc_jv_str(c, "basis")) < 0)
+		return "has a basis that is no basis of rdmaconf __vocab";
+	if (!typed(c, "basis", RC_JSTR, true) ||
+	    !typed(c, "needs", RC_JARR, true))
+		return "has a \"basis\" or \"needs\" of the wrong type";
+	for (i = 0; i < ARRAY_SIZE(texts); i++)
+		if (!typed(c, texts[i], RC_JSTR, true))
+			return "has a text member that is not a string";
+	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		if (!typed(c, objects[i], RC_JOBJ, true))
+			return "has a contract, observation or profile entry "
+			       "that is not an object";
+	return NULL;
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(rc_jv_str(*(const struct rc_jv *const *)a, "id"),
+		      rc_jv_str(*(const struct rc_jv *const *)b, "id"));
+}
+
+/* Every case one, and no id twice; 0, or -1 with the cause in @err. */
+static int check(const char *path, const struct rc_jv *doc,
+		 const struct rc_jv *results, char *err, size_t errlen)
+{
+	const struct rc_jv **sorted;
+	const char *why;
+	size_t i;
+	int ret = 0;
+
+	if (!typed(doc, "complete", RC_JBOOL, false)) {
+		snprintf(err, errlen, "%s: no \"complete\" true or false: not "
+			 "a results file of rdmaconf", path);
+		return -1;
+	}
+	for (i = 0; i < results->n; i++) {
+		why = bad_case(&results->items[i]);
+		if (why) {
+			snprintf(err, errlen, "%s: case %zu %s", path, i + 1,
+				 why);
+			return -1;
+		}
+	}
+	sorted = malloc((results->n + 1) * sizeof(*sorted));
+	if (!sorted)
+		abort();
+	for (i = 0; i < results->n; i++)
+		sorted[i] = &results->items[i];
+	qsort(sorted, results->n, sizeof(*sorted), by_id);
+	for (i = 1; i < results->n && !ret; i++)
+		if (!by_id(&sorted[i - 1], &sorted[i])) {
+			snprintf(err, errlen, "%s: case %.120s is there twice",
+				 path, rc_jv_str(sorted[i], "id"));
+			ret = -1;
+		}
+	free(sorted);
+	return ret;
+}
+
 struct rc_jv *rc_results_load(const char *path, char *err, size_t errlen)
 {
 	struct rc_jv *doc = rc_json_load(path, err, errlen);
@@ -71,6 +170,8 @@ struct rc_jv *rc_results_load(const char *path, char *err, size_t errlen)
 	}
 	if (version == 1)
 		upgrade_from_1(results);
+	if (check(path, doc, results, err, errlen))
+		goto fail;
 	return doc;
 fail:
 	rc_jv_free(doc);

@@ -58,7 +58,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
 	$(BUILD)/shims/fake/libibumad.so.3 $(BUILD)/mutants.so
 
-.PHONY: all check check-slow unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation install deb
+.PHONY: all check check-slow unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation install deb style format
 
 # The main job (ci/conformance): the whole suite on this host's RDMA device,
 # or on rxe in the VM when the host has none; and (IBSIM=1, the default),
@@ -202,6 +202,23 @@ check-slow:
 
 deps:
 	./ci/install-deps
+
+# The style gate, as rdma-core keeps its .clang-format and LTP its
+# checkpatch: the C as clang-format (.clang-format: the kernel's style)
+# has it, the shell scripts clean under shellcheck.  make format applies
+# clang-format.
+CLANG_FORMAT ?= clang-format-14
+STYLE_C := $(shell git -C $(CURDIR) ls-files '*.c' '*.h' 2> /dev/null)
+STYLE_SH := $(shell git -C $(CURDIR) ls-files ci .ci completion debian/tests \
+	2> /dev/null | xargs -r grep -lE '^\#!.*(ba|)sh|shell=bash' 2> /dev/null)
+style:
+	@$(CLANG_FORMAT) --dry-run --Werror $(STYLE_C) 2>&1 | \
+		grep -m 20 'error:' && { echo "style: run make format"; \
+		exit 1; } || true
+	@shellcheck -x $(STYLE_SH)
+	@echo "style: $(words $(STYLE_C)) C files, $(words $(STYLE_SH)) scripts clean"
+format:
+	$(CLANG_FORMAT) -i $(STYLE_C)
 
 # libFuzzer targets (clang) for everything rdmaconf parses that it did not
 # write: results files, profiles, received GRHs, what a umad read returns.

@@ -9,6 +9,7 @@
 
 #include "output.h"
 #include "paths.h"
+#include "target.h"
 
 
 /* PRETTY_NAME of /etc/os-release ("Debian GNU/Linux 13 (trixie)"): the
@@ -41,7 +42,7 @@ static void member(struct rc_str *b, const char *key, const char *value)
 }
 
 void rc_json_head(struct rc_str *b, const struct rc_device *dev,
-		  const struct rc_target *t)
+		  const struct rc_target *t, const struct rc_profile *p)
 {
 	const char *origin = rc_impl_system_origin("umad");
 	struct utsname u;
@@ -82,8 +83,13 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 			      t->remote_guid);
 	else
 		rc_str_printf(b, "null");
-	rc_str_printf(b, ", \"slowness\": %.2f},\n\"device\": ",
-		      t->slowness);
+	rc_str_printf(b, ", \"slowness\": %.2f", t->slowness);
+	/* where the profiles came from: the entries' "where" are relative
+	 * to the data directory */
+	member(b, ", \"target\": ", rc_target_name(rc_target_current()));
+	member(b, ", \"profile_dir\": ", p->dir);
+	member(b, ", \"profiles\": ", p->files);
+	rc_str_printf(b, "},\n\"device\": ");
 	rc_device_fingerprint(dev, b);
 }
 

@@ -52,7 +52,7 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 
 /* the results file's head: the tool, the host, the device */
 void rc_json_head(struct rc_str *b, const struct rc_device *dev,
-		  const struct rc_target *t);
+		  const struct rc_target *t, const struct rc_profile *p);
 /* the row as written in its table (rdmaconf list --json) */
 void rc_json_case(struct rc_str *b, const struct rc_group *g,
 		  const struct rc_case *c);

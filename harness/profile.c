@@ -225,6 +225,17 @@ static int entry_kind(struct reading *rd, char *kind, int *xkind,
 	return 0;
 }
 
+/* @path as an entry's "where" shows it: relative to the data directory
+ * when it is in it, so that results name no host's own paths. */
+static const char *shown_path(const struct rc_profile *p, const char *path)
+{
+	size_t n = p->dir ? strlen(p->dir) : 0;
+
+	if (n && !strncmp(path, p->dir, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
 /* Entry @id into @p, where this profile is read from entry @first on. */
 static int add_entry(struct rc_profile *p, struct reading *rd,
 		     unsigned int first, const char *id, int xkind,
@@ -257,7 +268,8 @@ static int add_entry(struct rc_profile *p, struct reading *rd,
 	e->id = strdup(id);
 	e->reason = strdup(reason);
 	if (!e->id || !e->reason || (pin && !e->pin) ||
-	    asprintf(&e->where, "%s:%u", rd->path, rd->lineno) < 0)
+	    asprintf(&e->where, "%s:%u", shown_path(p, rd->path),
+		     rd->lineno) < 0)
 		abort();
 	return 0;
 }
@@ -316,7 +328,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 	}
 	n = strlen(p->files);
 	snprintf(p->files + n, sizeof(p->files) - n, "%s%s", n ? " " : "",
-		 path);
+		 shown_path(p, path));
 	ret = 0;
 out:
 	free(line);

@@ -82,6 +82,9 @@ struct rc_profile {
 	/* what %when compares against; NULL: unknown */
 	const char *kernel, *rdma_core;
 	enum rc_target_id target;	/* what %target names */
+	/* the data directory: an entry's "where" names its profiles
+	 * relative to it ("rdma-core.expect:71"), not by this host's path */
+	const char *dir;
 };
 
 /* What %when and %target lines are decided on, before loading. */

@@ -185,6 +185,7 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 	char path[4096], err[512], drv[64];
 	size_t i;
 
+	p->dir = dir;
 	/* what %when lines are decided on */
 	rc_profile_set_host(p, kernel_release(), rc_impl_rdma_core_version(
 				    rc_impl_system_origin("umad")),
@@ -545,7 +546,7 @@ int rc_cmd_run(const struct rc_opts *o)
 		plan_row(&w.rows[i], i, o, &target, jobs, &njobs);
 	nslots = rc_sched_jobs(o->jobs, RC_MAX_JOBS);
 
-	rc_json_head(&head, target.ca ? &dev : NULL, &target);
+	rc_json_head(&head, target.ca ? &dev : NULL, &target, &profile);
 	if (o->json) {
 		ret = rc_results_open(&w.results, o->json, head.s);
 		if (ret) {

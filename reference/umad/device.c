@@ -184,8 +184,13 @@ static int fill_port(const char *ca, int portnum, umad_port_t *port)
 		memcpy(&port->gid_prefix, gid, 8);
 		memcpy(&port->port_guid, gid + 8, 8);
 	}
-	ref_sysfs_read(port->link_layer, sizeof(port->link_layer),
-		   SYS_IB "/%s/ports/%d/link_layer", ca, portnum);
+	/* Linux has the attribute since 2.6.37; a port without it is an
+	 * InfiniBand port, which libibumad names "IB", and a drop-in's
+	 * clients print what libibumad's print (ibstat) */
+	if (ref_sysfs_read(port->link_layer, sizeof(port->link_layer),
+			   SYS_IB "/%s/ports/%d/link_layer", ca, portnum) ||
+	    !port->link_layer[0])
+		snprintf(port->link_layer, sizeof(port->link_layer), "IB");
 	snprintf(path, sizeof(path), SYS_IB "/%s/ports/%d/pkeys", ca, portnum);
 	dir = opendir(path);
 	if (dir) {

@@ -215,7 +215,7 @@ style:
 	@$(CLANG_FORMAT) --dry-run --Werror $(STYLE_C) 2>&1 | \
 		grep -m 20 'error:' && { echo "style: run make format"; \
 		exit 1; } || true
-	@shellcheck -x $(STYLE_SH)
+	@shellcheck -x -S warning $(STYLE_SH)
 	@echo "style: $(words $(STYLE_C)) C files, $(words $(STYLE_SH)) scripts clean"
 format:
 	$(CLANG_FORMAT) -i $(STYLE_C)

@@ -268,3 +268,51 @@ def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
     assert data["complete"] is False and len(data["results"]) >= 10
     time.sleep(0.5)
     nothing_left(mark)
+
+
+def start_and_stop(tmp_path, sig, to_group):
+    """An ibsim run stopped by @sig, to its own process (what `kill` and
+    a CI runner's cancel do) or to its group (Ctrl-C), after its tenth
+    row: how it ended, its results, and its mark."""
+    import signal as _signal
+    import time
+    out = tmp_path / ("r-%d.json" % sig)
+    env, mark = marked()
+    p = subprocess.Popen([RDMACONF, "run", "--target", "ibsim", "--json",
+                          str(out)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if p.stdout.readline().startswith("ok 10 "):
+            break
+    if to_group:
+        os.killpg(p.pid, sig)
+    else:
+        os.kill(p.pid, sig)
+    p.wait(timeout=60)
+    # within 2 s of the end, nothing of the run is left
+    time.sleep(2)
+    nothing_left(mark)
+    if p.returncode == -_signal.SIGKILL:
+        return p, None
+    return p, json.loads(out.read_text())
+
+
+@pytest.mark.ibsim
+def test_sigterm_stops_an_ibsim_run_and_keeps_results(tmp_path):
+    """SIGTERM to the run (a CI runner cancelling it) stops it at once:
+    exit 130, the results so far, nothing left."""
+    import signal
+    p, data = start_and_stop(tmp_path, signal.SIGTERM, to_group=False)
+    assert p.returncode == 130, p.stderr.read()[-2000:]
+    assert data["complete"] is False and len(data["results"]) >= 10
+
+
+@pytest.mark.ibsim
+def test_sigkill_of_an_ibsim_run_leaves_no_process(tmp_path):
+    """SIGKILL cannot be caught: ibsim, opensm, the peers, the rows and
+    rdmaconf itself die with the launcher (their parent-death signal)."""
+    import signal
+    p, _ = start_and_stop(tmp_path, signal.SIGKILL, to_group=False)
+    assert p.returncode == -signal.SIGKILL

@@ -313,6 +313,7 @@ coverage:
 	lcov -q --extract build/cov/all.info '$(CURDIR)/reference/*' \
 		'$(CURDIR)/harness/*' --output-file build/cov/rdmaconf.info
 	genhtml -q build/cov/rdmaconf.info --output-directory build/coverage
+	@lcov --summary build/cov/rdmaconf.info 2>&1 | grep -E 'lines|functions'
 	@echo "coverage report: build/coverage/index.html"
 
 clean:

@@ -19,10 +19,16 @@
 
 #include "../../harness/mad_wire.h"
 
-/* One row of the MAD files; @mode is the file's own enum. */
+struct mad_row;
+/* A row's behaviour: what it calls and what it checks, a function of its
+ * call's file; the file's run does what all its rows share. */
+typedef void mad_check(const struct mad_row *row, struct rc_ctx *ctx);
+
+/* One row of the MAD files. */
 struct mad_row {
 	struct rc_case c;
-	int mode;
+	mad_check *check;	/* umad_set_grh_wire: unset, its run is all */
+	int mode;		/* the files not yet moved to check */
 	int mgmt_class;
 	int timeout_ms;
 	int retries;

@@ -284,6 +284,24 @@ bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 	return false;
 }
 
+bool expect_get_served(struct rc_ctx *ctx, int portid, int mgmt_class,
+		       uint32_t tid, const char *violation)
+{
+	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
+	struct peer client;
+
+	if (!peer_open(ctx, &client, mgmt_class, 0, 0))
+		return false;
+	mad_build(ctx, req, mgmt_class, METHOD_GET, tid);
+	if (mad_address_self(ctx, req) &&
+	    (peer_send(&client, req, 0, 0, 0) ||
+	     mad_wait(ctx, ctx->ops->umad_get_fd(portid), in, sizeof(in),
+		      ARRIVE_MS) <= 0))
+		rc_obs_violation(ctx->obs, "%s", violation);
+	peer_close(&client);
+	return true;
+}
+
 static const struct rc_field summary_fields[] = {
 	{ "umad.status", 0, 4 },
 	{ "mad.base_version", 4, 1 },

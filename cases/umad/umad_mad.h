@@ -101,6 +101,12 @@ int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16]);
 bool impl_open(struct rc_ctx *ctx, int *portid);
 bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 		uint32_t methods, int *agent);
+/* A peer client of @mgmt_class sends a Get (transaction id @tid) to the
+ * port, whose agent serves Gets: @violation when it cannot be sent or does
+ * not reach @portid within ARRIVE_MS.  False when the peer cannot be
+ * opened (the row BROKEN). */
+bool expect_get_served(struct rc_ctx *ctx, int portid, int mgmt_class,
+		       uint32_t tid, const char *violation);
 /* method_mask argument of umad_register*(3) for a METHOD_BIT set */
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods);
 

@@ -140,7 +140,7 @@ static void server_gets_requests(const struct mad_row *row,
 }
 
 /* Register for the class of the fabric query @q, ask it, check the answer. */
-static void fabric_answers(struct rc_ctx *ctx, enum fabric_query q)
+static void fabric_answers(struct rc_ctx *ctx, const struct fabric_query *q)
 {
 	const struct rc_ops *ops = ctx->ops;
 	int mgmt_class = fabric_class(q, 0), portid, id, n;
@@ -166,18 +166,18 @@ out:
 static void smi_directed_route_answered(const struct mad_row *row,
 					struct rc_ctx *ctx)
 {
-	fabric_answers(ctx, FQ_SMP_DR_SELF);
+	fabric_answers(ctx, &fabric_smp_dr_self);
 }
 
 static void smi_lid_routed_answered(const struct mad_row *row,
 				    struct rc_ctx *ctx)
 {
-	fabric_answers(ctx, FQ_SMP_LID_REMOTE);
+	fabric_answers(ctx, &fabric_smp_lid_remote);
 }
 
 static void sa_answered_by_sm(const struct mad_row *row, struct rc_ctx *ctx)
 {
-	fabric_answers(ctx, FQ_SA_SELF);
+	fabric_answers(ctx, &fabric_sa_self);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -140,12 +140,12 @@ static void check_remote(struct rc_ctx *ctx, int portid, int agent)
 	uint8_t req[MAD_BUF_LEN];
 	int n;
 
-	fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V2, req);
+	fabric_build(ctx, &fabric_vendor_remote, CLASS_V2, req);
 	n = ctx->ops->umad_send(portid, agent, req, MAD_SIZE, 1000, 0);
 	if (n)
 		rc_obs_violation(ctx->obs, "umad_send with the id: %d", n);
 	else
-		fabric_check_answer(ctx, FQ_VENDOR_REMOTE,
+		fabric_check_answer(ctx, &fabric_vendor_remote,
 				    ctx->ops->umad_get_fd(portid));
 }
 

@@ -142,7 +142,7 @@ static void run_lid(const struct mad_row *row, struct rc_ctx *ctx, int portid,
 	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
 
 	if (row->mode == LID_REMOTE) {
-		fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V1, req);
+		fabric_build(ctx, &fabric_vendor_remote, CLASS_V1, req);
 	} else {
 		mad_build(ctx, req, CLASS_V1, METHOD_GET, 0x1d);
 		mad_address_lid(req, UNASSIGNED_LID);
@@ -152,7 +152,7 @@ static void run_lid(const struct mad_row *row, struct rc_ctx *ctx, int portid,
 	if (ctx->obs->ret)
 		return;
 	if (row->mode == LID_REMOTE) {
-		fabric_check_answer(ctx, FQ_VENDOR_REMOTE, fd);
+		fabric_check_answer(ctx, &fabric_vendor_remote, fd);
 		return;
 	}
 	n = mad_wait(ctx, fd, in, sizeof(in), row->timeout_ms + ARRIVE_MS);

@@ -135,6 +135,20 @@ void peer_join(struct peer *p)
 	p->thread = false;
 }
 
+bool peer_get_for(struct rc_ctx *ctx, struct peer *p, int portid,
+		  int mgmt_class, int delay_ms)
+{
+	if (peer_open(ctx, p, CLASS_V2, 0, 0) &&
+	    peer_get(ctx, p, mgmt_class, delay_ms) &&
+	    (delay_ms || mad_ready(ctx, ctx->ops->umad_get_fd(portid),
+				   ARRIVE_MS)))
+		return true;
+	if (ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the peer's Get did "
+			     "not arrive");
+	return false;
+}
+
 int peer_reply(struct peer *p, const uint8_t *req)
 {
 	uint8_t rsp[MAD_BUF_LEN];

@@ -68,6 +68,11 @@ int peer_send(struct peer *p, uint8_t *umad, size_t len, int timeout_ms,
 bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 	      int delay_ms);
 void peer_join(struct peer *p);
+/* peer_get on a peer @p opened as a client of CLASS_V2, the Get for an
+ * agent of @portid: sent after @delay_ms, or (0) now and there to read when
+ * it returns.  False, the row BROKEN, when it cannot be. */
+bool peer_get_for(struct rc_ctx *ctx, struct peer *p, int portid,
+		  int mgmt_class, int delay_ms);
 /* Answer @req (as read) with a GetResp to where it came from. */
 int peer_reply(struct peer *p, const uint8_t *req);
 /* Wait up to @ms (scaled by the host's slowness) and read one message

@@ -28,7 +28,6 @@ struct dev_row {
 	int port;
 	int max;		/* umad_get_cas_names' max */
 	dev_check *check;
-	int mode;		/* the files not yet moved to check */
 };
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);

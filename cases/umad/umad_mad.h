@@ -28,7 +28,6 @@ typedef void mad_check(const struct mad_row *row, struct rc_ctx *ctx);
 struct mad_row {
 	struct rc_case c;
 	mad_check *check;	/* umad_set_grh_wire: unset, its run is all */
-	int mode;		/* the files not yet moved to check */
 	int mgmt_class;
 	int timeout_ms;
 	int retries;

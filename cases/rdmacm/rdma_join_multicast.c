@@ -50,15 +50,26 @@
 	"\"rdma_cm_join_mc_attr_mask\" enum */"
 #define DOC_ERR "Returns 0 on success, or -1 on error."
 
-enum mode { ARRIVES, CONTEXT, TWICE, UNBOUND, NO_QP, SENDONLY, NO_IGMP,
-	    BAD_FLAG, BAD_MASK, NO_ADDRESS };
+struct join_row;
+/* What a row does to join @group (the group of its family). */
+typedef void join_check(const struct join_row *row, struct rc_ctx *ctx,
+			struct sockaddr_storage *group);
 
 struct join_row {
 	struct rc_case c;
-	enum mode mode;
+	join_check *check;
 	int family;
-	bool ex;
+	bool ex;		/* rdma_join_multicast_ex, with these: */
+	uint32_t comp_mask;
+	uint32_t join_flags;
 };
+
+/* the attributes of a full member's rdma_join_multicast_ex */
+#define EX_MASK (RDMA_CM_JOIN_MC_ATTR_ADDRESS | RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS)
+
+static join_check message_arrives, context_in_event, second_join_one_copy,
+	id_without_qp_joins, unbound_id_fails, sendonly_not_attached,
+	sendonly_no_igmp, join_refused;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE)
 
@@ -68,16 +79,16 @@ static const struct join_row rows[] = {
 		 .note = "after the join event, one message to the group "
 			 "reaches the QP, and the netdev is in the IPv4 group",
 		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = ARRIVES, .family = AF_INET },
+	  .check = message_arrives, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/ipv6-message-arrives",
 		 .doc = DOC_JOIN, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same for an IPv6 group (Linux refuses these on "
 			 "RoCE v2)", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = ARRIVES, .family = AF_INET6 },
+	  .check = message_arrives, .family = AF_INET6 },
 	{ .c = { .id = "rdmacm/join_multicast/context-in-event",
 		 .doc = DOC_CONTEXT, .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = CONTEXT, .family = AF_INET },
+	  .check = context_in_event, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/twice-one-copy", .doc = DOC_JOIN,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the same group joined twice on one id: the page is "
@@ -87,18 +98,18 @@ static const struct join_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { .ret = RC_RET_IN,
 			     .value = 0, .alt = { -1, -1 } } },
-	  .mode = TWICE, .family = AF_INET },
+	  .check = second_join_one_copy, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/id-without-qp", .doc = DOC_NO_QP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a bound id with no QP joins: 0, and the join event "
 			 "comes with status 0 (attaching is the caller's)",
 		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = NO_QP, .family = AF_INET },
+	  .check = id_without_qp_joins, .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/id-not-bound", .doc = DOC_BOUND,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an id bound to nothing cannot join: read as -1",
 		 .needs = NEEDS, .contract = { RC_FAILS() } },
-	  .mode = UNBOUND, .family = AF_INET },
+	  .check = unbound_id_fails, .family = AF_INET },
 };
 
 static const struct join_row ex_rows[] = {
@@ -106,34 +117,42 @@ static const struct join_row ex_rows[] = {
 		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "RDMA_MC_JOIN_FLAG_FULLMEMBER: as rdma_join_multicast",
 		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = ARRIVES, .family = AF_INET, .ex = true },
+	  .check = message_arrives, .family = AF_INET, .ex = true,
+	  .comp_mask = EX_MASK },
 	{ .c = { .id = "rdmacm/join_multicast_ex/sendonly-not-attached",
 		 .doc = DOC_SENDONLY, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the join event comes; a message to the group does "
 			 "not reach the QP", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = SENDONLY, .family = AF_INET, .ex = true },
+	  .check = sendonly_not_attached, .family = AF_INET, .ex = true,
+	  .comp_mask = EX_MASK,
+	  .join_flags = RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER },
 	{ .c = { .id = "rdmacm/join_multicast_ex/sendonly-no-igmp",
 		 .doc = DOC_NO_IGMP, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after the join event, the netdev is not in the IPv4 "
 			 "group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .mode = NO_IGMP, .family = AF_INET, .ex = true },
+	  .check = sendonly_no_igmp, .family = AF_INET, .ex = true,
+	  .comp_mask = EX_MASK,
+	  .join_flags = RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER },
 	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-flag",
 		 .doc = DOC_FLAG, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "join_flags RDMA_MC_JOIN_FLAG_RESERVED: -1",
 		 .needs = NEEDS, .contract = { RC_FAILS() } },
-	  .mode = BAD_FLAG, .family = AF_INET, .ex = true },
+	  .check = join_refused, .family = AF_INET, .ex = true,
+	  .comp_mask = EX_MASK, .join_flags = RDMA_MC_JOIN_FLAG_RESERVED },
 	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-comp-mask-bit",
 		 .doc = DOC_MASK, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "RDMA_CM_JOIN_MC_ATTR_RESERVED set: a field the page "
 			 "does not have, read as -1", .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .mode = BAD_MASK, .family = AF_INET, .ex = true },
+	  .check = join_refused, .family = AF_INET, .ex = true,
+	  .comp_mask = EX_MASK | RDMA_CM_JOIN_MC_ATTR_RESERVED },
 	{ .c = { .id = "rdmacm/join_multicast_ex/no-address",
 		 .doc = DOC_MASK, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "comp_mask without RDMA_CM_JOIN_MC_ATTR_ADDRESS: no "
 			 "group to join, read as -1", .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .mode = NO_ADDRESS, .family = AF_INET, .ex = true },
+	  .check = join_refused, .family = AF_INET, .ex = true,
+	  .comp_mask = RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS },
 };
 
 /* The call observed: rdma_join_multicast, or _ex with the row's attrs. */
@@ -141,9 +160,8 @@ static int call_join(struct rc_ctx *ctx, const struct join_row *row,
 		     struct rdma_cm_id *id, struct sockaddr_storage *group)
 {
 	struct rdma_cm_join_mc_attr_ex a = {
-		.comp_mask = RDMA_CM_JOIN_MC_ATTR_ADDRESS |
-			     RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS,
-		.join_flags = RDMA_MC_JOIN_FLAG_FULLMEMBER,
+		.comp_mask = row->comp_mask,
+		.join_flags = row->join_flags,
 		.addr = (struct sockaddr *)group,
 	};
 	int ret;
@@ -153,24 +171,16 @@ static int call_join(struct rc_ctx *ctx, const struct join_row *row,
 					(struct sockaddr *)group, group));
 		return ret;
 	}
-	if (row->mode == SENDONLY || row->mode == NO_IGMP)
-		a.join_flags = RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER;
-	if (row->mode == BAD_FLAG)
-		a.join_flags = RDMA_MC_JOIN_FLAG_RESERVED;
-	if (row->mode == BAD_MASK)
-		a.comp_mask |= RDMA_CM_JOIN_MC_ATTR_RESERVED;
-	if (row->mode == NO_ADDRESS)
-		a.comp_mask &= ~RDMA_CM_JOIN_MC_ATTR_ADDRESS;
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_join_multicast_ex(id, &a, group));
 	return ret;
 }
 
 /*
- * An id on its own channel with no QP: bound to nothing (UNBOUND), or to
- * the port's own address (NO_QP, whose join event must then come).
+ * An id on its own channel with no QP: bound to nothing, or (@bound) to
+ * the port's own address, whose join event must then come.
  */
-static void run_bare_id(struct rc_ctx *ctx, const struct join_row *row,
-			struct sockaddr_storage *group)
+static void bare_id_joins(const struct join_row *row, struct rc_ctx *ctx,
+			  struct sockaddr_storage *group, bool bound)
 {
 	const struct rc_ops *ops = ctx->ops;
 	struct rdma_event_channel *ch = ops->rdma_create_event_channel();
@@ -184,13 +194,12 @@ static void run_bare_id(struct rc_ctx *ctx, const struct join_row *row,
 		m.id = NULL;
 		goto out;
 	}
-	if (row->mode == NO_QP &&
-	    (!mc_own_addr(ctx, row->family, &own) ||
-	     ops->rdma_bind_addr(m.id, (struct sockaddr *)&own))) {
+	if (bound && (!mc_own_addr(ctx, row->family, &own) ||
+		      ops->rdma_bind_addr(m.id, (struct sockaddr *)&own))) {
 		mc_broken(ctx, "rdma_bind_addr");
 		goto out;
 	}
-	if (call_join(ctx, row, m.id, group) || row->mode != NO_QP)
+	if (call_join(ctx, row, m.id, group) || !bound)
 		goto out;
 	type = mc_next_event(ctx, &m, VRES_WAIT_MS, &ev);
 	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status)
@@ -206,70 +215,190 @@ out:
 		ops->rdma_destroy_event_channel(ch);
 }
 
+static void unbound_id_fails(const struct join_row *row, struct rc_ctx *ctx,
+			     struct sockaddr_storage *group)
+{
+	bare_id_joins(row, ctx, group, false);
+}
+
+static void id_without_qp_joins(const struct join_row *row,
+				struct rc_ctx *ctx,
+				struct sockaddr_storage *group)
+{
+	bare_id_joins(row, ctx, group, true);
+}
+
+/* A member of the group, and a QP of the harness's to send to it from. */
+struct joiner {
+	struct member *m;
+	struct vres sender;
+};
+
+/* Open both; false (BROKEN) when either fails.  joiner_close in any
+ * case. */
+static bool joiner_open(const struct join_row *row, struct rc_ctx *ctx,
+			struct joiner *j)
+{
+	static struct member m;
+
+	j->m = &m;
+	memset(&j->sender, 0, sizeof(j->sender));
+	return member_open(ctx, j->m, row->family) &&
+	       vres_open(ctx, &j->sender, IBV_QPT_UD);
+}
+
+static void joiner_close(struct rc_ctx *ctx, struct joiner *j)
+{
+	vres_close(&j->sender);
+	member_close(ctx, j->m);
+}
+
+/* The call under test, then its event: the join's, with its context.
+ * True when it came; its address and Q_Key are the member's then. */
+static bool joined(const struct join_row *row, struct rc_ctx *ctx,
+		   struct joiner *j, struct sockaddr_storage *group)
+{
+	struct rdma_cm_event *ev;
+	int type;
+
+	if (call_join(ctx, row, j->m->id, group)) {
+		if (errno == KERNEL_ENOTSUPP)
+			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the "
+				     "kernel refuses this join on %s "
+				     "(ENOTSUPP): no IPv6 groups on RoCE v2",
+				     ctx->target->ca);
+		return false;
+	}
+	type = mc_next_event(ctx, j->m, VRES_WAIT_MS, &ev);
+	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status) {
+		rc_obs_violation(ctx->obs, "event %d status %d after the join, "
+				 "not MULTICAST_JOIN 0", type,
+				 type < 0 ? 0 : ev->status);
+		return false;
+	}
+	if (ev->param.ud.private_data != group)
+		rc_obs_violation(ctx->obs, "private_data of the join event is "
+				 "not the join's context");
+	j->m->group_ah = ev->param.ud.ah_attr;
+	j->m->group_qkey = ev->param.ud.qkey;
+	ctx->ops->rdma_ack_cm_event(ev);
+	return true;
+}
+
+/* A full member's netdev joins the IPv4 group; a send-only one's not. */
+static void expect_igmp(const struct join_row *row, struct rc_ctx *ctx,
+			bool full)
+{
+	const char *ip = MC_GROUP_OF(ctx, row->family);
+
+	if (row->family == AF_INET && mc_igmp_member(ip) != full)
+		rc_obs_violation(ctx->obs, "igmp: the netdev is %sin %s",
+				 full ? "not " : "", ip);
+}
+
+/* Of one message sent to the group, @want reach the QP. */
+static void expect_messages(struct rc_ctx *ctx, struct joiner *j, int want)
+{
+	int got;
+
+	if (!mc_send_to_group(ctx, &j->sender, j->m))
+		return;
+	got = member_expect(ctx, j->m, want);
+	if (got != want)
+		rc_obs_violation(ctx->obs, "messages: %d of one sent to the "
+				 "group reached the QP", got);
+}
+
+/* Joined as a full member (after a first join, with @twice), the member
+ * gets what the group is sent. */
+static void full_member_gets(const struct join_row *row, struct rc_ctx *ctx,
+			     struct sockaddr_storage *group, bool twice)
+{
+	struct joiner j;
+
+	if (joiner_open(row, ctx, &j) &&
+	    (!twice || member_join(ctx, j.m, group, false)) &&
+	    joined(row, ctx, &j, group)) {
+		expect_igmp(row, ctx, true);
+		expect_messages(ctx, &j, 1);
+	}
+	joiner_close(ctx, &j);
+}
+
+static void message_arrives(const struct join_row *row, struct rc_ctx *ctx,
+			    struct sockaddr_storage *group)
+{
+	full_member_gets(row, ctx, group, false);
+}
+
+static void second_join_one_copy(const struct join_row *row,
+				 struct rc_ctx *ctx,
+				 struct sockaddr_storage *group)
+{
+	full_member_gets(row, ctx, group, true);
+}
+
+static void context_in_event(const struct join_row *row, struct rc_ctx *ctx,
+			     struct sockaddr_storage *group)
+{
+	struct joiner j;
+
+	if (joiner_open(row, ctx, &j))
+		joined(row, ctx, &j, group);
+	joiner_close(ctx, &j);
+}
+
+static void sendonly_not_attached(const struct join_row *row,
+				  struct rc_ctx *ctx,
+				  struct sockaddr_storage *group)
+{
+	struct joiner j;
+
+	if (joiner_open(row, ctx, &j) && joined(row, ctx, &j, group)) {
+		expect_igmp(row, ctx, false);
+		expect_messages(ctx, &j, 0);
+	}
+	joiner_close(ctx, &j);
+}
+
+static void sendonly_no_igmp(const struct join_row *row, struct rc_ctx *ctx,
+			     struct sockaddr_storage *group)
+{
+	struct joiner j;
+
+	if (joiner_open(row, ctx, &j) && joined(row, ctx, &j, group))
+		expect_igmp(row, ctx, false);
+	joiner_close(ctx, &j);
+}
+
+/* Attributes the page does not allow: the call must fail.  Should it join
+ * all the same, the row goes on: the netdev must not be in the IPv4
+ * group, and the message must arrive. */
+static void join_refused(const struct join_row *row, struct rc_ctx *ctx,
+			 struct sockaddr_storage *group)
+{
+	struct joiner j;
+
+	if (joiner_open(row, ctx, &j) && joined(row, ctx, &j, group)) {
+		expect_igmp(row, ctx, false);
+		expect_messages(ctx, &j, 1);
+	}
+	joiner_close(ctx, &j);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct join_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	const char *ip = MC_GROUP_OF(ctx, row->family);
 	struct sockaddr_storage group;
-	static struct member m;
-	struct rdma_cm_event *ev;
-	struct vres sender = {};
-	int type, got;
-	bool full;
 
 	if (!rc_need_call(ctx, row->ex ? (void *)ops->rdma_join_multicast_ex :
 			  (void *)ops->rdma_join_multicast,
 			  row->ex ? "rdma_join_multicast_ex" :
 			  "rdma_join_multicast"))
 		return;
-	mc_addr_of(row->family, ip, 0, &group);
-	if (row->mode == UNBOUND || row->mode == NO_QP) {
-		run_bare_id(ctx, row, &group);
-		return;
-	}
-	if (!member_open(ctx, &m, row->family) ||
-	    !vres_open(ctx, &sender, IBV_QPT_UD))
-		goto out;
-	if (row->mode == TWICE && !member_join(ctx, &m, &group, false))
-		goto out;
-	if (call_join(ctx, row, m.id, &group)) {
-		if (errno == KERNEL_ENOTSUPP)
-			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the "
-				     "kernel refuses this join on %s "
-				     "(ENOTSUPP): no IPv6 groups on RoCE v2",
-				     ctx->target->ca);
-		goto out;
-	}
-	type = mc_next_event(ctx, &m, VRES_WAIT_MS, &ev);
-	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status) {
-		rc_obs_violation(ctx->obs, "event %d status %d after the join, "
-				 "not MULTICAST_JOIN 0", type,
-				 type < 0 ? 0 : ev->status);
-		goto out;
-	}
-	if (ev->param.ud.private_data != &group)
-		rc_obs_violation(ctx->obs, "private_data of the join event is "
-				 "not the join's context");
-	m.group_ah = ev->param.ud.ah_attr;
-	m.group_qkey = ev->param.ud.qkey;
-	ops->rdma_ack_cm_event(ev);
-	if (row->mode == CONTEXT)
-		goto out;
-	/* a full member's netdev joins the IP group; a send-only one's not */
-	full = row->mode == ARRIVES || row->mode == TWICE;
-	if (row->family == AF_INET && mc_igmp_member(ip) != full)
-		rc_obs_violation(ctx->obs, "igmp: the netdev is %sin %s",
-				 full ? "not " : "", ip);
-	if (row->mode == NO_IGMP || !mc_send_to_group(ctx, &sender, &m))
-		goto out;
-	got = member_expect(ctx, &m, row->mode == SENDONLY ? 0 : 1);
-	if (got != (row->mode == SENDONLY ? 0 : 1))
-		rc_obs_violation(ctx->obs, "messages: %d of one sent to the "
-				 "group reached the QP", got);
-out:
-	vres_close(&sender);
-	member_close(ctx, &m);
+	mc_addr_of(row->family, MC_GROUP_OF(ctx, row->family), 0, &group);
+	row->check(row, ctx, &group);
 }
 
 static const struct rc_group group = {

@@ -22,27 +22,30 @@
 #define DOC_FREE "umad_free() frees memory previously allocated with " \
 	"umad_alloc()."
 
-enum { WRITABLE, TOO_MUCH, FREE };
+struct alloc_row;
+typedef void alloc_check(const struct alloc_row *row, struct rc_ctx *ctx);
 
 struct alloc_row {
 	struct rc_case c;
-	int mode;
+	alloc_check *check;
 	int num;
 	size_t size;
 };
+
+static alloc_check buffers_writable, fails_out_of_memory, frees_allocated;
 
 static const struct alloc_row rows[] = {
 	{ .c = { .id = "umad/alloc/num-buffers-writable", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "4 buffers of 64 + 256 bytes: all 1280 written",
 		 .contract = { .ret = RC_RET_OK } },
-	  .mode = WRITABLE, .num = 4, .size = 320 },
+	  .check = buffers_writable, .num = 4, .size = 320 },
 	{ .c = { .id = "umad/alloc/out-of-memory", .doc = DOC_NULL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "2 buffers of SIZE_MAX / 2 + 1 bytes: more than any "
 			 "address space",
 		 .contract = { .ret = RC_RET_ERR } },
-	  .mode = TOO_MUCH, .num = 2, .size = SIZE_MAX / 2 + 1 },
+	  .check = fails_out_of_memory, .num = 2, .size = SIZE_MAX / 2 + 1 },
 };
 
 static const struct alloc_row free_rows[] = {
@@ -50,33 +53,50 @@ static const struct alloc_row free_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "returns, and the process goes on",
 		 .contract = { .ret = RC_RET_EQ } },
-	  .mode = FREE, .num = 2, .size = 320 },
+	  .check = frees_allocated, .num = 2, .size = 320 },
 };
+
+static void buffers_writable(const struct alloc_row *row, struct rc_ctx *ctx)
+{
+	void *p;
+
+	RC_OBSERVE(ctx, p = ctx->ops->umad_alloc(row->num, row->size));
+	if (p) {
+		memset(p, 0x5a, (size_t)row->num * row->size);
+		ctx->ops->umad_free(p);
+	}
+}
+
+static void fails_out_of_memory(const struct alloc_row *row,
+				struct rc_ctx *ctx)
+{
+	void *p;
+
+	RC_OBSERVE(ctx, p = ctx->ops->umad_alloc(row->num, row->size));
+	if (p)
+		ctx->ops->umad_free(p);
+}
+
+static void frees_allocated(const struct alloc_row *row, struct rc_ctx *ctx)
+{
+	void *p = ctx->ops->umad_alloc(row->num, row->size);
+
+	if (!p) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_alloc failed");
+		return;
+	}
+	RC_OBSERVE(ctx, (ctx->ops->umad_free(p), 0));
+}
 
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct alloc_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	void *p;
 
 	if (!rc_need_call(ctx, ops->umad_alloc, "umad_alloc") ||
 	    !rc_need_call(ctx, ops->umad_free, "umad_free"))
 		return;
-	if (row->mode == FREE) {
-		p = ops->umad_alloc(row->num, row->size);
-		if (!p) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "umad_alloc failed");
-			return;
-		}
-		RC_OBSERVE(ctx, (ops->umad_free(p), 0));
-		return;
-	}
-	RC_OBSERVE(ctx, p = ops->umad_alloc(row->num, row->size));
-	if (p && row->mode == WRITABLE)
-		memset(p, 0x5a, (size_t)row->num * row->size);
-	if (p)
-		ops->umad_free(p);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

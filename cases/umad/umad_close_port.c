@@ -16,48 +16,78 @@
 #define DOC_EINVAL "-EINVAL is returned if the portid is not a handle to a " \
 	"valid (open) port."
 
-enum { OPEN_ONCE, NEVER_OPENED, CLOSE_TWICE };
+static dev_check closes_open_port, rejects_never_opened,
+	rejects_closed_twice;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/open-port", .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_ONCE },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .check = closes_open_port },
 	{ .c = { .id = "umad/close_port/never-opened", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "handle 1000: not a descriptor umad_open_port gave",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = NEVER_OPENED },
+	  .check = rejects_never_opened },
 	{ .c = { .id = "umad/close_port/closed-twice", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = CLOSE_TWICE },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .check = rejects_closed_twice },
 };
+
+/* The target's port opened, not the call under test; -1 (BROKEN) when it
+ * does not open. */
+static int open_target(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	int fd = ctx->ops->umad_open_port(dev_row_ca(row, ctx),
+					  dev_row_port(row, ctx));
+
+	if (fd < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_open_port: %d",
+			     fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void closes_open_port(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	int fd = open_target(row, ctx);
+
+	if (fd < 0)
+		return;
+	RC_OBSERVE(ctx, ctx->ops->umad_close_port(fd));
+	if (fcntl(fd, F_GETFD) >= 0)
+		rc_obs_violation(ctx->obs, "descriptor %d still open after "
+				 "umad_close_port", fd);
+}
+
+static void rejects_never_opened(const struct dev_row *row,
+				 struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_close_port(1000));
+}
+
+static void rejects_closed_twice(const struct dev_row *row,
+				 struct rc_ctx *ctx)
+{
+	int fd = open_target(row, ctx);
+
+	if (fd < 0)
+		return;
+	ctx->ops->umad_close_port(fd);
+	RC_OBSERVE(ctx, ctx->ops->umad_close_port(fd));
+}
 
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	int fd = 1000;
 
 	if (!rc_need_call(ctx, ops->umad_open_port, "umad_open_port") ||
 	    !rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
 		return;
-	if (row->mode != NEVER_OPENED) {
-		fd = ops->umad_open_port(dev_row_ca(row, ctx),
-					 dev_row_port(row, ctx));
-		if (fd < 0) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "umad_open_port: %d", fd);
-			return;
-		}
-	}
-	if (row->mode == CLOSE_TWICE)
-		ops->umad_close_port(fd);
-	RC_OBSERVE(ctx, ops->umad_close_port(fd));
-	if (row->mode == OPEN_ONCE && fcntl(fd, F_GETFD) >= 0)
-		rc_obs_violation(ctx->obs, "descriptor %d still open after "
-				 "umad_close_port", fd);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

@@ -17,12 +17,17 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
 /* Which port number a row passes; others are literal. */
 #define PORT_TARGET (-1000)
 
+struct dev_row;
+/* A row's behaviour, in the files whose rows differ in more than their
+ * arguments (umad_open_port, umad_close_port). */
+typedef void dev_check(const struct dev_row *row, struct rc_ctx *ctx);
+
 struct dev_row {
 	struct rc_case c;
 	enum ca_arg ca;
 	int port;
 	int max;		/* umad_get_cas_names' max */
-	int mode;		/* what else the row does; the call file's enum */
+	dev_check *check;
 };
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);

@@ -26,33 +26,41 @@
 	"hold (decimal or 0x hex): qpn 42, qkey 0x80010000, lid 17767, " \
 	"flow_label 74565"
 
-enum { STDERR_ONLY, VALUES };
+struct dump_row;
+/* What the captured @out (stdout) and @err (stderr) of the call must show. */
+typedef void dump_check(const struct dump_row *row, struct rc_ctx *ctx,
+			const char *out, const char *err);
 
 struct dump_row {
 	struct rc_case c;
-	int mode;
+	dump_check *check;
 	bool addr_only;		/* umad_addr_dump of the header's address */
 };
 
+static dump_check goes_to_stderr_only, shows_address_values;
 
 static const struct dump_row rows[] = {
 	{ .c = { .id = "umad/dump/to-stderr", .doc = DOC_DUMP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "something on stderr, nothing on stdout",
-		 .contract = { RC_RETURNS(0) } }, .mode = STDERR_ONLY },
+		 .contract = { RC_RETURNS(0) } },
+	  .check = goes_to_stderr_only },
 	{ .c = { .id = "umad/dump/address-values", .doc = DOC_DUMP,
 		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
-		 .contract = { RC_RETURNS(0) } }, .mode = VALUES },
+		 .contract = { RC_RETURNS(0) } },
+	  .check = shows_address_values },
 };
 
 static const struct dump_row addr_rows[] = {
 	{ .c = { .id = "umad/addr_dump/to-stderr", .doc = DOC_ADDR,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "something on stderr, nothing on stdout",
-		 .contract = { RC_RETURNS(0) } }, .mode = STDERR_ONLY, .addr_only = true },
+		 .contract = { RC_RETURNS(0) } },
+	  .check = goes_to_stderr_only, .addr_only = true },
 	{ .c = { .id = "umad/addr_dump/address-values", .doc = DOC_ADDR,
 		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
-		 .contract = { RC_RETURNS(0) } }, .mode = VALUES, .addr_only = true },
+		 .contract = { RC_RETURNS(0) } },
+	  .check = shows_address_values, .addr_only = true },
 };
 
 /* A header whose fields are all distinct and far from each other. */
@@ -130,18 +138,26 @@ static void run(const void *r, struct rc_ctx *ctx)
 	close(efd);
 	close(keep_out);
 	close(keep_err);
+	row->check(row, ctx, out, err);
+}
 
-	if (row->mode == STDERR_ONLY) {
-		if (out[0])
-			rc_obs_violation(ctx->obs, "stdout \"%.60s\"", out);
-		else if (!err[0])
-			rc_obs_violation(ctx->obs, "stderr empty");
-		return;
-	}
-	/* "field: value not shown" for each, so a pin names the fields */
-	{
-		char msg[RC_REASON_MAX];
-		int len = 0;
+static void goes_to_stderr_only(const struct dump_row *row,
+				struct rc_ctx *ctx, const char *out,
+				const char *err)
+{
+	if (out[0])
+		rc_obs_violation(ctx->obs, "stdout \"%.60s\"", out);
+	else if (!err[0])
+		rc_obs_violation(ctx->obs, "stderr empty");
+}
+
+/* "field: value not shown" for each, so a pin names the fields */
+static void shows_address_values(const struct dump_row *row,
+				 struct rc_ctx *ctx, const char *out,
+				 const char *err)
+{
+	char msg[RC_REASON_MAX];
+	int len = 0;
 
 #define SHOWN(name, v) \
 	do { \
@@ -150,14 +166,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 					"; " name " %" PRIu64 " not shown", \
 					(uint64_t)(v)); \
 	} while (0)
-		SHOWN("qpn", 42);
-		SHOWN("qkey", 0x80010000);
-		SHOWN("lid", 17767);
-		SHOWN("flow_label", 74565);
+	SHOWN("qpn", 42);
+	SHOWN("qkey", 0x80010000);
+	SHOWN("lid", 17767);
+	SHOWN("flow_label", 74565);
 #undef SHOWN
-		if (len)
-			rc_obs_violation(ctx->obs, "%s", msg + 2);
-	}
+	if (len)
+		rc_obs_violation(ctx->obs, "%s", msg + 2);
 }
 
 static const struct rc_group group = {

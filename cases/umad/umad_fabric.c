@@ -33,15 +33,27 @@ enum {
 	SMP_DIRECTION = 0x8000,
 };
 
-int fabric_class(enum fabric_query q, int vendor_class)
+/*
+ * What a row asks the fabric: the MAD it sends, and how the answer is
+ * checked.
+ */
+struct fabric_query {
+	const char *who;	/* who answers, for the violations */
+	int mgmt_class;		/* 0: the vendor class the row gives */
+	uint32_t tid;
+	/* what follows mad_build's header: the query, and where it goes */
+	bool (*build)(struct rc_ctx *ctx, uint8_t *umad, int mgmt_class);
+	/* the bits of the answer's status word that are its status */
+	uint16_t status_mask;
+	/* check where the answer @in came from; the GUID it holds in @got,
+	 * and in @want the one it must (preset: the remote port's) */
+	void (*answer)(struct rc_ctx *ctx, const struct fabric_query *q,
+		       const uint8_t *in, uint64_t *got, uint64_t *want);
+};
+
+int fabric_class(const struct fabric_query *q, int vendor_class)
 {
-	switch (q) {
-	case FQ_SMP_DR_SELF: return MAD_CLASS_SMI_DR;
-	case FQ_SMP_LID_REMOTE: return MAD_CLASS_SMI;
-	case FQ_SA_SELF: return MAD_CLASS_SA;
-	case FQ_VENDOR_REMOTE: break;
-	}
-	return vendor_class;
+	return q->mgmt_class ? q->mgmt_class : vendor_class;
 }
 
 static void put16(uint8_t *p, uint16_t v)
@@ -106,114 +118,178 @@ static bool own_guid(struct rc_ctx *ctx, bool port, uint64_t *guid)
 	       !rc_guid_parse(buf, guid);
 }
 
-bool fabric_build(struct rc_ctx *ctx, enum fabric_query q, int vendor_class,
-		  uint8_t *umad)
+/* An SMP or SA MAD: a Get of NodeInfo, with no vendor payload. */
+static uint8_t *node_info_get(uint8_t *umad)
 {
 	uint8_t *mad = umad + REF_UMAD_HDR_SIZE;
-	uint64_t mask = htobe64(1);	/* NodeRecord component: LID */
-	uint16_t lid, sm;
 
-	mad_build(ctx, umad, fabric_class(q, vendor_class), METHOD_GET,
-		  0xfab0 + q);
-	/* the class and OUI the remote peer serves */
-	if (q == FQ_VENDOR_REMOTE && vendor_class >= 0x30)
-		memcpy(mad + MAD_OFF_OUI, test_oui, 3);
-	if (q == FQ_VENDOR_REMOTE) {
-		mad_address_lid(umad, ctx->target->remote_lid);
-		return true;
-	}
-	/* an SMP or SA MAD carries no vendor payload */
 	memset(mad + MAD_OFF_ATTR_ID, 0, MAD_SIZE - MAD_OFF_ATTR_ID);
 	put16(mad + MAD_OFF_ATTR_ID, ATTR_NODE_INFO);
-	switch (q) {
-	case FQ_SMP_DR_SELF:
-		/* hop count 0: the SMA of the node itself */
-		put16(mad + SMP_OFF_DR_SLID, PERMISSIVE_LID);
-		put16(mad + SMP_OFF_DR_DLID, PERMISSIVE_LID);
-		address(umad, PERMISSIVE_LID, 0);
-		break;
-	case FQ_SMP_LID_REMOTE:
-		address(umad, ctx->target->remote_lid, 0);
-		break;
-	case FQ_SA_SELF:
-		mad[2] = SA_CLASS_VERSION;
-		put16(mad + MAD_OFF_ATTR_ID, ATTR_NODE_RECORD);
-		memcpy(mad + SA_OFF_COMP_MASK, &mask, 8);
-		lid = port_lid(ctx, "lid");
-		put16(mad + SA_OFF_DATA, lid);
-		sm = port_lid(ctx, "sm_lid");
-		address(umad, sm, 1);
-		return lid && sm;
-	case FQ_VENDOR_REMOTE:
-		break;
-	}
+	return mad;
+}
+
+static bool build_smp_dr_self(struct rc_ctx *ctx, uint8_t *umad,
+			      int mgmt_class)
+{
+	uint8_t *mad = node_info_get(umad);
+
+	/* hop count 0: the SMA of the node itself */
+	put16(mad + SMP_OFF_DR_SLID, PERMISSIVE_LID);
+	put16(mad + SMP_OFF_DR_DLID, PERMISSIVE_LID);
+	address(umad, PERMISSIVE_LID, 0);
 	return true;
 }
 
-void fabric_check_answer(struct rc_ctx *ctx, enum fabric_query q, int fd)
+static bool build_smp_lid_remote(struct rc_ctx *ctx, uint8_t *umad,
+				 int mgmt_class)
 {
-	static const char *const what[] = {
-		[FQ_SMP_DR_SELF] = "the node's own SMA",
-		[FQ_SMP_LID_REMOTE] = "the remote node's SMA",
-		[FQ_SA_SELF] = "the SA",
-		[FQ_VENDOR_REMOTE] = "rdmaconf-peer on the remote node",
-	};
+	node_info_get(umad);
+	address(umad, ctx->target->remote_lid, 0);
+	return true;
+}
+
+static bool build_sa_self(struct rc_ctx *ctx, uint8_t *umad, int mgmt_class)
+{
+	uint8_t *mad = node_info_get(umad);
+	uint64_t mask = htobe64(1);	/* NodeRecord component: LID */
+	uint16_t lid, sm;
+
+	mad[2] = SA_CLASS_VERSION;
+	put16(mad + MAD_OFF_ATTR_ID, ATTR_NODE_RECORD);
+	memcpy(mad + SA_OFF_COMP_MASK, &mask, 8);
+	lid = port_lid(ctx, "lid");
+	put16(mad + SA_OFF_DATA, lid);
+	sm = port_lid(ctx, "sm_lid");
+	address(umad, sm, 1);
+	return lid && sm;
+}
+
+static bool build_vendor_remote(struct rc_ctx *ctx, uint8_t *umad,
+				int mgmt_class)
+{
+	/* the class and OUI the remote peer serves */
+	if (mgmt_class >= 0x30)
+		memcpy(umad + REF_UMAD_HDR_SIZE + MAD_OFF_OUI, test_oui, 3);
+	mad_address_lid(umad, ctx->target->remote_lid);
+	return true;
+}
+
+bool fabric_build(struct rc_ctx *ctx, const struct fabric_query *q,
+		  int vendor_class, uint8_t *umad)
+{
+	int mgmt_class = fabric_class(q, vendor_class);
+
+	mad_build(ctx, umad, mgmt_class, METHOD_GET, q->tid);
+	return q->build(ctx, umad, mgmt_class);
+}
+
+/* The header's address is where the answer came from (user_mad.rst): the
+ * node asked, by LID. */
+static void from_remote(struct rc_ctx *ctx, const struct fabric_query *q,
+			const uint8_t *in)
+{
+	uint16_t lid = get16(in + REF_UMAD_OFF_LID);
+
+	if (lid != ctx->target->remote_lid)
+		rc_obs_violation(ctx->obs, "the answer of %s came from LID %u, "
+				 "not %u", q->who, lid,
+				 ctx->target->remote_lid);
+}
+
+static void answer_smp_dr_self(struct rc_ctx *ctx,
+			       const struct fabric_query *q, const uint8_t *in,
+			       uint64_t *got, uint64_t *want)
+{
+	*got = get64(in + REF_UMAD_HDR_SIZE + SMP_OFF_DATA + NI_OFF_NODE_GUID);
+	if (!own_guid(ctx, false, want))
+		*want = ~*got;
+}
+
+static void answer_smp_lid_remote(struct rc_ctx *ctx,
+				  const struct fabric_query *q,
+				  const uint8_t *in, uint64_t *got,
+				  uint64_t *want)
+{
+	from_remote(ctx, q, in);
+	*got = get64(in + REF_UMAD_HDR_SIZE + SMP_OFF_DATA + NI_OFF_PORT_GUID);
+}
+
+static void answer_sa_self(struct rc_ctx *ctx, const struct fabric_query *q,
+			   const uint8_t *in, uint64_t *got, uint64_t *want)
+{
+	const uint8_t *data = in + REF_UMAD_HDR_SIZE + SA_OFF_DATA;
+	uint16_t lid = get16(in + REF_UMAD_OFF_LID);
+
+	if (lid != port_lid(ctx, "sm_lid"))
+		rc_obs_violation(ctx->obs, "the SA's answer came from LID %u, "
+				 "not the SM's", lid);
+	lid = get16(data);
+	*got = get64(data + NR_OFF_NODE_INFO + NI_OFF_PORT_GUID);
+	if (!own_guid(ctx, true, want))
+		*want = ~*got;
+	if (lid != port_lid(ctx, "lid"))
+		rc_obs_violation(ctx->obs, "the SA's NodeRecord is for LID %u",
+				 lid);
+}
+
+static void answer_vendor_remote(struct rc_ctx *ctx,
+				 const struct fabric_query *q,
+				 const uint8_t *in, uint64_t *got,
+				 uint64_t *want)
+{
+	from_remote(ctx, q, in);
+	*got = get64(in + REF_UMAD_HDR_SIZE + MAD_OFF_PEER_GUID);
+}
+
+const struct fabric_query fabric_smp_dr_self = {
+	.who = "the node's own SMA", .mgmt_class = MAD_CLASS_SMI_DR,
+	.tid = 0xfab0, .build = build_smp_dr_self,
+	.status_mask = (uint16_t)~SMP_DIRECTION, .answer = answer_smp_dr_self,
+};
+
+const struct fabric_query fabric_smp_lid_remote = {
+	.who = "the remote node's SMA", .mgmt_class = MAD_CLASS_SMI,
+	.tid = 0xfab1, .build = build_smp_lid_remote,
+	.status_mask = 0xffff, .answer = answer_smp_lid_remote,
+};
+
+const struct fabric_query fabric_sa_self = {
+	.who = "the SA", .mgmt_class = MAD_CLASS_SA,
+	.tid = 0xfab2, .build = build_sa_self,
+	.status_mask = 0xffff, .answer = answer_sa_self,
+};
+
+const struct fabric_query fabric_vendor_remote = {
+	.who = "rdmaconf-peer on the remote node",
+	.tid = 0xfab3, .build = build_vendor_remote,
+	.status_mask = 0xffff, .answer = answer_vendor_remote,
+};
+
+void fabric_check_answer(struct rc_ctx *ctx, const struct fabric_query *q,
+			 int fd)
+{
 	uint8_t in[MAD_BUF_LEN], *mad = in + REF_UMAD_HDR_SIZE;
-	uint16_t status, lid = 0;
 	uint64_t got, want = ctx->target->remote_guid;
 	uint32_t umad_status;
+	uint16_t status;
 	int n;
 
 	n = mad_wait(ctx, fd, in, sizeof(in), ARRIVE_MS);
 	if (n < REF_UMAD_HDR_SIZE + 24) {
-		rc_obs_violation(ctx->obs, "no answer from %s: %d", what[q], n);
+		rc_obs_violation(ctx->obs, "no answer from %s: %d", q->who, n);
 		return;
 	}
 	mad_summary(ctx, in);
 	memcpy(&umad_status, in + REF_UMAD_OFF_STATUS, 4);
-	status = get16(mad + MAD_OFF_STATUS) &
-		 (q == FQ_SMP_DR_SELF ? ~SMP_DIRECTION : 0xffff);
+	status = get16(mad + MAD_OFF_STATUS) & q->status_mask;
 	if (umad_status || mad[MAD_OFF_METHOD] != METHOD_GET_RESP || status) {
 		rc_obs_violation(ctx->obs, "%s: umad status %u, method 0x%02x, "
-				 "MAD status 0x%04x, not an answer", what[q],
+				 "MAD status 0x%04x, not an answer", q->who,
 				 umad_status, mad[MAD_OFF_METHOD], status);
 		return;
 	}
-	/* the header's address is where the answer came from (user_mad.rst):
-	 * the node asked, by LID */
-	lid = get16(in + REF_UMAD_OFF_LID);
-	if ((q == FQ_SMP_LID_REMOTE || q == FQ_VENDOR_REMOTE) &&
-	    lid != ctx->target->remote_lid)
-		rc_obs_violation(ctx->obs, "the answer of %s came from LID %u, "
-				 "not %u", what[q], lid,
-				 ctx->target->remote_lid);
-	if (q == FQ_SA_SELF && lid != port_lid(ctx, "sm_lid"))
-		rc_obs_violation(ctx->obs, "the SA's answer came from LID %u, "
-				 "not the SM's", lid);
-	switch (q) {
-	case FQ_SMP_DR_SELF:
-		got = get64(mad + SMP_OFF_DATA + NI_OFF_NODE_GUID);
-		if (!own_guid(ctx, false, &want))
-			want = ~got;
-		break;
-	case FQ_SMP_LID_REMOTE:
-		got = get64(mad + SMP_OFF_DATA + NI_OFF_PORT_GUID);
-		break;
-	case FQ_SA_SELF:
-		lid = get16(mad + SA_OFF_DATA);
-		got = get64(mad + SA_OFF_DATA + NR_OFF_NODE_INFO +
-			    NI_OFF_PORT_GUID);
-		if (!own_guid(ctx, true, &want))
-			want = ~got;
-		if (lid != port_lid(ctx, "lid"))
-			rc_obs_violation(ctx->obs, "the SA's NodeRecord is "
-					 "for LID %u", lid);
-		break;
-	default:
-		got = get64(mad + MAD_OFF_PEER_GUID);
-		break;
-	}
+	q->answer(ctx, q, in, &got, &want);
 	if (got != want)
 		rc_obs_violation(ctx->obs, "%s answered with GUID 0x%016" PRIx64
-				 ", not 0x%016" PRIx64, what[q], got, want);
+				 ", not 0x%016" PRIx64, q->who, got, want);
 }

@@ -16,34 +16,38 @@
 /* a LID no port of a subnet has: the top of the unicast range */
 #define UNASSIGNED_LID 0xbfff
 
-/* what a row asks the fabric */
-enum fabric_query {
-	FQ_SMP_DR_SELF,		/* SubnGet(NodeInfo), directed route, 0 hops */
-	FQ_SMP_LID_REMOTE,	/* SubnGet(NodeInfo) to the remote node's LID */
-	FQ_SA_SELF,		/* SubnAdmGet(NodeRecord) of the own LID */
-	FQ_VENDOR_REMOTE,	/* a vendor Get to rdmaconf-peer's LID */
-};
+/* What a row asks the fabric, and how the answer is checked (umad_fabric.c) */
+struct fabric_query;
+/* SubnGet(NodeInfo), directed route, 0 hops: the node's own SMA */
+extern const struct fabric_query fabric_smp_dr_self;
+/* SubnGet(NodeInfo) to the remote node's LID: its SMA */
+extern const struct fabric_query fabric_smp_lid_remote;
+/* SubnAdmGet(NodeRecord) of the own LID: the SA of the subnet manager */
+extern const struct fabric_query fabric_sa_self;
+/* a vendor Get to rdmaconf-peer's LID */
+extern const struct fabric_query fabric_vendor_remote;
 
-/* The mgmt_class a query is sent with (@vendor_class for FQ_VENDOR_*). */
-int fabric_class(enum fabric_query q, int vendor_class);
+/* The mgmt_class a query is sent with (@vendor_class for the vendor one). */
+int fabric_class(const struct fabric_query *q, int vendor_class);
 
 /*
  * Build the MAD of @q into @umad, addressed (LID, QP, Q_Key) where it goes.
  * Marks the row BROKEN and returns false when the port's LIDs or the SM's
  * cannot be read.
  */
-bool fabric_build(struct rc_ctx *ctx, enum fabric_query q, int vendor_class,
-		  uint8_t *umad);
+bool fabric_build(struct rc_ctx *ctx, const struct fabric_query *q,
+		  int vendor_class, uint8_t *umad);
 
 /*
  * Wait on @fd for the answer to @q and check it says what the fabric knows:
- * the node GUID in sysfs for FQ_SMP_DR_SELF, the port's own LID and GUID in
+ * the node GUID in sysfs for the own SMA, the port's own LID and GUID in
  * the SA's NodeRecord, the remote port's GUID (RDMACONF_REMOTE) for the
  * rest; and that it came from the LID asked (the SM's for the SA).
  * Records the answer's header as output; a wrong or missing answer is a
  * violation.
  */
-void fabric_check_answer(struct rc_ctx *ctx, enum fabric_query q, int fd);
+void fabric_check_answer(struct rc_ctx *ctx, const struct fabric_query *q,
+			 int fd);
 
 /* Address @umad to @lid, QP1 (the GSI). */
 void mad_address_lid(uint8_t *umad, uint16_t lid);

@@ -31,10 +31,16 @@ static const struct accessor_row rows[] = {
 	  .preset = { .patch = { RC_PATCH_HOST(OFF(LENGTH), 4, 0) } } },
 };
 
+static long long get_mad(const struct rc_ops *ops,
+			 const struct accessor_row *row, uint8_t *buf)
+{
+	return (uint8_t *)ops->umad_get_mad(buf) - buf;
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run(r, ctx, ctx->ops->umad_get_mad, "umad_get_mad",
-			 ACC_OFFSET);
+			 get_mad);
 }
 
 static const struct rc_group group = {
@@ -57,7 +63,7 @@ static const struct accessor_row open_rows[] = {
 static void run_open(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run_open(r, ctx, ctx->ops->umad_get_mad, "umad_get_mad",
-			      ACC_OFFSET);
+			      get_mad);
 }
 
 static const struct rc_group open_group = {

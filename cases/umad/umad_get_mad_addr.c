@@ -21,10 +21,16 @@ static const struct accessor_row rows[] = {
 			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
 };
 
+static long long get_mad_addr(const struct rc_ops *ops,
+			      const struct accessor_row *row, uint8_t *buf)
+{
+	return (uint8_t *)ops->umad_get_mad_addr(buf) - buf;
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run(r, ctx, ctx->ops->umad_get_mad_addr,
-			 "umad_get_mad_addr", ACC_OFFSET);
+			 "umad_get_mad_addr", get_mad_addr);
 }
 
 static const struct rc_group group = {

@@ -31,10 +31,16 @@ static const struct accessor_row rows[] = {
 	ROW("max-16-bit", 0xffff),
 };
 
+static long long get_pkey(const struct rc_ops *ops,
+			  const struct accessor_row *row, uint8_t *buf)
+{
+	return ops->umad_get_pkey(buf);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run(r, ctx, ctx->ops->umad_get_pkey, "umad_get_pkey",
-			 ACC_INT);
+			 get_pkey);
 }
 
 static const struct rc_group group = {
@@ -59,7 +65,7 @@ static const struct accessor_row open_rows[] = {
 static void run_open(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run_open(r, ctx, ctx->ops->umad_get_pkey,
-			      "umad_get_pkey", ACC_INT);
+			      "umad_get_pkey", get_pkey);
 }
 
 static const struct rc_group open_group = {

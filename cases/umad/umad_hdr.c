@@ -71,34 +71,23 @@ void grh_row_run(const struct grh_row *row, struct rc_ctx *ctx,
 }
 
 void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
-		      const void *call, const char *name,
-		      enum accessor_kind kind)
+		      const void *fn, const char *name, accessor_call *call)
 {
 	uint8_t buf[UMAD_BUF_LEN];
 	struct rc_bytes preset = row->preset;
 
-	if (!rc_need_call(ctx, call, name))
+	if (!rc_need_call(ctx, fn, name))
 		return;
 	preset.len = UMAD_BUF_LEN;
 	preset.fill = UMAD_FILL;
 	rc_bytes_build(&preset, buf);
-	switch (kind) {
-	case ACC_INT:
-		RC_OBSERVE(ctx, ((int (*)(void *))call)(buf));
-		break;
-	case ACC_INT_ARG:
-		RC_OBSERVE(ctx, ((int (*)(void *, int))call)(buf, row->arg));
-		break;
-	case ACC_OFFSET:
-		RC_OBSERVE(ctx, (uint8_t *)((void *(*)(void *))call)(buf) - buf);
-		break;
-	}
+	RC_OBSERVE(ctx, call(ctx->ops, row, buf));
 	rc_obs_out(ctx->obs, buf, sizeof(buf));
 }
 
 void accessor_row_run_open(const struct accessor_row *row,
-			   struct rc_ctx *ctx, const void *call,
-			   const char *name, enum accessor_kind kind)
+			   struct rc_ctx *ctx, const void *fn,
+			   const char *name, accessor_call *call)
 {
 	int fd;
 
@@ -110,7 +99,7 @@ void accessor_row_run_open(const struct accessor_row *row,
 			     fd);
 		return;
 	}
-	accessor_row_run(row, ctx, call, name, kind);
+	accessor_row_run(row, ctx, fn, name, call);
 }
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)

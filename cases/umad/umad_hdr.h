@@ -69,17 +69,18 @@ struct accessor_row {
 	int arg;		/* the int argument, for setters */
 };
 
-/* Pass the buffer (and @arg) to @call; @as_offset: the call returns a
- * pointer into the buffer, recorded as an offset from its start. */
-enum accessor_kind { ACC_INT, ACC_INT_ARG, ACC_OFFSET };
+/* The call of an accessor row on @buf (with the row's arg, for setters):
+ * what it returns, a pointer into @buf as its offset from the start. */
+typedef long long accessor_call(const struct rc_ops *ops,
+				const struct accessor_row *row, uint8_t *buf);
+/* The row through @call, once the implementation has @fn (@name). */
 void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
-		      const void *call, const char *name,
-		      enum accessor_kind kind);
+		      const void *fn, const char *name, accessor_call *call);
 /* The same with the target's port open first: libibumad's helpers follow
  * whether a port was opened (cases/expect/rdma-core.expect). */
 void accessor_row_run_open(const struct accessor_row *row,
-			   struct rc_ctx *ctx, const void *call,
-			   const char *name, enum accessor_kind kind);
+			   struct rc_ctx *ctx, const void *fn,
+			   const char *name, accessor_call *call);
 
 /* a mad_addr's fields that are not GRH fields: must not reach the umad */
 #define GRH_NOISE_QPN 0x11223344u

@@ -11,52 +11,73 @@
 #define DOC_NOTHING "umad_init() and umad_done() do nothing."
 #define DOC_ZERO "Always 0."
 
-enum { ONCE, TWICE, AFTER_INIT };
-
 struct init_row {
 	struct rc_case c;
-	int mode;
+	void (*check)(struct rc_ctx *ctx);
 };
 
+static void init_returns_zero(struct rc_ctx *ctx);
+static void init_again_returns_zero(struct rc_ctx *ctx);
+static void done_returns_zero(struct rc_ctx *ctx);
+static void done_after_init_returns_zero(struct rc_ctx *ctx);
 
 static const struct init_row init_rows[] = {
 	{ .c = { .id = "umad/init/returns-zero", .doc = DOC_ZERO,
-		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } }, .mode = ONCE },
+		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } },
+	  .check = init_returns_zero },
 	{ .c = { .id = "umad/init/twice", .doc = DOC_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the second call, after a first one", .contract = { RC_RETURNS(0) } },
-	  .mode = TWICE },
+	  .check = init_again_returns_zero },
 };
 
 static const struct init_row done_rows[] = {
 	{ .c = { .id = "umad/done/without-init", .doc = DOC_ZERO,
-		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } }, .mode = ONCE },
+		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } },
+	  .check = done_returns_zero },
 	{ .c = { .id = "umad/done/after-init", .doc = DOC_NOTHING,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "and returns 0",
-		 .contract = { RC_RETURNS(0) } }, .mode = AFTER_INIT },
+		 .contract = { RC_RETURNS(0) } },
+	  .check = done_after_init_returns_zero },
 };
+
+static void init_returns_zero(struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_init());
+}
+
+static void init_again_returns_zero(struct rc_ctx *ctx)
+{
+	ctx->ops->umad_init();
+	RC_OBSERVE(ctx, ctx->ops->umad_init());
+}
+
+static void done_returns_zero(struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_done());
+}
+
+static void done_after_init_returns_zero(struct rc_ctx *ctx)
+{
+	ctx->ops->umad_init();
+	RC_OBSERVE(ctx, ctx->ops->umad_done());
+}
 
 static void run_init(const void *r, struct rc_ctx *ctx)
 {
 	const struct init_row *row = r;
 
-	if (!rc_need_call(ctx, ctx->ops->umad_init, "umad_init"))
-		return;
-	if (row->mode == TWICE)
-		ctx->ops->umad_init();
-	RC_OBSERVE(ctx, ctx->ops->umad_init());
+	if (rc_need_call(ctx, ctx->ops->umad_init, "umad_init"))
+		row->check(ctx);
 }
 
 static void run_done(const void *r, struct rc_ctx *ctx)
 {
 	const struct init_row *row = r;
 
-	if (!rc_need_call(ctx, ctx->ops->umad_done, "umad_done") ||
-	    !rc_need_call(ctx, ctx->ops->umad_init, "umad_init"))
-		return;
-	if (row->mode == AFTER_INIT)
-		ctx->ops->umad_init();
-	RC_OBSERVE(ctx, ctx->ops->umad_done());
+	if (rc_need_call(ctx, ctx->ops->umad_done, "umad_done") &&
+	    rc_need_call(ctx, ctx->ops->umad_init, "umad_init"))
+		row->check(ctx);
 }
 
 static const struct rc_group init_group = {

@@ -135,6 +135,20 @@ void peer_join(struct peer *p)
 	p->thread = false;
 }
 
+bool peer_get_for(struct rc_ctx *ctx, struct peer *p, int portid,
+		  int mgmt_class, int delay_ms)
+{
+	if (peer_open(ctx, p, CLASS_V2, 0, 0) &&
+	    peer_get(ctx, p, mgmt_class, delay_ms) &&
+	    (delay_ms || mad_ready(ctx, ctx->ops->umad_get_fd(portid),
+				   ARRIVE_MS)))
+		return true;
+	if (ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the peer's Get did "
+			     "not arrive");
+	return false;
+}
+
 int peer_reply(struct peer *p, const uint8_t *req)
 {
 	uint8_t rsp[MAD_BUF_LEN];
@@ -282,6 +296,24 @@ bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "registering class 0x%02x: %d",
 		     mgmt_class, *agent);
 	return false;
+}
+
+bool expect_get_served(struct rc_ctx *ctx, int portid, int mgmt_class,
+		       uint32_t tid, const char *violation)
+{
+	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
+	struct peer client;
+
+	if (!peer_open(ctx, &client, mgmt_class, 0, 0))
+		return false;
+	mad_build(ctx, req, mgmt_class, METHOD_GET, tid);
+	if (mad_address_self(ctx, req) &&
+	    (peer_send(&client, req, 0, 0, 0) ||
+	     mad_wait(ctx, ctx->ops->umad_get_fd(portid), in, sizeof(in),
+		      ARRIVE_MS) <= 0))
+		rc_obs_violation(ctx->obs, "%s", violation);
+	peer_close(&client);
+	return true;
 }
 
 static const struct rc_field summary_fields[] = {

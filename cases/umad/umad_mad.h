@@ -19,10 +19,15 @@
 
 #include "../../harness/mad_wire.h"
 
-/* One row of the MAD files; @mode is the file's own enum. */
+struct mad_row;
+/* A row's behaviour: what it calls and what it checks, a function of its
+ * call's file; the file's run does what all its rows share. */
+typedef void mad_check(const struct mad_row *row, struct rc_ctx *ctx);
+
+/* One row of the MAD files. */
 struct mad_row {
 	struct rc_case c;
-	int mode;
+	mad_check *check;	/* umad_set_grh_wire: unset, its run is all */
 	int mgmt_class;
 	int timeout_ms;
 	int retries;
@@ -62,6 +67,11 @@ int peer_send(struct peer *p, uint8_t *umad, size_t len, int timeout_ms,
 bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 	      int delay_ms);
 void peer_join(struct peer *p);
+/* peer_get on a peer @p opened as a client of CLASS_V2, the Get for an
+ * agent of @portid: sent after @delay_ms, or (0) now and there to read when
+ * it returns.  False, the row BROKEN, when it cannot be. */
+bool peer_get_for(struct rc_ctx *ctx, struct peer *p, int portid,
+		  int mgmt_class, int delay_ms);
 /* Answer @req (as read) with a GetResp to where it came from. */
 int peer_reply(struct peer *p, const uint8_t *req);
 /* Wait up to @ms (scaled by the host's slowness) and read one message
@@ -95,6 +105,12 @@ int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16]);
 bool impl_open(struct rc_ctx *ctx, int *portid);
 bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 		uint32_t methods, int *agent);
+/* A peer client of @mgmt_class sends a Get (transaction id @tid) to the
+ * port, whose agent serves Gets: @violation when it cannot be sent or does
+ * not reach @portid within ARRIVE_MS.  False when the peer cannot be
+ * opened (the row BROKEN). */
+bool expect_get_served(struct rc_ctx *ctx, int portid, int mgmt_class,
+		       uint32_t tid, const char *violation);
 /* method_mask argument of umad_register*(3) for a METHOD_BIT set */
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods);
 

@@ -28,36 +28,42 @@
 #define DOC_ENODEV "-ENODEV IB device can't be resolved"
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
-enum { OPEN_ONCE, OPEN_TWICE };
+static dev_check opens_umad_device, opens_another_descriptor;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/target-port", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_TARGET, .port = PORT_TARGET },
+	  .ca = CA_TARGET, .port = PORT_TARGET,
+	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/library-selects-port",
 		 .doc = "The port is selected by the library if not all "
 			"parameters are provided (see umad_get_port() for details).",
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_NULL, .port = 0 },
+	  .ca = CA_NULL, .port = 0,
+	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/unknown-device", .doc = DOC_ENODEV,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(ENODEV) } },
-	  .ca = CA_BOGUS, .port = 1 },
+	  .ca = CA_BOGUS, .port = 1,
+	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/port-out-of-range", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = 99 },
+	  .ca = CA_TARGET, .port = 99,
+	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/negative-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = -1 },
+	  .ca = CA_TARGET, .port = -1,
+	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/unique-descriptors", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second open of the same port must give another "
 			 "descriptor", .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .mode = OPEN_TWICE },
+	  .ca = CA_TARGET, .port = PORT_TARGET,
+	  .check = opens_another_descriptor },
 };
 
 /* The descriptor must be an open umad character device. */
@@ -78,32 +84,60 @@ static void check_umad_fd(struct rc_ctx *ctx, int fd)
 				 "device", fd, target);
 }
 
+/* The call under test on the row's CA and port; the descriptor, checked,
+ * or the failure. */
+static int observe_open(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	int fd;
+
+	RC_OBSERVE(ctx, fd = ctx->ops->umad_open_port(dev_row_ca(row, ctx),
+						      dev_row_port(row, ctx)));
+	if (fd >= 0)
+		check_umad_fd(ctx, fd);
+	return fd;
+}
+
+static void close_observed(struct rc_ctx *ctx, int fd)
+{
+	/* descriptor numbers differ between runs: record success only */
+	ctx->obs->ret = 0;
+	ctx->ops->umad_close_port(fd);
+}
+
+static void opens_umad_device(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	int fd = observe_open(row, ctx);
+
+	if (fd >= 0)
+		close_observed(ctx, fd);
+}
+
+static void opens_another_descriptor(const struct dev_row *row,
+				     struct rc_ctx *ctx)
+{
+	int fd = observe_open(row, ctx), fd2;
+
+	if (fd < 0)
+		return;
+	fd2 = ctx->ops->umad_open_port(dev_row_ca(row, ctx),
+				       dev_row_port(row, ctx));
+	if (fd2 < 0 || fd2 == fd)
+		rc_obs_violation(ctx->obs, "second open gave %d after %d", fd2,
+				 fd);
+	else
+		ctx->ops->umad_close_port(fd2);
+	close_observed(ctx, fd);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	int fd, fd2 = -1;
 
 	if (!rc_need_call(ctx, ops->umad_open_port, "umad_open_port") ||
 	    !rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
 		return;
-	RC_OBSERVE(ctx, fd = ops->umad_open_port(dev_row_ca(row, ctx),
-						 dev_row_port(row, ctx)));
-	if (fd < 0)
-		return;
-	check_umad_fd(ctx, fd);
-	if (row->mode == OPEN_TWICE) {
-		fd2 = ops->umad_open_port(dev_row_ca(row, ctx),
-					  dev_row_port(row, ctx));
-		if (fd2 < 0 || fd2 == fd)
-			rc_obs_violation(ctx->obs, "second open gave %d "
-					 "after %d", fd2, fd);
-		else
-			ops->umad_close_port(fd2);
-	}
-	/* descriptor numbers differ between runs: record success only */
-	ctx->obs->ret = 0;
-	ops->umad_close_port(fd);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

@@ -23,24 +23,25 @@
 #define DOC_TIMEDOUT "Otherwise, -ETIMEDOUT is returned."
 #define DOC_EINVAL "-EINVAL    invalid port handle or agentid"
 
-enum { EMPTY, QUEUED, ARRIVES, BAD_PORT };
+static mad_check times_out_empty, ready_when_queued, ready_when_arrives,
+	rejects_unopened_port, fd_reads_agent_mads, no_fd_for_unopened_port;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/poll/empty-100ms", .doc = DOC_TIMEDOUT,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 100, .tol_ms = 40 } },
-	  .mode = EMPTY, .timeout_ms = 100 },
+	  .check = times_out_empty, .timeout_ms = 100 },
 	{ .c = { .id = "umad/poll/empty-zero-timeout", .doc = DOC_TIMEDOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "timeout 0: at once", .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 0, .tol_ms = 50 } },
-	  .mode = EMPTY, .timeout_ms = 0 },
+	  .check = times_out_empty, .timeout_ms = 0 },
 	{ .c = { .id = "umad/poll/queued", .doc = DOC_READY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then umad_recv with timeout 0 gets it",
 		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
-	  .mode = QUEUED, .timeout_ms = 1000 },
+	  .check = ready_when_queued, .timeout_ms = 1000 },
 	{ .c = { .id = "umad/poll/arrives-while-waiting", .doc = DOC_READY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get sent 200 ms into a 5 s wait",
@@ -50,50 +51,92 @@ static const struct mad_row rows[] = {
 		 .watchdog_ms = 8000,
 		 .contract = { .ret = RC_RET_EQ, .ms = 200,
 			     .tol_ms = 80 } },
-	  .mode = ARRIVES, .timeout_ms = 5000 },
+	  .check = ready_when_arrives, .timeout_ms = 5000 },
 	{ .c = { .id = "umad/poll/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_PORT, .timeout_ms = 100 },
+	  .check = rejects_unopened_port, .timeout_ms = 100 },
 };
+
+/* The port opened and a server of CLASS_V2 registered on it: the agent a
+ * polled MAD is for.  False (BROKEN) when either fails; close_server in
+ * any case. */
+static bool open_server(struct rc_ctx *ctx, int *portid, int *agent)
+{
+	return impl_open(ctx, portid) &&
+	       impl_agent(ctx, *portid, CLASS_V2, METHOD_BIT(METHOD_GET),
+			  agent);
+}
+
+static void close_server(struct rc_ctx *ctx, int portid)
+{
+	if (portid >= 0)
+		ctx->ops->umad_close_port(portid);
+}
+
+/* The call under test; a MAD it says is ready, umad_recv must get. */
+static void poll_then_recv(const struct mad_row *row, struct rc_ctx *ctx,
+			   int portid, int agent)
+{
+	const struct rc_ops *ops = ctx->ops;
+	uint8_t buf[MAD_BUF_LEN];
+	int len = MAD_SIZE;
+
+	RC_OBSERVE(ctx, ops->umad_poll(portid, row->timeout_ms));
+	if (ctx->obs->ret == 0 &&
+	    ops->umad_recv(portid, buf, &len, 0) != agent)
+		rc_obs_violation(ctx->obs, "umad_recv after it got no MAD");
+}
+
+static void times_out_empty(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	int portid, agent;
+
+	if (open_server(ctx, &portid, &agent))
+		poll_then_recv(row, ctx, portid, agent);
+	close_server(ctx, portid);
+}
+
+/* Poll for a peer's Get sent after @delay_ms (0: queued before). */
+static void poll_for_get(const struct mad_row *row, struct rc_ctx *ctx,
+			 int delay_ms)
+{
+	struct peer peer = { .fd = -1 };
+	int portid, agent;
+
+	if (open_server(ctx, &portid, &agent) &&
+	    peer_get_for(ctx, &peer, portid, CLASS_V2, delay_ms))
+		poll_then_recv(row, ctx, portid, agent);
+	peer_close(&peer);
+	close_server(ctx, portid);
+}
+
+static void ready_when_queued(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	poll_for_get(row, ctx, 0);
+}
+
+static void ready_when_arrives(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	poll_for_get(row, ctx, 200);
+}
+
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_poll(BAD_PORTID, row->timeout_ms));
+}
 
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	uint8_t buf[MAD_BUF_LEN];
-	struct peer peer = { .fd = -1 };
-	int portid, agent, len = MAD_SIZE;
 
 	if (!NEED_MAD_CALLS(ctx) ||
 	    !rc_need_call(ctx, ops->umad_poll, "umad_poll") ||
 	    !rc_need_call(ctx, ops->umad_recv, "umad_recv"))
 		return;
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_poll(BAD_PORTID, row->timeout_ms));
-		return;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	if (!impl_agent(ctx, portid, CLASS_V2, METHOD_BIT(METHOD_GET), &agent))
-		goto out;
-	if (row->mode != EMPTY &&
-	    (!peer_open(ctx, &peer, CLASS_V2, 0, 0) ||
-	     !peer_get(ctx, &peer, CLASS_V2, row->mode == ARRIVES ? 200 : 0) ||
-	     (row->mode == QUEUED &&
-	      !mad_ready(ctx, ops->umad_get_fd(portid), ARRIVE_MS)))) {
-		if (ctx->obs->state != RC_STATE_BROKEN)
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the peer's "
-				     "Get did not arrive");
-		goto out;
-	}
-	RC_OBSERVE(ctx, ops->umad_poll(portid, row->timeout_ms));
-	if (ctx->obs->ret == 0 &&
-	    ops->umad_recv(portid, buf, &len, 0) != agent)
-		rc_obs_violation(ctx->obs, "umad_recv after it got no MAD");
-out:
-	peer_close(&peer);
-	ops->umad_close_port(portid);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {
@@ -115,34 +158,25 @@ static const struct mad_row fd_rows[] = {
 		 .note = "an open /dev/infiniband/umadN on which a MAD for the "
 			 "port's agent is readable", .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
-	  .mode = QUEUED },
+	  .check = fd_reads_agent_mads },
 	{ .c = { .id = "umad/get_fd/unopened-port", .doc = DOC_FD_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_PORT },
+	  .check = no_fd_for_unopened_port },
 };
 
-static void run_fd(const void *r, struct rc_ctx *ctx)
+static void fd_reads_agent_mads(const struct mad_row *row,
+				struct rc_ctx *ctx)
 {
-	const struct mad_row *row = r;
-	const struct rc_ops *ops = ctx->ops;
 	char link[64], target[256];
 	uint8_t buf[MAD_BUF_LEN];
 	struct peer peer = { .fd = -1 };
 	int portid, agent, fd;
 	ssize_t n;
 
-	if (!NEED_MAD_CALLS(ctx))
-		return;
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_get_fd(BAD_PORTID));
-		return;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	if (!impl_agent(ctx, portid, CLASS_V2, METHOD_BIT(METHOD_GET), &agent))
+	if (!open_server(ctx, &portid, &agent))
 		goto out;
-	RC_OBSERVE(ctx, fd = ops->umad_get_fd(portid));
+	RC_OBSERVE(ctx, fd = ctx->ops->umad_get_fd(portid));
 	if (fd < 0)
 		goto out;
 	ctx->obs->ret = 0;	/* descriptor numbers differ between runs */
@@ -160,7 +194,21 @@ static void run_fd(const void *r, struct rc_ctx *ctx)
 				 "fd %d", agent, fd);
 out:
 	peer_close(&peer);
-	ops->umad_close_port(portid);
+	close_server(ctx, portid);
+}
+
+static void no_fd_for_unopened_port(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_get_fd(BAD_PORTID));
+}
+
+static void run_fd(const void *r, struct rc_ctx *ctx)
+{
+	const struct mad_row *row = r;
+
+	if (NEED_MAD_CALLS(ctx))
+		row->check(row, ctx);
 }
 
 static const struct rc_group fd_group = {

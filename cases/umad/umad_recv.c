@@ -35,76 +35,78 @@
 	"buffer needed is returned in length. ... -ENOSPC The provided " \
 	"buffer is not long enough for the complete message."
 
-enum { EMPTY, QUEUED, BLOCKS, AGENT_ID, SHORT_LEN, NULL_BUF, NULL_LEN,
-       BAD_PORT, TOO_SMALL };
-
-/* an RMPP message larger than one MAD (TOO_SMALL) */
+/* an RMPP message larger than one MAD (buffer_too_small) */
 #define RMPP_DATA 1000
 #define RMPP_MAD_LEN (MAD_OFF_V2_DATA + RMPP_DATA)
 
 #define OK_RECV RC_SUCCEEDS, .layout = &mad_summary_layout
 
+static mad_check fails_when_empty, gets_queued, rejects_null_buffer,
+	rejects_null_length, blocks_until_arrival, returns_receiving_agent,
+	rejects_unopened_port, buffer_too_small;
+
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/recv/nonblocking-empty", .doc = DOC_EWOULDBLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EWOULDBLOCK) } },
-	  .mode = EMPTY, .timeout_ms = 0, .arg = MAD_SIZE },
+	  .check = fails_when_empty, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/timeout-200ms-empty", .doc = DOC_WAIT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing arrives: a negative value after about "
 			 "200 ms (which one is not documented)",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(), .ms = 200, .tol_ms = 80 } },
-	  .mode = EMPTY, .timeout_ms = 200, .arg = MAD_SIZE },
+	  .check = fails_when_empty, .timeout_ms = 200, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/nonblocking-queued", .doc = DOC_LEN,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a queued Get is returned at once, *length 256",
 		 .needs = NEEDS_UMAD, .contract = { OK_RECV } },
-	  .mode = QUEUED, .timeout_ms = 0, .arg = MAD_SIZE },
+	  .check = gets_queued, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/negative-timeout-blocks", .doc = DOC_BLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second agent sends 300 ms after the call",
 		 .needs = NEEDS_UMAD,
 		 .contract = { OK_RECV, .ms = 300, .tol_ms = 120 } },
-	  .mode = BLOCKS, .timeout_ms = -1, .arg = MAD_SIZE },
+	  .check = blocks_until_arrival, .timeout_ms = -1, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/returns-receiving-agent", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of two agents, the one the Get is for",
 		 .needs = NEEDS_UMAD, .contract = { OK_RECV } },
-	  .mode = AGENT_ID, .timeout_ms = 1000, .arg = MAD_SIZE },
+	  .check = returns_receiving_agent, .timeout_ms = 1000,
+	  .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/length-below-256-queued", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "*length 100 with a MAD queued", .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .mode = SHORT_LEN, .timeout_ms = 0, .arg = 100 },
+	  .check = gets_queued, .timeout_ms = 0, .arg = 100 },
 	{ .c = { .id = "umad/recv/length-below-256-empty", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "*length 100, nothing queued", .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .mode = EMPTY, .timeout_ms = 0, .arg = 100 },
+	  .check = fails_when_empty, .timeout_ms = 0, .arg = 100 },
 	{ .c = { .id = "umad/recv/null-buffer", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the page lists no NULL buffer among the -EINVAL "
 		 "causes; read as an argument as invalid as a short *length",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = NULL_BUF, .timeout_ms = 0, .arg = MAD_SIZE },
+	  .check = rejects_null_buffer, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/null-length", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no *length at all is read as less than the minimum "
 		 "supported; the page does not name NULL",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = NULL_LEN, .timeout_ms = 0, .arg = MAD_SIZE },
+	  .check = rejects_null_length, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_PORT, .timeout_ms = 0, .arg = MAD_SIZE },
+	  .check = rejects_unopened_port, .timeout_ms = 0, .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/buffer-too-small-rmpp", .doc = DOC_ENOSPC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a 1040-byte RMPP message into 256 bytes: -ENOSPC, "
 			 "*length large enough, and a second call with it "
 			 "gets the message", .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ENOSPC) } },
-	  .mode = TOO_SMALL, .timeout_ms = 2000, .arg = MAD_SIZE },
+	  .check = buffer_too_small, .timeout_ms = 2000, .arg = MAD_SIZE },
 };
 
 /* A peer client sends a 1040-byte RMPP Set to the port. */
@@ -164,71 +166,162 @@ out:
 	peer_close(&client);
 }
 
+/* A port with a server of CLASS_V2 on it, and what the call is given. */
+struct receiver {
+	int portid;
+	int agent;
+	struct peer peer;	/* a client sending to the port */
+	/* filled: it shows what a failed call writes into *length */
+	uint8_t buf[MAD_BUF_LEN];
+	int len;		/* the row's *length */
+};
+
+/* Open the port and register the server; false (BROKEN) when either
+ * fails.  receiver_close in any case. */
+static bool receiver_open(const struct mad_row *row, struct rc_ctx *ctx,
+			  struct receiver *rx)
+{
+	memset(rx->buf, UMAD_FILL, sizeof(rx->buf));
+	rx->len = row->arg;
+	rx->peer.fd = -1;
+	rx->peer.thread = false;
+	return impl_open(ctx, &rx->portid) &&
+	       impl_agent(ctx, rx->portid, CLASS_V2, METHOD_BIT(METHOD_GET),
+			  &rx->agent);
+}
+
+static void receiver_close(struct rc_ctx *ctx, struct receiver *rx)
+{
+	peer_close(&rx->peer);
+	if (rx->portid >= 0)
+		ctx->ops->umad_close_port(rx->portid);
+}
+
+#define ONLY_SERVER "the only server is"
+
+/*
+ * The call under test with @buf and @len (either may be NULL, or the
+ * receiver's); a MAD it returns must be whole, and for @agent: @whose says
+ * why that one.
+ */
+static void recv_checked(const struct mad_row *row, struct rc_ctx *ctx,
+			 struct receiver *rx, uint8_t *buf, int *len,
+			 int agent, const char *whose)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_recv(rx->portid, buf, len,
+					    row->timeout_ms));
+	if (ctx->obs->ret < 0) {
+		rc_obs_out(ctx->obs, &rx->len, sizeof(rx->len));
+		return;
+	}
+	mad_summary(ctx, rx->buf);
+	if (ctx->obs->ret != agent)
+		rc_obs_violation(ctx->obs, "returned %lld; %s agent %d",
+				 ctx->obs->ret, whose, agent);
+	if (rx->len != MAD_SIZE)
+		rc_obs_violation(ctx->obs, "*length %d for a %d-byte MAD",
+				 rx->len, MAD_SIZE);
+}
+
+static void fails_when_empty(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	struct receiver rx;
+
+	if (receiver_open(row, ctx, &rx))
+		recv_checked(row, ctx, &rx, rx.buf, &rx.len, rx.agent,
+			     ONLY_SERVER);
+	receiver_close(ctx, &rx);
+}
+
+/* A peer's Get queued for the server; then the call, given the buffer
+ * and *length unless @null_buf or @null_len. */
+static void recv_queued(const struct mad_row *row, struct rc_ctx *ctx,
+			bool null_buf, bool null_len)
+{
+	struct receiver rx;
+
+	if (receiver_open(row, ctx, &rx) &&
+	    peer_get_for(ctx, &rx.peer, rx.portid, CLASS_V2, 0))
+		recv_checked(row, ctx, &rx, null_buf ? NULL : rx.buf,
+			     null_len ? NULL : &rx.len, rx.agent, ONLY_SERVER);
+	receiver_close(ctx, &rx);
+}
+
+static void gets_queued(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	recv_queued(row, ctx, false, false);
+}
+
+static void rejects_null_buffer(const struct mad_row *row,
+				struct rc_ctx *ctx)
+{
+	recv_queued(row, ctx, true, false);
+}
+
+static void rejects_null_length(const struct mad_row *row,
+				struct rc_ctx *ctx)
+{
+	recv_queued(row, ctx, false, true);
+}
+
+static void blocks_until_arrival(const struct mad_row *row,
+				 struct rc_ctx *ctx)
+{
+	struct receiver rx;
+
+	if (receiver_open(row, ctx, &rx) &&
+	    peer_get_for(ctx, &rx.peer, rx.portid, CLASS_V2, 300))
+		recv_checked(row, ctx, &rx, rx.buf, &rx.len, rx.agent,
+			     ONLY_SERVER);
+	receiver_close(ctx, &rx);
+}
+
+static void returns_receiving_agent(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	struct receiver rx;
+	int server;
+
+	if (receiver_open(row, ctx, &rx) &&
+	    impl_agent(ctx, rx.portid, CLASS_V2_OTHER, METHOD_BIT(METHOD_GET),
+		       &server) &&
+	    peer_get_for(ctx, &rx.peer, rx.portid, CLASS_V2_OTHER, 0))
+		recv_checked(row, ctx, &rx, rx.buf, &rx.len, server,
+			     "the Get was for");
+	receiver_close(ctx, &rx);
+}
+
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	uint8_t buf[MAD_BUF_LEN];
+	int len = row->arg;
+
+	memset(buf, UMAD_FILL, sizeof(buf));
+	RC_OBSERVE(ctx, ctx->ops->umad_recv(BAD_PORTID, buf, &len, 0));
+	rc_obs_out(ctx->obs, &len, sizeof(len));
+}
+
+static void buffer_too_small(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	uint8_t buf[MAD_BUF_LEN];
+	int portid, len = row->arg;
+
+	memset(buf, UMAD_FILL, sizeof(buf));
+	if (!impl_open(ctx, &portid))
+		return;
+	too_small(ctx, portid, buf, &len);
+	ctx->ops->umad_close_port(portid);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
-	const struct rc_ops *ops = ctx->ops;
-	uint8_t buf[MAD_BUF_LEN];
-	struct peer peer = { .fd = -1 };
-	int portid, agent = -1, server = -1, len = row->arg;
 
 	if (!NEED_MAD_CALLS(ctx) ||
-	    !rc_need_call(ctx, ops->umad_recv, "umad_recv"))
+	    !rc_need_call(ctx, ctx->ops->umad_recv, "umad_recv"))
 		return;
-	/* a filled buffer shows what a failed call writes into *length */
-	memset(buf, UMAD_FILL, sizeof(buf));
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_recv(BAD_PORTID, buf, &len, 0));
-		rc_obs_out(ctx->obs, &len, sizeof(len));
-		return;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	if (row->mode == TOO_SMALL) {
-		too_small(ctx, portid, buf, &len);
-		goto out;
-	}
-	if (!impl_agent(ctx, portid, CLASS_V2, METHOD_BIT(METHOD_GET), &agent))
-		goto out;
-	if (row->mode == AGENT_ID &&
-	    !impl_agent(ctx, portid, CLASS_V2_OTHER, METHOD_BIT(METHOD_GET),
-			&server))
-		goto out;
-	if (row->mode != EMPTY && row->mode != BLOCKS &&
-	    (!peer_open(ctx, &peer, CLASS_V2, 0, 0) ||
-	     !peer_get(ctx, &peer, row->mode == AGENT_ID ? CLASS_V2_OTHER :
-		       CLASS_V2, 0) ||
-	     !mad_ready(ctx, ops->umad_get_fd(portid), ARRIVE_MS)))
-		goto broken;
-	if (row->mode == BLOCKS &&
-	    (!peer_open(ctx, &peer, CLASS_V2, 0, 0) ||
-	     !peer_get(ctx, &peer, CLASS_V2, 300)))
-		goto broken;
-	RC_OBSERVE(ctx, ops->umad_recv(portid, row->mode == NULL_BUF ? NULL : buf,
-				       row->mode == NULL_LEN ? NULL : &len,
-				       row->timeout_ms));
-	if (ctx->obs->ret < 0) {
-		rc_obs_out(ctx->obs, &len, sizeof(len));
-		goto out;
-	}
-	mad_summary(ctx, buf);
-	if (row->mode == AGENT_ID && ctx->obs->ret != server)
-		rc_obs_violation(ctx->obs, "returned %lld; the Get was for "
-				 "agent %d", ctx->obs->ret, server);
-	else if (row->mode != AGENT_ID && ctx->obs->ret != agent)
-		rc_obs_violation(ctx->obs, "returned %lld; the only server is "
-				 "agent %d", ctx->obs->ret, agent);
-	if (len != MAD_SIZE)
-		rc_obs_violation(ctx->obs, "*length %d for a %d-byte MAD", len,
-				 MAD_SIZE);
-	goto out;
-broken:
-	if (ctx->obs->state != RC_STATE_BROKEN)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the peer's Get did not "
-			     "arrive");
-out:
-	peer_close(&peer);
-	ops->umad_close_port(portid);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

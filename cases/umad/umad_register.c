@@ -26,34 +26,37 @@
 	"registered as a replier (server) for the methods having their " \
 	"corresponding bit on in the method_mask."
 
-enum { CLIENT, BAD_PORT, DUP_SERVER, SERVER, FABRIC };
+static mad_check registers_client, rejects_unopened_port,
+	rejects_second_server, server_gets_requests,
+	smi_directed_route_answered, smi_lid_routed_answered,
+	sa_answered_by_sm;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register/vendor-class-client", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .mode = CLIENT, .mgmt_class = CLASS_V1, .arg = 1 },
+	  .check = registers_client, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_PORT, .mgmt_class = CLASS_V1, .arg = 1 },
+	  .check = rejects_unopened_port, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/second-server-same-method",
 		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
 		 .note = "the kernel's user_mad allows one replier per class "
 		 "and method (ib_register_mad_agent), and the page gives "
 		 "-EPERM for a failed registration",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
-	  .mode = DUP_SERVER, .mgmt_class = CLASS_V1, .arg = 1 },
+	  .check = rejects_second_server, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/server-gets-requests", .doc = DOC_SERVER,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .mode = SERVER, .mgmt_class = CLASS_V1, .arg = 1 },
+	  .check = server_gets_requests, .mgmt_class = CLASS_V1, .arg = 1 },
 	{ .c = { .id = "umad/register/subnet-management-class", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x01 lives on QP0, which only InfiniBand has",
 		 .needs = NEEDS_UMAD | RC_NEED_IB | RC_NEED_ROOT,
 		 .contract = { RC_SUCCEEDS } },
-	  .mode = CLIENT, .mgmt_class = 0x01, .arg = 1 },
+	  .check = registers_client, .mgmt_class = 0x01, .arg = 1 },
 	{ .c = { .id = "umad/register/smi-directed-route-answered",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -61,7 +64,7 @@ static const struct mad_row rows[] = {
 		 "the agent is on QP0, and a SubnGet(NodeInfo) over 0 hops "
 		 "is answered by the node's own SMA with its node GUID",
 		 .needs = NEEDS_SMI, .contract = { RC_SUCCEEDS } },
-	  .mode = FABRIC, .arg = FQ_SMP_DR_SELF },
+	  .check = smi_directed_route_answered },
 	{ .c = { .id = "umad/register/smi-lid-routed-to-remote-node",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -69,7 +72,7 @@ static const struct mad_row rows[] = {
 		 "SubnGet(NodeInfo) to another node's LID is answered by its "
 		 "SMA with that port's GUID", .needs = NEEDS_SMI |
 		 RC_NEED_REMOTE, .contract = { RC_SUCCEEDS } },
-	  .mode = FABRIC, .arg = FQ_SMP_LID_REMOTE },
+	  .check = smi_lid_routed_answered },
 	{ .c = { .id = "umad/register/sa-class-answered-by-sm",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -77,83 +80,114 @@ static const struct mad_row rows[] = {
 		 "subnet manager answers a SubnAdmGet(NodeRecord) of the "
 		 "port's LID with one record, the port's", .needs =
 		 NEEDS_FABRIC, .contract = { RC_SUCCEEDS } },
-	  .mode = FABRIC, .arg = FQ_SA_SELF },
+	  .check = sa_answered_by_sm },
 };
 
-/* Register for the class of the fabric query @q, ask it, check the answer. */
-static void run_fabric(struct rc_ctx *ctx, int portid, enum fabric_query q)
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_register(BAD_PORTID, row->mgmt_class,
+						row->arg, 0, NULL));
+}
+
+static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	int portid;
+
+	if (!impl_open(ctx, &portid))
+		return;
+	RC_OBSERVE(ctx, ctx->ops->umad_register(portid, row->mgmt_class,
+						row->arg, 0, NULL));
+	ctx->ops->umad_close_port(portid);
+}
+
+static void rejects_second_server(const struct mad_row *row,
+				  struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
-	int mgmt_class = fabric_class(q, 0), id, n;
+	long mask[16 / sizeof(long)];
+	int portid;
+
+	method_mask(mask, METHOD_BIT(METHOD_GET));
+	if (!impl_open(ctx, &portid))
+		return;
+	if (ops->umad_register(portid, row->mgmt_class, row->arg, 0,
+			       mask) < 0)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "first registration failed");
+	else
+		RC_OBSERVE(ctx, ops->umad_register(portid, row->mgmt_class,
+						   row->arg, 0, mask));
+	ops->umad_close_port(portid);
+}
+
+static void server_gets_requests(const struct mad_row *row,
+				 struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	long mask[16 / sizeof(long)];
+	int portid, id;
+
+	method_mask(mask, METHOD_BIT(METHOD_GET));
+	if (!impl_open(ctx, &portid))
+		return;
+	RC_OBSERVE(ctx, id = ops->umad_register(portid, row->mgmt_class,
+						row->arg, 0, mask));
+	if (id >= 0)
+		expect_get_served(ctx, portid, row->mgmt_class, 7,
+				  "a Get did not reach the server");
+	ops->umad_close_port(portid);
+}
+
+/* Register for the class of the fabric query @q, ask it, check the answer. */
+static void fabric_answers(struct rc_ctx *ctx, const struct fabric_query *q)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int mgmt_class = fabric_class(q, 0), portid, id, n;
 	uint8_t req[MAD_BUF_LEN];
 
+	if (!impl_open(ctx, &portid))
+		return;
 	RC_OBSERVE(ctx, id = ops->umad_register(portid, mgmt_class,
 			mgmt_class == MAD_CLASS_SA ? 2 : 1, 0, NULL));
 	if (id < 0 || !fabric_build(ctx, q, 0, req) ||
 	    !rc_need_call(ctx, ops->umad_send, "umad_send"))
-		return;
+		goto out;
 	n = ops->umad_send(portid, id, req, MAD_SIZE, 1000, 0);
 	if (n)
 		rc_obs_violation(ctx->obs, "umad_send through agent %d: %d",
 				 id, n);
 	else
 		fabric_check_answer(ctx, q, ops->umad_get_fd(portid));
+out:
+	ops->umad_close_port(portid);
+}
+
+static void smi_directed_route_answered(const struct mad_row *row,
+					struct rc_ctx *ctx)
+{
+	fabric_answers(ctx, &fabric_smp_dr_self);
+}
+
+static void smi_lid_routed_answered(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	fabric_answers(ctx, &fabric_smp_lid_remote);
+}
+
+static void sa_answered_by_sm(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	fabric_answers(ctx, &fabric_sa_self);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
-	const struct rc_ops *ops = ctx->ops;
-	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
-	long mask[16 / sizeof(long)];
-	struct peer client;
-	int portid, id;
 
 	if (!NEED_MAD_CALLS(ctx) ||
-	    !rc_need_call(ctx, ops->umad_register, "umad_register"))
+	    !rc_need_call(ctx, ctx->ops->umad_register, "umad_register"))
 		return;
-	method_mask(mask, METHOD_BIT(METHOD_GET));
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_register(BAD_PORTID, row->mgmt_class,
-						   row->arg, 0, NULL));
-		return;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	switch (row->mode) {
-	case CLIENT:
-		RC_OBSERVE(ctx, ops->umad_register(portid, row->mgmt_class,
-						   row->arg, 0, NULL));
-		break;
-	case DUP_SERVER:
-		if (ops->umad_register(portid, row->mgmt_class, row->arg, 0,
-				       mask) < 0) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "first registration failed");
-			break;
-		}
-		RC_OBSERVE(ctx, ops->umad_register(portid, row->mgmt_class,
-						   row->arg, 0, mask));
-		break;
-	case SERVER:
-		RC_OBSERVE(ctx, id = ops->umad_register(portid, row->mgmt_class,
-							row->arg, 0, mask));
-		if (id < 0 || !peer_open(ctx, &client, row->mgmt_class, 0, 0))
-			break;
-		mad_build(ctx, req, row->mgmt_class, METHOD_GET, 7);
-		if (mad_address_self(ctx, req) &&
-		    (peer_send(&client, req, 0, 0, 0) ||
-		     mad_wait(ctx, ops->umad_get_fd(portid), in, sizeof(in),
-			      ARRIVE_MS) <= 0))
-			rc_obs_violation(ctx->obs, "a Get did not reach the "
-					 "server");
-		peer_close(&client);
-		break;
-	case FABRIC:
-		run_fabric(ctx, portid, row->arg);
-		break;
-	}
-	ops->umad_close_port(portid);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

@@ -26,10 +26,11 @@
 #define DOC_MASK "A bit mask which indicates which unsolicited methods this " \
 	"agent should receive."
 
-enum { CLIENT, SERVER, BAD_FLAG, RMPP_FLAG, BAD_PORT };
-
 /* a flag no kernel defines (IB_USER_MAD_REG_FLAGS_CAP is bit 0 today) */
 #define UNKNOWN_FLAG (1u << 30)
+
+static mad_check registers_client, server_gets_requests,
+	reports_supported_flags, accepts_user_rmpp, rejects_unopened_port;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register2/client", .doc = DOC,
@@ -37,12 +38,12 @@ static const struct mad_row rows[] = {
 		 .note = "vendor range 1 class 0x0a, no methods: 0, and "
 			 "umad_unregister takes the agent id it gave",
 		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
-	  .mode = CLIENT, .mgmt_class = CLASS_V1 },
+	  .check = registers_client, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/server-gets-requests", .doc = DOC_MASK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the Get bit set: a peer's Get reaches the agent",
 		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
-	  .mode = SERVER, .mgmt_class = CLASS_V1 },
+	  .check = server_gets_requests, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/unsupported-flag", .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "flag bit 30: a positive errno, and attr->flags then "
@@ -50,72 +51,124 @@ static const struct mad_row rows[] = {
 			 "gives as IB_USER_MAD_REG_FLAGS_CAP, UMAD_USER_RMPP "
 			 "(<rdma/ib_user_mad.h>)",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS() } },
-	  .mode = BAD_FLAG, .mgmt_class = CLASS_V1 },
+	  .check = reports_supported_flags, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/user-rmpp-flag", .doc = DOC,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "UMAD_USER_RMPP, a flag Linux supports "
 			 "(IB_USER_MAD_REG_FLAGS_CAP): registered",
 		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
-	  .mode = RMPP_FLAG, .mgmt_class = CLASS_V1 },
+	  .check = accepts_user_rmpp, .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/unopened-port", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .contract = { RC_FAILS() } }, .mode = BAD_PORT,
+		 .contract = { RC_FAILS() } }, .check = rejects_unopened_port,
 	  .mgmt_class = CLASS_V1 },
 };
 
+/* What every row registers: a vendor range 1 class, version 1. */
+#define ATTR_OF(row) { .mgmt_class = (row)->mgmt_class, \
+		       .mgmt_class_version = 1 }
+/* what *agent_id holds before the call */
+#define AGENT_FILL 0xa5a5a5a5
+
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	struct umad_reg_attr attr = ATTR_OF(row);
+	uint32_t agent = AGENT_FILL;
+
+	RC_OBSERVE(ctx, ctx->ops->umad_register2(BAD_PORTID, &attr, &agent));
+}
+
+/* Open the port, then the call under test with @attr: true when it
+ * returned 0, with the agent id in @agent.  The port stays open. */
+static bool registered(struct rc_ctx *ctx, struct umad_reg_attr *attr,
+		       int *portid, uint32_t *agent)
+{
+	int ret;
+
+	*agent = AGENT_FILL;
+	if (!impl_open(ctx, portid))
+		return false;
+	RC_OBSERVE(ctx, ret = ctx->ops->umad_register2(*portid, attr, agent));
+	return !ret;
+}
+
+/* The agent id the call gave is one umad_unregister takes. */
+static void unregisters(struct rc_ctx *ctx, int portid, uint32_t agent)
+{
+	if (ctx->ops->umad_unregister(portid, agent))
+		rc_obs_violation(ctx->obs, "agent id %u: umad_unregister "
+				 "refuses it", agent);
+}
+
+/* Registered with @attr; the id then unregistered. */
+static void registers_with(struct rc_ctx *ctx, struct umad_reg_attr *attr)
+{
+	uint32_t agent;
+	int portid;
+
+	if (registered(ctx, attr, &portid, &agent))
+		unregisters(ctx, portid, agent);
+}
+
+static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	struct umad_reg_attr attr = ATTR_OF(row);
+
+	registers_with(ctx, &attr);
+}
+
+static void accepts_user_rmpp(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	struct umad_reg_attr attr = ATTR_OF(row);
+
+	attr.flags = UMAD_USER_RMPP;
+	registers_with(ctx, &attr);
+}
+
+static void server_gets_requests(const struct mad_row *row,
+				 struct rc_ctx *ctx)
+{
+	struct umad_reg_attr attr = ATTR_OF(row);
+	uint32_t agent;
+	int portid;
+
+	attr.method_mask[0] = METHOD_BIT(METHOD_GET);
+	if (registered(ctx, &attr, &portid, &agent) &&
+	    expect_get_served(ctx, portid, row->mgmt_class, 9,
+			      "agent: a Get did not reach it"))
+		unregisters(ctx, portid, agent);
+}
+
+static void reports_supported_flags(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	struct umad_reg_attr attr = ATTR_OF(row);
+	uint32_t agent = AGENT_FILL;
+	int portid;
+
+	attr.flags = UNKNOWN_FLAG;
+	if (!impl_open(ctx, &portid))
+		return;
+	RC_OBSERVE(ctx, ctx->ops->umad_register2(portid, &attr, &agent));
+	if (attr.flags != UMAD_USER_RMPP)
+		rc_obs_violation(ctx->obs, "flags 0x%x after the call, not the "
+				 "supported set 0x%x", attr.flags,
+				 UMAD_USER_RMPP);
+	rc_obs_out(ctx->obs, &attr.flags, sizeof(attr.flags));
+}
+
+/* No row closes the port it opened: its process ends with it. */
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	struct umad_reg_attr attr = { .mgmt_class = row->mgmt_class,
-				      .mgmt_class_version = 1 };
-	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
-	uint32_t agent = 0xa5a5a5a5;
-	struct peer client;
-	int portid, ret;
 
 	if (!NEED_MAD_CALLS(ctx) ||
 	    !rc_need_call(ctx, ops->umad_register2, "umad_register2") ||
 	    !rc_need_call(ctx, ops->umad_unregister, "umad_unregister"))
 		return;
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_register2(BAD_PORTID, &attr, &agent));
-		return;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	if (row->mode == SERVER)
-		attr.method_mask[0] = METHOD_BIT(METHOD_GET);
-	if (row->mode == BAD_FLAG)
-		attr.flags = UNKNOWN_FLAG;
-	if (row->mode == RMPP_FLAG)
-		attr.flags = UMAD_USER_RMPP;
-	RC_OBSERVE(ctx, ret = ops->umad_register2(portid, &attr, &agent));
-	if (row->mode == BAD_FLAG) {
-		if (attr.flags != UMAD_USER_RMPP)
-			rc_obs_violation(ctx->obs, "flags 0x%x after the call, "
-					 "not the supported set 0x%x",
-					 attr.flags, UMAD_USER_RMPP);
-		rc_obs_out(ctx->obs, &attr.flags, sizeof(attr.flags));
-		return;
-	}
-	if (ret)
-		return;
-	if (row->mode == SERVER) {
-		if (!peer_open(ctx, &client, row->mgmt_class, 0, 0))
-			return;
-		mad_build(ctx, req, row->mgmt_class, METHOD_GET, 9);
-		if (mad_address_self(ctx, req) &&
-		    (peer_send(&client, req, 0, 0, 0) ||
-		     mad_wait(ctx, ops->umad_get_fd(portid), in, sizeof(in),
-			      ARRIVE_MS) <= 0))
-			rc_obs_violation(ctx->obs, "agent: a Get did not reach "
-					 "it");
-		peer_close(&client);
-	}
-	if (ops->umad_unregister(portid, agent))
-		rc_obs_violation(ctx->obs, "agent id %u: umad_unregister "
-				 "refuses it", agent);
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

@@ -39,21 +39,26 @@
 #define DOC_RMPP "registers the specified class in vendor range 2, the " \
 	"specified oui, and whether RMPP is being used"
 
-enum { CLIENT, BAD_PORT, DUP_SERVER, DUP_CLIENT, RMPP, SENDS, SERVER_METHODS,
-       CLIENT_UNSOLICITED, REMOTE };
-
 #define ROW(i, d, b, m, cls, ...) \
 	{ .c = { .id = "umad/register_oui/" i, .doc = d, .basis = b, \
 		 .needs = NEEDS_UMAD, \
-		 .contract = { __VA_ARGS__ } }, .mode = m, .mgmt_class = cls }
+		 .contract = { __VA_ARGS__ } }, .check = m, .mgmt_class = cls }
 
 #define B_DOC RC_BASIS_DOCUMENTED
+
+static mad_check rejects_unopened_port, registers_client,
+	client_sends_request, remote_node_answers, rejects_second_server,
+	two_clients_registered, server_gets_its_methods_only,
+	client_gets_no_unsolicited;
+
 static const struct mad_row rows[] = {
-	ROW("class-0x2f", DOC_RANGE, B_DOC, CLIENT, 0x2f, RC_FAILS(EINVAL)),
-	ROW("class-0x30", DOC_RET, B_DOC, CLIENT, 0x30, RC_SUCCEEDS),
-	ROW("class-0x4f", DOC_RET, B_DOC, CLIENT, 0x4f, RC_SUCCEEDS),
-	ROW("class-0x50", DOC_RANGE, B_DOC, CLIENT, 0x50, RC_FAILS(EINVAL)),
-	ROW("unopened-port", DOC_RANGE, B_DOC, BAD_PORT, CLASS_V2,
+	ROW("class-0x2f", DOC_RANGE, B_DOC, registers_client, 0x2f,
+	    RC_FAILS(EINVAL)),
+	ROW("class-0x30", DOC_RET, B_DOC, registers_client, 0x30, RC_SUCCEEDS),
+	ROW("class-0x4f", DOC_RET, B_DOC, registers_client, 0x4f, RC_SUCCEEDS),
+	ROW("class-0x50", DOC_RANGE, B_DOC, registers_client, 0x50,
+	    RC_FAILS(EINVAL)),
+	ROW("unopened-port", DOC_RANGE, B_DOC, rejects_unopened_port, CLASS_V2,
 	    RC_FAILS(EINVAL)),
 	{ .c = { .id = "umad/register_oui/second-server-same-methods",
 		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
@@ -61,30 +66,33 @@ static const struct mad_row rows[] = {
 		 "OUI and method (ib_register_mad_agent), and the page gives "
 		 "-EPERM for a failed registration",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
-	  .mode = DUP_SERVER, .mgmt_class = CLASS_V2 },
-	ROW("two-clients", DOC_CLIENT, B_DOC, DUP_CLIENT, CLASS_V2, RC_SUCCEEDS),
+	  .check = rejects_second_server, .mgmt_class = CLASS_V2 },
+	ROW("two-clients", DOC_CLIENT, B_DOC, two_clients_registered, CLASS_V2,
+	    RC_SUCCEEDS),
 	{ .c = { .id = "umad/register_oui/rmpp-version-0", .doc = DOC_RMPP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "0: RMPP not used", .needs = NEEDS_UMAD,
-		 .contract = { RC_SUCCEEDS } }, .mode = RMPP, .mgmt_class = CLASS_V2 },
+		 .contract = { RC_SUCCEEDS } },
+	  .check = registers_client, .mgmt_class = CLASS_V2 },
 	{ .c = { .id = "umad/register_oui/rmpp-version-1", .doc = DOC_RMPP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "1: the RMPP version of IBA 13.6; vendor range 2 "
 			 "classes may use RMPP", .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
-	  .mode = RMPP, .mgmt_class = CLASS_V2, .arg = 1 },
+	  .check = registers_client, .mgmt_class = CLASS_V2, .arg = 1 },
 	{ .c = { .id = "umad/register_oui/rmpp-version-2", .doc = DOC_EPERM,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "there is no RMPP version 2: the kernel's "
 		 "ib_register_mad_agent refuses it, and the page gives "
 		 "-EPERM for a failed registration",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
-	  .mode = RMPP, .mgmt_class = CLASS_V2, .arg = 2 },
-	ROW("id-sends-request", DOC_RET, B_DOC, SENDS, CLASS_V2, RC_SUCCEEDS),
-	ROW("server-gets-its-methods-only", DOC_SERVER, B_DOC, SERVER_METHODS,
-	    CLASS_V2, RC_SUCCEEDS),
-	ROW("client-gets-no-unsolicited", DOC_CLIENT, B_DOC, CLIENT_UNSOLICITED,
-	    CLASS_V2, RC_SUCCEEDS),
+	  .check = registers_client, .mgmt_class = CLASS_V2, .arg = 2 },
+	ROW("id-sends-request", DOC_RET, B_DOC, client_sends_request, CLASS_V2,
+	    RC_SUCCEEDS),
+	ROW("server-gets-its-methods-only", DOC_SERVER, B_DOC,
+	    server_gets_its_methods_only, CLASS_V2, RC_SUCCEEDS),
+	ROW("client-gets-no-unsolicited", DOC_CLIENT, B_DOC,
+	    client_gets_no_unsolicited, CLASS_V2, RC_SUCCEEDS),
 	{ .c = { .id = "umad/register_oui/vendor-class-to-remote-node",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -92,7 +100,7 @@ static const struct mad_row rows[] = {
 		 "to another node, is answered by rdmaconf-peer there, "
 		 "registered for them", .needs = NEEDS_FABRIC |
 		 RC_NEED_REMOTE, .contract = { RC_SUCCEEDS } },
-	  .mode = REMOTE, .mgmt_class = CLASS_V2 },
+	  .check = remote_node_answers, .mgmt_class = CLASS_V2 },
 };
 
 /* The peer sends @method to the port; does @fd get it within @ms? */
@@ -140,75 +148,117 @@ static void check_remote(struct rc_ctx *ctx, int portid, int agent)
 	uint8_t req[MAD_BUF_LEN];
 	int n;
 
-	fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V2, req);
+	fabric_build(ctx, &fabric_vendor_remote, CLASS_V2, req);
 	n = ctx->ops->umad_send(portid, agent, req, MAD_SIZE, 1000, 0);
 	if (n)
 		rc_obs_violation(ctx->obs, "umad_send with the id: %d", n);
 	else
-		fabric_check_answer(ctx, FQ_VENDOR_REMOTE,
+		fabric_check_answer(ctx, &fabric_vendor_remote,
 				    ctx->ops->umad_get_fd(portid));
 }
 
-static void run(const void *r, struct rc_ctx *ctx)
+/* The port opened, and its read channel: where every row on a port
+ * starts.  False (BROKEN) when it does not open. */
+static bool open_port(struct rc_ctx *ctx, int *portid, int *fd)
 {
-	const struct mad_row *row = r;
+	if (!impl_open(ctx, portid))
+		return false;
+	*fd = ctx->ops->umad_get_fd(*portid);
+	return true;
+}
+
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_register_oui(BAD_PORTID,
+			row->mgmt_class, 0, mad_oui(ctx), NULL));
+}
+
+/* A client of the row's class under @oui with its rmpp_version (.arg):
+ * the call under test; registered, @then (if any) tries its id. */
+static void client_then(const struct mad_row *row, struct rc_ctx *ctx,
+			uint8_t *oui,
+			void (*then)(struct rc_ctx *ctx, int portid, int agent))
+{
+	int portid, fd, id;
+
+	if (!open_port(ctx, &portid, &fd))
+		return;
+	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(portid,
+			row->mgmt_class, row->arg, oui, NULL));
+	if (id >= 0 && then)
+		then(ctx, portid, id);
+	ctx->ops->umad_close_port(portid);
+}
+
+static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	client_then(row, ctx, mad_oui(ctx), NULL);
+}
+
+static void client_sends_request(const struct mad_row *row,
+				 struct rc_ctx *ctx)
+{
+	client_then(row, ctx, mad_oui(ctx), check_sends);
+}
+
+static void remote_node_answers(const struct mad_row *row,
+				struct rc_ctx *ctx)
+{
+	/* a client of the class the remote peer serves: test_oui */
+	client_then(row, ctx, test_oui, check_remote);
+}
+
+static void rejects_second_server(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
 	const struct rc_ops *ops = ctx->ops;
 	long mask[16 / sizeof(long)];
-	struct peer peer;
-	int portid, id, fd;
+	int portid, fd;
 
-	if (!NEED_MAD_CALLS(ctx) ||
-	    !rc_need_call(ctx, ops->umad_register_oui, "umad_register_oui"))
+	if (!open_port(ctx, &portid, &fd))
 		return;
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_register_oui(BAD_PORTID, row->mgmt_class,
-						       0, mad_oui(ctx), NULL));
-		return;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	fd = ops->umad_get_fd(portid);
 	method_mask(mask, METHOD_BIT(METHOD_GET));
-	switch (row->mode) {
-	case CLIENT:
-	case SENDS:
-	case REMOTE:
-		/* a client of the class the remote peer serves: test_oui */
-		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, row->mode == REMOTE ?
-				test_oui : mad_oui(ctx), NULL));
-		if (row->mode == SENDS && id >= 0)
-			check_sends(ctx, portid, id);
-		if (row->mode == REMOTE && id >= 0)
-			check_remote(ctx, portid, id);
-		break;
-	case DUP_SERVER:
-		if (ops->umad_register_oui(portid, row->mgmt_class, 0, mad_oui(ctx),
-					   mask) < 0) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "first registration failed");
-			break;
-		}
+	if (ops->umad_register_oui(portid, row->mgmt_class, 0, mad_oui(ctx),
+				   mask) < 0)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "first registration failed");
+	else
 		RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class,
 						       0, mad_oui(ctx), mask));
-		break;
-	case DUP_CLIENT:
-		id = ops->umad_register_oui(portid, row->mgmt_class, 0,
-					    mad_oui(ctx), NULL);
-		RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class,
-						       0, mad_oui(ctx), NULL));
-		if (ctx->obs->ret >= 0 && ctx->obs->ret == id)
-			rc_obs_violation(ctx->obs, "both clients got id %d", id);
-		break;
-	case RMPP:
-		RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class,
-						       row->arg, mad_oui(ctx), NULL));
-		break;
-	case SERVER_METHODS:
-		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, mad_oui(ctx), mask));
-		if (id < 0 || !peer_open(ctx, &peer, CLASS_V2, 0, 0))
-			break;
+	ops->umad_close_port(portid);
+}
+
+static void two_clients_registered(const struct mad_row *row,
+				   struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int portid, fd, id;
+
+	if (!open_port(ctx, &portid, &fd))
+		return;
+	id = ops->umad_register_oui(portid, row->mgmt_class, 0, mad_oui(ctx),
+				    NULL);
+	RC_OBSERVE(ctx, ops->umad_register_oui(portid, row->mgmt_class, 0,
+					       mad_oui(ctx), NULL));
+	if (ctx->obs->ret >= 0 && ctx->obs->ret == id)
+		rc_obs_violation(ctx->obs, "both clients got id %d", id);
+	ops->umad_close_port(portid);
+}
+
+static void server_gets_its_methods_only(const struct mad_row *row,
+					 struct rc_ctx *ctx)
+{
+	long mask[16 / sizeof(long)];
+	struct peer peer;
+	int portid, fd, id;
+
+	if (!open_port(ctx, &portid, &fd))
+		return;
+	method_mask(mask, METHOD_BIT(METHOD_GET));
+	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(portid,
+			row->mgmt_class, 0, mad_oui(ctx), mask));
+	if (id >= 0 && peer_open(ctx, &peer, CLASS_V2, 0, 0)) {
 		if (!delivered(ctx, &peer, fd, METHOD_GET, ARRIVE_MS))
 			rc_obs_violation(ctx->obs, "a Get did not reach the "
 					 "server registered for Get");
@@ -216,19 +266,38 @@ static void run(const void *r, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs, "a Set reached the server "
 					 "registered for Get only");
 		peer_close(&peer);
-		break;
-	case CLIENT_UNSOLICITED:
-		RC_OBSERVE(ctx, id = ops->umad_register_oui(portid,
-				row->mgmt_class, 0, mad_oui(ctx), NULL));
-		if (id < 0 || !peer_open(ctx, &peer, CLASS_V2, 0, 0))
-			break;
+	}
+	ctx->ops->umad_close_port(portid);
+}
+
+static void client_gets_no_unsolicited(const struct mad_row *row,
+				       struct rc_ctx *ctx)
+{
+	struct peer peer;
+	int portid, fd, id;
+
+	if (!open_port(ctx, &portid, &fd))
+		return;
+	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(portid,
+			row->mgmt_class, 0, mad_oui(ctx), NULL));
+	if (id >= 0 && peer_open(ctx, &peer, CLASS_V2, 0, 0)) {
 		if (delivered(ctx, &peer, fd, METHOD_GET, QUIET_MS))
 			rc_obs_violation(ctx->obs, "an unsolicited Get reached "
 					 "a client");
 		peer_close(&peer);
-		break;
 	}
-	ops->umad_close_port(portid);
+	ctx->ops->umad_close_port(portid);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct mad_row *row = r;
+
+	if (!NEED_MAD_CALLS(ctx) ||
+	    !rc_need_call(ctx, ctx->ops->umad_register_oui,
+			  "umad_register_oui"))
+		return;
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

@@ -42,38 +42,41 @@
 #define DOC_FOREVER "Negative timeout_ms makes kernel wait forever for the " \
 	"reply."
 
-enum { ANSWERED, BAD_PORT, BAD_AGENT, UNREGISTERED, SHORT, NO_GRH, TIMEOUT,
-       RETURNED, UNSOLICITED, FOREVER, LID_REMOTE, LID_NOBODY };
-
 #define OK_SEND RC_RETURNS(0), .layout = &mad_summary_layout
 #define TIMED(t, r) OK_SEND, .ms = (t) * ((r) + 1), \
 		    .tol_ms = 40 + (t) * ((r) + 1) / 4
+
+static mad_check rejects_unopened_port, rejects_unknown_agent,
+	rejects_unregistered_agent, fails_shorter_than_header,
+	fails_without_grh, answered_by_server, waits_for_answer,
+	times_out_after_retries, returns_original_buffer,
+	unsolicited_not_returned, remote_node_answers, unassigned_lid_returned;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/send/answered-by-server", .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the server's GetResp reaches the sending agent",
 		 .needs = NEEDS_UMAD, .contract = { OK_SEND } },
-	  .mode = ANSWERED, .timeout_ms = 1000 },
+	  .check = answered_by_server, .timeout_ms = 1000 },
 	{ .c = { .id = "umad/send/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_PORT },
+	  .check = rejects_unopened_port },
 	{ .c = { .id = "umad/send/agent-never-registered", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "agent id 7 on a port whose only agent is 0",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_AGENT },
+	  .check = rejects_unknown_agent },
 	{ .c = { .id = "umad/send/agent-unregistered", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = UNREGISTERED },
+	  .check = rejects_unregistered_agent },
 	{ .c = { .id = "umad/send/shorter-than-mad-header", .doc = DOC_EIO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "10 bytes cannot hold the 24-byte MAD header: the "
 			 "send fails", .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EIO) } },
-	  .mode = SHORT, .arg = 10 },
+	  .check = fails_shorter_than_header, .arg = 10 },
 	{ .c = { .id = "umad/send/roce-without-grh", .doc = DOC_EIO,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "RoCE has no LIDs: the kernel's user_mad refuses a "
@@ -81,90 +84,141 @@ static const struct mad_row rows[] = {
 		 "gives -EIO for a failed send",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { RC_FAILS(EIO) } },
-	  .mode = NO_GRH },
+	  .check = fails_without_grh },
 	{ .c = { .id = "umad/send/timeout-returns-original-buffer",
 		 .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "all that was sent comes back: "
 		 "header and the whole MAD", .needs = NEEDS_UMAD,
 		 .contract = { OK_SEND } },
-	  .mode = RETURNED, .timeout_ms = 200, .retries = 0 },
+	  .check = returns_original_buffer, .timeout_ms = 200, .retries = 0 },
 	{ .c = { .id = "umad/send/timeout-200ms-retries-0", .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "status set, after the timeout",
 		 .needs = NEEDS_UMAD, .contract = { TIMED(200, 0) } },
-	  .mode = TIMEOUT, .timeout_ms = 200, .retries = 0 },
+	  .check = times_out_after_retries, .timeout_ms = 200, .retries = 0 },
 	{ .c = { .id = "umad/send/timeout-200ms-retries-1", .doc = DOC_RETRIES,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "1 retry: the server sees 2 copies, the request "
 			 "returns after 2 timeouts", .needs = NEEDS_UMAD,
 		 .contract = { TIMED(200, 1) } },
-	  .mode = TIMEOUT, .timeout_ms = 200, .retries = 1 },
+	  .check = times_out_after_retries, .timeout_ms = 200, .retries = 1 },
 	{ .c = { .id = "umad/send/timeout-200ms-retries-3", .doc = DOC_RETRIES,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "3 retries: the server sees 4 copies, the request "
 			 "returns after 4 timeouts", .needs = NEEDS_UMAD,
 		 .contract = { TIMED(200, 3) } },
-	  .mode = TIMEOUT, .timeout_ms = 200, .retries = 3 },
+	  .check = times_out_after_retries, .timeout_ms = 200, .retries = 3 },
 	{ .c = { .id = "umad/send/timeout-zero-not-solicited", .doc = DOC_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing comes back on the read channel; the server "
 			 "gets the request once", .needs = NEEDS_UMAD,
 		 .contract = { OK_SEND } },
-	  .mode = UNSOLICITED, .timeout_ms = 0 },
+	  .check = unsolicited_not_returned, .timeout_ms = 0 },
 	{ .c = { .id = "umad/send/timeout-negative-waits", .doc = DOC_FOREVER,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing comes back for 600 ms; then the server "
 			 "answers and the answer arrives", .needs = NEEDS_UMAD,
 		 .contract = { OK_SEND } },
-	  .mode = FOREVER, .timeout_ms = -1 },
+	  .check = waits_for_answer, .timeout_ms = -1 },
 	{ .c = { .id = "umad/send/lid-to-remote-node", .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get of vendor class 0x0a to another node's LID, "
 			 "QP1: rdmaconf-peer there answers with its port GUID",
 		 .needs = NEEDS_FABRIC | RC_NEED_REMOTE,
 		 .contract = { OK_SEND } },
-	  .mode = LID_REMOTE, .timeout_ms = 1000 },
+	  .check = remote_node_answers, .timeout_ms = 1000 },
 	{ .c = { .id = "umad/send/unassigned-lid-returned", .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a request to LID 0xbfff, which no port of the subnet "
 			 "has, comes back with its status set",
 		 .needs = NEEDS_FABRIC, .contract = { OK_SEND } },
-	  .mode = LID_NOBODY, .timeout_ms = 200 },
+	  .check = unassigned_lid_returned, .timeout_ms = 200 },
 };
 
-/* The LID rows: the vendor range 1 agent sends; no local peer. */
-static void run_lid(const struct mad_row *row, struct rc_ctx *ctx, int portid,
-		    int agent)
-{
-	const struct rc_ops *ops = ctx->ops;
-	int fd = ops->umad_get_fd(portid), n;
-	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
+/* A port of the implementation under test, and an agent on it. */
+struct sender {
+	int portid;
+	int agent;
+};
 
-	if (row->mode == LID_REMOTE) {
-		fabric_build(ctx, FQ_VENDOR_REMOTE, CLASS_V1, req);
-	} else {
-		mad_build(ctx, req, CLASS_V1, METHOD_GET, 0x1d);
-		mad_address_lid(req, UNASSIGNED_LID);
-	}
-	RC_OBSERVE(ctx, ops->umad_send(portid, agent, req, MAD_SIZE,
-				       row->timeout_ms, row->retries));
-	if (ctx->obs->ret)
+/* Open the port and register a client of @mgmt_class; false (BROKEN)
+ * when either fails.  sender_close in any case. */
+static bool sender_open(struct rc_ctx *ctx, struct sender *s, int mgmt_class)
+{
+	return impl_open(ctx, &s->portid) &&
+	       impl_agent(ctx, s->portid, mgmt_class, 0, &s->agent);
+}
+
+static void sender_close(struct rc_ctx *ctx, struct sender *s)
+{
+	if (s->portid >= 0)
+		ctx->ops->umad_close_port(s->portid);
+}
+
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	uint8_t req[MAD_BUF_LEN];
+
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
+	RC_OBSERVE(ctx, ctx->ops->umad_send(BAD_PORTID, 0, req, MAD_SIZE,
+					    0, 0));
+}
+
+/* A Get to the own port (unless !@addressed) through @agent, @len bytes,
+ * unsolicited: the rows whose send must fail. */
+static void send_get(struct rc_ctx *ctx, const struct sender *s, int agent,
+		     size_t len, bool addressed)
+{
+	uint8_t req[MAD_BUF_LEN];
+
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
+	if (addressed && !mad_address_self(ctx, req))
 		return;
-	if (row->mode == LID_REMOTE) {
-		fabric_check_answer(ctx, FQ_VENDOR_REMOTE, fd);
-		return;
+	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, agent, req, len, 0,
+					    0));
+}
+
+static void rejects_unknown_agent(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	struct sender s;
+
+	if (sender_open(ctx, &s, CLASS_V2))
+		send_get(ctx, &s, 7, MAD_SIZE, true);
+	sender_close(ctx, &s);
+}
+
+static void rejects_unregistered_agent(const struct mad_row *row,
+				       struct rc_ctx *ctx)
+{
+	struct sender s;
+
+	if (sender_open(ctx, &s, CLASS_V2)) {
+		ctx->ops->umad_unregister(s.portid, s.agent);
+		send_get(ctx, &s, s.agent, MAD_SIZE, true);
 	}
-	n = mad_wait(ctx, fd, in, sizeof(in), row->timeout_ms + ARRIVE_MS);
-	if (n <= 0) {
-		rc_obs_violation(ctx->obs, "the request did not come back "
-				 "within %d ms", row->timeout_ms + ARRIVE_MS);
-		return;
-	}
-	mad_summary(ctx, in);
-	if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
-		rc_obs_violation(ctx->obs, "the request came back with status "
-				 "0");
+	sender_close(ctx, &s);
+}
+
+static void fails_shorter_than_header(const struct mad_row *row,
+				      struct rc_ctx *ctx)
+{
+	struct sender s;
+
+	if (sender_open(ctx, &s, CLASS_V2))
+		send_get(ctx, &s, s.agent, row->arg, true);
+	sender_close(ctx, &s);
+}
+
+static void fails_without_grh(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	struct sender s;
+
+	if (sender_open(ctx, &s, CLASS_V2))
+		send_get(ctx, &s, s.agent, MAD_SIZE, false);
+	sender_close(ctx, &s);
 }
 
 /* Drain @fd: how many messages arrive, each within QUIET_MS of the last. */
@@ -201,140 +255,233 @@ static void check_returned(struct rc_ctx *ctx, const uint8_t *sent,
 	}
 }
 
-static void run_traffic(const struct mad_row *row, struct rc_ctx *ctx,
-			int portid, int agent)
+/* A request solicited through the row's agent, and a server on the port
+ * that gets it. */
+struct exchange {
+	struct sender s;
+	int fd;			/* the agent's read channel */
+	struct peer server;
+	uint8_t sent[MAD_BUF_LEN];
+	double t0;		/* when the request was sent */
+};
+
+/*
+ * Send a Get to the server with the row's timeout and retries: the call
+ * observed.  True when it returned 0 and there is traffic to follow;
+ * exchange_end in any case.
+ */
+static bool exchange_start(const struct mad_row *row, struct rc_ctx *ctx,
+			   struct exchange *x)
 {
 	const struct rc_ops *ops = ctx->ops;
-	uint8_t req[MAD_BUF_LEN], sent[MAD_BUF_LEN], in[MAD_BUF_LEN];
-	int fd = ops->umad_get_fd(portid), n, copies;
-	struct peer server;
-	double t0;
+	uint8_t req[MAD_BUF_LEN];
 
-	if (!peer_open(ctx, &server, CLASS_V2, METHOD_BIT(METHOD_GET), 0))
-		return;
+	x->server.fd = -1;
+	x->server.thread = false;
+	if (!sender_open(ctx, &x->s, CLASS_V2))
+		return false;
+	x->fd = ops->umad_get_fd(x->s.portid);
+	if (!peer_open(ctx, &x->server, CLASS_V2, METHOD_BIT(METHOD_GET), 0))
+		return false;
 	mad_build(ctx, req, CLASS_V2, METHOD_GET, 0x5e4d);
 	if (!mad_address_self(ctx, req))
-		goto out;
-	memcpy(sent, req, sizeof(sent));
-	t0 = rc_now_ms();
-	RC_OBSERVE(ctx, ops->umad_send(portid, agent, req, MAD_SIZE,
+		return false;
+	memcpy(x->sent, req, sizeof(x->sent));
+	x->t0 = rc_now_ms();
+	RC_OBSERVE(ctx, ops->umad_send(x->s.portid, x->s.agent, req, MAD_SIZE,
 				       row->timeout_ms, row->retries));
-	if (ctx->obs->ret)
-		goto out;
-	switch (row->mode) {
-	case ANSWERED:
-	case FOREVER:
-		n = mad_wait(ctx, server.fd, in, sizeof(in), ARRIVE_MS);
-		if (n <= 0) {
-			rc_obs_violation(ctx->obs, "the server got no request");
-			break;
-		}
-		if (row->mode == FOREVER &&
-		    mad_wait(ctx, fd, in + 0, sizeof(in), 2 * QUIET_MS) > 0) {
-			rc_obs_violation(ctx->obs, "the request came back "
-					 "(status %u) before any answer",
-					 *(uint32_t *)(in + REF_UMAD_OFF_STATUS));
-			break;
-		}
-		peer_reply(&server, in);
-		n = mad_wait(ctx, fd, in, sizeof(in), ARRIVE_MS);
-		if (n <= 0)
-			rc_obs_violation(ctx->obs, "no answer arrived");
-		else
-			mad_summary(ctx, in);
-		break;
-	case TIMEOUT:
-	case RETURNED:
-		n = mad_wait(ctx, fd, in, sizeof(in),
-			     row->timeout_ms * (row->retries + 1) + ARRIVE_MS);
-		ctx->obs->elapsed_ms = rc_now_ms() - t0;
-		if (n <= 0) {
-			rc_obs_violation(ctx->obs, "the request did not come "
-					 "back within %d ms", row->timeout_ms *
-					 (row->retries + 1) + ARRIVE_MS);
-			break;
-		}
+	return !ctx->obs->ret;
+}
+
+static void exchange_end(struct rc_ctx *ctx, struct exchange *x)
+{
+	peer_close(&x->server);
+	sender_close(ctx, &x->s);
+}
+
+/* The server got the request, into @in. */
+static bool server_got_request(struct rc_ctx *ctx, struct exchange *x,
+			       uint8_t *in)
+{
+	if (mad_wait(ctx, x->server.fd, in, MAD_BUF_LEN, ARRIVE_MS) > 0)
+		return true;
+	rc_obs_violation(ctx->obs, "the server got no request");
+	return false;
+}
+
+/* The server answers @in; the answer reaches the agent. */
+static void answer_arrives(struct rc_ctx *ctx, struct exchange *x,
+			   uint8_t *in)
+{
+	peer_reply(&x->server, in);
+	if (mad_wait(ctx, x->fd, in, MAD_BUF_LEN, ARRIVE_MS) <= 0)
+		rc_obs_violation(ctx->obs, "no answer arrived");
+	else
 		mad_summary(ctx, in);
-		if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
-			rc_obs_violation(ctx->obs, "the request came back with "
-					 "status 0");
-		if (row->mode == RETURNED) {
-			check_returned(ctx, sent, in, n);
-			break;
-		}
-		copies = count_arrivals(ctx, server.fd);
+}
+
+static void answered_by_server(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	uint8_t in[MAD_BUF_LEN];
+	struct exchange x;
+
+	if (exchange_start(row, ctx, &x) && server_got_request(ctx, &x, in))
+		answer_arrives(ctx, &x, in);
+	exchange_end(ctx, &x);
+}
+
+static void waits_for_answer(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	uint8_t in[MAD_BUF_LEN];
+	struct exchange x;
+
+	if (!exchange_start(row, ctx, &x) || !server_got_request(ctx, &x, in))
+		goto out;
+	if (mad_wait(ctx, x.fd, in, sizeof(in), 2 * QUIET_MS) > 0) {
+		rc_obs_violation(ctx->obs, "the request came back (status %u) "
+				 "before any answer",
+				 *(uint32_t *)(in + REF_UMAD_OFF_STATUS));
+		goto out;
+	}
+	answer_arrives(ctx, &x, in);
+out:
+	exchange_end(ctx, &x);
+}
+
+/* The request came back within the row's timeouts, with its status set;
+ * it is in @in, @n bytes. */
+static bool came_back(const struct mad_row *row, struct rc_ctx *ctx,
+		      struct exchange *x, uint8_t *in, int *n)
+{
+	int ms = row->timeout_ms * (row->retries + 1) + ARRIVE_MS;
+
+	*n = mad_wait(ctx, x->fd, in, MAD_BUF_LEN, ms);
+	ctx->obs->elapsed_ms = rc_now_ms() - x->t0;
+	if (*n <= 0) {
+		rc_obs_violation(ctx->obs, "the request did not come back "
+				 "within %d ms", ms);
+		return false;
+	}
+	mad_summary(ctx, in);
+	if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
+		rc_obs_violation(ctx->obs, "the request came back with status "
+				 "0");
+	return true;
+}
+
+static void times_out_after_retries(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	uint8_t in[MAD_BUF_LEN];
+	struct exchange x;
+	int n, copies;
+
+	if (exchange_start(row, ctx, &x) && came_back(row, ctx, &x, in, &n)) {
+		copies = count_arrivals(ctx, x.server.fd);
 		if (copies != row->retries + 1)
 			rc_obs_violation(ctx->obs, "the server got %d copies; "
 					 "retries %d means %d", copies,
 					 row->retries, row->retries + 1);
-		break;
-	case UNSOLICITED:
-		if (mad_wait(ctx, fd, in, sizeof(in), 2 * QUIET_MS) > 0)
+	}
+	exchange_end(ctx, &x);
+}
+
+static void returns_original_buffer(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	uint8_t in[MAD_BUF_LEN];
+	struct exchange x;
+	int n;
+
+	if (exchange_start(row, ctx, &x) && came_back(row, ctx, &x, in, &n))
+		check_returned(ctx, x.sent, in, n);
+	exchange_end(ctx, &x);
+}
+
+static void unsolicited_not_returned(const struct mad_row *row,
+				     struct rc_ctx *ctx)
+{
+	uint8_t in[MAD_BUF_LEN];
+	struct exchange x;
+	int copies;
+
+	if (exchange_start(row, ctx, &x)) {
+		if (mad_wait(ctx, x.fd, in, sizeof(in), 2 * QUIET_MS) > 0)
 			rc_obs_violation(ctx->obs, "something came back "
 					 "(status %u)",
 					 *(uint32_t *)(in + REF_UMAD_OFF_STATUS));
-		copies = count_arrivals(ctx, server.fd);
+		copies = count_arrivals(ctx, x.server.fd);
 		if (copies != 1)
 			rc_obs_violation(ctx->obs, "the server got %d copies",
 					 copies);
-		break;
 	}
+	exchange_end(ctx, &x);
+}
+
+/* The LID rows: the vendor range 1 agent sends @req with the row's timeout
+ * and retries, no local peer; true when the send returned 0. */
+static bool send_by_lid(const struct mad_row *row, struct rc_ctx *ctx,
+			const struct sender *s, uint8_t *req)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, s->agent, req,
+					    MAD_SIZE, row->timeout_ms,
+					    row->retries));
+	return !ctx->obs->ret;
+}
+
+static void remote_node_answers(const struct mad_row *row,
+				struct rc_ctx *ctx)
+{
+	uint8_t req[MAD_BUF_LEN];
+	struct sender s;
+	int fd;
+
+	if (sender_open(ctx, &s, CLASS_V1)) {
+		fd = ctx->ops->umad_get_fd(s.portid);
+		fabric_build(ctx, &fabric_vendor_remote, CLASS_V1, req);
+		if (send_by_lid(row, ctx, &s, req))
+			fabric_check_answer(ctx, &fabric_vendor_remote, fd);
+	}
+	sender_close(ctx, &s);
+}
+
+static void unassigned_lid_returned(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	int ms = row->timeout_ms + ARRIVE_MS, fd;
+	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
+	struct sender s;
+
+	if (!sender_open(ctx, &s, CLASS_V1))
+		goto out;
+	fd = ctx->ops->umad_get_fd(s.portid);
+	mad_build(ctx, req, CLASS_V1, METHOD_GET, 0x1d);
+	mad_address_lid(req, UNASSIGNED_LID);
+	if (!send_by_lid(row, ctx, &s, req))
+		goto out;
+	if (mad_wait(ctx, fd, in, sizeof(in), ms) <= 0) {
+		rc_obs_violation(ctx->obs, "the request did not come back "
+				 "within %d ms", ms);
+		goto out;
+	}
+	mad_summary(ctx, in);
+	if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
+		rc_obs_violation(ctx->obs, "the request came back with status "
+				 "0");
 out:
-	peer_close(&server);
+	sender_close(ctx, &s);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
-	uint8_t req[MAD_BUF_LEN];
-	int portid, agent;
 
 	if (!NEED_MAD_CALLS(ctx) ||
 	    !rc_need_call(ctx, ops->umad_send, "umad_send") ||
 	    !rc_need_call(ctx, ops->umad_unregister, "umad_unregister"))
 		return;
-	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_send(BAD_PORTID, 0, req, MAD_SIZE,
-					       0, 0));
-		goto errno_set;
-	}
-	if (!impl_open(ctx, &portid))
-		return;
-	if (row->mode == LID_REMOTE || row->mode == LID_NOBODY) {
-		if (impl_agent(ctx, portid, CLASS_V1, 0, &agent))
-			run_lid(row, ctx, portid, agent);
-		goto out;
-	}
-	if (!impl_agent(ctx, portid, CLASS_V2, 0, &agent))
-		goto out;
-	switch (row->mode) {
-	case BAD_AGENT:
-		agent = 7;
-		break;
-	case UNREGISTERED:
-		ops->umad_unregister(portid, agent);
-		break;
-	case NO_GRH:
-		break;
-	case SHORT:
-		if (!mad_address_self(ctx, req))
-			goto out;
-		break;
-	default:
-		run_traffic(row, ctx, portid, agent);
-		goto out;
-	}
-	if (row->mode != NO_GRH && row->mode != SHORT &&
-	    !mad_address_self(ctx, req))
-		goto out;
-	RC_OBSERVE(ctx, ops->umad_send(portid, agent, req,
-				       row->mode == SHORT ? row->arg : MAD_SIZE,
-				       0, 0));
-out:
-	ops->umad_close_port(portid);
-errno_set:
+	row->check(row, ctx);
 	if (ctx->obs->state == RC_STATE_RAN && ctx->obs->ret < 0 &&
 	    !ctx->obs->err)
 		rc_obs_violation(ctx->obs, "failed without setting errno");

@@ -36,10 +36,16 @@ static const struct accessor_row rows[] = {
 		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x0002)) } }, .arg = 0x10002 },
 };
 
+static long long set_pkey(const struct rc_ops *ops,
+			  const struct accessor_row *row, uint8_t *buf)
+{
+	return ops->umad_set_pkey(buf, row->arg);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run(r, ctx, ctx->ops->umad_set_pkey, "umad_set_pkey",
-			 ACC_INT_ARG);
+			 set_pkey);
 }
 
 static const struct rc_group group = {
@@ -61,7 +67,7 @@ static const struct accessor_row open_rows[] = {
 static void run_open(const void *r, struct rc_ctx *ctx)
 {
 	accessor_row_run_open(r, ctx, ctx->ops->umad_set_pkey,
-			      "umad_set_pkey", ACC_INT_ARG);
+			      "umad_set_pkey", set_pkey);
 }
 
 static const struct rc_group open_group = {

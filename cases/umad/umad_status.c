@@ -27,9 +27,15 @@ static const struct accessor_row rows[] = {
 	ROW("host-order-distinct-bytes", 0x01020304),
 };
 
+static long long status(const struct rc_ops *ops,
+			const struct accessor_row *row, uint8_t *buf)
+{
+	return ops->umad_status(buf);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
-	accessor_row_run(r, ctx, ctx->ops->umad_status, "umad_status", ACC_INT);
+	accessor_row_run(r, ctx, ctx->ops->umad_status, "umad_status", status);
 }
 
 static const struct rc_group group = {

@@ -15,69 +15,120 @@
 	"previously registered using umad_register() or umad_register_oui()."
 #define DOC_EINVAL "-EINVAL invalid port handle or agentid"
 
-enum { REGISTERED, NEVER, TWICE, BAD_PORT, SILENCED };
+static mad_check unregisters_agent, rejects_never_registered,
+	rejects_second_unregister, rejects_unopened_port,
+	server_stops_receiving;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/unregister/registered", .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
-	  .mode = REGISTERED },
+	  .check = unregisters_agent },
 	{ .c = { .id = "umad/unregister/never-registered", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "agent id 5 on a port with no agent",
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = NEVER },
+	  .check = rejects_never_registered },
 	{ .c = { .id = "umad/unregister/twice", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = TWICE },
+	  .check = rejects_second_unregister },
 	{ .c = { .id = "umad/unregister/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .mode = BAD_PORT },
+	  .check = rejects_unopened_port },
 	{ .c = { .id = "umad/unregister/server-stops-receiving", .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, a Get for the former server does not "
 			 "arrive", .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
-	  .mode = SILENCED },
+	  .check = server_stops_receiving },
 };
 
-static void run(const void *r, struct rc_ctx *ctx)
+/* Open the port and register an agent of CLASS_V2 serving @methods (0: a
+ * client); false (BROKEN) when either fails.  close_port in any case. */
+static bool open_agent(struct rc_ctx *ctx, int *portid, uint32_t methods,
+		       int *id)
 {
-	const struct mad_row *row = r;
-	const struct rc_ops *ops = ctx->ops;
-	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
-	struct peer client;
-	int portid, id = 5;
+	return impl_open(ctx, portid) &&
+	       impl_agent(ctx, *portid, CLASS_V2, methods, id);
+}
 
-	if (!NEED_MAD_CALLS(ctx) ||
-	    !rc_need_call(ctx, ops->umad_unregister, "umad_unregister"))
-		return;
-	if (row->mode == BAD_PORT) {
-		RC_OBSERVE(ctx, ops->umad_unregister(BAD_PORTID, 0));
-		return;
-	}
+static void close_port(struct rc_ctx *ctx, int portid)
+{
+	if (portid >= 0)
+		ctx->ops->umad_close_port(portid);
+}
+
+static void unregisters_agent(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	int portid, id;
+
+	if (open_agent(ctx, &portid, 0, &id))
+		RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, id));
+	close_port(ctx, portid);
+}
+
+static void rejects_never_registered(const struct mad_row *row,
+				     struct rc_ctx *ctx)
+{
+	int portid;
+
 	if (!impl_open(ctx, &portid))
 		return;
-	if (row->mode != NEVER &&
-	    !impl_agent(ctx, portid, CLASS_V2,
-			row->mode == SILENCED ? METHOD_BIT(METHOD_GET) : 0, &id))
+	RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, 5));
+	ctx->ops->umad_close_port(portid);
+}
+
+static void rejects_second_unregister(const struct mad_row *row,
+				      struct rc_ctx *ctx)
+{
+	int portid, id;
+
+	if (open_agent(ctx, &portid, 0, &id)) {
+		ctx->ops->umad_unregister(portid, id);
+		RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, id));
+	}
+	close_port(ctx, portid);
+}
+
+static void rejects_unopened_port(const struct mad_row *row,
+				  struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_unregister(BAD_PORTID, 0));
+}
+
+static void server_stops_receiving(const struct mad_row *row,
+				   struct rc_ctx *ctx)
+{
+	uint8_t req[MAD_BUF_LEN], in[MAD_BUF_LEN];
+	struct peer client;
+	int portid, id;
+
+	if (!open_agent(ctx, &portid, METHOD_BIT(METHOD_GET), &id))
 		goto out;
-	if (row->mode == TWICE)
-		ops->umad_unregister(portid, id);
-	RC_OBSERVE(ctx, ops->umad_unregister(portid, id));
-	if (row->mode != SILENCED || !peer_open(ctx, &client, CLASS_V2, 0, 0))
+	RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, id));
+	if (!peer_open(ctx, &client, CLASS_V2, 0, 0))
 		goto out;
 	mad_build(ctx, req, CLASS_V2, METHOD_GET, 9);
 	if (mad_address_self(ctx, req) && !peer_send(&client, req, 0, 0, 0) &&
-	    mad_wait(ctx, ops->umad_get_fd(portid), in, sizeof(in),
+	    mad_wait(ctx, ctx->ops->umad_get_fd(portid), in, sizeof(in),
 		     QUIET_MS) > 0)
 		rc_obs_violation(ctx->obs, "a Get reached the unregistered "
 				 "agent");
 	peer_close(&client);
 out:
-	ops->umad_close_port(portid);
+	close_port(ctx, portid);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct mad_row *row = r;
+
+	if (!NEED_MAD_CALLS(ctx) ||
+	    !rc_need_call(ctx, ctx->ops->umad_unregister, "umad_unregister"))
+		return;
+	row->check(row, ctx);
 }
 
 static const struct rc_group group = {

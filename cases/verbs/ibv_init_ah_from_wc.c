@@ -41,11 +41,15 @@
 
 enum hdr { HDR_V6_UDP, HDR_V6_IB, HDR_V4, HDR_NONE };
 enum dst { DST_OWN, DST_MCAST, DST_FOREIGN };
-enum { BUILT, REAL, ADDR_ADDED, ADDR_REMOVED };
+
+struct ahwc_row;
+/* What a row does on its UD QP @r. */
+typedef void ahwc_check(const struct ahwc_row *row, struct rc_ctx *ctx,
+			struct vres *r);
 
 struct ahwc_row {
 	struct rc_case c;
-	int mode;
+	ahwc_check *check;
 	enum hdr hdr;
 	enum dst dst;
 	uint8_t tclass;
@@ -56,6 +60,9 @@ struct ahwc_row {
 	uint8_t path_bits;
 	bool v4_lookalike;	/* the sender GID puts 0x45 at GRH byte 20 */
 };
+
+static ahwc_check answers_built_grh, answers_own_message,
+	follows_added_address, forgets_removed_address;
 
 #define DOC_INIT "ibv_init_ah_from_wc() initializes the address handle (AH) " \
 	"attribute structure ah_attr for the RDMA device context context " \
@@ -94,13 +101,14 @@ static const struct ahwc_row rows[] = {
 	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "class 0x5a, flow 0x12345, hop 33, LID 0x1234, SL 5, path "
 		   "bits 3: each lands in its field, host order",
-	   .contract = { AH_OK } }, .hdr = HDR_V6_UDP, .tclass = 0x5a,
-	   .flow = 0x12345, .hop = 33, .slid = 0x1234, .sl = 5,
-	   .path_bits = 3 },
+	   .contract = { AH_OK } }, .check = answers_built_grh,
+	   .hdr = HDR_V6_UDP, .tclass = 0x5a, .flow = 0x12345, .hop = 33,
+	   .slid = 0x1234, .sl = 5, .path_bits = 3 },
 	{ .c = { ID("ipv6-max-values"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "class 0xff, flow 0xfffff: no bit of one spills into "
-		   "the other", .contract = { AH_OK } }, .hdr = HDR_V6_UDP,
+		   "the other", .contract = { AH_OK } },
+	   .check = answers_built_grh, .hdr = HDR_V6_UDP,
 	   .tclass = 0xff, .flow = 0xfffff, .hop = 255, .slid = 0xffff,
 	   .sl = 15 },
 	{ .c = { ID("ipv4-fields"), .doc = DOC_INIT,
@@ -108,66 +116,72 @@ static const struct ahwc_row rows[] = {
 	   .note = "RoCE v2 over IPv4: TOS 0x28, TTL 17; the 20 undefined "
 		   "bytes before the IPv4 header are 0xa5 and must not become "
 		   "a flow label", .needs = NEEDS_VERBS | RC_NEED_ROCE,
-	   .contract = { AH_OK } }, .hdr = HDR_V4, .tclass = 0x28, .hop = 17,
-	   .slid = 7 },
+	   .contract = { AH_OK } }, .check = answers_built_grh,
+	   .hdr = HDR_V4, .tclass = 0x28, .hop = 17, .slid = 7 },
 	{ .c = { ID("ipv6-sender-looks-like-ipv4"), .doc = DOC_INIT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
 		 .note = "an IPv6 header whose byte 20 (inside the sender's "
 			 "GID) is 0x45, as an IPv4 header would start, but "
 			 "without a valid IPv4 checksum: still IPv6",
-	   .contract = { AH_OK } }, .hdr = HDR_V6_UDP, .tclass = 0x11,
-	   .flow = 0x777, .hop = 9, .v4_lookalike = true },
+	   .contract = { AH_OK } }, .check = answers_built_grh,
+	   .hdr = HDR_V6_UDP, .tclass = 0x11, .flow = 0x777, .hop = 9,
+	   .v4_lookalike = true },
 	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
 		   "not a header: no GRH fields, is_global 0",
-	   .contract = { AH_OK } }, .hdr = HDR_NONE, .slid = 0x22, .sl = 2,
-	   .path_bits = 1 },
+	   .contract = { AH_OK } }, .check = answers_built_grh,
+	   .hdr = HDR_NONE, .slid = 0x22, .sl = 2, .path_bits = 1 },
 	{ .c = { ID("ipv6-multicast-destination"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "addressed to a multicast GID, which is no local GID to "
 		   "answer from: read as an error, the page names none", .contract = { RC_FAILS() } },
-	   .hdr = HDR_V6_UDP, .dst = DST_MCAST, .hop = 1 },
+	   .check = answers_built_grh, .hdr = HDR_V6_UDP, .dst = DST_MCAST,
+	   .hop = 1 },
 	{ .c = { ID("ipv4-multicast-destination"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "addressed to 239.1.2.3: no local GID to answer from, "
 		   "read as an error",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_FAILS() } },
-	   .hdr = HDR_V4, .dst = DST_MCAST, .hop = 1 },
+	   .check = answers_built_grh, .hdr = HDR_V4, .dst = DST_MCAST,
+	   .hop = 1 },
 	{ .c = { ID("destination-not-in-gid-table"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
 	   .note = "addressed to 2001:db8::99, not a GID of the port: no "
 		   "source GID to answer from, read as an error",
-	   .contract = { RC_FAILS() } }, .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
+	   .contract = { RC_FAILS() } }, .check = answers_built_grh,
+	   .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
 	{ .c = { ID("ib-grh"), .doc = DOC_INIT, .basis = RC_BASIS_DOCUMENTED,
 	   .note = "an InfiniBand GRH (next header 0x1b) to the port's GID",
 	   .needs = NEEDS_VERBS | RC_NEED_IB, .contract = { AH_OK } },
-	   .hdr = HDR_V6_IB, .tclass = 0x10, .flow = 0x42, .hop = 1 },
+	   .check = answers_built_grh, .hdr = HDR_V6_IB, .tclass = 0x10,
+	   .flow = 0x42, .hop = 1 },
 	{ .c = { ID("real-ipv6-message"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
 	   .note = "the completion and GRH of a UD message the QP sent "
 		   "itself from its IPv6 GID: the AH points back at that GID",
-	   .contract = { AH_OK } }, .mode = REAL, .hdr = HDR_V6_UDP },
+	   .contract = { AH_OK } }, .check = answers_own_message,
+	   .hdr = HDR_V6_UDP },
 	{ .c = { ID("real-ipv4-message"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED,
 	   .note = "the same from the IPv4-mapped GID",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { AH_OK } },
-	   .mode = REAL, .hdr = HDR_V4 },
+	   .check = answers_own_message, .hdr = HDR_V4 },
 	{ .c = { ID("address-added-after-a-call"), .doc = DOC_INIT,
 	   .basis = RC_BASIS_DOCUMENTED,
 	   .note = "after a first call, 2001:db8::42 is added to the port's "
 		   "netdev: a GRH addressed to it is answered from its new "
 		   "GID index", .needs = NEEDS_VERBS | RC_NEED_ROCE |
 		   RC_NEED_ROOT, .shares = RC_SHARE_ALONE, .contract = { AH_OK } },
-	   .mode = ADDR_ADDED, .hdr = HDR_V6_UDP, .hop = 3 },
+	   .check = follows_added_address, .hdr = HDR_V6_UDP, .hop = 3 },
 	{ .c = { ID("address-removed-after-a-call"), .doc = DOC_ERR,
 	   .basis = RC_BASIS_INTERPRETATION,
 	   .note = "2001:db8::42 answered once, then removed from the "
 		   "netdev: no longer a GID of the port, an error",
 	   .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
 	   .shares = RC_SHARE_ALONE, .contract = { RC_FAILS() } },
-	   .mode = ADDR_REMOVED, .hdr = HDR_V6_UDP, .hop = 3 },
+	   .check = forgets_removed_address, .hdr = HDR_V6_UDP, .hop = 3 },
 };
 
 static const uint8_t remote6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x77 };
@@ -245,17 +259,55 @@ static bool build_grh(const struct ahwc_row *row, const struct vres *r,
 	}
 	return false;
 }
+/* What the documented fields of an answering AH must hold. */
+struct ah_want {
+	uint8_t dgid[16];
+	int sgid;
+	/* the flow label, hop limit and class: the device's (recorded) */
+	bool device_grh;
+	uint32_t flow;
+	uint8_t hop, tclass;
+};
 
-/* Each documented field against what the row sent, in one message. */
+/* For a completion and GRH the row built: what the row sent. */
+static void want_sent(const struct ahwc_row *row, const struct vres *r,
+		      struct ah_want *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (row->hdr == HDR_V4) {
+		memcpy(w->dgid + 10, "\xff\xff\xc6\x33\x64\x07", 6);
+		w->sgid = r->gid4;
+		w->hop = row->hop;
+		w->tclass = row->tclass;
+	} else if (row->hdr != HDR_NONE) {
+		memcpy(w->dgid, row->v4_lookalike ? remote45 : remote6, 16);
+		w->sgid = r->gid6;
+		w->hop = row->hop;
+		w->tclass = row->tclass;
+		w->flow = row->flow;
+	}
+}
+
+/* For the QP's message to itself: back to the GID it came from. */
+static void want_own(const struct ahwc_row *row, const struct vres *r,
+		     struct ah_want *w)
+{
+	memset(w, 0, sizeof(*w));
+	memcpy(w->dgid, row->hdr == HDR_V4 ? r->g4.raw : r->g6.raw, 16);
+	w->sgid = row->hdr == HDR_V4 ? r->gid4 : r->gid6;
+	w->device_grh = true;
+}
+
+/* Each documented field against @w, in one message. */
 static void check_fields(struct rc_ctx *ctx, const struct ahwc_row *row,
 			 const struct vres *r, const struct ibv_wc *wc,
-			 const struct ibv_ah_attr *a)
+			 const struct ibv_ah_attr *a, const struct ah_want *w)
 {
-	uint8_t dgid[16] = {};
+	uint32_t flow = w->device_grh ? a->grh.flow_label : w->flow;
+	uint8_t hop = w->device_grh ? a->grh.hop_limit : w->hop;
+	uint8_t tclass = w->device_grh ? a->grh.traffic_class : w->tclass;
 	char msg[RC_REASON_MAX];
-	int len = 0, sgid = 0;
-	uint32_t flow = 0;
-	uint8_t hop = 0, tclass = 0;
+	int len = 0;
 	bool global = row->hdr != HDR_NONE;
 
 #define MISMATCH(cond, ...) \
@@ -264,24 +316,6 @@ static void check_fields(struct rc_ctx *ctx, const struct ahwc_row *row,
 			len += snprintf(msg + len, sizeof(msg) - len, \
 					"; " __VA_ARGS__); \
 	} while (0)
-	if (row->mode == REAL) {
-		memcpy(dgid, row->hdr == HDR_V4 ? r->g4.raw : r->g6.raw, 16);
-		sgid = row->hdr == HDR_V4 ? r->gid4 : r->gid6;
-		hop = a->grh.hop_limit;		/* the device's, recorded */
-		flow = a->grh.flow_label;
-		tclass = a->grh.traffic_class;
-	} else if (row->hdr == HDR_V4) {
-		memcpy(dgid + 10, "\xff\xff\xc6\x33\x64\x07", 6);
-		sgid = r->gid4;
-		hop = row->hop;
-		tclass = row->tclass;
-	} else if (global) {
-		memcpy(dgid, row->v4_lookalike ? remote45 : remote6, 16);
-		sgid = r->gid6;
-		hop = row->hop;
-		tclass = row->tclass;
-		flow = row->flow;
-	}
 	MISMATCH(a->dlid != wc->slid, "dlid 0x%x, wc slid 0x%x", a->dlid,
 		 wc->slid);
 	MISMATCH(a->sl != wc->sl, "sl %u, wc sl %u", a->sl, wc->sl);
@@ -289,10 +323,10 @@ static void check_fields(struct rc_ctx *ctx, const struct ahwc_row *row,
 		 "wc dlid_path_bits %u", a->src_path_bits, wc->dlid_path_bits);
 	MISMATCH(a->port_num != r->port, "port_num %u", a->port_num);
 	MISMATCH(a->is_global != global, "is_global %u", a->is_global);
-	MISMATCH(memcmp(a->grh.dgid.raw, dgid, 16), "grh.dgid is not the "
+	MISMATCH(memcmp(a->grh.dgid.raw, w->dgid, 16), "grh.dgid is not the "
 		 "sender's GID");
-	MISMATCH(a->grh.sgid_index != sgid, "grh.sgid_index %u, the "
-		 "addressed GID is %d", a->grh.sgid_index, sgid);
+	MISMATCH(a->grh.sgid_index != w->sgid, "grh.sgid_index %u, the "
+		 "addressed GID is %d", a->grh.sgid_index, w->sgid);
 	MISMATCH(a->grh.flow_label != flow, "grh.flow_label 0x%x, sent 0x%x",
 		 a->grh.flow_label, flow);
 	MISMATCH(a->grh.hop_limit != hop, "grh.hop_limit %u, sent %u",
@@ -331,13 +365,14 @@ static bool receive_own(struct rc_ctx *ctx, const struct ahwc_row *row,
 }
 
 /*
- * The ADDR_* rows: a GRH to added6 before and after the port's addresses
- * change.  Returns the GID index of added6 for the observed call (-1 when
- * it is gone), or -2 with the row marked BROKEN.
+ * Before the port's addresses change, a first call with the row's
+ * completion and GRH: whatever is kept is kept now.  Then 2001:db8::42 is
+ * added to the netdev (named in @dev) and the GRH addressed to it.  Its GID
+ * index, or -1 with the row BROKEN.
  */
-static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
-				struct vres *r, struct ibv_wc *wc, uint8_t *grh,
-				char *dev, size_t devlen)
+static int add_between_calls(struct rc_ctx *ctx, struct vres *r,
+			     struct ibv_wc *wc, uint8_t *grh, char *dev,
+			     size_t devlen)
 {
 	struct ibv_ah_attr warm;
 	int idx, err;
@@ -346,9 +381,8 @@ static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
 			  "ndevs/%d", ctx->target->ca, r->port, r->gid6)) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no netdev for GID %d",
 			     r->gid6);
-		return -2;
+		return -1;
 	}
-	/* a first call before the change: whatever is kept is kept now */
 	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
 				      (struct ibv_grh *)grh, &warm);
 	err = vres_change_address(ctx, dev, true);
@@ -357,11 +391,21 @@ static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "adding 2001:db8::42 "
 			     "to %s: %s", dev, err ? strerror(-err) :
 			     "no GID within 3 s");
-		return -2;
+		return -1;
 	}
 	memcpy(grh + 24, vres_added6, 16);
-	if (row->mode == ADDR_ADDED)
-		return idx;
+	return idx;
+}
+
+/* After add_between_calls, a call that answers from the added address,
+ * which is then removed again; false (BROKEN) when its GID stays. */
+static bool remove_between_calls(struct rc_ctx *ctx, struct vres *r,
+				 struct ibv_wc *wc, uint8_t *grh,
+				 const char *dev)
+{
+	struct ibv_ah_attr warm;
+	int err;
+
 	ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
 				      (struct ibv_grh *)grh, &warm);
 	err = vres_change_address(ctx, dev, false);
@@ -369,65 +413,133 @@ static int change_between_calls(struct rc_ctx *ctx, const struct ahwc_row *row,
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "removing "
 			     "2001:db8::42 from %s: %s", dev, err ?
 			     strerror(-err) : "its GID stays");
-		return -2;
+		return false;
 	}
-	return -1;
+	return true;
+}
+
+/* The completion and GRH the row describes, built by hand; false (BROKEN)
+ * when the port has no GID of the row's family. */
+static bool built(const struct ahwc_row *row, struct rc_ctx *ctx,
+		  struct vres *r, struct ibv_wc *wc, uint8_t *grh)
+{
+	wc->slid = row->slid;
+	wc->sl = row->sl;
+	wc->dlid_path_bits = row->path_bits;
+	wc->qp_num = r->qp->qp_num;
+	wc->src_qp = 0x42;
+	wc->opcode = IBV_WC_RECV;
+	if (build_grh(row, r, grh, &wc->wc_flags))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the port has no GID of the "
+		     "row's family");
+	return false;
+}
+
+/* The call under test into a filled @attr, recorded; true when it
+ * returned 0. */
+static bool observe_init(struct rc_ctx *ctx, struct vres *r,
+			 struct ibv_wc *wc, uint8_t *grh,
+			 struct ibv_ah_attr *attr)
+{
+	/* a field the call leaves alone shows */
+	memset(attr, 0xc3, sizeof(*attr));
+	RC_OBSERVE(ctx, ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
+						      (struct ibv_grh *)grh,
+						      attr));
+	if (ctx->obs->ret)
+		return false;
+	/* padding is not a field: both sides' bytes there are noise */
+	((uint8_t *)attr)[23] = ((uint8_t *)attr)[31] = 0;
+	rc_obs_out(ctx->obs, attr, sizeof(*attr));
+	return true;
+}
+
+/* The call under test on @wc and @grh: each documented field of the AH
+ * attributes it fills holds what @w says. */
+static void answered(const struct ahwc_row *row, struct rc_ctx *ctx,
+		     struct vres *r, struct ibv_wc *wc, uint8_t *grh,
+		     const struct ah_want *w)
+{
+	struct ibv_ah_attr attr;
+
+	if (observe_init(ctx, r, wc, grh, &attr))
+		check_fields(ctx, row, r, wc, &attr, w);
+}
+
+static void answers_built_grh(const struct ahwc_row *row, struct rc_ctx *ctx,
+			      struct vres *r)
+{
+	uint8_t grh[VRES_GRH];
+	struct ibv_wc wc = {};
+	struct ah_want w;
+
+	want_sent(row, r, &w);
+	if (built(row, ctx, r, &wc, grh))
+		answered(row, ctx, r, &wc, grh, &w);
+}
+
+static void answers_own_message(const struct ahwc_row *row,
+				struct rc_ctx *ctx, struct vres *r)
+{
+	uint8_t grh[VRES_GRH];
+	struct ibv_wc wc = {};
+	struct ah_want w;
+
+	want_own(row, r, &w);
+	if (receive_own(ctx, row, r, &wc, grh))
+		answered(row, ctx, r, &wc, grh, &w);
+}
+
+static void follows_added_address(const struct ahwc_row *row,
+				  struct rc_ctx *ctx, struct vres *r)
+{
+	char dev[IF_NAMESIZE + 1] = "";
+	uint8_t grh[VRES_GRH];
+	struct ibv_ah_attr attr;
+	struct ibv_wc wc = {};
+	int added;
+
+	if (!built(row, ctx, r, &wc, grh))
+		goto out;
+	added = add_between_calls(ctx, r, &wc, grh, dev, sizeof(dev));
+	if (added >= 0 && observe_init(ctx, r, &wc, grh, &attr) &&
+	    attr.grh.sgid_index != added)
+		rc_obs_violation(ctx->obs, "grh.sgid_index %u, the added "
+				 "address's GID is %d", attr.grh.sgid_index,
+				 added);
+out:
+	if (dev[0])
+		vres_change_address(ctx, dev, false);
+}
+
+static void forgets_removed_address(const struct ahwc_row *row,
+				    struct rc_ctx *ctx, struct vres *r)
+{
+	char dev[IF_NAMESIZE + 1] = "";
+	uint8_t grh[VRES_GRH];
+	struct ibv_wc wc = {};
+	struct ah_want w;
+
+	want_sent(row, r, &w);
+	if (built(row, ctx, r, &wc, grh) &&
+	    add_between_calls(ctx, r, &wc, grh, dev, sizeof(dev)) >= 0 &&
+	    remove_between_calls(ctx, r, &wc, grh, dev))
+		answered(row, ctx, r, &wc, grh, &w);
+	if (dev[0])
+		vres_change_address(ctx, dev, false);
 }
 
 static void run(const void *rw, struct rc_ctx *ctx)
 {
 	const struct ahwc_row *row = rw;
-	const struct rc_ops *ops = ctx->ops;
-	uint8_t grh[VRES_GRH];
-	struct ibv_ah_attr attr;
-	struct ibv_wc wc = {};
-	char dev[IF_NAMESIZE + 1] = "";
-	int added = -1;
 	struct vres r;
 
-	if (!rc_need_call(ctx, ops->ibv_init_ah_from_wc, "ibv_init_ah_from_wc") ||
+	if (!rc_need_call(ctx, ctx->ops->ibv_init_ah_from_wc,
+			  "ibv_init_ah_from_wc") ||
 	    !vres_open(ctx, &r, IBV_QPT_UD))
 		return;
-	if (row->mode == REAL) {
-		if (!receive_own(ctx, row, &r, &wc, grh))
-			goto out;
-	} else {
-		wc.slid = row->slid;
-		wc.sl = row->sl;
-		wc.dlid_path_bits = row->path_bits;
-		wc.qp_num = r.qp->qp_num;
-		wc.src_qp = 0x42;
-		wc.opcode = IBV_WC_RECV;
-		if (!build_grh(row, &r, grh, &wc.wc_flags)) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the port has no "
-				     "GID of the row's family");
-			goto out;
-		}
-	}
-	if (row->mode == ADDR_ADDED || row->mode == ADDR_REMOVED) {
-		added = change_between_calls(ctx, row, &r, &wc, grh, dev,
-					     sizeof(dev));
-		if (added == -2)
-			goto out;
-	}
-	/* a filled ah_attr: a field the call leaves alone shows */
-	memset(&attr, 0xc3, sizeof(attr));
-	RC_OBSERVE(ctx, ops->ibv_init_ah_from_wc(r.ctx, r.port, &wc,
-						 (struct ibv_grh *)grh, &attr));
-	if (ctx->obs->ret)
-		goto out;
-	/* padding is not a field: both sides' bytes there are noise */
-	((uint8_t *)&attr)[23] = ((uint8_t *)&attr)[31] = 0;
-	rc_obs_out(ctx->obs, &attr, sizeof(attr));
-	if (added >= 0 && attr.grh.sgid_index != added)
-		rc_obs_violation(ctx->obs, "grh.sgid_index %u, the added "
-				 "address's GID is %d", attr.grh.sgid_index,
-				 added);
-	else if (added < 0)
-		check_fields(ctx, row, &r, &wc, &attr);
-out:
-	if (dev[0])
-		vres_change_address(ctx, dev, false);
+	row->check(row, ctx, &r);
 	vres_close(&r);
 }
 

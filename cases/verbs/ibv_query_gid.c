@@ -56,46 +56,58 @@
 #define UNUSED_INDEX 200
 #define TABLE_ROOM 256
 
-enum mode { AT_GID6, AT_ZERO, UNUSED, PAST_TABLE, PORT_ZERO, FLAGS, ALL,
-	    TOO_SMALL, ZERO_MAX, FOLLOWS_ADDED };
+struct gid_row;
+/* What a row does on the target port (@r: its context, port and GIDs). */
+typedef void gid_check(const struct gid_row *row, struct rc_ctx *ctx,
+		       struct vres *r);
 
 struct gid_row {
 	struct rc_case c;
-	enum mode mode;
+	gid_check *check;
 };
+
+static gid_check gid_at_zero, gid_at_ipv6_address, gid_unused_is_zero,
+	gid_past_table, gid_port_zero, gid_follows_added,
+	ex_at_ipv6_address, ex_at_zero, ex_unused, ex_nonzero_flags,
+	ex_past_table, ex_follows_added,
+	table_all_valid, table_max_too_small, table_zero_max,
+	table_nonzero_flags, table_follows_added;
 
 #define NEEDS_CHANGE (NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT)
 
 static const struct gid_row gid_rows[] = {
 	{ .c = { .id = "verbs/query_gid/index-0", .doc = DOC_GID,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "the GID sysfs shows",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = AT_ZERO },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+	  .check = gid_at_zero },
 	{ .c = { .id = "verbs/query_gid/ipv6-address-entry", .doc = DOC_GID,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the entry of the port's IPv6 address",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = AT_GID6 },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+	  .check = gid_at_ipv6_address },
 	{ .c = { .id = "verbs/query_gid/unused-entry", .doc = DOC_GID,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "an entry of the table that holds no GID: 0 and the "
 			 "zero GID, as sysfs shows such an entry",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = UNUSED },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+	  .check = gid_unused_is_zero },
 	{ .c = { .id = "verbs/query_gid/index-past-table", .doc = DOC_GID_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an index the table does not have: there is no entry "
 			 "to return, read as an error", .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS() } }, .mode = PAST_TABLE },
+		 .contract = { RC_FAILS() } }, .check = gid_past_table },
 	{ .c = { .id = "verbs/query_gid/port-0", .doc = DOC_GID_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "ports are numbered from 1: port 0 has no table, read "
 			 "as an error", .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS() } }, .mode = PORT_ZERO },
+		 .contract = { RC_FAILS() } }, .check = gid_port_zero },
 	{ .c = { .id = "verbs/query_gid/follows-added-address",
 		 .doc = DOC_GID, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added to the "
 			 "port's netdev: its entry holds its GID",
 		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
 		 .contract = { RC_RETURNS(0) } },
-	  .mode = FOLLOWS_ADDED },
+	  .check = gid_follows_added },
 };
 
 static const struct gid_row ex_rows[] = {
@@ -103,55 +115,59 @@ static const struct gid_row ex_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "gid, gid_index, port_num, gid_type and ndev_ifindex "
 			 "as sysfs has them", .needs = NEEDS_VERBS,
-		 .contract = { RC_RETURNS(0) } }, .mode = AT_GID6 },
+		 .contract = { RC_RETURNS(0) } }, .check = ex_at_ipv6_address },
 	{ .c = { .id = "verbs/query_gid_ex/index-0", .doc = DOC_EX,
 		 .basis = RC_BASIS_DOCUMENTED, .note = "the same for entry 0",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } }, .mode = AT_ZERO },
+		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+	  .check = ex_at_zero },
 	{ .c = { .id = "verbs/query_gid_ex/unused-entry", .doc = DOC_ENODATA,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS(ENODATA) } }, .mode = UNUSED },
+		 .contract = { RC_FAILS(ENODATA) } }, .check = ex_unused },
 	{ .c = { .id = "verbs/query_gid_ex/nonzero-flags", .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "flags 1: an errno value", .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS() } }, .mode = FLAGS },
+		 .contract = { RC_FAILS() } }, .check = ex_nonzero_flags },
 	{ .c = { .id = "verbs/query_gid_ex/index-past-table",
 		 .doc = DOC_EX_RET, .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an index the table does not have: read as an error "
 			 "(ENODATA is for indexes within the table)",
 		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
-	  .mode = PAST_TABLE },
+	  .check = ex_past_table },
 	{ .c = { .id = "verbs/query_gid_ex/follows-added-address",
 		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: its entry",
 		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
 		 .contract = { RC_RETURNS(0) } },
-	  .mode = FOLLOWS_ADDED },
+	  .check = ex_follows_added },
 };
 
 static const struct gid_row table_rows[] = {
 	{ .c = { .id = "verbs/query_gid_table/all-valid-entries",
 		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "every used entry of every port, each as sysfs has it",
-		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } }, .mode = ALL },
+		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } },
+	  .check = table_all_valid },
 	{ .c = { .id = "verbs/query_gid_table/max-too-small",
 		 .doc = DOC_TABLE_FAIL, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max_entries one less than the valid entries",
 		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
-	  .mode = TOO_SMALL },
+	  .check = table_max_too_small },
 	{ .c = { .id = "verbs/query_gid_table/zero-max", .doc = DOC_TABLE_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max_entries 0: a negative errno value",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } }, .mode = ZERO_MAX },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+	  .check = table_zero_max },
 	{ .c = { .id = "verbs/query_gid_table/nonzero-flags",
 		 .doc = DOC_TABLE_FLAGS, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "flags 1: a negative errno value",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } }, .mode = FLAGS },
+		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+	  .check = table_nonzero_flags },
 	{ .c = { .id = "verbs/query_gid_table/follows-added-address",
 		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: one entry "
 			 "more, holding its GID", .needs = NEEDS_CHANGE,
 		 .shares = RC_SHARE_ALONE,
-		 .contract = { RC_SUCCEEDS } }, .mode = FOLLOWS_ADDED },
+		 .contract = { RC_SUCCEEDS } }, .check = table_follows_added },
 };
 
 /* Entry @i of @port as sysfs has it: true when it holds a GID. */
@@ -237,93 +253,158 @@ static int add_address(struct rc_ctx *ctx, struct vres *r, char *dev,
 	return idx;
 }
 
-static int index_of(const struct gid_row *row, struct rc_ctx *ctx,
-		    struct vres *r, int added)
+/* The call under test on entry @idx of @port, into a filled @gid; true
+ * when it returned 0. */
+static bool observe_gid(struct rc_ctx *ctx, struct vres *r, int port,
+			int idx, union ibv_gid *gid)
 {
-	switch (row->mode) {
-	case AT_GID6: return r->gid6;
-	case UNUSED: return UNUSED_INDEX;
-	case PAST_TABLE: return table_size(ctx, r->port);
-	case FOLLOWS_ADDED: return added;
-	default: return 0;
-	}
+	int ret;
+
+	memset(gid, 0xa5, sizeof(*gid));
+	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_gid(r->ctx, port, idx, gid));
+	return !ret;
 }
 
-static void run_gid(const void *rw, struct rc_ctx *ctx)
+/* The GID returned for entry @idx is @want; recorded. */
+static void expect_gid(struct rc_ctx *ctx, int idx, const union ibv_gid *want,
+		       const union ibv_gid *gid)
 {
-	const struct gid_row *row = rw;
-	const struct rc_ops *ops = ctx->ops;
+	if (memcmp(want, gid, 16))
+		rc_obs_violation(ctx->obs, "gid of index %d is not sysfs's",
+				 idx);
+	rc_obs_out(ctx->obs, gid, sizeof(*gid));
+}
+
+/* Entry @idx asked of @port holds what sysfs has at @idx of the port. */
+static void gid_as_sysfs(struct rc_ctx *ctx, struct vres *r, int port,
+			 int idx)
+{
 	struct ibv_gid_entry want;
 	union ibv_gid gid;
-	char dev[IF_NAMESIZE + 1];
-	struct vres r;
-	int ret, idx, added = -1;
 
-	if (!rc_need_call(ctx, ops->ibv_query_gid, "ibv_query_gid") ||
-	    !vres_open(ctx, &r, IBV_QPT_UD))
+	if (!observe_gid(ctx, r, port, idx, &gid))
 		return;
-	if (row->mode == FOLLOWS_ADDED) {
-		ops->ibv_query_gid(r.ctx, r.port, 0, &gid);
-		added = add_address(ctx, &r, dev, sizeof(dev));
-		if (added < 0)
-			goto out;
-	}
-	idx = index_of(row, ctx, &r, added);
-	memset(&gid, 0xa5, sizeof(gid));
-	RC_OBSERVE(ctx, ret = ops->ibv_query_gid(r.ctx, row->mode == PORT_ZERO ?
-						 0 : r.port, idx, &gid));
-	if (ret)
-		goto out;
-	if (row->mode == UNUSED) {
-		memset(&want.gid, 0, 16);
-	} else if (!sysfs_entry(ctx, r.port, idx, &want)) {
+	if (!sysfs_entry(ctx, r->port, idx, &want)) {
 		rc_obs_violation(ctx->obs, "index %d holds no GID in sysfs",
 				 idx);
-		goto out;
+		return;
 	}
-	if (memcmp(&want.gid, &gid, 16))
-		rc_obs_violation(ctx->obs, "gid of index %d is not sysfs's", idx);
-	rc_obs_out(ctx->obs, &gid, sizeof(gid));
-out:
-	if (added >= 0)
-		vres_change_address(ctx, dev, false);
-	vres_close(&r);
+	expect_gid(ctx, idx, &want.gid, &gid);
 }
 
-static void run_ex(const void *rw, struct rc_ctx *ctx)
+static void gid_at_zero(const struct gid_row *row, struct rc_ctx *ctx,
+			struct vres *r)
 {
-	const struct gid_row *row = rw;
-	const struct rc_ops *ops = ctx->ops;
-	struct ibv_gid_entry e;
-	char dev[IF_NAMESIZE + 1];
-	struct vres r;
-	int ret, idx, added = -1;
+	gid_as_sysfs(ctx, r, r->port, 0);
+}
 
-	if (!rc_need_call(ctx, ops->ibv_query_gid_ex, "ibv_query_gid_ex") ||
-	    !vres_open(ctx, &r, IBV_QPT_UD))
+static void gid_at_ipv6_address(const struct gid_row *row, struct rc_ctx *ctx,
+				struct vres *r)
+{
+	gid_as_sysfs(ctx, r, r->port, r->gid6);
+}
+
+static void gid_unused_is_zero(const struct gid_row *row, struct rc_ctx *ctx,
+			       struct vres *r)
+{
+	union ibv_gid gid, zero = {};
+
+	if (observe_gid(ctx, r, r->port, UNUSED_INDEX, &gid))
+		expect_gid(ctx, UNUSED_INDEX, &zero, &gid);
+}
+
+static void gid_past_table(const struct gid_row *row, struct rc_ctx *ctx,
+			   struct vres *r)
+{
+	gid_as_sysfs(ctx, r, r->port, table_size(ctx, r->port));
+}
+
+static void gid_port_zero(const struct gid_row *row, struct rc_ctx *ctx,
+			  struct vres *r)
+{
+	gid_as_sysfs(ctx, r, 0, 0);
+}
+
+static void gid_follows_added(const struct gid_row *row, struct rc_ctx *ctx,
+			      struct vres *r)
+{
+	char dev[IF_NAMESIZE + 1];
+	union ibv_gid gid;
+	int added;
+
+	ctx->ops->ibv_query_gid(r->ctx, r->port, 0, &gid);
+	added = add_address(ctx, r, dev, sizeof(dev));
+	if (added < 0)
 		return;
-	if (row->mode == FOLLOWS_ADDED) {
-		ops->ibv_query_gid_ex(r.ctx, r.port, 0, &e, 0);
-		added = add_address(ctx, &r, dev, sizeof(dev));
-		if (added < 0)
-			goto out;
-	}
-	idx = index_of(row, ctx, &r, added);
+	gid_as_sysfs(ctx, r, r->port, added);
+	vres_change_address(ctx, dev, false);
+}
+
+/* The call under test on entry @idx of the port, with @flags: the entry
+ * it returns is the one asked, as sysfs has it. */
+static void ex_as_sysfs(struct rc_ctx *ctx, struct vres *r, int idx,
+			uint32_t flags)
+{
+	struct ibv_gid_entry e;
+	int ret;
+
 	memset(&e, 0xa5, sizeof(e));
-	RC_OBSERVE(ctx, ret = ops->ibv_query_gid_ex(r.ctx, r.port, idx, &e,
-						    row->mode == FLAGS));
+	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_gid_ex(r->ctx, r->port, idx,
+							 &e, flags));
 	if (ret)
-		goto out;
-	if (e.gid_index != (uint32_t)idx || e.port_num != (uint32_t)r.port)
+		return;
+	if (e.gid_index != (uint32_t)idx || e.port_num != (uint32_t)r->port)
 		rc_obs_violation(ctx->obs, "gid_index %u port_num %u, asked %d "
-				 "of %d", e.gid_index, e.port_num, idx, r.port);
+				 "of %d", e.gid_index, e.port_num, idx,
+				 r->port);
 	else
 		same_as_sysfs(ctx, &e);
 	rc_obs_out(ctx->obs, &e, sizeof(e));
-out:
-	if (added >= 0)
-		vres_change_address(ctx, dev, false);
-	vres_close(&r);
+}
+
+static void ex_at_ipv6_address(const struct gid_row *row, struct rc_ctx *ctx,
+			       struct vres *r)
+{
+	ex_as_sysfs(ctx, r, r->gid6, 0);
+}
+
+static void ex_at_zero(const struct gid_row *row, struct rc_ctx *ctx,
+		       struct vres *r)
+{
+	ex_as_sysfs(ctx, r, 0, 0);
+}
+
+static void ex_unused(const struct gid_row *row, struct rc_ctx *ctx,
+		      struct vres *r)
+{
+	ex_as_sysfs(ctx, r, UNUSED_INDEX, 0);
+}
+
+static void ex_nonzero_flags(const struct gid_row *row, struct rc_ctx *ctx,
+			     struct vres *r)
+{
+	ex_as_sysfs(ctx, r, 0, 1);
+}
+
+static void ex_past_table(const struct gid_row *row, struct rc_ctx *ctx,
+			  struct vres *r)
+{
+	ex_as_sysfs(ctx, r, table_size(ctx, r->port), 0);
+}
+
+static void ex_follows_added(const struct gid_row *row, struct rc_ctx *ctx,
+			     struct vres *r)
+{
+	char dev[IF_NAMESIZE + 1];
+	struct ibv_gid_entry e;
+	int added;
+
+	ctx->ops->ibv_query_gid_ex(r->ctx, r->port, 0, &e, 0);
+	added = add_address(ctx, r, dev, sizeof(dev));
+	if (added < 0)
+		return;
+	ex_as_sysfs(ctx, r, added, 0);
+	vres_change_address(ctx, dev, false);
 }
 
 static int cmp_entry(const void *a, const void *b)
@@ -334,42 +415,39 @@ static int cmp_entry(const void *a, const void *b)
 	       (int)x->gid_index - (int)y->gid_index;
 }
 
-static void run_table(const void *rw, struct rc_ctx *ctx)
+/* The used entries of every port, as sysfs has them. */
+static int valid_entries(struct rc_ctx *ctx)
 {
-	const struct gid_row *row = rw;
-	const struct rc_ops *ops = ctx->ops;
-	static struct ibv_gid_entry e[TABLE_ROOM];
-	char dev[IF_NAMESIZE + 1];
-	int want = 0, p, added = -1;
-	struct vres r;
-	ssize_t n;
+	int want = 0, p;
 
-	if (!rc_need_call(ctx, ops->ibv_query_gid_table,
-			  "ibv_query_gid_table") ||
-	    !vres_open(ctx, &r, IBV_QPT_UD))
-		return;
-	if (row->mode == FOLLOWS_ADDED) {
-		ops->ibv_query_gid_table(r.ctx, e, TABLE_ROOM, 0);
-		added = add_address(ctx, &r, dev, sizeof(dev));
-		if (added < 0)
-			goto out;
-	}
 	for (p = 1; table_size(ctx, p) > 0; p++)
 		want += sysfs_count(ctx, p);
+	return want;
+}
+
+/*
+ * The call under test with @max entries and @flags: @want entries, each as
+ * sysfs has it; with @added, one of them holds the added address's GID.
+ */
+static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
+			   int max, uint32_t flags, bool added)
+{
+	static struct ibv_gid_entry e[TABLE_ROOM];
+	ssize_t n;
+	int p;
+
 	memset(e, 0xa5, sizeof(e));
-	RC_OBSERVE(ctx, n = ops->ibv_query_gid_table(r.ctx, e,
-			row->mode == TOO_SMALL ? want - 1 :
-			row->mode == ZERO_MAX ? 0 : TABLE_ROOM,
-			row->mode == FLAGS));
+	RC_OBSERVE(ctx, n = ctx->ops->ibv_query_gid_table(r->ctx, e, max,
+							  flags));
 	if (n < 0)
-		goto out;
+		return;
 	if (n != want)
 		rc_obs_violation(ctx->obs, "count %zd entries, sysfs has %d "
 				 "used", n, want);
 	qsort(e, n, sizeof(e[0]), cmp_entry);
 	for (p = 0; p < n && !ctx->obs->violation[0]; p++)
 		same_as_sysfs(ctx, &e[p]);
-	if (added >= 0 && !ctx->obs->violation[0]) {
+	if (added && !ctx->obs->violation[0]) {
 		for (p = 0; p < n; p++)
 			if (!memcmp(e[p].gid.raw, vres_added6, 16))
 				break;
@@ -379,10 +457,74 @@ static void run_table(const void *rw, struct rc_ctx *ctx)
 	}
 	rc_obs_out(ctx->obs, e, n * sizeof(e[0]) < RC_OUT_MAX ?
 		   n * sizeof(e[0]) : RC_OUT_MAX);
-out:
-	if (added >= 0)
-		vres_change_address(ctx, dev, false);
+}
+
+static void table_all_valid(const struct gid_row *row, struct rc_ctx *ctx,
+			    struct vres *r)
+{
+	table_as_sysfs(ctx, r, valid_entries(ctx), TABLE_ROOM, 0, false);
+}
+
+static void table_max_too_small(const struct gid_row *row,
+				struct rc_ctx *ctx, struct vres *r)
+{
+	int want = valid_entries(ctx);
+
+	table_as_sysfs(ctx, r, want, want - 1, 0, false);
+}
+
+static void table_zero_max(const struct gid_row *row, struct rc_ctx *ctx,
+			   struct vres *r)
+{
+	table_as_sysfs(ctx, r, valid_entries(ctx), 0, 0, false);
+}
+
+static void table_nonzero_flags(const struct gid_row *row, struct rc_ctx *ctx,
+				struct vres *r)
+{
+	table_as_sysfs(ctx, r, valid_entries(ctx), TABLE_ROOM, 1, false);
+}
+
+static void table_follows_added(const struct gid_row *row, struct rc_ctx *ctx,
+				struct vres *r)
+{
+	static struct ibv_gid_entry first[TABLE_ROOM];
+	char dev[IF_NAMESIZE + 1];
+
+	ctx->ops->ibv_query_gid_table(r->ctx, first, TABLE_ROOM, 0);
+	if (add_address(ctx, r, dev, sizeof(dev)) < 0)
+		return;
+	table_as_sysfs(ctx, r, valid_entries(ctx), TABLE_ROOM, 0, true);
+	vres_change_address(ctx, dev, false);
+}
+
+/* The target port's resources around the row's check. */
+static void run_on_port(const void *rw, struct rc_ctx *ctx, const void *fn,
+			const char *name)
+{
+	const struct gid_row *row = rw;
+	struct vres r;
+
+	if (!rc_need_call(ctx, fn, name) || !vres_open(ctx, &r, IBV_QPT_UD))
+		return;
+	row->check(row, ctx, &r);
 	vres_close(&r);
+}
+
+static void run_gid(const void *rw, struct rc_ctx *ctx)
+{
+	run_on_port(rw, ctx, ctx->ops->ibv_query_gid, "ibv_query_gid");
+}
+
+static void run_ex(const void *rw, struct rc_ctx *ctx)
+{
+	run_on_port(rw, ctx, ctx->ops->ibv_query_gid_ex, "ibv_query_gid_ex");
+}
+
+static void run_table(const void *rw, struct rc_ctx *ctx)
+{
+	run_on_port(rw, ctx, ctx->ops->ibv_query_gid_table,
+		    "ibv_query_gid_table");
 }
 
 static const struct rc_group gid_group = {

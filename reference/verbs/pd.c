@@ -75,8 +75,7 @@ static int has_handle(struct ibv_context *context, uint16_t object,
 	*found = false;
 	for (;;) {
 		struct ib_uverbs_attr a[] = {
-			REF_ATTR(UVERBS_ATTR_INFO_OBJECT_ID, sizeof(object),
-				 object),
+			REF_ATTR_CONST(UVERBS_ATTR_INFO_OBJECT_ID, object),
 			REF_ATTR(UVERBS_ATTR_INFO_TOTAL_HANDLES, sizeof(total),
 				 &total),
 			REF_ATTR(UVERBS_ATTR_INFO_HANDLES_LIST,

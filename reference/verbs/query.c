@@ -236,8 +236,7 @@ int ref_ibv_query_port(struct ibv_context *context, uint8_t port_num,
 {
 	struct ib_uverbs_query_port_resp_ex resp = {};
 	struct ib_uverbs_attr a[] = {
-		REF_ATTR(UVERBS_ATTR_QUERY_PORT_PORT_NUM, sizeof(port_num),
-			 port_num),
+		REF_ATTR_CONST(UVERBS_ATTR_QUERY_PORT_PORT_NUM, port_num),
 		REF_ATTR(UVERBS_ATTR_QUERY_PORT_RESP, sizeof(resp), &resp),
 	};
 	int err;
@@ -258,9 +257,8 @@ int ref_ibv_query_port(struct ibv_context *context, uint8_t port_num,
 }
 
 /*
- * "returns 0 on success, and -1 on error"; the page names no errno.  Our
- * reading: an index or port that names no entry of a table is EINVAL
- * (sysfs has no such file), any other failure to read it is its errno.
+ * "returns 0 on success, and -1 on error"; the page names no errno: it is
+ * sysfs', ENOENT for an index or port that names no entry.
  */
 int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num,
 		       int index, uint16_t *pkey)
@@ -278,7 +276,7 @@ int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num,
 			     REF_SYS_IB "/%s/ports/%u/pkeys/%d",
 			     context->device->name, port_num, index);
 	if (err) {
-		errno = err == -ENOENT ? EINVAL : -err;
+		errno = -err;
 		return -1;
 	}
 	v = strtoul(buf, &end, 0);
@@ -292,7 +290,7 @@ int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num,
 }
 
 /* "returns the P_Key index on success, and -1 on error"; a P_Key in no
- * entry sets errno to ENOENT (our reading: the page names none). */
+ * entry leaves errno ENOENT, as the entry past the table does. */
 int ref_ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num,
 			   __be16 pkey)
 {
@@ -302,8 +300,6 @@ int ref_ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num,
 	for (i = 0; !ref_ibv_query_pkey(context, port_num, i, &entry); i++)
 		if (entry == pkey)
 			return i;
-	if (errno == EINVAL && i > 0)	/* past the last entry */
-		errno = ENOENT;
 	return -1;
 }
 

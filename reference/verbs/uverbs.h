@@ -66,6 +66,9 @@ int ref_destroy(int fd, uint32_t driver_id, uint32_t command,
 #define REF_ATTR(id, len_, val) { .attr_id = (id), .len = (len_), \
 				  .flags = UVERBS_ATTR_F_MANDATORY, \
 				  .data = (uintptr_t)(val) }
+/* A constant going in (UVERBS_ATTR_CONST_IN): always 64 bits inline,
+ * whatever its type. */
+#define REF_ATTR_CONST(id, val) REF_ATTR(id, sizeof(uint64_t), val)
 /* An object's handle: the id in .data, no length. */
 #define REF_ATTR_IDR(id, handle) REF_ATTR(id, 0, handle)
 /* An answer the kernel may leave out (optional output). */

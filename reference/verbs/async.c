@@ -93,7 +93,16 @@ static void count(pthread_mutex_t *m, pthread_cond_t *c, uint32_t *n)
 {
 	pthread_mutex_lock(m);
 	++*n;
-	pthread_cond_signal(c);
+	pthread_cond_broadcast(c);
+	pthread_mutex_unlock(m);
+}
+
+void ref_events_wait(pthread_mutex_t *m, pthread_cond_t *c,
+		     const uint32_t *acked, uint32_t reported)
+{
+	pthread_mutex_lock(m);
+	while (*acked < reported)
+		pthread_cond_wait(c, m);
 	pthread_mutex_unlock(m);
 }
 

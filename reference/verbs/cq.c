@@ -218,8 +218,9 @@ err_free:
 
 /*
  * "returns a pointer to the CQ, or NULL if the request fails".  Our
- * reading where the page is silent: a comp_mask bit it does not define is
- * EINVAL; IBV_CQ_INIT_ATTR_MASK_PD asks for a parent domain, and the
+ * reading where the page is silent: a comp_mask bit it does not define
+ * asks for what the library cannot do (EOPNOTSUPP, as for every extended
+ * verb here); IBV_CQ_INIT_ATTR_MASK_PD asks for a parent domain, and the
  * reference makes none, so a PD given there cannot be one (EINVAL); of
  * the flags, IBV_CREATE_CQ_ATTR_SINGLE_THREADED is a promise the
  * reference needs nothing from, IGNORE_OVERRUN goes to the kernel
@@ -250,11 +251,13 @@ struct ibv_cq_ex *ref_ibv_create_cq_ex(struct ibv_context *context,
 	BUILD_ASSERT(offsetof(typeof(cmd), drv) == sizeof(cmd.hdr) +
 		     sizeof(cmd.ex) + sizeof(cmd.body));
 	BUILD_ASSERT(offsetof(typeof(resp), drv) == sizeof(resp.core));
-	if (!context || !attr || (attr->comp_mask & ~masks) ||
+	if (!context || !attr ||
 	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
 	     attr->parent_domain) ||
 	    !vector_ok(context, attr->comp_vector))
 		return ref_fail_null(EINVAL);
+	if (attr->comp_mask & ~masks)
+		return ref_fail_null(EOPNOTSUPP);
 	flags = attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS ? attr->flags : 0;
 	if ((flags & ~known) || (attr->wc_flags & ~IBV_WC_STANDARD_FLAGS))
 		return ref_fail_null(EOPNOTSUPP);
@@ -349,13 +352,11 @@ int ref_ibv_destroy_cq(struct ibv_cq *ibcq)
 	err = destroy_cmd(cq, &r);
 	if (err)
 		return ref_fail(err);
-	/* ibv_get_async_event(3): "destroying an object (CQ, SRQ or QP) will
-	 * wait for all affiliated events for the object to be acknowledged" */
-	pthread_mutex_lock(&ibcq->mutex);
-	while (ibcq->comp_events_completed < r.comp_events_reported ||
-	       ibcq->async_events_completed < r.async_events_reported)
-		pthread_cond_wait(&ibcq->cond, &ibcq->mutex);
-	pthread_mutex_unlock(&ibcq->mutex);
+	/* the completion events too, which ibv_ack_cq_events(3) counts */
+	ref_events_wait(&ibcq->mutex, &ibcq->cond,
+			&ibcq->comp_events_completed, r.comp_events_reported);
+	ref_events_wait(&ibcq->mutex, &ibcq->cond,
+			&ibcq->async_events_completed, r.async_events_reported);
 	ref_queue_unmap(&cq->q);
 	channel_ref(ibcq->channel, -1);
 	free_cq(cq);

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <infiniband/verbs.h>
@@ -181,6 +182,12 @@ int ref_dofork_range(void *addr, size_t len);
 bool ref_fork_protecting(void);
 /* The first MR registration makes ibv_fork_init(3) too late. */
 void ref_fork_note_registration(void);
+
+/* ibv_get_async_event(3): "destroying an object (CQ, SRQ or QP) will wait
+ * for all affiliated events for the object to be acknowledged": until
+ * *@acked reaches the count the kernel @reported (async.c). */
+void ref_events_wait(pthread_mutex_t *m, pthread_cond_t *c,
+		     const uint32_t *acked, uint32_t reported);
 
 /* "returns 0 on success, or the value of errno on failure" and the
  * NULL + errno convention, in one place. */

@@ -56,6 +56,46 @@ struct create_ex_resp {
 	__aligned_u64 drv[REF_UDATA_WORDS];
 };
 
+/*
+ * The extended command's structure begins with the legacy one's fields
+ * after its response pointer, in the same layout: one filling serves
+ * both.
+ */
+#define LEGACY_PART (sizeof(struct ib_uverbs_create_qp) - \
+		     offsetof(struct ib_uverbs_create_qp, user_handle))
+BUILD_ASSERT(offsetof(struct ib_uverbs_ex_create_qp, comp_mask) ==
+	     LEGACY_PART);
+BUILD_ASSERT(offsetof(struct ib_uverbs_ex_create_qp, is_srq) ==
+	     offsetof(struct ib_uverbs_create_qp, is_srq) -
+	     offsetof(struct ib_uverbs_create_qp, user_handle));
+
+static void fill(struct ib_uverbs_ex_create_qp *b,
+		 const struct ibv_qp_init_attr_ex *a, struct ref_qp *qp)
+{
+	bool srq = a->srq;
+
+	b->user_handle = (uintptr_t)qp;
+	b->pd_handle = a->pd->handle;
+	b->send_cq_handle = a->send_cq->handle;
+	b->recv_cq_handle = a->recv_cq->handle;
+	b->srq_handle = srq ? a->srq->handle : 0;
+	b->max_send_wr = a->cap.max_send_wr;
+	/* "The attributes max_recv_wr and max_recv_sge are ignored ... if
+	 * the QP is to be associated with an SRQ." */
+	b->max_recv_wr = srq ? 0 : a->cap.max_recv_wr;
+	b->max_send_sge = a->cap.max_send_sge;
+	b->max_recv_sge = srq ? 0 : a->cap.max_recv_sge;
+	b->max_inline_data = a->cap.max_inline_data;
+	b->sq_sig_all = !!a->sq_sig_all;
+	b->qp_type = a->qp_type;
+	b->is_srq = srq;
+	if (a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+		b->create_flags = a->create_flags;
+		if (a->create_flags & IBV_QP_CREATE_SOURCE_QPN)
+			b->source_qpn = a->source_qpn;
+	}
+}
+
 static int create_cmd(struct ibv_context *context,
 		      const struct ibv_qp_init_attr_ex *a, struct ref_qp *qp,
 		      struct ref_udata *u, struct ib_uverbs_create_qp_resp *out)
@@ -66,30 +106,17 @@ static int create_cmd(struct ibv_context *context,
 		__aligned_u64 drv[REF_UDATA_WORDS];
 	} cmd = {};
 	struct create_resp resp = {};
-	bool srq = a->srq;
+	struct ib_uverbs_ex_create_qp ex = {};
 	int err;
 
 	BUILD_ASSERT(offsetof(typeof(cmd), drv) ==
 		     sizeof(cmd.hdr) + sizeof(cmd.body));
 	BUILD_ASSERT(offsetof(struct create_resp, drv) ==
 		     sizeof(struct ib_uverbs_create_qp_resp));
+	fill(&ex, a, qp);
+	memcpy(&cmd.body.user_handle, &ex, LEGACY_PART);
 	memcpy(cmd.drv, u->in, u->in_len);
 	cmd.body.response = (uintptr_t)&resp;
-	cmd.body.user_handle = (uintptr_t)qp;
-	cmd.body.pd_handle = a->pd->handle;
-	cmd.body.send_cq_handle = a->send_cq->handle;
-	cmd.body.recv_cq_handle = a->recv_cq->handle;
-	cmd.body.srq_handle = srq ? a->srq->handle : 0;
-	cmd.body.max_send_wr = a->cap.max_send_wr;
-	/* "The attributes max_recv_wr and max_recv_sge are ignored ... if
-	 * the QP is to be associated with an SRQ." */
-	cmd.body.max_recv_wr = srq ? 0 : a->cap.max_recv_wr;
-	cmd.body.max_send_sge = a->cap.max_send_sge;
-	cmd.body.max_recv_sge = srq ? 0 : a->cap.max_recv_sge;
-	cmd.body.max_inline_data = a->cap.max_inline_data;
-	cmd.body.sq_sig_all = !!a->sq_sig_all;
-	cmd.body.qp_type = a->qp_type;
-	cmd.body.is_srq = srq;
 	err = ref_write(context->cmd_fd, IB_USER_VERBS_CMD_CREATE_QP, &cmd,
 			sizeof(cmd.hdr) + sizeof(cmd.body) + u->in_len,
 			sizeof(resp.core) + u->out_len);
@@ -112,32 +139,14 @@ static int create_ex_cmd(struct ibv_context *context,
 		__aligned_u64 drv[REF_UDATA_WORDS];
 	} cmd = {};
 	struct create_ex_resp resp = {};
-	bool srq = a->srq;
 	int err;
 
 	BUILD_ASSERT(offsetof(typeof(cmd), drv) == sizeof(cmd.hdr) +
 		     sizeof(cmd.ex) + sizeof(cmd.body));
 	BUILD_ASSERT(offsetof(struct create_ex_resp, drv) ==
 		     sizeof(struct ib_uverbs_ex_create_qp_resp));
+	fill(&cmd.body, a, qp);
 	memcpy(cmd.drv, u->in, u->in_len);
-	cmd.body.user_handle = (uintptr_t)qp;
-	cmd.body.pd_handle = a->pd->handle;
-	cmd.body.send_cq_handle = a->send_cq->handle;
-	cmd.body.recv_cq_handle = a->recv_cq->handle;
-	cmd.body.srq_handle = srq ? a->srq->handle : 0;
-	cmd.body.max_send_wr = a->cap.max_send_wr;
-	cmd.body.max_recv_wr = srq ? 0 : a->cap.max_recv_wr;
-	cmd.body.max_send_sge = a->cap.max_send_sge;
-	cmd.body.max_recv_sge = srq ? 0 : a->cap.max_recv_sge;
-	cmd.body.max_inline_data = a->cap.max_inline_data;
-	cmd.body.sq_sig_all = !!a->sq_sig_all;
-	cmd.body.qp_type = a->qp_type;
-	cmd.body.is_srq = srq;
-	if (a->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) {
-		cmd.body.create_flags = a->create_flags;
-		if (a->create_flags & IBV_QP_CREATE_SOURCE_QPN)
-			cmd.body.source_qpn = a->source_qpn;
-	}
 	err = ref_write_ex(context->cmd_fd, IB_USER_VERBS_EX_CMD_CREATE_QP,
 			   &cmd, sizeof(cmd.body), (u->in_len + 7) & ~7,
 			   &resp, sizeof(resp.core), (u->out_len + 7) & ~7);
@@ -182,8 +191,11 @@ static int check(struct ibv_context *context,
 			       IBV_QP_INIT_ATTR_RX_HASH |
 			       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
-	if (!context || !a || (a->comp_mask & ~known))
+	if (!context || !a)
 		return EINVAL;
+	/* a bit the library does not know asks for what it cannot do */
+	if (a->comp_mask & ~known)
+		return EOPNOTSUPP;
 	if (a->comp_mask & (IBV_QP_INIT_ATTR_XRCD |
 			    IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
 			    IBV_QP_INIT_ATTR_IND_TABLE |
@@ -476,11 +488,8 @@ int ref_ibv_destroy_qp(struct ibv_qp *qp)
 	err = destroy_cmd(qp, &r);
 	if (err)
 		return ref_fail(err);
-	/* wait for every affiliated event to be acknowledged */
-	pthread_mutex_lock(&qp->mutex);
-	while (qp->events_completed < r.events_reported)
-		pthread_cond_wait(&qp->cond, &qp->mutex);
-	pthread_mutex_unlock(&qp->mutex);
+	ref_events_wait(&qp->mutex, &qp->cond, &qp->events_completed,
+			r.events_reported);
 	free_qp(ref_qp(qp));
 	return 0;
 }

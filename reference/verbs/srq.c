@@ -158,9 +158,10 @@ struct ibv_srq *ref_ibv_create_srq(struct ibv_pd *pd,
 	return srq;
 }
 
-/* Our reading where the page is silent: comp_mask bits it does not define,
- * a missing PD, and a tag-matching SRQ without its tag-matching attributes
- * or CQ are EINVAL; without IBV_SRQ_INIT_ATTR_TYPE the type is basic. */
+/* Our reading where the page is silent: a comp_mask bit it does not
+ * define asks for what the library cannot do (EOPNOTSUPP); a missing PD,
+ * and a tag-matching SRQ without its tag-matching attributes or CQ, are
+ * EINVAL; without IBV_SRQ_INIT_ATTR_TYPE the type is basic. */
 struct ibv_srq *ref_ibv_create_srq_ex(struct ibv_context *context,
 				      struct ibv_srq_init_attr_ex *a)
 {
@@ -170,8 +171,11 @@ struct ibv_srq *ref_ibv_create_srq_ex(struct ibv_context *context,
 	struct ibv_srq_init_attr_ex copy;
 	struct ibv_srq *srq;
 
-	if (!context || !a || (a->comp_mask & ~known) ||
-	    !(a->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !a->pd ||
+	if (!context || !a)
+		return ref_fail_null(EINVAL);
+	if (a->comp_mask & ~known)
+		return ref_fail_null(EOPNOTSUPP);
+	if (!(a->comp_mask & IBV_SRQ_INIT_ATTR_PD) || !a->pd ||
 	    a->pd->context != context)
 		return ref_fail_null(EINVAL);
 	copy = *a;
@@ -271,10 +275,8 @@ int ref_ibv_destroy_srq(struct ibv_srq *srq)
 	err = destroy_cmd(srq, &r);
 	if (err)
 		return ref_fail(err);
-	pthread_mutex_lock(&srq->mutex);
-	while (srq->events_completed < r.events_reported)
-		pthread_cond_wait(&srq->cond, &srq->mutex);
-	pthread_mutex_unlock(&srq->mutex);
+	ref_events_wait(&srq->mutex, &srq->cond, &srq->events_completed,
+			r.events_reported);
 	free_srq(ref_srq(srq));
 	return 0;
 }

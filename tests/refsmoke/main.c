@@ -53,6 +53,7 @@ static void walk_device(struct side *s, const char *name)
 	walk_import(s, ctx);
 	/* "returns 0 on success, -1 on failure" */
 	see(s, "close_device", "%d", s->ops->ibv_close_device(ctx));
+	walk_no_provider(s, name);
 }
 
 static void walk(struct side *s, char names[][64], int n)
@@ -118,15 +119,15 @@ static void walk_side(struct side *s, char names[][64], int n)
 		printf("FAIL %s: the walk ended by %s %d after %s\n", s->name,
 		       WIFSIGNALED(status) ? "signal" : "status",
 		       WIFSIGNALED(status) ? WTERMSIG(status) :
-		       WEXITSTATUS(status), s->last[0] ? s->last : "nothing");
+					     WEXITSTATUS(status),
+		       s->last[0] ? s->last : "nothing");
 		s->fails++;
 	}
 }
 
 int main(int argc, char **argv)
 {
-	struct side sys = { .name = "system",
-			    .ops = rc_impl(RC_IMPL_SYSTEM) };
+	struct side sys = { .name = "system", .ops = rc_impl(RC_IMPL_SYSTEM) };
 	struct side ref = { .name = "reference",
 			    .ops = rc_impl(RC_IMPL_REFERENCE) };
 	char names[MAX_DEVICES][64];

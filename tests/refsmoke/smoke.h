@@ -31,19 +31,19 @@
 struct obs {
 	char key[128];
 	char val[192];
-	bool shared;		/* compared with the other side */
+	bool shared; /* compared with the other side */
 };
 
 struct side {
-	const char *name;	/* "system", "reference" */
+	const char *name; /* "system", "reference" */
 	const struct rc_ops *ops;
 	struct obs *obs;
 	size_t n, cap;
 	unsigned int fails;
-	char dev[64];		/* the device walked now: keys' prefix */
-	bool iwarp;		/* its transport: RC needs a connection */
-	FILE *out;		/* the walking child's line to the parent */
-	char last[128];		/* the last key the parent took */
+	char dev[64]; /* the device walked now: keys' prefix */
+	bool iwarp; /* its transport: RC needs a connection */
+	FILE *out; /* the walking child's line to the parent */
+	char last[128]; /* the last key the parent took */
 };
 
 void see(struct side *s, const char *key, const char *fmt, ...)
@@ -74,6 +74,8 @@ void walk_memory(struct side *s, struct ibv_context *ctx);
 void walk_queues(struct side *s, struct ibv_context *ctx);
 void walk_qps(struct side *s, struct ibv_context *ctx);
 void walk_import(struct side *s, struct ibv_context *ctx);
+/* the reference only: a device of a driver it has no part for */
+void walk_no_provider(struct side *s, const char *name);
 
 /* What the process holds of the devices: fds and uverbs mappings. */
 struct holdings {

@@ -7,7 +7,9 @@
  * async event provoked for real (an RC QP moved to SQD drains its empty
  * send queue: IBV_EVENT_SQ_DRAINED); QPs on an SRQ; ibv_create_qp_ex.
  * On iWARP (siw) an RC QP leaves INIT only through a connection, which
- * this does not make: its later transitions are compared, not required.
+ * this does not make, and the driver reads back little (siw's query_qp
+ * gives no state): there, the transitions and what is read back are
+ * compared, not required.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,8 +35,10 @@ struct qp_env {
 
 static const char *type_name(enum ibv_qp_type t)
 {
-	return t == IBV_QPT_RC ? "rc" : t == IBV_QPT_UC ? "uc" :
-	       t == IBV_QPT_UD ? "ud" : "qp";
+	return t == IBV_QPT_RC ? "rc" :
+	       t == IBV_QPT_UC ? "uc" :
+	       t == IBV_QPT_UD ? "ud" :
+				 "qp";
 }
 
 /* the first GID of the port that is not zero: an own address to aim at */
@@ -76,20 +80,23 @@ static enum ibv_qp_state query(struct side *s, struct ibv_qp *qp,
 	see(s, k, "%s state %d", errname(err), err ? -1 : a->qp_state);
 	if (err)
 		return -1;
-	require(s, qp->state == a->qp_state, "%s: qp->state %d, queried %d",
-		k, qp->state, a->qp_state);
-	require(s, init.qp_type == qp->qp_type && init.send_cq == qp->send_cq &&
-		init.recv_cq == qp->recv_cq && init.srq == qp->srq &&
-		init.qp_context == qp->qp_context, "%s: init_attr", k);
+	require(s, qp->state == a->qp_state, "%s: qp->state %d, queried %d", k,
+		qp->state, a->qp_state);
+	require(s,
+		init.qp_type == qp->qp_type && init.send_cq == qp->send_cq &&
+			init.recv_cq == qp->recv_cq && init.srq == qp->srq &&
+			init.qp_context == qp->qp_context,
+		"%s: init_attr", k);
 	return a->qp_state;
 }
 
-#define SEE_FIELD(s, qp, step, a, f) do { \
-	char k_[64]; \
-	snprintf(k_, sizeof(k_), "%s/%s/" #f, type_name((qp)->qp_type), \
-		 step); \
-	see(s, k_, "%u", (unsigned int)(a)->f); \
-} while (0)
+#define SEE_FIELD(s, qp, step, a, f)                      \
+	do {                                              \
+		char k_[64];                              \
+		snprintf(k_, sizeof(k_), "%s/%s/" #f,     \
+			 type_name((qp)->qp_type), step); \
+		see(s, k_, "%u", (unsigned int)(a)->f);   \
+	} while (0)
 
 static void to_init(struct side *s, struct ibv_qp *qp)
 {
@@ -101,15 +108,18 @@ static void to_init(struct side *s, struct ibv_qp *qp)
 	a.port_num = PORT;
 	/* one required attribute short: nothing changes */
 	modify(s, qp, "init_short", &a, mask);
-	require(s, query(s, qp, "init_short", &q) == IBV_QPS_RESET,
-		"a transition short of an attribute left RESET");
+	if (query(s, qp, "init_short", &q) != IBV_QPS_RESET)
+		require(s, s->iwarp,
+			"a transition short of an attribute "
+			"left RESET");
 	if (qp->qp_type == IBV_QPT_UD) {
 		a.qkey = QKEY;
 		mask |= IBV_QP_QKEY;
 	} else {
 		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
 				    (qp->qp_type == IBV_QPT_RC ?
-				     IBV_ACCESS_REMOTE_READ : 0);
+					     IBV_ACCESS_REMOTE_READ :
+					     0);
 		mask |= IBV_QP_ACCESS_FLAGS;
 	}
 	if (modify(s, qp, "init", &a, mask))
@@ -122,12 +132,16 @@ static void to_init(struct side *s, struct ibv_qp *qp)
 		require(s, q.qkey == QKEY, "queried qkey %#x", q.qkey);
 	else
 		SEE_FIELD(s, qp, "init", &q, qp_access_flags);
+	/* siw answers no state: what was set is all there is to go by */
+	if (s->iwarp)
+		qp->state = IBV_QPS_INIT;
 }
 
 static void to_rtr(struct side *s, struct qp_env *e, struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a = {}, q;
 	int mask = IBV_QP_STATE;
+	char k[64];
 
 	a.qp_state = IBV_QPS_RTR;
 	if (qp->qp_type != IBV_QPT_UD) {
@@ -139,7 +153,7 @@ static void to_rtr(struct side *s, struct qp_env *e, struct ibv_qp *qp)
 		a.ah_attr.grh.hop_limit = 64;
 		a.ah_attr.port_num = PORT;
 		a.path_mtu = IBV_MTU_1024;
-		a.dest_qp_num = qp->qp_num;	/* itself: a loopback */
+		a.dest_qp_num = qp->qp_num; /* itself: a loopback */
 		a.rq_psn = RQ_PSN;
 		mask |= IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 		if (qp->qp_type == IBV_QPT_RC) {
@@ -158,11 +172,22 @@ static void to_rtr(struct side *s, struct qp_env *e, struct ibv_qp *qp)
 	query(s, qp, "rtr", &q);
 	if (qp->qp_type == IBV_QPT_UD)
 		return;
-	require(s, q.dest_qp_num == qp->qp_num && q.rq_psn == RQ_PSN &&
-		q.path_mtu == IBV_MTU_1024, "RTR read back: dest %u, rq_psn "
-		"%#x, mtu %d", q.dest_qp_num, q.rq_psn, q.path_mtu);
-	require(s, q.ah_attr.is_global &&
-		!memcmp(&q.ah_attr.grh.dgid, &e->gid, sizeof(e->gid)),
+	snprintf(k, sizeof(k), "%s/rtr/dest_qp_num_is_own",
+		 type_name(qp->qp_type));
+	see(s, k, "%d", q.dest_qp_num == qp->qp_num);
+	SEE_FIELD(s, qp, "rtr", &q, rq_psn);
+	SEE_FIELD(s, qp, "rtr", &q, path_mtu);
+	if (s->iwarp)
+		return;
+	require(s,
+		q.dest_qp_num == qp->qp_num && q.rq_psn == RQ_PSN &&
+			q.path_mtu == IBV_MTU_1024,
+		"RTR read back: dest %u, rq_psn "
+		"%#x, mtu %d",
+		q.dest_qp_num, q.rq_psn, q.path_mtu);
+	require(s,
+		q.ah_attr.is_global &&
+			!memcmp(&q.ah_attr.grh.dgid, &e->gid, sizeof(e->gid)),
 		"RTR read back: the GRH's destination");
 	SEE_FIELD(s, qp, "rtr", &q, ah_attr.grh.sgid_index);
 	SEE_FIELD(s, qp, "rtr", &q, ah_attr.grh.hop_limit);
@@ -191,7 +216,9 @@ static void to_rts(struct side *s, struct ibv_qp *qp)
 	if (modify(s, qp, "rts", &a, mask))
 		return;
 	query(s, qp, "rts", &q);
-	require(s, q.sq_psn == SQ_PSN, "RTS read back: sq_psn %#x", q.sq_psn);
+	SEE_FIELD(s, qp, "rts", &q, sq_psn);
+	require(s, s->iwarp || q.sq_psn == SQ_PSN, "RTS read back: sq_psn %#x",
+		q.sq_psn);
 	if (qp->qp_type == IBV_QPT_RC) {
 		SEE_FIELD(s, qp, "rts", &q, timeout);
 		SEE_FIELD(s, qp, "rts", &q, retry_cnt);
@@ -206,7 +233,8 @@ static void sq_drained(struct side *s, struct ibv_qp *qp)
 {
 	const struct rc_ops *o = s->ops;
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_SQD,
-				 .en_sqd_async_notify = 1 }, q;
+				 .en_sqd_async_notify = 1 },
+			   q;
 	struct pollfd pfd = { .fd = qp->context->async_fd, .events = POLLIN };
 	struct ibv_async_event ev;
 	int flags, r;
@@ -264,8 +292,11 @@ static void walk_qp(struct side *s, struct qp_env *e, enum ibv_qp_type type)
 {
 	const struct ibv_qp_cap want = { 16, 16, 2, 2, 64 };
 	struct ibv_qp_init_attr init = {
-		.qp_context = s, .send_cq = e->cq, .recv_cq = e->cq,
-		.cap = want, .qp_type = type,
+		.qp_context = s,
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.cap = want,
+		.qp_type = type,
 	};
 	const char *t = type_name(type);
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS, .sq_psn = 1 }, q;
@@ -281,18 +312,21 @@ static void walk_qp(struct side *s, struct qp_env *e, enum ibv_qp_type type)
 		return;
 	/* "the values will be greater than or equal to the values
 	 * requested" */
-	require(s, init.cap.max_send_wr >= want.max_send_wr &&
-		init.cap.max_recv_wr >= want.max_recv_wr &&
-		init.cap.max_send_sge >= want.max_send_sge &&
-		init.cap.max_recv_sge >= want.max_recv_sge &&
-		init.cap.max_inline_data >= want.max_inline_data,
+	require(s,
+		init.cap.max_send_wr >= want.max_send_wr &&
+			init.cap.max_recv_wr >= want.max_recv_wr &&
+			init.cap.max_send_sge >= want.max_send_sge &&
+			init.cap.max_recv_sge >= want.max_recv_sge &&
+			init.cap.max_inline_data >= want.max_inline_data,
 		"%s: caps granted below those asked", t);
 	see_caps(s, t, &init.cap);
 	snprintf(k, sizeof(k), "%s/qp_num", t);
 	note(s, k, "%u", qp->qp_num);
-	require(s, qp->qp_num > 1 && qp->state == IBV_QPS_RESET &&
-		qp->qp_type == type && qp->pd == e->pd &&
-		qp->send_cq == e->cq && qp->qp_context == s,
+	/* QPs 0 and 1 are InfiniBand's special QPs, made by no one */
+	require(s,
+		(s->iwarp || qp->qp_num > 1) && qp->state == IBV_QPS_RESET &&
+			qp->qp_type == type && qp->pd == e->pd &&
+			qp->send_cq == e->cq && qp->qp_context == s,
 		"%s: the QP's fields", t);
 	query(s, qp, "created", &q);
 	/* "Reset --> Init --> RTR --> RTS": RTS straight from RESET is no
@@ -311,7 +345,7 @@ static void walk_qp(struct side *s, struct qp_env *e, enum ibv_qp_type type)
 	snprintf(k, sizeof(k), "%s/destroy_cq_in_use", t);
 	err = s->ops->ibv_destroy_cq(e->cq);
 	see(s, k, "%s", errname(err));
-	if (!err)	/* gone after all: the next QPs need one */
+	if (!err) /* gone after all: the next QPs need one */
 		e->cq = s->ops->ibv_create_cq(e->ctx, 64, NULL, NULL, 0);
 	snprintf(k, sizeof(k), "%s/destroy", t);
 	see(s, k, "%s", errname(s->ops->ibv_destroy_qp(qp)));
@@ -336,8 +370,11 @@ static void walk_srq_qps(struct side *s, struct qp_env *e)
 		return;
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
 		struct ibv_qp_init_attr init = {
-			.send_cq = e->cq, .recv_cq = e->cq, .srq = e->srq,
-			.cap = { 8, 100000, 1, 100, 0 }, .qp_type = types[i],
+			.send_cq = e->cq,
+			.recv_cq = e->cq,
+			.srq = e->srq,
+			.cap = { 8, 100000, 1, 100, 0 },
+			.qp_type = types[i],
 		};
 
 		errno = 0;
@@ -354,7 +391,7 @@ static void walk_srq_qps(struct side *s, struct qp_env *e)
 		err = s->ops->ibv_destroy_srq(e->srq);
 		see(s, k, "%s", errname(err));
 		s->ops->ibv_destroy_qp(qp);
-		if (!err)	/* gone after all: the next QPs need one */
+		if (!err) /* gone after all: the next QPs need one */
 			e->srq = s->ops->ibv_create_srq(e->pd, &sa);
 		if (!e->srq)
 			return;
@@ -366,8 +403,10 @@ static void walk_srq_qps(struct side *s, struct qp_env *e)
 static void walk_qp_ex(struct side *s, struct qp_env *e)
 {
 	struct ibv_qp_init_attr_ex a = {
-		.send_cq = e->cq, .recv_cq = e->cq,
-		.cap = { 4, 4, 1, 1, 0 }, .qp_type = IBV_QPT_RC,
+		.send_cq = e->cq,
+		.recv_cq = e->cq,
+		.cap = { 4, 4, 1, 1, 0 },
+		.qp_type = IBV_QPT_RC,
 		.comp_mask = IBV_QP_INIT_ATTR_PD |
 			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
 		.pd = e->pd,

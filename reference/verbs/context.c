@@ -45,8 +45,8 @@ static int probe_driver_id(int fd)
 
 	for (id = 0; id < MAX_DRIVER_ID; id++) {
 		a[0] = (struct ib_uverbs_attr)REF_ATTR_OPT(
-			UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
-			sizeof(n), &n);
+			UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, sizeof(n),
+			&n);
 		err = ref_ioctl(fd, id, UVERBS_OBJECT_DEVICE,
 				UVERBS_METHOD_QUERY_CONTEXT, a, 1);
 		if (err != -EINVAL)

@@ -248,8 +248,8 @@ struct ibv_cq_ex *ref_ibv_create_cq_ex(struct ibv_context *context,
 	struct ref_cq *cq;
 	int err;
 
-	BUILD_ASSERT(offsetof(typeof(cmd), drv) == sizeof(cmd.hdr) +
-		     sizeof(cmd.ex) + sizeof(cmd.body));
+	BUILD_ASSERT(offsetof(typeof(cmd), drv) ==
+		     sizeof(cmd.hdr) + sizeof(cmd.ex) + sizeof(cmd.body));
 	BUILD_ASSERT(offsetof(typeof(resp), drv) == sizeof(resp.core));
 	if (!context || !attr ||
 	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
@@ -276,8 +276,8 @@ struct ibv_cq_ex *ref_ibv_create_cq_ex(struct ibv_context *context,
 		cmd.body.flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN;
 	/* the driver data's lengths are 8-byte words here */
 	err = ref_write_ex(context->cmd_fd, IB_USER_VERBS_EX_CMD_CREATE_CQ,
-			   &cmd, sizeof(cmd.body), (u.in_len + 7) & ~7,
-			   &resp, sizeof(resp.core), (u.out_len + 7) & ~7);
+			   &cmd, sizeof(cmd.body), (u.in_len + 7) & ~7, &resp,
+			   sizeof(resp.core), (u.out_len + 7) & ~7);
 	if (err)
 		goto err_free;
 	cq->cq.handle = resp.core.base.cq_handle;
@@ -353,8 +353,8 @@ int ref_ibv_destroy_cq(struct ibv_cq *ibcq)
 	if (err)
 		return ref_fail(err);
 	/* the completion events too, which ibv_ack_cq_events(3) counts */
-	ref_events_wait(&ibcq->mutex, &ibcq->cond,
-			&ibcq->comp_events_completed, r.comp_events_reported);
+	ref_events_wait(&ibcq->mutex, &ibcq->cond, &ibcq->comp_events_completed,
+			r.comp_events_reported);
 	ref_events_wait(&ibcq->mutex, &ibcq->cond,
 			&ibcq->async_events_completed, r.async_events_reported);
 	ref_queue_unmap(&cq->q);

@@ -146,12 +146,11 @@ static struct ref_device *node_device(const char *node,
 	memcpy(d->dev.dev_name, node, strlen(node) + 1);
 	snprintf(d->dev.dev_path, sizeof(d->dev.dev_path), SYS_VERBS "/%s",
 		 d->dev.dev_name);
-	snprintf(d->dev.ibdev_path, sizeof(d->dev.ibdev_path),
-		 REF_SYS_IB "/%s", name);
+	snprintf(d->dev.ibdev_path, sizeof(d->dev.ibdev_path), REF_SYS_IB "/%s",
+		 name);
 	/* "1: CA": the number is enum rdma_node_type */
 	d->dev.node_type = IBV_NODE_UNKNOWN;
-	if (!ref_sysfs_read(buf, sizeof(buf), REF_SYS_IB "/%s/node_type",
-			    name))
+	if (!ref_sysfs_read(buf, sizeof(buf), REF_SYS_IB "/%s/node_type", name))
 		d->dev.node_type = atoi(buf);
 	d->dev.transport_type = transport_of(d->dev.node_type);
 	d->guid = read_guid(name);
@@ -169,8 +168,9 @@ static int by_index(const void *a, const void *b)
 
 	if (x->index != y->index)
 		return x->index < y->index ? -1 : 1;
-	return minor(x->devt) < minor(y->devt) ? -1 :
-	       minor(x->devt) > minor(y->devt);
+	return minor(x->devt) < minor(y->devt) ?
+		       -1 :
+		       minor(x->devt) > minor(y->devt);
 }
 
 /* ERRORS: "ENOSYS No kernel support for RDMA.", "ENOMEM Insufficient

@@ -26,7 +26,7 @@
 
 struct range {
 	struct range *next;
-	uintptr_t start, end;	/* page-aligned */
+	uintptr_t start, end; /* page-aligned */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -97,8 +97,7 @@ void ref_fork_note_registration(void)
 	pthread_mutex_unlock(&lock);
 }
 
-static void page_span(void *addr, size_t len, uintptr_t *start,
-		      uintptr_t *end)
+static void page_span(void *addr, size_t len, uintptr_t *start, uintptr_t *end)
 {
 	uintptr_t page = sysconf(_SC_PAGESIZE);
 

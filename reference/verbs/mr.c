@@ -124,8 +124,8 @@ struct ibv_mr *ref_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 	return reg(pd, addr, length, hca_va, access);
 }
 
-struct ibv_mr *ref_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
-				   size_t length, uint64_t hca_va, int access)
+struct ibv_mr *ref_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
+				   uint64_t hca_va, int access)
 {
 	return reg(pd, addr, length, hca_va, access);
 }

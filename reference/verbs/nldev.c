@@ -175,8 +175,8 @@ static void one_device(const struct nl_attrs *at, void *arg)
 	if (w->n < w->max) {
 		w->out[w->n].index =
 			attr_uint(at->a[RDMA_NLDEV_ATTR_DEV_INDEX], 0);
-		attr_string(at->a[RDMA_NLDEV_ATTR_DEV_NAME],
-			    w->out[w->n].name, sizeof(w->out[w->n].name));
+		attr_string(at->a[RDMA_NLDEV_ATTR_DEV_NAME], w->out[w->n].name,
+			    sizeof(w->out[w->n].name));
 	}
 	w->n++;
 }

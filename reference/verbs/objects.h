@@ -27,22 +27,22 @@
 #include "uverbs.h"
 
 struct ref_device {
-	struct ibv_device dev;		/* first: what callers hold */
-	struct ref_device *next;	/* the devices alive (device.c) */
-	unsigned int refs;		/* lists and contexts holding it */
-	dev_t devt;			/* of /dev/infiniband/uverbsN */
-	int index;			/* the kernel's; -1: not told */
-	int driver_id;			/* enum rdma_driver_id, or -1 */
+	struct ibv_device dev; /* first: what callers hold */
+	struct ref_device *next; /* the devices alive (device.c) */
+	unsigned int refs; /* lists and contexts holding it */
+	dev_t devt; /* of /dev/infiniband/uverbsN */
+	int index; /* the kernel's; -1: not told */
+	int driver_id; /* enum rdma_driver_id, or -1 */
 	__be64 guid;
 };
 
 struct ref_provider;
 
 struct ref_context {
-	struct ibv_context ctx;		/* first */
+	struct ibv_context ctx; /* first */
 	struct ref_device *dev;
 	const struct ref_provider *prov;
-	uint32_t driver_id;		/* for the ioctls */
+	uint32_t driver_id; /* for the ioctls */
 	bool imported;
 };
 
@@ -53,21 +53,22 @@ struct ref_queue {
 };
 
 struct ref_mr {
-	struct ibv_mr mr;		/* first */
-	bool dontfork;			/* its pages are kept from fork */
+	struct ibv_mr mr; /* first */
+	bool dontfork; /* its pages are kept from fork */
 };
 
 /* struct ibv_cq_ex begins with the fields of struct ibv_cq, so one object
  * serves ibv_create_cq(3) and ibv_create_cq_ex(3). */
 struct ref_cq {
-	struct ibv_cq_ex cq;		/* first */
+	struct ibv_cq_ex cq; /* first */
 	struct ref_queue q;
-	uint32_t id;			/* the provider's (siw's cq_id) */
-	uint64_t wc_flags;		/* ibv_create_cq_ex(3)'s */
+	uint32_t id; /* the provider's (siw's cq_id) */
+	uint64_t wc_flags; /* ibv_create_cq_ex(3)'s */
 };
 
-#define REF_SAME_FIELD(f) BUILD_ASSERT(offsetof(struct ibv_cq, f) == \
-				       offsetof(struct ibv_cq_ex, f))
+#define REF_SAME_FIELD(f)                          \
+	BUILD_ASSERT(offsetof(struct ibv_cq, f) == \
+		     offsetof(struct ibv_cq_ex, f))
 REF_SAME_FIELD(context);
 REF_SAME_FIELD(channel);
 REF_SAME_FIELD(cq_context);
@@ -80,11 +81,11 @@ REF_SAME_FIELD(async_events_completed);
 #undef REF_SAME_FIELD
 
 struct ref_srq {
-	struct ibv_srq srq;		/* first */
+	struct ibv_srq srq; /* first */
 	struct ref_queue q;
 	enum ibv_srq_type type;
-	uint32_t srq_num;		/* XRC only: the kernel's srqn */
-	uint32_t max_wr, max_sge;	/* as granted */
+	uint32_t srq_num; /* XRC only: the kernel's srqn */
+	uint32_t max_wr, max_sge; /* as granted */
 	/* rxe: where the kernel writes the queue's new place on a resize */
 	struct {
 		uint64_t offset;
@@ -93,9 +94,9 @@ struct ref_srq {
 };
 
 struct ref_qp {
-	struct ibv_qp qp;		/* first */
+	struct ibv_qp qp; /* first */
 	struct ref_queue sq, rq;
-	struct ibv_qp_cap cap;		/* as granted */
+	struct ibv_qp_cap cap; /* as granted */
 	bool sq_sig_all;
 };
 
@@ -103,7 +104,7 @@ struct ref_qp {
 struct ref_udata {
 	__aligned_u64 in[REF_UDATA_WORDS];
 	__aligned_u64 out[REF_UDATA_WORDS];
-	uint16_t in_len, out_len;	/* bytes */
+	uint16_t in_len, out_len; /* bytes */
 };
 
 /*
@@ -114,7 +115,7 @@ struct ref_udata {
  */
 struct ref_provider {
 	const char *name;
-	int driver_id;			/* enum rdma_driver_id */
+	int driver_id; /* enum rdma_driver_id */
 	void (*ctx_in)(struct ref_udata *u);
 	int (*ctx_done)(struct ref_context *ctx, const struct ref_udata *u);
 	void (*mr_in)(struct ref_udata *u);
@@ -139,8 +140,8 @@ const struct ref_provider *ref_provider_for(int driver_id);
 
 /* Map @len bytes of the context's queue at @offset: 0 or an errno value.
  * Unmap is safe on a queue never mapped. */
-int ref_queue_map(struct ref_context *ctx, struct ref_queue *q,
-		  uint64_t offset, size_t len);
+int ref_queue_map(struct ref_context *ctx, struct ref_queue *q, uint64_t offset,
+		  size_t len);
 void ref_queue_unmap(struct ref_queue *q);
 
 static inline struct ref_context *ref_ctx(struct ibv_context *c)

@@ -34,7 +34,7 @@ static int map_mminfo(struct ref_context *ctx, struct ref_queue *q,
 		      const struct mminfo *mi)
 {
 	if (!mi->size)
-		return 0;	/* no such queue (a QP's RQ with an SRQ) */
+		return 0; /* no such queue (a QP's RQ with an SRQ) */
 	return ref_queue_map(ctx, q, mi->offset, mi->size);
 }
 

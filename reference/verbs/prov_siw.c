@@ -55,7 +55,7 @@ static int cq_done(struct ref_cq *cq, const struct ref_udata *u)
 	cq->id = r->cq_id;
 	return ref_queue_map(ref_ctx(cq->cq.context), &cq->q, r->cq_key,
 			     r->num_cqe * sizeof(struct siw_cqe) +
-			     sizeof(struct siw_cq_ctrl));
+				     sizeof(struct siw_cq_ctrl));
 }
 
 static void qp_in(struct ref_udata *u)

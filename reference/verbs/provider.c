@@ -29,8 +29,8 @@ const struct ref_provider *ref_provider_for(int driver_id)
 	return &provider_none;
 }
 
-int ref_queue_map(struct ref_context *ctx, struct ref_queue *q,
-		  uint64_t offset, size_t len)
+int ref_queue_map(struct ref_context *ctx, struct ref_queue *q, uint64_t offset,
+		  size_t len)
 {
 	void *addr;
 

@@ -61,13 +61,13 @@ struct create_ex_resp {
  * after its response pointer, in the same layout: one filling serves
  * both.
  */
-#define LEGACY_PART (sizeof(struct ib_uverbs_create_qp) - \
-		     offsetof(struct ib_uverbs_create_qp, user_handle))
-BUILD_ASSERT(offsetof(struct ib_uverbs_ex_create_qp, comp_mask) ==
-	     LEGACY_PART);
+#define LEGACY_PART                           \
+	(sizeof(struct ib_uverbs_create_qp) - \
+	 offsetof(struct ib_uverbs_create_qp, user_handle))
+BUILD_ASSERT(offsetof(struct ib_uverbs_ex_create_qp, comp_mask) == LEGACY_PART);
 BUILD_ASSERT(offsetof(struct ib_uverbs_ex_create_qp, is_srq) ==
 	     offsetof(struct ib_uverbs_create_qp, is_srq) -
-	     offsetof(struct ib_uverbs_create_qp, user_handle));
+		     offsetof(struct ib_uverbs_create_qp, user_handle));
 
 static void fill(struct ib_uverbs_ex_create_qp *b,
 		 const struct ibv_qp_init_attr_ex *a, struct ref_qp *qp)
@@ -128,8 +128,8 @@ static int create_cmd(struct ibv_context *context,
 }
 
 static int create_ex_cmd(struct ibv_context *context,
-			 const struct ibv_qp_init_attr_ex *a,
-			 struct ref_qp *qp, struct ref_udata *u,
+			 const struct ibv_qp_init_attr_ex *a, struct ref_qp *qp,
+			 struct ref_udata *u,
 			 struct ib_uverbs_create_qp_resp *out)
 {
 	struct {
@@ -141,15 +141,15 @@ static int create_ex_cmd(struct ibv_context *context,
 	struct create_ex_resp resp = {};
 	int err;
 
-	BUILD_ASSERT(offsetof(typeof(cmd), drv) == sizeof(cmd.hdr) +
-		     sizeof(cmd.ex) + sizeof(cmd.body));
+	BUILD_ASSERT(offsetof(typeof(cmd), drv) ==
+		     sizeof(cmd.hdr) + sizeof(cmd.ex) + sizeof(cmd.body));
 	BUILD_ASSERT(offsetof(struct create_ex_resp, drv) ==
 		     sizeof(struct ib_uverbs_ex_create_qp_resp));
 	fill(&cmd.body, a, qp);
 	memcpy(cmd.drv, u->in, u->in_len);
 	err = ref_write_ex(context->cmd_fd, IB_USER_VERBS_EX_CMD_CREATE_QP,
-			   &cmd, sizeof(cmd.body), (u->in_len + 7) & ~7,
-			   &resp, sizeof(resp.core), (u->out_len + 7) & ~7);
+			   &cmd, sizeof(cmd.body), (u->in_len + 7) & ~7, &resp,
+			   sizeof(resp.core), (u->out_len + 7) & ~7);
 	if (err)
 		return err;
 	*out = resp.core.base;
@@ -184,23 +184,21 @@ static void free_qp(struct ref_qp *qp)
 static int check(struct ibv_context *context,
 		 const struct ibv_qp_init_attr_ex *a)
 {
-	const uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
-			       IBV_QP_INIT_ATTR_CREATE_FLAGS |
-			       IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
-			       IBV_QP_INIT_ATTR_IND_TABLE |
-			       IBV_QP_INIT_ATTR_RX_HASH |
-			       IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	const uint32_t known =
+		IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD |
+		IBV_QP_INIT_ATTR_CREATE_FLAGS |
+		IBV_QP_INIT_ATTR_MAX_TSO_HEADER | IBV_QP_INIT_ATTR_IND_TABLE |
+		IBV_QP_INIT_ATTR_RX_HASH | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
 	if (!context || !a)
 		return EINVAL;
 	/* a bit the library does not know asks for what it cannot do */
 	if (a->comp_mask & ~known)
 		return EOPNOTSUPP;
-	if (a->comp_mask & (IBV_QP_INIT_ATTR_XRCD |
-			    IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
-			    IBV_QP_INIT_ATTR_IND_TABLE |
-			    IBV_QP_INIT_ATTR_RX_HASH |
-			    IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
+	if (a->comp_mask &
+		    (IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
+		     IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH |
+		     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
 	    a->qp_type == IBV_QPT_XRC_SEND || a->qp_type == IBV_QPT_XRC_RECV)
 		return EOPNOTSUPP;
 	/* every QP the reference makes has a PD and both CQs */
@@ -245,8 +243,8 @@ static struct ibv_qp *create(struct ibv_context *context,
 	if (prov->qp_in)
 		prov->qp_in(&u);
 	err = a->comp_mask == IBV_QP_INIT_ATTR_PD ?
-	      create_cmd(context, a, qp, &u, &resp) :
-	      create_ex_cmd(context, a, qp, &u, &resp);
+		      create_cmd(context, a, qp, &u, &resp) :
+		      create_ex_cmd(context, a, qp, &u, &resp);
 	if (err)
 		goto err_free;
 	qp->qp.handle = resp.qp_handle;
@@ -342,8 +340,8 @@ static void ah_to_dest(const struct ibv_ah_attr *ah,
  * attributes to retrieve": the kernel answers with all of them, and all
  * are given back.
  */
-int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
-		     int attr_mask, struct ibv_qp_init_attr *init_attr)
+int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		     struct ibv_qp_init_attr *init_attr)
 {
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;
@@ -461,8 +459,8 @@ int ref_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		xcmd.body.rate_limit = attr->rate_limit;
 		err = ref_write_ex(qp->context->cmd_fd,
 				   IB_USER_VERBS_EX_CMD_MODIFY_QP, &xcmd,
-				   sizeof(xcmd.body), 0, &xresp,
-				   sizeof(xresp), 0);
+				   sizeof(xcmd.body), 0, &xresp, sizeof(xresp),
+				   0);
 	} else {
 		to_modify(qp, attr, attr_mask, &cmd.body);
 		err = ref_write(qp->context->cmd_fd,

@@ -36,7 +36,8 @@ static void fw_ver(struct ibv_context *context, uint64_t raw, char *out,
 		   size_t len)
 {
 	if (!ref_sysfs_read(out, len, REF_SYS_IB "/%s/fw_ver",
-			    context->device->name) && out[0])
+			    context->device->name) &&
+	    out[0])
 		return;
 	snprintf(out, len, "%u.%u.%u", (unsigned int)(raw >> 32) & 0xffff,
 		 (unsigned int)(raw >> 16) & 0xffff,
@@ -260,8 +261,8 @@ int ref_ibv_query_port(struct ibv_context *context, uint8_t port_num,
  * "returns 0 on success, and -1 on error"; the page names no errno: it is
  * sysfs', ENOENT for an index or port that names no entry.
  */
-int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num,
-		       int index, uint16_t *pkey)
+int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
+		       uint16_t *pkey)
 {
 	char buf[32];
 	unsigned long v;

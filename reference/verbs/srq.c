@@ -253,8 +253,8 @@ int ref_ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)
 		return ref_fail(EINVAL);
 	cmd.body.response = (uintptr_t)&r;
 	cmd.body.srq_handle = srq->handle;
-	err = ref_write(srq->context->cmd_fd, IB_USER_VERBS_CMD_QUERY_SRQ,
-			&cmd, sizeof(cmd), sizeof(r));
+	err = ref_write(srq->context->cmd_fd, IB_USER_VERBS_CMD_QUERY_SRQ, &cmd,
+			sizeof(cmd), sizeof(r));
 	if (err)
 		return ref_fail(err);
 	srq_attr->max_wr = r.max_wr;

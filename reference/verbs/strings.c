@@ -61,7 +61,8 @@ const char *ref_ibv_event_type_str(enum ibv_event_type event)
 		[IBV_EVENT_CQ_ERR] = "CQ is in error (CQ overrun)",
 		[IBV_EVENT_QP_FATAL] =
 			"Error occurred on a QP and it transitioned to error state",
-		[IBV_EVENT_QP_REQ_ERR] = "Invalid Request Local Work Queue Error",
+		[IBV_EVENT_QP_REQ_ERR] =
+			"Invalid Request Local Work Queue Error",
 		[IBV_EVENT_QP_ACCESS_ERR] = "Local access violation error",
 		[IBV_EVENT_COMM_EST] = "Communication was established on a QP",
 		[IBV_EVENT_SQ_DRAINED] =
@@ -116,7 +117,8 @@ const char *ref_ibv_wc_status_str(enum ibv_wc_status status)
 		[IBV_WC_RESP_TIMEOUT_ERR] = "response timeout error",
 		[IBV_WC_GENERAL_ERR] = "general error",
 		[IBV_WC_TM_ERR] = "tag matching error",
-		[IBV_WC_TM_RNDV_INCOMPLETE] = "tag matching rendezvous incomplete",
+		[IBV_WC_TM_RNDV_INCOMPLETE] =
+			"tag matching rendezvous incomplete",
 	};
 
 	return lookup(names, COUNT(names), status);

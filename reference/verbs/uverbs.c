@@ -54,22 +54,22 @@ int ref_write_ex(int fd, uint32_t command, void *cmd, size_t core_in,
 	return errno ? errno : EIO;
 }
 
+#define ATTRS_ROOM (REF_IOCTL_MAX_ATTRS * sizeof(struct ib_uverbs_attr))
+
 int ref_ioctl(int fd, uint32_t driver_id, uint16_t object, uint16_t method,
 	      struct ib_uverbs_attr *attrs, unsigned int n)
 {
 	union {
 		struct ib_uverbs_ioctl_hdr hdr;
-		uint8_t raw[sizeof(struct ib_uverbs_ioctl_hdr) +
-			    REF_IOCTL_MAX_ATTRS *
-			    sizeof(struct ib_uverbs_attr)];
+		uint8_t raw[sizeof(struct ib_uverbs_ioctl_hdr) + ATTRS_ROOM];
 	} cmd = { .hdr = {
-		.length = sizeof(struct ib_uverbs_ioctl_hdr) +
-			  n * sizeof(struct ib_uverbs_attr),
-		.object_id = object,
-		.method_id = method,
-		.num_attrs = n,
-		.driver_id = driver_id,
-	} };
+			  .length = sizeof(struct ib_uverbs_ioctl_hdr) +
+				    n * sizeof(struct ib_uverbs_attr),
+			  .object_id = object,
+			  .method_id = method,
+			  .num_attrs = n,
+			  .driver_id = driver_id,
+		  } };
 	int ret;
 
 	if (fd < 0)
@@ -89,8 +89,8 @@ int ref_ioctl(int fd, uint32_t driver_id, uint16_t object, uint16_t method,
  * has other credentials, and the kernel refuses its write()s (EACCES,
  * ib_safe_file_access) but not its ioctls: there, the method.
  */
-int ref_destroy(int fd, uint32_t driver_id, uint32_t command,
-		uint16_t object, uint16_t method, uint32_t handle)
+int ref_destroy(int fd, uint32_t driver_id, uint32_t command, uint16_t object,
+		uint16_t method, uint32_t handle)
 {
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;

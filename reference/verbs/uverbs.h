@@ -58,21 +58,25 @@ int ref_ioctl(int fd, uint32_t driver_id, uint16_t object, uint16_t method,
 /* Destroy the object @handle by @command (a write of just the handle),
  * or by the ioctl @object, @method where this process may not write:
  * 0 or an errno value. */
-int ref_destroy(int fd, uint32_t driver_id, uint32_t command,
-		uint16_t object, uint16_t method, uint32_t handle);
+int ref_destroy(int fd, uint32_t driver_id, uint32_t command, uint16_t object,
+		uint16_t method, uint32_t handle);
 
 /* A mandatory attribute: a pointer (data is its address) or, for 8 bytes
  * or less going in, the value itself. */
-#define REF_ATTR(id, len_, val) { .attr_id = (id), .len = (len_), \
-				  .flags = UVERBS_ATTR_F_MANDATORY, \
-				  .data = (uintptr_t)(val) }
+#define REF_ATTR(id, len_, val)                                            \
+	{                                                                  \
+		.attr_id = (id), .len = (len_),                            \
+		.flags = UVERBS_ATTR_F_MANDATORY, .data = (uintptr_t)(val) \
+	}
 /* A constant going in (UVERBS_ATTR_CONST_IN): always 64 bits inline,
  * whatever its type. */
 #define REF_ATTR_CONST(id, val) REF_ATTR(id, sizeof(uint64_t), val)
 /* An object's handle: the id in .data, no length. */
 #define REF_ATTR_IDR(id, handle) REF_ATTR(id, 0, handle)
 /* An answer the kernel may leave out (optional output). */
-#define REF_ATTR_OPT(id, len_, val) { .attr_id = (id), .len = (len_), \
-				      .data = (uintptr_t)(val) }
+#define REF_ATTR_OPT(id, len_, val)                                      \
+	{                                                                \
+		.attr_id = (id), .len = (len_), .data = (uintptr_t)(val) \
+	}
 
 #endif

@@ -87,8 +87,7 @@ static void see_device_attr(struct side *s, const char *p,
 {
 	char k[64];
 
-#define SEE(f, fmt) (snprintf(k, sizeof(k), "%s/" #f, p), \
-		     see(s, k, fmt, a->f))
+#define SEE(f, fmt) (snprintf(k, sizeof(k), "%s/" #f, p), see(s, k, fmt, a->f))
 	SEE(fw_ver, "%s");
 	snprintf(k, sizeof(k), "%s/node_guid", p);
 	see(s, k, "%016" PRIx64, be64toh(a->node_guid));
@@ -178,8 +177,8 @@ static void see_port(struct side *s, int port, const struct ibv_port_attr *a)
 {
 	char k[64];
 
-#define SEE(f, fmt) (snprintf(k, sizeof(k), "port%d/" #f, port), \
-		     see(s, k, fmt, a->f))
+#define SEE(f, fmt) \
+	(snprintf(k, sizeof(k), "port%d/" #f, port), see(s, k, fmt, a->f))
 	SEE(state, "%d");
 	SEE(max_mtu, "%d");
 	SEE(active_mtu, "%d");
@@ -249,8 +248,8 @@ void walk_context(struct side *s, struct ibv_context *ctx)
 
 	require(s, ctx->device && !strcmp(ctx->device->name, s->dev),
 		"context->device is the device opened");
-	require(s, ctx->cmd_fd >= 0 && ctx->async_fd >= 0,
-		"context fds %d, %d", ctx->cmd_fd, ctx->async_fd);
+	require(s, ctx->cmd_fd >= 0 && ctx->async_fd >= 0, "context fds %d, %d",
+		ctx->cmd_fd, ctx->async_fd);
 	see(s, "context/num_comp_vectors", "%d", ctx->num_comp_vectors);
 	memset(&a, 0xa5, sizeof(a));
 	err = o->ibv_query_device(ctx, &a);
@@ -266,8 +265,8 @@ void walk_context(struct side *s, struct ibv_context *ctx)
 	}
 	/* "used for future extensions": no comp_mask bit is defined */
 	in.comp_mask = 1;
-	see(s, "query_device_ex/unknown_input",
-	    "%s", errname(o->ibv_query_device_ex(ctx, &in, &ax)));
+	see(s, "query_device_ex/unknown_input", "%s",
+	    errname(o->ibv_query_device_ex(ctx, &in, &ax)));
 	for (port = 1; port <= a.phys_port_cnt; port++) {
 		memset(&pa, 0xa5, sizeof(pa));
 		err = (o->ibv_query_port)(ctx, port, &pa);

@@ -38,8 +38,8 @@ static void say(FILE *out, const char *key, const char *fmt, ...)
 
 /* The imports @o makes of @pd and @mr through @ctx; into @out. */
 static void imports(const struct rc_ops *o, struct ibv_context *ctx,
-		    const struct ibv_pd *pd, const struct ibv_mr *mr,
-		    FILE *out, const char *where)
+		    const struct ibv_pd *pd, const struct ibv_mr *mr, FILE *out,
+		    const char *where)
 {
 	struct ibv_pd *ipd;
 	struct ibv_mr *imr;
@@ -91,14 +91,14 @@ static void child(const struct rc_ops *o, struct ibv_context *ctx,
 
 	errno = 0;
 	ictx = o->ibv_import_device(fd);
-	say(out, "child/import_device", "%s", ictx ? "context" :
-	    errname(errno));
+	say(out, "child/import_device", "%s",
+	    ictx ? "context" : errname(errno));
 	if (!ictx)
 		close(fd);
 	else
 		say(out, "child/import_device/same", "device %d vectors %d",
-		    ictx->device && !strcmp(ictx->device->name,
-					   ctx->device->name),
+		    ictx->device &&
+			    !strcmp(ictx->device->name, ctx->device->name),
 		    ictx->num_comp_vectors == ctx->num_comp_vectors);
 	imports(o, ictx ? ictx : ctx, pd, mr, out,
 		ictx ? "child/imported" : "child/inherited");
@@ -135,7 +135,8 @@ void walk_import(struct side *s, struct ibv_context *ctx)
 
 	pd = o->ibv_alloc_pd(ctx);
 	mr = pd ? (o->ibv_reg_mr)(pd, buf, sizeof(buf),
-				  IBV_ACCESS_LOCAL_WRITE) : NULL;
+				  IBV_ACCESS_LOCAL_WRITE) :
+		  NULL;
 	if (!require(s, mr, "a PD and an MR to import"))
 		goto out;
 	/* this process: its own handles, through its own context */

@@ -61,7 +61,8 @@ static void walk_mr(struct side *s, struct ibv_pd *pd, uint8_t *buf)
 		pd2 = o->ibv_alloc_pd(pd->context);
 		errno = 0;
 		r = pd2 ? o->ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd2, NULL,
-					  0, 0) : -100;
+					  0, 0) :
+			  -100;
 		see(s, "rereg_mr/pd", "%d %s", r, r ? errname(errno) : "");
 		if (!r)
 			require(s, mr->pd == pd2, "rereg: mr->pd is new");
@@ -92,8 +93,7 @@ static void walk_mr(struct side *s, struct ibv_pd *pd, uint8_t *buf)
 	 * then IBV_ACCESS_LOCAL_WRITE must be set too." */
 	errno = 0;
 	mr = (o->ibv_reg_mr)(pd, buf, BUF_LEN, IBV_ACCESS_REMOTE_WRITE);
-	see(s, "reg_mr/remote_write_alone", "%s",
-	    mr ? "MR" : errname(errno));
+	see(s, "reg_mr/remote_write_alone", "%s", mr ? "MR" : errname(errno));
 	if (mr)
 		o->ibv_dereg_mr(mr);
 }
@@ -101,8 +101,8 @@ static void walk_mr(struct side *s, struct ibv_pd *pd, uint8_t *buf)
 static void walk_mw(struct side *s, struct ibv_pd *pd)
 {
 	const struct rc_ops *o = s->ops;
-	static const enum ibv_mw_type types[] = { IBV_MW_TYPE_1,
-						  IBV_MW_TYPE_2, 3 };
+	static const enum ibv_mw_type types[] = { IBV_MW_TYPE_1, IBV_MW_TYPE_2,
+						  3 };
 	struct ibv_mw *mw;
 	char k[32];
 	size_t i;
@@ -119,8 +119,10 @@ static void walk_mw(struct side *s, struct ibv_pd *pd)
 		snprintf(k, sizeof(k), "alloc_mw/type%d/rkey", types[i]);
 		note(s, k, "%#x", mw->rkey);
 		/* "the same index (bits 0xffffff00)" */
-		require(s, (o->ibv_inc_rkey(mw->rkey) & 0xffffff00) ==
-			(mw->rkey & 0xffffff00), "ibv_inc_rkey: same index");
+		require(s,
+			(o->ibv_inc_rkey(mw->rkey) & 0xffffff00) ==
+				(mw->rkey & 0xffffff00),
+			"ibv_inc_rkey: same index");
 		snprintf(k, sizeof(k), "dealloc_mw/type%d", types[i]);
 		see(s, k, "%s", errname(o->ibv_dealloc_mw(mw)));
 	}

@@ -28,8 +28,10 @@ static void walk_cq(struct side *s, struct ibv_context *ctx)
 		/* "may create a CQ with size greater than or equal to the
 		 * requested size" */
 		require(s, cq->cqe >= 100, "cq->cqe %d < 100", cq->cqe);
-		require(s, cq->context == ctx && cq->channel == ch &&
-			cq->cq_context == s, "cq fields");
+		require(s,
+			cq->context == ctx && cq->channel == ch &&
+				cq->cq_context == s,
+			"cq fields");
 		see(s, "cq/cqe", "%d", cq->cqe);
 		/* "fails if any CQs are still associated with the
 		 * completion event channel" */
@@ -129,8 +131,10 @@ static void walk_srq(struct side *s, struct ibv_pd *pd)
 	require(s, init.attr.max_wr >= 64 && init.attr.max_sge >= 2,
 		"srq granted %u wr, %u sge", init.attr.max_wr,
 		init.attr.max_sge);
-	require(s, srq->context == pd->context && srq->pd == pd &&
-		srq->srq_context == s, "srq fields");
+	require(s,
+		srq->context == pd->context && srq->pd == pd &&
+			srq->srq_context == s,
+		"srq fields");
 	see_srq_attr(s, "srq/granted", &init.attr);
 	err = o->ibv_query_srq(srq, &a);
 	see(s, "srq/query", "%s", errname(err));

@@ -11,8 +11,7 @@
 
 #include "smoke.h"
 
-static void store(struct side *s, bool shared, const char *key,
-		  const char *val)
+static void store(struct side *s, bool shared, const char *key, const char *val)
 {
 	struct obs *o;
 
@@ -39,8 +38,8 @@ static void record(struct side *s, bool shared, const char *key,
 
 	vsnprintf(val, sizeof(val), fmt, ap);
 	val[strcspn(val, "\t\n")] = 0;
-	fprintf(s->out, "%s\t%s/%s\t%s\n", shared ? "see" : "note", s->dev,
-		key, val);
+	fprintf(s->out, "%s\t%s/%s\t%s\n", shared ? "see" : "note", s->dev, key,
+		val);
 	fflush(s->out);
 }
 
@@ -84,16 +83,27 @@ const char *errname(int err)
 		int err;
 		const char *name;
 	} names[] = {
-		{ 0, "0" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" },
-		{ EIO, "EIO" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
-		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
-		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
-		{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" },
+		{ 0, "0" },
+		{ EPERM, "EPERM" },
+		{ ENOENT, "ENOENT" },
+		{ EIO, "EIO" },
+		{ EBADF, "EBADF" },
+		{ EAGAIN, "EAGAIN" },
+		{ ENOMEM, "ENOMEM" },
+		{ EACCES, "EACCES" },
+		{ EFAULT, "EFAULT" },
+		{ EBUSY, "EBUSY" },
+		{ EEXIST, "EEXIST" },
+		{ ENODEV, "ENODEV" },
+		{ EINVAL, "EINVAL" },
 		{ ENOSPC, "ENOSPC" },
-		{ ENOSYS, "ENOSYS" }, { ENODATA, "ENODATA" },
+		{ ENOSYS, "ENOSYS" },
+		{ ENODATA, "ENODATA" },
 		{ EPROTONOSUPPORT, "EPROTONOSUPPORT" },
-		{ EOPNOTSUPP, "EOPNOTSUPP" }, { ETIMEDOUT, "ETIMEDOUT" },
-		{ ENOTTY, "ENOTTY" }, { ERANGE, "ERANGE" },
+		{ EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ETIMEDOUT, "ETIMEDOUT" },
+		{ ENOTTY, "ENOTTY" },
+		{ ERANGE, "ERANGE" },
 	};
 	size_t i;
 
@@ -104,8 +114,8 @@ const char *errname(int err)
 	return buf;
 }
 
-void isolated(struct side *s, const char *key, void (*fn)(struct side *,
-							  void *), void *arg)
+void isolated(struct side *s, const char *key,
+	      void (*fn)(struct side *, void *), void *arg)
 {
 	int status;
 	pid_t pid;

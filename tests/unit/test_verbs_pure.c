@@ -52,7 +52,8 @@ static bool mult_deviates(int rate, int mult)
 	size_t i;
 
 	for (i = 0; i < sizeof(rdma_core_mult_deviations) /
-			sizeof(rdma_core_mult_deviations[0]); i++)
+				sizeof(rdma_core_mult_deviations[0]);
+	     i++)
 		if (rdma_core_mult_deviations[i].rate == rate ||
 		    rdma_core_mult_deviations[i].mult == mult)
 			return true;
@@ -93,7 +94,8 @@ Test(verbs_pure, rate_to_mult_and_back_on_every_rate)
 		if (mult_deviates(r, m)) {
 			cr_expect_neq(sys->ibv_rate_to_mult(r), m,
 				      "rate %d: rdma-core conforms now: drop "
-				      "it from the deviations", r);
+				      "it from the deviations",
+				      r);
 			continue;
 		}
 		cr_expect_eq(sys->ibv_rate_to_mult(r), m, "rate %d", r);
@@ -114,8 +116,8 @@ Test(verbs_pure, rate_to_mbps_and_back_on_every_rate)
 		mbps = ref->ibv_rate_to_mbps(r);
 		cr_expect_eq(sys->ibv_rate_to_mbps(r), mbps, "rate %d", r);
 		if (mbps > 0)
-			cr_expect_eq(ref->mbps_to_ibv_rate(mbps), r,
-				     "rate %d", r);
+			cr_expect_eq(ref->mbps_to_ibv_rate(mbps), r, "rate %d",
+				     r);
 	}
 	/* every Mb/s up to the fastest rate's, and past it */
 	for (mbps = -2; mbps <= 1300000; mbps++)

@@ -20,7 +20,8 @@
 
 BUILD_ASSERT(sizeof(struct ib_uverbs_async_event_desc) == 16);
 
-enum element { EL_QP, EL_CQ, EL_SRQ, EL_WQ, EL_PORT, EL_DEVICE };
+/* EL_UNKNOWN: a type later kernels may add, whose element is not known */
+enum element { EL_QP, EL_CQ, EL_SRQ, EL_WQ, EL_PORT, EL_DEVICE, EL_UNKNOWN };
 
 /* ibv_get_async_event(3): "One member of the element union will be
  * valid, depending on the event_type member of the structure." */
@@ -44,9 +45,17 @@ static enum element element_of(enum ibv_event_type type)
 		return EL_PORT;
 	case IBV_EVENT_DEVICE_FATAL:
 		return EL_DEVICE;
-	default:
+	case IBV_EVENT_QP_FATAL:
+	case IBV_EVENT_QP_REQ_ERR:
+	case IBV_EVENT_QP_ACCESS_ERR:
+	case IBV_EVENT_COMM_EST:
+	case IBV_EVENT_SQ_DRAINED:
+	case IBV_EVENT_PATH_MIG:
+	case IBV_EVENT_PATH_MIG_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
 		return EL_QP;
 	}
+	return EL_UNKNOWN;
 }
 
 /* "returns 0 on success, and -1 on error" */
@@ -84,6 +93,7 @@ int ref_ibv_get_async_event(struct ibv_context *context,
 		event->element.port_num = d.element;
 		break;
 	case EL_DEVICE:
+	case EL_UNKNOWN:
 		break;
 	}
 	return 0;
@@ -134,6 +144,7 @@ void ref_ibv_ack_async_event(struct ibv_async_event *event)
 		break;
 	case EL_PORT:
 	case EL_DEVICE:
+	case EL_UNKNOWN:
 		break;
 	}
 }

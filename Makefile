@@ -70,7 +70,8 @@ REPORT ?= reports/latest
 IBSIM ?= 1
 MATRIX ?=
 all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so \
-	$(BUILD)/ref/libibumad.so.3 $(BUILD)/slurm/bind_loopback.so
+	$(BUILD)/ref/libibumad.so.3 $(BUILD)/slurm/bind_loopback.so \
+	$(BUILD)/ref-smoke
 $(BUILD)/%.o: %.c
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
@@ -136,6 +137,13 @@ $(BUILD)/slurm/bind_loopback.so: ci/slurm/bind_loopback.c
 	$(call msg,SHIM,$@)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $< -ldl
+
+# the libibverbs control path on both implementations, compared (a VM
+# step of make check: tests/e2e/test_refsmoke.py)
+SMOKE_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/refsmoke/*.c))
+$(BUILD)/ref-smoke: $(SMOKE_OBJ) $(LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(LIB_OBJ)
 	$(call msg,LD,$@)

@@ -93,6 +93,117 @@ static ssize_t system_ibv_query_gid_table(struct ibv_context *context,
 	return system_query_gid_table_sym(context, entries, max_entries, flags,
 					  sizeof(*entries));
 }
+
+/*
+ * The libibverbs calls that <infiniband/verbs.h> makes static inline or a
+ * macro over the context's ops (and, for some, a library function to fall
+ * back on): a caller's code is the header's, and so is this.  A wrapper
+ * is installed only when the library exports what it falls back on;
+ * those calling only the context's ops are always there.  ibv_reg_mr and
+ * ibv_reg_mr_iova are what a caller with run-time access flags gets (the
+ * header chooses ibv_reg_mr_iova2 then).
+ */
+static int system_ibv_query_port(struct ibv_context *context,
+				 uint8_t port_num,
+				 struct ibv_port_attr *port_attr)
+{
+	return ibv_query_port(context, port_num, port_attr);
+}
+
+static int
+system_ibv_query_device_ex(struct ibv_context *context,
+			   const struct ibv_query_device_ex_input *input,
+			   struct ibv_device_attr_ex *attr)
+{
+	return ibv_query_device_ex(context, input, attr);
+}
+
+static int system_ibv_query_rt_values_ex(struct ibv_context *context,
+					 struct ibv_values_ex *values)
+{
+	return ibv_query_rt_values_ex(context, values);
+}
+
+static struct ibv_mr *system_ibv_reg_mr(struct ibv_pd *pd, void *addr,
+					size_t length, int access)
+{
+	return ibv_reg_mr(pd, addr, length, access);
+}
+
+static struct ibv_mr *system_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
+					     size_t length, uint64_t iova,
+					     int access)
+{
+	return ibv_reg_mr_iova(pd, addr, length, iova, access);
+}
+
+static struct ibv_mw *system_ibv_alloc_mw(struct ibv_pd *pd,
+					  enum ibv_mw_type type)
+{
+	return ibv_alloc_mw(pd, type);
+}
+
+static int system_ibv_dealloc_mw(struct ibv_mw *mw)
+{
+	return ibv_dealloc_mw(mw);
+}
+
+static uint32_t system_ibv_inc_rkey(uint32_t rkey)
+{
+	return ibv_inc_rkey(rkey);
+}
+
+static struct ibv_cq_ex *
+system_ibv_create_cq_ex(struct ibv_context *context,
+			struct ibv_cq_init_attr_ex *cq_attr)
+{
+	return ibv_create_cq_ex(context, cq_attr);
+}
+
+static struct ibv_qp *system_ibv_create_qp_ex(struct ibv_context *context,
+					      struct ibv_qp_init_attr_ex *attr)
+{
+	return ibv_create_qp_ex(context, attr);
+}
+
+static struct ibv_srq *
+system_ibv_create_srq_ex(struct ibv_context *context,
+			 struct ibv_srq_init_attr_ex *attr)
+{
+	return ibv_create_srq_ex(context, attr);
+}
+
+static int system_ibv_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
+{
+	return ibv_get_srq_num(srq, srq_num);
+}
+
+/* The header's inline verbs, each installed if what it calls is there. */
+static void system_inline_verbs(struct rc_ops *o)
+{
+	bool has_query_port = lookup(&lib_verbs, "ibv_query_port");
+	bool has_query_device = lookup(&lib_verbs, "ibv_query_device");
+	bool has_iova2 = lookup(&lib_verbs, "ibv_reg_mr_iova2");
+	bool has_create_qp = lookup(&lib_verbs, "ibv_create_qp");
+	bool has_create_srq = lookup(&lib_verbs, "ibv_create_srq");
+	bool has_lib = lib_verbs.handle;
+
+	o->ibv_query_port = has_query_port ? system_ibv_query_port : NULL;
+	o->ibv_query_device_ex = has_query_device ? system_ibv_query_device_ex :
+				 NULL;
+	o->ibv_query_rt_values_ex = has_lib ? system_ibv_query_rt_values_ex :
+				    NULL;
+	o->ibv_reg_mr = has_iova2 ? system_ibv_reg_mr : NULL;
+	o->ibv_reg_mr_iova = has_iova2 ? system_ibv_reg_mr_iova : NULL;
+	o->ibv_alloc_mw = has_lib ? system_ibv_alloc_mw : NULL;
+	o->ibv_dealloc_mw = has_lib ? system_ibv_dealloc_mw : NULL;
+	o->ibv_inc_rkey = has_lib ? system_ibv_inc_rkey : NULL;
+	o->ibv_create_cq_ex = has_lib ? system_ibv_create_cq_ex : NULL;
+	o->ibv_create_qp_ex = has_create_qp ? system_ibv_create_qp_ex : NULL;
+	o->ibv_create_srq_ex = has_create_srq ? system_ibv_create_srq_ex : NULL;
+	o->ibv_get_srq_num = has_lib ? system_ibv_get_srq_num : NULL;
+}
+
 static bool system_resolved;
 
 static const struct rc_ops reference_ops = {
@@ -124,6 +235,7 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 		system_ops.ibv_query_gid_table = system_query_gid_table_sym ?
 						 system_ibv_query_gid_table :
 						 NULL;
+		system_inline_verbs(&system_ops);
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
 #undef RC_SYS_RDMACM

@@ -69,7 +69,94 @@
 	X(umad_common_mad_status_str, const char *, (__be16 status)) \
 	X(umad_sa_mad_status_str, const char *, (__be16 status))
 
+/*
+ * The libibverbs calls.  Some are function-like macros in
+ * <infiniband/verbs.h> (ibv_query_port, ibv_reg_mr, ibv_reg_mr_iova):
+ * call them through the table as (ops->ibv_query_port)(...), or the
+ * header's macro rewrites the member's name.
+ */
 #define RC_VERBS_CALLS(X) \
+	X(ibv_get_device_list, struct ibv_device **, (int *num_devices)) \
+	X(ibv_free_device_list, void, (struct ibv_device **list)) \
+	X(ibv_get_device_name, const char *, (struct ibv_device *device)) \
+	X(ibv_get_device_guid, uint64_t, (struct ibv_device *device)) \
+	X(ibv_get_device_index, int, (struct ibv_device *device)) \
+	X(ibv_open_device, struct ibv_context *, (struct ibv_device *device)) \
+	X(ibv_close_device, int, (struct ibv_context *context)) \
+	X(ibv_import_device, struct ibv_context *, (int cmd_fd)) \
+	X(ibv_query_device, int, (struct ibv_context *context, \
+				  struct ibv_device_attr *device_attr)) \
+	X(ibv_query_device_ex, int, (struct ibv_context *context, \
+				     const struct ibv_query_device_ex_input *input, \
+				     struct ibv_device_attr_ex *attr)) \
+	X(ibv_query_port, int, (struct ibv_context *context, uint8_t port_num, \
+				struct ibv_port_attr *port_attr)) \
+	X(ibv_query_pkey, int, (struct ibv_context *context, uint8_t port_num, \
+				int index, uint16_t *pkey)) \
+	X(ibv_get_pkey_index, int, (struct ibv_context *context, uint8_t port_num, \
+				    __be16 pkey)) \
+	X(ibv_query_rt_values_ex, int, (struct ibv_context *context, \
+					struct ibv_values_ex *values)) \
+	X(ibv_node_type_str, const char *, (enum ibv_node_type node_type)) \
+	X(ibv_port_state_str, const char *, (enum ibv_port_state port_state)) \
+	X(ibv_event_type_str, const char *, (enum ibv_event_type event)) \
+	X(ibv_wc_status_str, const char *, (enum ibv_wc_status status)) \
+	X(ibv_rate_to_mult, int, (enum ibv_rate rate)) \
+	X(mult_to_ibv_rate, enum ibv_rate, (int mult)) \
+	X(ibv_rate_to_mbps, int, (enum ibv_rate rate)) \
+	X(mbps_to_ibv_rate, enum ibv_rate, (int mbps)) \
+	X(ibv_fork_init, int, (void)) \
+	X(ibv_is_fork_initialized, enum ibv_fork_status, (void)) \
+	X(ibv_alloc_pd, struct ibv_pd *, (struct ibv_context *context)) \
+	X(ibv_dealloc_pd, int, (struct ibv_pd *pd)) \
+	X(ibv_import_pd, struct ibv_pd *, (struct ibv_context *context, \
+					   uint32_t pd_handle)) \
+	X(ibv_unimport_pd, void, (struct ibv_pd *pd)) \
+	X(ibv_reg_mr, struct ibv_mr *, (struct ibv_pd *pd, void *addr, \
+					size_t length, int access)) \
+	X(ibv_reg_mr_iova, struct ibv_mr *, (struct ibv_pd *pd, void *addr, \
+					     size_t length, uint64_t iova, \
+					     int access)) \
+	X(ibv_rereg_mr, int, (struct ibv_mr *mr, int flags, struct ibv_pd *pd, \
+			      void *addr, size_t length, int access)) \
+	X(ibv_dereg_mr, int, (struct ibv_mr *mr)) \
+	X(ibv_import_mr, struct ibv_mr *, (struct ibv_pd *pd, uint32_t mr_handle)) \
+	X(ibv_unimport_mr, void, (struct ibv_mr *mr)) \
+	X(ibv_alloc_mw, struct ibv_mw *, (struct ibv_pd *pd, enum ibv_mw_type type)) \
+	X(ibv_dealloc_mw, int, (struct ibv_mw *mw)) \
+	X(ibv_inc_rkey, uint32_t, (uint32_t rkey)) \
+	X(ibv_create_comp_channel, struct ibv_comp_channel *, \
+	  (struct ibv_context *context)) \
+	X(ibv_destroy_comp_channel, int, (struct ibv_comp_channel *channel)) \
+	X(ibv_create_cq, struct ibv_cq *, (struct ibv_context *context, int cqe, \
+					   void *cq_context, \
+					   struct ibv_comp_channel *channel, \
+					   int comp_vector)) \
+	X(ibv_create_cq_ex, struct ibv_cq_ex *, (struct ibv_context *context, \
+						 struct ibv_cq_init_attr_ex *cq_attr)) \
+	X(ibv_resize_cq, int, (struct ibv_cq *cq, int cqe)) \
+	X(ibv_destroy_cq, int, (struct ibv_cq *cq)) \
+	X(ibv_create_qp, struct ibv_qp *, (struct ibv_pd *pd, \
+					   struct ibv_qp_init_attr *qp_init_attr)) \
+	X(ibv_create_qp_ex, struct ibv_qp *, (struct ibv_context *context, \
+					      struct ibv_qp_init_attr_ex *qp_init_attr_ex)) \
+	X(ibv_query_qp, int, (struct ibv_qp *qp, struct ibv_qp_attr *attr, \
+			      int attr_mask, struct ibv_qp_init_attr *init_attr)) \
+	X(ibv_modify_qp, int, (struct ibv_qp *qp, struct ibv_qp_attr *attr, \
+			       int attr_mask)) \
+	X(ibv_destroy_qp, int, (struct ibv_qp *qp)) \
+	X(ibv_create_srq, struct ibv_srq *, (struct ibv_pd *pd, \
+					     struct ibv_srq_init_attr *srq_init_attr)) \
+	X(ibv_create_srq_ex, struct ibv_srq *, (struct ibv_context *context, \
+						struct ibv_srq_init_attr_ex *srq_init_attr_ex)) \
+	X(ibv_modify_srq, int, (struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, \
+				int srq_attr_mask)) \
+	X(ibv_query_srq, int, (struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)) \
+	X(ibv_destroy_srq, int, (struct ibv_srq *srq)) \
+	X(ibv_get_srq_num, int, (struct ibv_srq *srq, uint32_t *srq_num)) \
+	X(ibv_get_async_event, int, (struct ibv_context *context, \
+				     struct ibv_async_event *event)) \
+	X(ibv_ack_async_event, void, (struct ibv_async_event *event)) \
 	X(ibv_create_ah, struct ibv_ah *, (struct ibv_pd *pd, struct ibv_ah_attr *attr)) \
 	X(ibv_destroy_ah, int, (struct ibv_ah *ah)) \
 	X(ibv_query_gid, int, (struct ibv_context *context, uint8_t port_num, \

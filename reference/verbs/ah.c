@@ -16,11 +16,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <netinet/in.h>
 #include <rdma/ib_user_verbs.h>
 
 #include "ref_verbs.h"
+#include "uverbs.h"
 
 #define NEXT_HDR_IB 0x1b	/* IBA 8.3.1: the next header after a GRH */
 #define GRH_IPV4_OFF 20		/* where an IPv4 header sits in the GRH */
@@ -154,21 +154,6 @@ struct ibv_ah *ref_ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc,
 	return ref_ibv_create_ah(pd, &attr);
 }
 
-/* One legacy uverbs command: header, body, and the response it points at. */
-static int uverbs_write(int fd, uint32_t command, void *cmd, size_t len,
-			size_t resp_len)
-{
-	struct ib_uverbs_cmd_hdr *hdr = cmd;
-
-	hdr->command = command;
-	hdr->in_words = len / 4;
-	hdr->out_words = resp_len / 4;
-	errno = 0;
-	if (write(fd, cmd, len) == (ssize_t)len)
-		return 0;
-	return errno ? errno : EIO;
-}
-
 /* The field-by-field copies between libibverbs' struct and the kernel's
  * (create AH, and the AH attributes of an rdma_cm UD event). */
 void ref_ah_attr_to_uverbs(const struct ibv_ah_attr *attr,
@@ -234,7 +219,7 @@ struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	cmd.body.user_handle = (uintptr_t)ah;
 	cmd.body.pd_handle = pd->handle;
 	ref_ah_attr_to_uverbs(attr, &cmd.body.attr);
-	err = uverbs_write(pd->context->cmd_fd, IB_USER_VERBS_CMD_CREATE_AH,
+	err = ref_write(pd->context->cmd_fd, IB_USER_VERBS_CMD_CREATE_AH,
 			   &cmd, sizeof(cmd), sizeof(resp));
 	if (err) {
 		free(ah);
@@ -258,7 +243,7 @@ int ref_ibv_destroy_ah(struct ibv_ah *ah)
 		return EINVAL;
 	cmd.body.ah_handle = ah->handle;
 	/* "returns 0 on success, or the value of errno on failure" */
-	err = uverbs_write(ah->context->cmd_fd, IB_USER_VERBS_CMD_DESTROY_AH,
+	err = ref_write(ah->context->cmd_fd, IB_USER_VERBS_CMD_DESTROY_AH,
 			   &cmd, sizeof(cmd), 0);
 	if (err)
 		return errno = err;
@@ -285,7 +270,7 @@ static int mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid,
 	memcpy(cmd.body.gid, gid->raw, 16);
 	cmd.body.qp_handle = qp->handle;
 	cmd.body.mlid = lid;
-	err = uverbs_write(qp->context->cmd_fd, command, &cmd, sizeof(cmd), 0);
+	err = ref_write(qp->context->cmd_fd, command, &cmd, sizeof(cmd), 0);
 	return err ? (errno = err) : 0;
 }
 

@@ -25,13 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <net/if.h>
 #include <rdma/ib_user_ioctl_cmds.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
 #include "ref_verbs.h"
+#include "uverbs.h"
 #include "../common/sysfs.h"
 
 #define SYS_IB REF_SYS_IB
@@ -126,35 +126,15 @@ static int read_entry(const char *dev, int port, int i, struct gid_entry *e)
 	return 0;
 }
 
-/*
- * One method of UVERBS_OBJECT_DEVICE through RDMA_VERBS_IOCTL: a header
- * and @n attributes (Documentation/infiniband/uverbs ioctl ABI,
- * include/uapi/rdma/rdma_user_ioctl_cmds.h).  0 or -errno.
- */
+/* One method of UVERBS_OBJECT_DEVICE: 0 or -errno. */
 static int device_ioctl(int fd, int driver_id, int method,
-			const struct ib_uverbs_attr *attrs, unsigned int n)
+			struct ib_uverbs_attr *attrs, unsigned int n)
 {
-	union {
-		struct ib_uverbs_ioctl_hdr hdr;
-		uint8_t raw[sizeof(struct ib_uverbs_ioctl_hdr) +
-			    4 * sizeof(struct ib_uverbs_attr)];
-	} cmd = { .hdr = {
-		.length = sizeof(struct ib_uverbs_ioctl_hdr) +
-			  n * sizeof(struct ib_uverbs_attr),
-		.object_id = UVERBS_OBJECT_DEVICE,
-		.method_id = method,
-		.num_attrs = n,
-		.driver_id = driver_id,
-	} };
-
-	if (fd < 0 || driver_id < 0 || n > 4)
+	if (driver_id < 0)
 		return -EBADF;
-	memcpy(cmd.hdr.attrs, attrs, n * sizeof(*attrs));
-	return ioctl(fd, RDMA_VERBS_IOCTL, &cmd) ? -errno : 0;
+	return ref_ioctl(fd, driver_id, UVERBS_OBJECT_DEVICE, method, attrs,
+			 n);
 }
-
-#define ATTR(id, len_, val) { .attr_id = (id), .len = (len_), \
-			      .flags = UVERBS_ATTR_F_MANDATORY, .data = (val) }
 
 static void from_uverbs(const struct ib_uverbs_gid_entry *u,
 			struct gid_entry *e)
@@ -174,11 +154,11 @@ static int query_entry(int fd, const struct port_cache *c, int i,
 {
 	struct ib_uverbs_gid_entry u;
 	/* the port and the index are "const" attributes: 64 bits inline */
-	const struct ib_uverbs_attr attrs[] = {
-		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 8, c->port),
-		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 8, i),
-		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0),
-		ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, sizeof(u),
+	struct ib_uverbs_attr attrs[] = {
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, 8, c->port),
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 8, i),
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0),
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, sizeof(u),
 		     (uintptr_t)&u),
 	};
 	int err = device_ioctl(fd, c->driver_id, UVERBS_METHOD_QUERY_GID_ENTRY,
@@ -237,11 +217,11 @@ static int query_table(int fd, struct port_cache *c)
 	struct ib_uverbs_gid_entry *u;
 	uint64_t n = 0, i;
 	struct ib_uverbs_attr attrs[] = {
-		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, sizeof(*u)),
-		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0),
-		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, sizeof(*u)),
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0),
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
 		     max * sizeof(*u), 0),
-		ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
+		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
 		     (uintptr_t)&n),
 	};
 	int err = -ENOMEM, id;

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The reference libibverbs calls: address handles and multicast, written
- * from ibv_create_ah(3), ibv_create_ah_from_wc(3), ibv_attach_mcast(3),
- * the kernel's uverbs command ABI (<rdma/ib_user_verbs.h>) and the GID
- * table in sysfs (Documentation/ABI/stable/sysfs-class-infiniband).  The
- * context, PD and QP they are given may come from rdma-core: only their
- * public fields are read (the command fd, the device name, the kernel
- * handles); no rdma-core function is called.
+ * The reference libibverbs calls, each with libibverbs' own prototype,
+ * written from their man pages, the kernel's uverbs ABI
+ * (<rdma/ib_user_verbs.h>, <rdma/ib_user_ioctl_cmds.h>), the providers'
+ * parts of it (<rdma/rdma_user_rxe.h>, <rdma/siw-abi.h>) and sysfs
+ * (Documentation/ABI/stable/sysfs-class-infiniband).  No rdma-core
+ * function is called.
+ *
+ * The control path (devices, contexts, PDs, MRs, MWs, CQs, QPs, SRQs,
+ * async events) makes its own objects (objects.h): they may be given
+ * only to these calls.  The address-handle, GID and multicast calls take
+ * a context, PD or QP of either side: only their public fields are read
+ * (the command fd, the device name, the kernel handles).
  */
 #ifndef RDMACONF_REF_VERBS_H
 #define RDMACONF_REF_VERBS_H
@@ -14,6 +19,103 @@
 #include <stdbool.h>
 #include <infiniband/verbs.h>
 
+/* devices and contexts (device.c, context.c) */
+struct ibv_device **ref_ibv_get_device_list(int *num_devices);
+void ref_ibv_free_device_list(struct ibv_device **list);
+const char *ref_ibv_get_device_name(struct ibv_device *device);
+uint64_t ref_ibv_get_device_guid(struct ibv_device *device);
+int ref_ibv_get_device_index(struct ibv_device *device);
+struct ibv_context *ref_ibv_open_device(struct ibv_device *device);
+int ref_ibv_close_device(struct ibv_context *context);
+struct ibv_context *ref_ibv_import_device(int cmd_fd);
+
+/* attributes (query.c) */
+int ref_ibv_query_device(struct ibv_context *context,
+			 struct ibv_device_attr *device_attr);
+int ref_ibv_query_device_ex(struct ibv_context *context,
+			    const struct ibv_query_device_ex_input *input,
+			    struct ibv_device_attr_ex *attr);
+int ref_ibv_query_port(struct ibv_context *context, uint8_t port_num,
+		       struct ibv_port_attr *port_attr);
+int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num,
+		       int index, uint16_t *pkey);
+int ref_ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num,
+			   __be16 pkey);
+int ref_ibv_query_rt_values_ex(struct ibv_context *context,
+			       struct ibv_values_ex *values);
+
+/* names and rates (strings.c, rate.c) */
+const char *ref_ibv_node_type_str(enum ibv_node_type node_type);
+const char *ref_ibv_port_state_str(enum ibv_port_state port_state);
+const char *ref_ibv_event_type_str(enum ibv_event_type event);
+const char *ref_ibv_wc_status_str(enum ibv_wc_status status);
+int ref_ibv_rate_to_mult(enum ibv_rate rate);
+enum ibv_rate ref_mult_to_ibv_rate(int mult);
+int ref_ibv_rate_to_mbps(enum ibv_rate rate);
+enum ibv_rate ref_mbps_to_ibv_rate(int mbps);
+
+/* fork (fork.c) */
+int ref_ibv_fork_init(void);
+enum ibv_fork_status ref_ibv_is_fork_initialized(void);
+
+/* PDs, MRs, MWs (pd.c, mr.c) */
+struct ibv_pd *ref_ibv_alloc_pd(struct ibv_context *context);
+int ref_ibv_dealloc_pd(struct ibv_pd *pd);
+struct ibv_pd *ref_ibv_import_pd(struct ibv_context *context,
+				 uint32_t pd_handle);
+void ref_ibv_unimport_pd(struct ibv_pd *pd);
+struct ibv_mr *ref_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			      int access);
+struct ibv_mr *ref_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
+				   size_t length, uint64_t hca_va, int access);
+int ref_ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
+		     void *addr, size_t length, int access);
+int ref_ibv_dereg_mr(struct ibv_mr *mr);
+struct ibv_mr *ref_ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+void ref_ibv_unimport_mr(struct ibv_mr *mr);
+struct ibv_mw *ref_ibv_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int ref_ibv_dealloc_mw(struct ibv_mw *mw);
+uint32_t ref_ibv_inc_rkey(uint32_t rkey);
+
+/* completion channels and CQs (cq.c) */
+struct ibv_comp_channel *
+ref_ibv_create_comp_channel(struct ibv_context *context);
+int ref_ibv_destroy_comp_channel(struct ibv_comp_channel *channel);
+struct ibv_cq *ref_ibv_create_cq(struct ibv_context *context, int cqe,
+				 void *cq_context,
+				 struct ibv_comp_channel *channel,
+				 int comp_vector);
+struct ibv_cq_ex *ref_ibv_create_cq_ex(struct ibv_context *context,
+				       struct ibv_cq_init_attr_ex *cq_attr);
+int ref_ibv_resize_cq(struct ibv_cq *cq, int cqe);
+int ref_ibv_destroy_cq(struct ibv_cq *cq);
+
+/* QPs (qp.c) and SRQs (srq.c) */
+struct ibv_qp *ref_ibv_create_qp(struct ibv_pd *pd,
+				 struct ibv_qp_init_attr *qp_init_attr);
+struct ibv_qp *ref_ibv_create_qp_ex(struct ibv_context *context,
+				    struct ibv_qp_init_attr_ex *qp_init_attr);
+int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		     int attr_mask, struct ibv_qp_init_attr *init_attr);
+int ref_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
+		      int attr_mask);
+int ref_ibv_destroy_qp(struct ibv_qp *qp);
+struct ibv_srq *ref_ibv_create_srq(struct ibv_pd *pd,
+				   struct ibv_srq_init_attr *srq_init_attr);
+struct ibv_srq *ref_ibv_create_srq_ex(struct ibv_context *context,
+				      struct ibv_srq_init_attr_ex *attr);
+int ref_ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
+		       int srq_attr_mask);
+int ref_ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
+int ref_ibv_destroy_srq(struct ibv_srq *srq);
+int ref_ibv_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+
+/* async events (async.c) */
+int ref_ibv_get_async_event(struct ibv_context *context,
+			    struct ibv_async_event *event);
+void ref_ibv_ack_async_event(struct ibv_async_event *event);
+
+/* address handles and multicast (ah.c), the GID table (gid_query.c) */
 int ref_ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 			    struct ibv_wc *wc, struct ibv_grh *grh,
 			    struct ibv_ah_attr *ah_attr);

@@ -38,13 +38,11 @@ static enum rc_cli_result check(bool list, const struct rc_opts *o,
 	/* what list does not take, the table keeps from it */
 	if (list)
 		return RC_CLI_LIST;
-	if (o->vm && o->device)
-		return fail(err, len, "--vm and --device exclude each other");
 	if (o->ibsim && (o->vm || o->device))
 		return fail(err, len, "--target ibsim excludes --vm and "
 			    "--device");
-	if (o->two && !o->vm)
-		return fail(err, len, "--two is an option of --vm");
+	if ((o->two || o->siw) && !o->vm)
+		return fail(err, len, "--two and --siw are options of --vm");
 	if ((o->kernel || o->dist) && !o->vm)
 		return fail(err, len, "--kernel and --dist are options of --vm");
 	return RC_CLI_RUN;
@@ -78,11 +76,11 @@ static const struct {
 	const char *value;
 	unsigned int commands;
 	const char *complete;
-	bool launcher;
+	enum rc_opt_role role;
 	const char *help;
 } options[] = {
-#define O(e, n, l, v, cmds, comp, launch, h) \
-	[RC_OPT_##e] = { n, l, v, cmds, comp, launch, h },
+#define O(e, n, l, v, cmds, comp, role, h) \
+	[RC_OPT_##e] = { n, l, v, cmds, comp, role, h },
 	RC_OPTIONS(O)
 #undef O
 };
@@ -182,6 +180,9 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			break;
 		case RC_OPT_TWO:
 			o->two = true;
+			break;
+		case RC_OPT_SIW:
+			o->siw = true;
 			break;
 		case RC_OPT_TARGET:
 			switch (rc_target_parse(optarg)) {
@@ -337,7 +338,7 @@ int rc_cli_launcher_words(char *const *a)
 	if (strncmp(*a, "--", 2))
 		return 0;
 	for (i = 0; i < RC_NOPTS; i++) {
-		if (!options[i].launcher)
+		if (options[i].role != RC_ROLE_LAUNCHER)
 			continue;
 		n = strlen(options[i].name);
 		if (strncmp(*a + 2, options[i].name, n))
@@ -348,6 +349,26 @@ int rc_cli_launcher_words(char *const *a)
 			return 1;
 	}
 	return 0;
+}
+
+int rc_cli_writes(char *const *a)
+{
+	size_t i, n;
+
+	if (strncmp(*a, "--", 2))
+		return -1;
+	for (i = 0; i < RC_NOPTS; i++) {
+		if (options[i].role != RC_ROLE_WRITES)
+			continue;
+		n = strlen(options[i].name);
+		if (strncmp(*a + 2, options[i].name, n))
+			continue;
+		if (!(*a)[2 + n])
+			return a[1] ? 1 : -1;
+		if ((*a)[2 + n] == '=')
+			return 0;
+	}
+	return -1;
 }
 
 static int command_of(const char *name)
@@ -442,8 +463,10 @@ void rc_cli_vocab_json(struct rc_str *b)
 		rc_str_json(b, options[i].value);
 		rc_str_printf(b, ", \"complete\": ");
 		rc_str_json(b, options[i].complete);
-		rc_str_printf(b, ", \"launcher\": %s, \"help\": ",
-			      options[i].launcher ? "true" : "false");
+		rc_str_printf(b, ", \"launcher\": %s, \"writes\": %s, "
+			      "\"help\": ",
+			      options[i].role == RC_ROLE_LAUNCHER ? "true" : "false",
+			      options[i].role == RC_ROLE_WRITES ? "true" : "false");
 		rc_str_json(b, options[i].help);
 		rc_str_printf(b, "}");
 	}

@@ -40,52 +40,60 @@ enum rc_cmd { RC_COMMANDS(RC_CMD_ENUM) RC_NCMDS };
 
 /*
  * X(ID, long name, short letter (0: none), value (NULL: a flag),
- *   commands, completion of the value, launcher's, help)
+ *   commands, completion of the value, role, help)
  * completion: words, or "@file", "@dir", "@cases", "@devices", "@targets",
  * "@impls" (rdmaconf __complete prints what they stand for).
- * launcher's: the test-host launcher takes it (ci/rxe-vm, ci/ibsim-run);
- * the command it runs inside goes without it.
+ * role: PLAIN, the command's own; LAUNCHER, the test-host launcher takes
+ * it (ci/rxe-vm, ci/ibsim-run) and the command it runs inside goes
+ * without it; WRITES, a file the command writes, resolved on the host
+ * before a launcher starts (launch.c), so that it lands there.
  */
+enum rc_opt_role { RC_ROLE_PLAIN, RC_ROLE_LAUNCHER, RC_ROLE_WRITES };
+#define PLAIN RC_ROLE_PLAIN
+#define LAUNCHER RC_ROLE_LAUNCHER
+#define WRITES RC_ROLE_WRITES
 #define RC_OPTIONS(X) \
 	X(FILTER, "filter", 'f', "GLOB[,GLOB...]", ON(LIST) | RUNS, "@cases", \
-	  false, "the cases whose ids match one of the globs (fnmatch(3))") \
-	X(JSON, "json", 0, "FILE", ON(LIST) | ON(RUN), "@file", false, \
+	  PLAIN, "the cases whose ids match one of the globs (fnmatch(3))") \
+	X(JSON, "json", 0, "FILE", ON(LIST) | ON(RUN), "@file", WRITES, \
 	  "write the results (list: the rows; '-' is stdout)") \
-	X(JUNIT, "junit", 0, "FILE", ON(RUN), "@file", false, \
+	X(JUNIT, "junit", 0, "FILE", ON(RUN), "@file", WRITES, \
 	  "write JUnit XML") \
-	X(IMPL, "impl", 0, "system|reference|both", RUNS, "@impls", false, \
+	X(IMPL, "impl", 0, "system|reference|both", RUNS, "@impls", PLAIN, \
 	  "which implementations run the rows (default both)") \
-	X(DEVICE, "device", 0, "NAME", ON(RUN), "@devices", false, \
+	X(DEVICE, "device", 0, "NAME", ON(RUN), "@devices", PLAIN, \
 	  "the RDMA device to test (default: the first with an ACTIVE port)") \
-	X(VM, "vm", 0, NULL, ON(RUN), NULL, true, \
+	X(VM, "vm", 0, NULL, ON(RUN), NULL, LAUNCHER, \
 	  "run inside the rxe VM (ci/rxe-vm): --target vm") \
-	X(TWO, "two", 0, NULL, ON(RUN), NULL, true, \
+	X(TWO, "two", 0, NULL, ON(RUN), NULL, LAUNCHER, \
 	  "with --vm: two rxe devices that reach each other") \
+	X(SIW, "siw", 0, NULL, ON(RUN), NULL, LAUNCHER, \
+	  "with --vm: siw (soft-iWARP) devices beside rxe (ci/siw-module)") \
 	X(KERNEL, "kernel", 0, "SPEC", RUNS, "bookworm trixie 6.1 6.12 @file", \
-	  true, "with --vm: boot this kernel (a suite, a version, a package, " \
-	  "a .deb or a build tree)") \
-	X(DIST, "dist", 0, "SUITE", RUNS, "bookworm trixie", true, \
+	  LAUNCHER, "with --vm: boot this kernel (a suite, a version, a " \
+	  "package, a .deb or a build tree)") \
+	X(DIST, "dist", 0, "SUITE", RUNS, "bookworm trixie", LAUNCHER, \
 	  "with --vm: boot a Debian root of this suite") \
-	X(TARGET, "target", 0, "TARGET", RUNS, "@targets", true, \
+	X(TARGET, "target", 0, "TARGET", RUNS, "@targets", LAUNCHER, \
 	  "where the rows run (rdmaconf __vocab: targets)") \
-	X(RDMA_CORE, "rdma-core", 0, "BUILD_DIR", ON(RUN), "@dir", false, \
+	X(RDMA_CORE, "rdma-core", 0, "BUILD_DIR", ON(RUN), "@dir", PLAIN, \
 	  "test this rdma-core build tree instead of the installed one") \
-	X(EXPECT, "expect", 0, "FILE", RUNS, "@file", false, \
+	X(EXPECT, "expect", 0, "FILE", RUNS, "@file", PLAIN, \
 	  "load this expectation profile only ('none': no profile)") \
-	X(WATCHDOG_MS, "watchdog-ms", 0, "MS", RUNS, NULL, false, \
+	X(WATCHDOG_MS, "watchdog-ms", 0, "MS", RUNS, NULL, PLAIN, \
 	  "a row with no result after MS (scaled by slowness) is a HANG") \
-	X(JOBS, "jobs", 0, "N", RUNS, NULL, false, \
+	X(JOBS, "jobs", 0, "N", RUNS, NULL, PLAIN, \
 	  "rows in flight at once (default: four per CPU)") \
-	X(NODE_ENV, "node-env", 0, "NODE:VAR=VALUE", ON(FLEET), NULL, false, \
+	X(NODE_ENV, "node-env", 0, "NODE:VAR=VALUE", ON(FLEET), NULL, PLAIN, \
 	  "set VAR in the environment of node NODE only") \
-	X(OUTPUT, "output", 'o', "DIR", ON(FLEET) | ON(REPORT), "@dir", false, \
+	X(OUTPUT, "output", 'o', "DIR", ON(FLEET) | ON(REPORT), "@dir", PLAIN, \
 	  "the directory to write into") \
-	X(FLEET_DIR, "fleet", 0, "DIR", ON(REPORT), "@dir", false, \
+	X(FLEET_DIR, "fleet", 0, "DIR", ON(REPORT), "@dir", PLAIN, \
 	  "a fleet's directory: its fleet.json and node files") \
-	X(BASELINE, "baseline", 'b', "FILE|DIR", ON(GATE), "@file", false, \
+	X(BASELINE, "baseline", 'b', "FILE|DIR", ON(GATE), "@file", PLAIN, \
 	  "the results (or fleet directory) to compare with") \
 	X(HELP, "help", 'h', NULL, ON(LIST) | RUNS | ON(REPORT) | ON(GATE), \
-	  NULL, false, "this help")
+	  NULL, PLAIN, "this help")
 
 #define RC_OPT_ENUM(e, ...) RC_OPT_##e,
 enum rc_opt { RC_OPTIONS(RC_OPT_ENUM) RC_NOPTS };
@@ -100,6 +108,7 @@ struct rc_opts {
 	bool impl[RC_NIMPLS];
 	bool vm;
 	bool two;		/* --vm with two rxe devices */
+	bool siw;		/* --vm with siw devices beside them */
 	bool ibsim;		/* --target ibsim */
 	const char *kernel;	/* --vm --kernel SPEC (ci/rxe-vm) */
 	const char *dist;	/* --vm --dist SUITE */
@@ -129,6 +138,9 @@ void rc_cli_usage(FILE *f);
 /* How many words at @a are a test-host launcher's (0: none), so that the
  * command the launcher runs goes without them. */
 int rc_cli_launcher_words(char *const *a);
+/* Does @a name a file the command writes (role WRITES)?  Its value's
+ * index in @a (1 for "--json FILE", 0 for "--json=FILE"), or -1. */
+int rc_cli_writes(char *const *a);
 /* rdmaconf __complete ...: the words bash completes (completion/rdmaconf) */
 int rc_cmd_complete(int argc, char **argv);
 /* The command and option tables as JSON members of `rdmaconf __vocab` */

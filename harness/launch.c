@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,22 +87,54 @@ int rc_exec_fleet(int argc, char **argv)
  * (ci/rxe-vm [--two]) or on the simulated InfiniBand fabric
  * (ci/ibsim-run), which set what the command finds there.
  */
+/*
+ * What the command will write, resolved here on the host: @value's
+ * directory (@dir, which goes to the VM as a writable share, rxe-vm --rw,
+ * so that the file lands here and not in the guest's throw-away root) and
+ * its absolute path (@abs, which the command is given instead).  0, or an
+ * exit code with one line.
+ */
+static int host_output(const char *value, char **dir, char **abs)
+{
+	char real[4096], *copy = strdup(value), *slash;
+	const char *base;
+	int ret = RC_EXIT_ENV;
+
+	if (!copy)
+		return ret;
+	slash = strrchr(copy, '/');
+	base = slash ? slash + 1 : copy;
+	if (slash)
+		*slash = 0;
+	if (!*base || !realpath(slash ? (*copy ? copy : "/") : ".", real)) {
+		fprintf(stderr, "rdmaconf: cannot write %s: %s\n", value,
+			*base ? strerror(errno) : "it names a directory");
+	} else if ((*dir = strdup(real)) &&
+		   asprintf(abs, "%s%s%s", real, strcmp(real, "/") ? "/" : "",
+			    base) >= 0) {
+		ret = 0;
+	}
+	free(copy);
+	return ret;
+}
+
 int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 {
 	const char *launcher = getenv(rc_target_override(l->target));
 	char self[4096], build[4096];
-	char **args = calloc(argc + 10, sizeof(*args));
-	ssize_t n;
-	int i, k = 0, skip;
+	char **args = calloc(2 * argc + 10, sizeof(*args));
+	char **inner = calloc(argc + 10, sizeof(*inner));
+	ssize_t len;
+	int i, k = 0, n, skip;
 
 	if (!launcher)
 		launcher = rc_path_helper(rc_target_launcher(l->target));
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0 || !args) {
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len < 0 || !args || !inner) {
 		fprintf(stderr, "rdmaconf: cannot find own executable\n");
 		return RC_EXIT_ENV;
 	}
-	self[n] = 0;
+	self[len] = 0;
 	/* ci/ibsim-run takes rdmaconf-peer from beside this program */
 	snprintf(build, sizeof(build), "%s", self);
 	*strrchr(build, '/') = 0;
@@ -109,6 +142,8 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 	args[k++] = (char *)launcher;
 	if (l->two)
 		args[k++] = (char *)"--two";
+	if (l->siw)
+		args[k++] = (char *)"--siw";
 	if (l->kernel) {
 		args[k++] = (char *)"--kernel";
 		args[k++] = (char *)l->kernel;
@@ -117,19 +152,43 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 		args[k++] = (char *)"--dist";
 		args[k++] = (char *)l->dist;
 	}
-	args[k++] = (char *)"--";
-	args[k++] = self;
+	/* the command's own words; its outputs resolved on the host when
+	 * the command runs in a guest */
+	n = 0;
+	inner[n++] = self;
 	for (i = 1; i < argc; i += skip) {
+		int at = rc_cli_writes(&argv[i]), ret;
+		char *dir, *abs, *eq = strchr(argv[i], '=');
+
 		skip = rc_cli_launcher_words(&argv[i]);
-		if (!skip) {
-			args[k++] = argv[i];
-			skip = 1;
+		if (skip)
+			continue;
+		skip = 1;
+		if (at < 0 || l->target != RC_TARGET_VM) {
+			inner[n++] = argv[i];
+			continue;
+		}
+		ret = host_output(at ? argv[i + 1] : eq + 1, &dir, &abs);
+		if (ret)
+			return ret;
+		args[k++] = (char *)"--rw";
+		args[k++] = dir;
+		if (at) {
+			inner[n++] = argv[i];
+			inner[n++] = abs;
+			skip = 2;
+		} else if (asprintf(&inner[n++], "%.*s%s", (int)(eq - argv[i] + 1),
+				    argv[i], abs) < 0) {
+			return RC_EXIT_ENV;
 		}
 	}
 	if (l->filter) {
-		args[k++] = (char *)"--filter";
-		args[k++] = (char *)l->filter;
+		inner[n++] = (char *)"--filter";
+		inner[n++] = (char *)l->filter;
 	}
+	args[k++] = (char *)"--";
+	for (i = 0; i < n; i++)
+		args[k++] = inner[i];
 	execv(launcher, args);
 	fprintf(stderr, "rdmaconf: cannot start the test-host launcher %s: "
 		"%m\n", launcher);

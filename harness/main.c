@@ -133,7 +133,8 @@ int main(int argc, char **argv)
 		return rc_exec_with_rdma_core(o.rdma_core, argc, argv);
 	if (o.vm) {
 		struct rc_launch l = { .target = RC_TARGET_VM, .two = o.two,
-				       .kernel = o.kernel, .dist = o.dist };
+				       .siw = o.siw, .kernel = o.kernel,
+				       .dist = o.dist };
 
 		return rc_exec_launcher(&l, argc, argv);
 	}

@@ -168,7 +168,7 @@ def test_fleet_outside_an_allocation_and_bad_options(cluster, tmp_path):
     p = subprocess.run([SLURM_LOCAL, "env"], capture_output=True, text=True,
                        env=dict(os.environ, RDMACONF_SLURM_DIR=str(
                            tmp_path / "none")))
-    assert p.returncode == 76 and "no cluster running" in p.stderr
+    assert p.returncode == 81 and "no cluster running" in p.stderr
 
 
 def test_fleet_time_against_one_node(cluster, good, tmp_path):

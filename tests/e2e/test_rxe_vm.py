@@ -1,6 +1,7 @@
 """The suite on a real rxe device: in the host's device if it has one,
 else in the rxe VM (ci/rxe-vm), as `make check` runs on CI."""
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -277,6 +278,16 @@ def test_vm_failures_have_distinct_exits(tmp_path):
     assert "Killed" not in p.stderr
     p = subprocess.run([RXE_VM, "--bogus"], capture_output=True, text=True)
     one_line_cause(p, 64, "unknown option")
+    # empty and malformed values: one line and the usage exit, not a
+    # bash error with 1 (the code of "a case failed")
+    for args, env, text in ((["--kernel", ""], {}, "--kernel needs a value"),
+                            (["--dist", ""], {}, "--dist needs a value"),
+                            ([], {"RDMACONF_BOOT_TIMEOUT": "abc"},
+                             "takes a positive number")):
+        p = subprocess.run([RXE_VM, *args, "--", "true"],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, **env))
+        one_line_cause(p, 64, text)
 
 
 def test_two_devices_reach_each_other(vm_session):
@@ -356,3 +367,68 @@ def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     assert not qemu_with_marker(mark)
     data = json.loads(out.read_text())
     assert data["complete"] is False and data["results"]
+
+
+def stop_a_vm_run(tmp_path, sig, to_group):
+    """A run in the VM stopped by @sig after its first row, sent to its
+    own process (what `kill` and a CI cancel do) or to its group
+    (Ctrl-C): how it ended, its stderr, and whether qemu is gone 2 s
+    after."""
+    import signal as _signal
+    import time
+    mark = "RDMACONF_TEST_MARK=%d-%d" % (os.getpid(), sig)
+    env = dict(os.environ, RDMACONF_TEST_MARK=mark.split("=", 1)[1])
+    out = tmp_path / ("r-%d.json" % sig)
+    p = subprocess.Popen([RDMACONF, "run", "--vm", "--json", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if p.stdout.readline().startswith("ok "):
+            break
+    (os.killpg if to_group else os.kill)(p.pid, sig)
+    p.wait(timeout=60)
+    time.sleep(2)
+    left = qemu_with_marker(mark)
+    return p.returncode, "" if sig == _signal.SIGKILL else \
+        p.stderr.read(), left, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(host_has_device(), reason="no VM to stop")
+def test_sigterm_and_sigkill_of_a_vm_run_leave_no_qemu(tmp_path):
+    import json
+    import signal
+    rc, err, left, out = stop_a_vm_run(tmp_path, signal.SIGTERM, False)
+    assert rc == 130 and not left, err[-2000:]
+    assert "interrupted: the guest is stopped" in err
+    assert json.loads(out.read_text())["complete"] is False
+    rc, _, left, _ = stop_a_vm_run(tmp_path, signal.SIGKILL, False)
+    assert rc == -signal.SIGKILL
+    assert not left, "qemu outlived its SIGKILLed launcher"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(host_has_device(), reason="runs in the VM")
+def test_vm_outputs_land_on_the_host_from_any_directory(tmp_path):
+    """From a working directory whose path holds a space and a comma, with
+    --json and --junit outside it and outside /tmp: both files land on
+    the host, and the exit status comes back."""
+    import json
+    import tempfile
+    cwd = os.path.join(ROOT, "build", "a dir, with a comma")
+    os.makedirs(cwd, exist_ok=True)
+    outdir = tempfile.mkdtemp(prefix="rdmaconf-out ", dir="/var/tmp")
+    try:
+        js = os.path.join(outdir, "r.json")
+        p = subprocess.run([RDMACONF, "run", "--vm", "--filter",
+                            "umad/size/*", "--json", js,
+                            "--junit=" + os.path.join(outdir, "j.xml")],
+                           capture_output=True, text=True, cwd=cwd,
+                           timeout=600)
+        assert p.returncode == 0, p.stderr[-2000:]
+        assert json.load(open(js))["complete"] is True
+        assert os.path.getsize(os.path.join(outdir, "j.xml")) > 100
+    finally:
+        shutil.rmtree(outdir, ignore_errors=True)
+        shutil.rmtree(cwd, ignore_errors=True)

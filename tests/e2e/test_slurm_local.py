@@ -42,4 +42,4 @@ def test_a_directory_of_another_user_is_refused(tmp_path):
     assert p.returncode == 0 and other.exists(), p.stderr
     p = subprocess.run([SLURM_LOCAL, "env"], env=env, capture_output=True,
                        text=True, timeout=30)
-    assert p.returncode == 76 and "no cluster running" in p.stderr
+    assert p.returncode == 81 and "no cluster running" in p.stderr

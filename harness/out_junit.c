@@ -9,6 +9,7 @@
 
 #include "escape.h"
 #include "output.h"
+#include "wfile.h"
 
 void rc_junit_row(struct rc_str *b, const struct rc_group *g,
 		  const struct rc_case *c, const struct rc_row_result *r)
@@ -68,21 +69,16 @@ static void properties(struct rc_str *b, const struct rc_device *dev)
 int rc_junit_write(const char *path, const struct rc_str *rows,
 		   const struct rc_summary *s, const struct rc_device *dev)
 {
-	struct rc_str props = {};
-	FILE *f = fopen(path, "w");
-	int ret = 0;
+	struct rc_str doc = {};
+	int ret;
 
-	if (!f)
-		return -errno;
-	properties(&props, dev);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuite name=\"rdmaconf\" tests=\"%u\" failures=\"%u\">\n"
-		"%s%s</testsuite>\n", s->cases, s->bad, props.s,
-		rows->s ? rows->s : "");
-	if (ferror(f))
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	rc_str_free(&props);
+	rc_str_printf(&doc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		      "<testsuite name=\"rdmaconf\" tests=\"%u\" "
+		      "failures=\"%u\">\n", s->cases, s->bad);
+	properties(&doc, dev);
+	rc_str_printf(&doc, "%s</testsuite>\n", rows->s ? rows->s : "");
+	/* whole, or not at all: a full disk says so, and cuts nothing */
+	ret = rc_wfile_write(path, &(struct rc_piece){ doc.s, doc.len }, 1);
+	rc_str_free(&doc);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include "output.h"
 #include "rdmaconf.h"
 #include "results.h"
+#include "wfile.h"
 
 /* A member's new name, in place (its value stays). */
 static void rename_member(struct rc_jv *obj, const char *from, const char *to)
@@ -186,58 +187,24 @@ fail:
 #define RC_RESULTS_WHOLE (1024 * 1024)
 #define RC_RESULTS_LAG_MS 250
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -ENOSPC;
-		s += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/* The document as it stands, into the temporary file, synced, renamed
- * over the results file; on any failure the results file is as it was.
- * A stream (a device, a pipe: /dev/stdout) cannot be rewritten, or
- * renamed over: it gets the last state only, written into it. */
+/* The document as it stands, written whole (wfile.c): on any failure
+ * the results file is as it was.  A stream cannot be rewritten: it gets
+ * the last state only. */
 static int save(struct rc_results *r, const char *summary, bool complete,
 		bool last)
 {
 	struct rc_str tail = {};
-	int fd, ret;
+	int ret;
 
 	if (r->stream && !last)
 		return 0;
 	rc_str_printf(&tail, "\n],\n\"summary\": %s,\n\"complete\": %s}\n",
 		      summary, complete ? "true" : "false");
-	if (r->stream)
-		fd = open(r->path, O_WRONLY | O_CLOEXEC);
-	else
-		fd = open(r->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-			  O_NOFOLLOW, 0644);
-	ret = fd < 0 ? -errno : 0;
-	if (!ret)
-		ret = write_all(fd, r->head.s, r->head.len);
-	if (!ret && r->cases.len)
-		ret = write_all(fd, r->cases.s, r->cases.len);
-	if (!ret)
-		ret = write_all(fd, tail.s, tail.len);
-	if (!ret && !r->stream && fdatasync(fd))
-		ret = -errno;
-	if (fd >= 0 && close(fd) && !ret)
-		ret = -errno;
-	if (!ret && !r->stream && rename(r->tmp, r->path))
-		ret = -errno;
+	ret = rc_wfile_write(r->path, (const struct rc_piece[]){
+		{ r->head.s, r->head.len }, { r->cases.s, r->cases.len },
+		{ tail.s, tail.len } }, 3);
 	if (!ret)
 		r->saved = r->ncases;
-	else if (!r->stream)
-		unlink(r->tmp);
 	r->saved_ms = rc_now_ms();
 	rc_str_free(&tail);
 	return ret;
@@ -245,18 +212,10 @@ static int save(struct rc_results *r, const char *summary, bool complete,
 
 int rc_results_open(struct rc_results *r, const char *path, const char *head)
 {
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-
 	memset(r, 0, sizeof(*r));
-	r->stream = !stat(path, &st) && !S_ISREG(st.st_mode);
-	if (r->stream && S_ISDIR(st.st_mode))
-		return -EISDIR;
+	r->stream = rc_wfile_stream(path);
 	r->path = strdup(path);
-	/* beside it: a rename never crosses file systems */
-	if (!r->path || asprintf(&r->tmp, "%.*s.%s.tmp%d",
-				 slash ? (int)(slash - path + 1) : 0, path,
-				 slash ? slash + 1 : path, getpid()) < 0)
+	if (!r->path)
 		abort();
 	rc_str_printf(&r->head, "{%s,\n\"results\": [", head);
 	return save(r, "{}", false, false);
@@ -281,8 +240,7 @@ int rc_results_close(struct rc_results *r, const char *summary_json,
 	rc_str_free(&r->head);
 	rc_str_free(&r->cases);
 	free(r->path);
-	free(r->tmp);
-	r->path = r->tmp = NULL;
+	r->path = NULL;
 	return ret;
 }
 

@@ -20,7 +20,6 @@
 
 struct rc_results {
 	char *path;		/* the results file */
-	char *tmp;		/* beside it: each state before it is renamed */
 	struct rc_str head, cases;
 	unsigned int ncases, saved;	/* cases in memory, in the file */
 	bool stream;		/* a device or a pipe: written once, at the end */

@@ -394,6 +394,15 @@ def test_a_full_disk_keeps_every_finished_case(tmp_path):
     assert data["complete"] is False and len(data["results"]) == kept > 5
     assert not [f for f in os.listdir(tmp_path) if f != "r.json"], \
         "no temporary file is left beside it"
+    # the JUnit file the same way, with the real cause
+    junit = tmp_path / "j.xml"
+    junit.write_text("before")
+    p = subprocess.run(["prlimit", "--fsize=4000", RDMACONF, "run",
+                        "--filter", "umad/*", "--junit", str(junit)],
+                       capture_output=True, text=True)
+    assert p.returncode == 3 and one_line(p), p.stderr
+    assert "File too large" in p.stderr, p.stderr
+    assert junit.read_text() == "before", "a failed write cut nothing"
 
 
 def test_every_write_to_stdout_is_checked():

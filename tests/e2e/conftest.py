@@ -99,6 +99,8 @@ def vm_session(request, tmp_path_factory):
         script.append("(cd %s && %s) > %s/out 2> %s/err < /dev/null; "
                       "echo $? > %s/rc" % ((shlex.quote(str(sd)), cmd) +
                                            (shlex.quote(str(sd)),) * 3))
+    # the guest's stdout and stderr come back apart
+    script.append("echo session-stdout; echo session-stderr >&2")
     script.append("exit %d" % VM_SESSION_EXIT)
     cmd = ["sh", "-c", "\n".join(script)]
     if not host_has_device():

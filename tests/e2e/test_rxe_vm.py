@@ -250,6 +250,11 @@ def test_vm_exit_status_environment_and_files(vm_session):
     assert "/dev/infiniband/umad0" in probe.out
     with open(os.path.join(probe.dir, "written-in-guest")) as f:
         assert f.read() == "ok\n"
+    # the command's errors come back on stderr, not in its output (a
+    # KTAP stream's middle)
+    assert "session-stdout" in launcher.stdout
+    assert "session-stderr" in launcher.stderr
+    assert "session-stderr" not in launcher.stdout
 
 
 def one_line_cause(p, rc, text):

@@ -25,6 +25,12 @@ def vocab_names(table, key="name"):
     return [e[key] for e in vocab()[table]]
 
 
+def md(text):
+    """text as the reports write it in Markdown (harness/escape.c
+    rc_str_md): a case id from a results file is never markup."""
+    return "".join("\\" + c if c in "\\`*_[]<>|#!~&" else c for c in text)
+
+
 def host_has_device():
     return os.path.isdir("/sys/class/infiniband") and \
         bool(os.listdir("/sys/class/infiniband"))

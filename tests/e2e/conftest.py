@@ -25,7 +25,7 @@ def vocab_names(table, key="name"):
     return [e[key] for e in vocab()[table]]
 
 
-def md(text):
+def as_md(text):
     """text as the reports write it in Markdown (harness/escape.c
     rc_str_md): a case id from a results file is never markup."""
     return "".join("\\" + c if c in "\\`*_[]<>|#!~&" else c for c in text)

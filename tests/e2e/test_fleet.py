@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS, md
+from conftest import RDMACONF, ROOT, SHIMS, as_md
 
 pytestmark = [pytest.mark.ibsim, pytest.mark.slow]
 
@@ -104,7 +104,7 @@ def test_a_node_with_a_broken_rdma_core_is_the_outlier(cluster, good,
     assert "**Outlier: node3**" in fleet_md, fleet_md
     assert "Outlier: node1" not in fleet_md and "Outlier: node2" not in \
         fleet_md
-    assert md("umad/set_grh/flow-label-") in fleet_md
+    assert as_md("umad/set_grh/flow-label-") in fleet_md
     # the fleet gate: node3 got worse against the good fleet
     g = subprocess.run([RDMACONF, "gate", "--baseline", str(good[1]),
                         str(tmp_path)], capture_output=True, text=True)

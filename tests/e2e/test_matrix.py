@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, RXE_VM, host_has_device, md, suite_run
+from conftest import RDMACONF, ROOT, RXE_VM, host_has_device, as_md, suite_run
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow, pytest.mark.skipif(
     host_has_device(), reason="the matrix boots VMs; this host has a device")]
@@ -60,7 +60,7 @@ def test_matrix_report_says_what_changed(trixie, vm_session, tmp_path):
     md = (tmp_path / "summary.md").read_text()
     assert "## What changed" in md
     changed = md.split("## What changed")[1].split("\n## ")[0]
-    assert "| %s | PASS -> UNSUPPORTED |" % md(
+    assert "| %s | PASS -> UNSUPPORTED |" % as_md(
         "umad/get_issm_path/target-port") in changed, changed
     assert "rdma-core 56" in changed and "Debian GNU/Linux 13" in changed
     page = (tmp_path / "index.html").read_text()

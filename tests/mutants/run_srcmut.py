@@ -15,7 +15,9 @@ reaches a point cannot tell its mutants from the original), and are
 killed when some row's verdict or ok flag differs from its control.  A
 second control at the end, each call's rows together, finds the rows
 that change by themselves; a mutant killed by those alone runs again,
-and what does not flip again is an error, not a kill.
+and what does not flip again is an error, not a kill.  Runs whose rows
+need no device go two at a time (they share nothing); the others one
+after the other, each with rdmaconf's own parallel rows.
 
 tests/mutants/srcmut-survivors.expect lists the survivors that are
 equivalent or unobservable, each with its reason; a survivor it does not
@@ -25,6 +27,7 @@ the control run of a call is not ok.
 """
 import argparse
 import collections
+import concurrent.futures
 import fnmatch
 import json
 import os
@@ -33,25 +36,19 @@ import sys
 import tempfile
 import time
 
+# the same file format: "<mutant> <reason>" a line
+from run_mutation import load_survivors
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # what CI runs (--sample): calls whose rows are quick and whose every
-# mutant is killed or listed in srcmut-survivors.expect
-SAMPLE_CALLS = ("umad_set_addr", "umad_set_pkey", "umad_get_pkey",
-                "umad_get_mad", "umad_size")
-
-
-def load_survivors(path):
-    reasons = {}
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            mid, _, why = line.partition(" ")
-            if not why.strip():
-                sys.exit("%s:%d: expected '<mutant id> <reason>'" % (path, n))
-            reasons[mid] = why.strip()
-    return reasons
+# mutant is killed or listed in srcmut-survivors.expect (umad_set_grh
+# and umad_set_grh_net together: they share set_grh())
+SAMPLE_CALLS = ("umad_set_addr", "umad_set_addr_net", "umad_set_grh",
+                "umad_set_grh_net", "umad_set_pkey", "umad_get_pkey",
+                "umad_get_mad", "umad_get_mad_addr", "umad_size",
+                "umad_status", "umad_init", "umad_done", "umad_debug")
+# runs at once of rows that need no device
+LANES = 2
 
 
 class Runner:
@@ -64,7 +61,6 @@ class Runner:
         shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
         self.tmp = tempfile.mkdtemp(prefix="rdmaconf-srcmut-", dir=shm)
         self.runs = 0
-        self.run_seconds = 0.0
 
     def rows(self, binary, ids, mutant=None, cover=None):
         """{row id: (verdict, ok)} of a run of @ids, or an error string."""
@@ -77,32 +73,44 @@ class Runner:
         # the machine's slowness, measured once by the first run
         if self.slowness:
             env["RDMACONF_SLOWNESS"] = str(self.slowness)
-        out = os.path.join(self.tmp, "run.json")
-        if os.path.exists(out):
-            os.unlink(out)
+        fd, out = tempfile.mkstemp(suffix=".json", dir=self.tmp)
+        os.close(fd)
         cmd = [binary, "run", "--impl", "reference", "--watchdog-ms",
                str(self.args.watchdog_ms), "--filter", ",".join(ids),
                "--json", out]
-        start = time.monotonic()
+        self.runs += 1
+        p = None
         try:
             p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, timeout=900)
-        except subprocess.TimeoutExpired:
-            return "the run took more than 900 s"
-        finally:
-            self.runs += 1
-            self.run_seconds += time.monotonic() - start
-        try:
             with open(out) as f:
                 data = json.load(f)
+        except subprocess.TimeoutExpired:
+            return "the run took more than 900 s"
         except (OSError, ValueError):
-            return "exit %d, no results: %s" % (
-                p.returncode, " ".join(p.stderr.strip().splitlines()[-1:]))
+            return "exit %s, no results: %s" % (
+                p.returncode if p else "-",
+                " ".join(p.stderr.strip().splitlines()[-1:]) if p else "")
+        finally:
+            os.unlink(out)
         if not data.get("complete"):
             return "exit %d, results incomplete" % p.returncode
         self.slowness = self.slowness or data["host"]["slowness"]
         return {r["id"]: (r["verdict"]["reference"], r["ok"])
                 for r in data["results"]}
+
+    def each(self, jobs, work, free):
+        """work(job) for every job: those free(job) says touch no device
+        LANES at a time, the others one after the other (their rows share
+        the devices, and time what they wait)."""
+        loose = [j for j in jobs if free(j)]
+        if loose and not self.slowness:
+            work(loose.pop(0))	# measures the slowness, once
+        with concurrent.futures.ThreadPoolExecutor(LANES) as pool:
+            list(pool.map(work, loose))
+        for j in jobs:
+            if not free(j):
+                work(j)
 
 
 def flips(control, got, ids):
@@ -134,8 +142,10 @@ def main():
                                      capture_output=True, text=True,
                                      check=True).stdout)
     by_call = collections.defaultdict(list)
+    needs = {}
     for r in rows:
         by_call[r["call"]].append(r["id"])
+        needs[r["id"]] = r["needs"]
     selected = {c for c in by_call if fnmatch.fnmatch(c, args.calls) and
                 (not args.sample or c in SAMPLE_CALLS)}
     mutants = [m for m in manifest["mutants"] if "stillborn" not in m]
@@ -158,23 +168,31 @@ def main():
     status = 0
     control, cover = {}, {}
     broken = set()
-    for call in calls:
-        for rid in by_call[call]:
-            path = os.path.join(run.tmp, "cover")
-            with open(path, "wb") as f:
-                f.truncate(manifest["slots"])
-            got = run.rows(binary, [rid], cover=path)
-            if isinstance(got, str) or not got.get(rid, (0, 0))[1]:
-                print("%-28s control run of %s not ok: %s" % (
-                    call, rid, got if isinstance(got, str) else got.get(rid)))
-                report["errors"].append("%s: control run of %s not ok: %s"
-                                        % (call, rid, got))
-                broken.add(call)
-                status = 3
-                continue
-            control.update(got)
-            with open(path, "rb") as f:
-                cover[rid] = f.read()
+    row_call = {i: c for c, l in by_call.items() for i in l}
+
+    def free(rids):
+        return all(not needs[i] for i in rids)
+
+    def control_run(rid):
+        fd, path = tempfile.mkstemp(dir=run.tmp)
+        os.ftruncate(fd, manifest["slots"])
+        os.close(fd)
+        got = run.rows(binary, [rid], cover=path)
+        with open(path, "rb") as f:
+            cover[rid] = f.read()
+        os.unlink(path)
+        if isinstance(got, str) or not got.get(rid, (0, 0))[1]:
+            report["errors"].append("%s: control run of %s not ok: %s"
+                                    % (row_call[rid], rid, got))
+            broken.add(row_call[rid])
+            return
+        control.update(got)
+    run.each([i for c in calls for i in by_call[c]], control_run,
+             lambda rid: free([rid]))
+    for e in report["errors"]:
+        print(e)
+    if broken:
+        status = 3
     control_seconds = time.monotonic() - start
 
     def reached(m, rid):
@@ -192,7 +210,6 @@ def main():
                        else m["n"])
         return got, flips(control, got, rids)
 
-    row_call = {i: c for c, l in by_call.items() for i in l}
     results = {}
     for m in judged:
         res = {"reached": [], "rows": [], "by": [], "error": None}
@@ -204,8 +221,10 @@ def main():
         res["rows"] = [i for c in m["judges"] for i in by_call[c]
                        if reached(m, i)]
         res["reached"] = sorted({row_call[i] for i in res["rows"]})
-        if not res["rows"]:
-            continue
+    done = []
+
+    def mutant_run(m):
+        res = results[m["n"]]
         t = time.monotonic()
         got, f = attempt(m, res["rows"])
         res["seconds"] = round(time.monotonic() - t, 2)
@@ -213,18 +232,21 @@ def main():
             res["error"] = got
         else:
             res["by"] = f
-        if args.progress and len(results) % args.progress == 0:
-            print("srcmut: %d of %d mutants, %.0f s" % (
-                len(results), len(judged), time.monotonic() - start),
-                flush=True)
+        done.append(m["n"])
+        if args.progress and len(done) % args.progress == 0:
+            print("srcmut: %d of %d runs, %.0f s" % (
+                len(done), len(todo), time.monotonic() - start), flush=True)
+    todo = [m for m in judged if results[m["n"]]["rows"]]
+    run.each(todo, mutant_run, lambda m: free(results[m["n"]]["rows"]))
     # rows that change by themselves: a kill by them alone is tried again
     unstable = set()
-    for call in calls:
-        if call in broken:
-            continue
+
+    def again_run(call):
         got = run.rows(binary, by_call[call])
         f = flips(control, got, by_call[call])
         unstable.update(f if f is not None else by_call[call])
+    run.each([c for c in calls if c not in broken], again_run,
+             lambda c: free(by_call[c]))
     for m in judged:
         res = results[m["n"]]
         if res["by"] and set(res["by"]) <= unstable:
@@ -300,12 +322,30 @@ def main():
                                            n["survived"], n["not reached"]))
         report["operators"][op] = dict(n)
     unlisted = [s for s in survivors if not s["reason"]]
+    # the survivors a point at a time: its variants (* listed) and line
+    points = collections.OrderedDict()
     for s in survivors:
-        print("  %s %s\n      %s:%d  %s  ->  %s%s" % (
-            "SURVIVOR" if s["state"] == "survived" else "NOT REACHED",
-            s["id"], s["file"], s["line"], s["original"][:60],
-            s["mutated"][:60], "\n      listed: " + s["reason"]
-            if s["reason"] else ""))
+        points.setdefault(s["id"].rsplit(":", 1)[0], []).append(s)
+    for point, ss in points.items():
+        print("  %s %s [%s]\n      %s:%d  %s" % (
+            "SURVIVOR" if any(s["state"] == "survived" for s in ss)
+            else "NOT REACHED", point, " ".join(
+                s["id"].rsplit(":", 1)[1] + ("*" if s["reason"] else "")
+                for s in ss), ss[0]["file"], ss[0]["line"],
+            ss[0]["source"][:70]))
+        for s in ss:
+            if s["reason"]:
+                print("      * %s" % s["reason"])
+                break
+    if outside:
+        print("not judged, reached by no call that has rows: %s" % ", ".join(
+            "%s %d" % kv for kv in sorted(outside.items())))
+    why = collections.Counter(u["reason"] for u in manifest["unbuilt"])
+    for reason, n in sorted(why.items()):
+        print("unbuilt: %d constants, %s" % (n, reason))
+    for m in manifest["mutants"]:
+        if "stillborn" in m:
+            print("stillborn: %s: %s" % (m["id"], m["stillborn"]))
     for s in stale:
         print("  STALE " + s)
     for e in report["errors"]:

@@ -452,14 +452,18 @@ class Walker:
     def negate(self, tok, cond, ctx):
         """The condition @cond of the statement whose keyword is @tok."""
         cr = self.u.trange(cond)
+        self.negate_point(tok, cr, ctx)
+        self.expr(cond, dict(ctx, full=cr))
+
+    def negate_point(self, tok, cr, ctx):
+        """The condition at tokens @cr, of the keyword (or ?) @tok."""
         if ctx["skip"]:
             self.record(tok, "negate", ctx["skip"])
-        else:
-            p = self.point("negate", cr[0], cr[1], ctx, how="negate")
-            p.sub["C"] = cr
-            p.variants.append(("not", ["!(", "C", ")"]))
-            self.record(tok, "negate", p)
-        self.expr(cond, dict(ctx, full=cr))
+            return
+        p = self.point("negate", cr[0], cr[1], ctx, how="negate")
+        p.sub["C"] = cr
+        p.variants.append(("not", ["!(", "C", ")"]))
+        self.record(tok, "negate", p)
 
     def for_stmt(self, c, r, ctx):
         u = self.u
@@ -667,15 +671,8 @@ class Walker:
         if k == K.CONDITIONAL_OPERATOR and r:
             cond = kids[0]
             cr = u.trange(cond)
-            q = cr[1] + 1 if cr else None
-            if q is not None and u.spell(q) == "?":
-                if ctx["skip"]:
-                    self.record(q, "negate", ctx["skip"])
-                else:
-                    p = self.point("negate", cr[0], cr[1], ctx, how="negate")
-                    p.sub["C"] = cr
-                    p.variants.append(("not", ["!(", "C", ")"]))
-                    self.record(q, "negate", p)
+            if cr and u.spell(cr[1] + 1) == "?":
+                self.negate_point(cr[1] + 1, cr, ctx)
             for x in kids:
                 self.expr(x, ctx, parent=c)
             return

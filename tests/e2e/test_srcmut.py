@@ -6,11 +6,10 @@ fixture, compiled as schemata or built apart, changes what the fixture
 prints, and without a mutant it prints what the original prints; a
 plain token scan of reference/ finds no operator the syntax walk passed
 over without a reason; ids survive unrelated edits; a static helper
-belongs to the calls that reach it.  Slow: the CI sample of `make
-mutation`'s source mutants in the rxe VM (tests/mutants/run_srcmut.py
---sample), every mutant killed or listed in srcmut-survivors.expect."""
+belongs to the calls that reach it.  (The CI sample of the source
+mutants in the rxe VM is test_mutation.py's: a module's VM_STEPS run
+in the quick tier's VM session when any of its tests is selected.)"""
 import collections
-import json
 import os
 import pathlib
 import re
@@ -27,9 +26,6 @@ sys.path.insert(0, SRCMUT)
 import srcmut  # noqa: E402
 
 FIXTURE = os.path.join(SRCMUT, "fixture.c")
-BUILD = os.environ.get("RDMACONF_SRCMUT_BUILD",
-                       os.path.join(ROOT, "build", "srcmut"))
-DRIVER = os.path.join(ROOT, "tests", "mutants", "run_srcmut.py")
 CC = os.environ.get("CC", "cc")
 # the Makefile's warnings: the fixture is code of the project
 WARNINGS = ["-Wall", "-Wextra", "-Wno-sign-compare", "-Wno-unused-parameter",
@@ -185,20 +181,3 @@ def test_a_helper_belongs_to_every_call_that_reaches_it(reference):
     keys = {k for p in strings.points if p.build == "table" and
             p.table == "classes" for k in srcmut.point_owner_keys(p)}
     assert keys == {"ref_umad_class_str"}
-
-
-# in the session's one boot of the rxe VM (conftest.vm_session)
-VM_STEPS = {"srcmut-sample": "/usr/bin/python3 -u %s --sample --build %s "
-            "--json srcmut.json" % (DRIVER, BUILD)}
-
-
-@pytest.mark.vm
-@pytest.mark.slow
-def test_the_sampled_source_mutants_are_killed_or_listed(vm_session):
-    p = vm_session["srcmut-sample"]
-    assert p.rc == 0, p.out[-3000:] + p.err[-2000:]
-    report = json.loads((pathlib.Path(p.dir) / "srcmut.json").read_text())
-    assert report["complete"] and report["total"] >= 40, report["total"]
-    assert not report["errors"] and not report["unlisted"] and \
-        not report["stale"]
-    assert report["killed"] + len(report["survivors"]) == report["total"]

@@ -397,7 +397,11 @@ class Walker:
             for s in c.get_children():
                 self.stmt(s, ctx)
         elif k == K.DECL_STMT:
+            ends = []
             for d in c.get_children():
+                dr = u.trange(d)
+                if dr:
+                    ends.append(dr[1])
                 if d.kind == K.VAR_DECL:
                     self.var(d, dict(ctx, full=u.trange(d),
                                      static=d.storage_class ==
@@ -409,6 +413,9 @@ class Walker:
                                         "the build itself judges it"
                                         if d.kind == K.STATIC_ASSERT else
                                         "a type definition")
+            # what follows the last declarator: __attribute__((...))
+            if r and ends:
+                self.skip_range(max(ends) + 1, r[1], "an attribute")
         elif k in (K.IF_STMT, K.WHILE_STMT):
             kids = list(c.get_children())
             self.negate(r[0], kids[0], ctx)
@@ -676,6 +683,14 @@ class Walker:
             for x in kids:
                 self.expr(x, ctx, parent=c)
             return
+        if k == K.UNEXPOSED_EXPR and r and len(kids) >= 2:
+            # GNU a ?: b, whose condition is its value: no negation of
+            # its own
+            cr = u.trange(kids[0])
+            if cr and cr[1] + 2 <= r[1] and u.spell(cr[1] + 1) == "?" and \
+                    u.spell(cr[1] + 2) == ":":
+                self.record(cr[1] + 1, "negate", "a ?: b (GNU): the "
+                            "condition is the value")
         if k == K.CALL_EXPR and r and u.spell(r[0]) in BYTEORDER:
             self.byteorder(c, r, ctx)
         if k == K.INIT_LIST_EXPR:

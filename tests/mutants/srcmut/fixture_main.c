@@ -11,13 +11,15 @@
 
 int main(void)
 {
-	int (*const rel[])(int, int) = { fx_lt, fx_le, fx_gt, fx_ge, fx_eq,
-					 fx_ne };
-	long (*const compound[])(long, long) = {
-		fx_addeq, fx_subeq, fx_muleq, fx_diveq, fx_modeq, fx_andeq,
-		fx_oreq, fx_xoreq, fx_shleq, fx_shreq };
-	unsigned int (*const bits[])(unsigned int, unsigned int) = {
-		fx_and, fx_or, fx_xor, fx_shl, fx_shr };
+	int (*const rel[])(int, int) = { fx_lt, fx_le, fx_gt,
+					 fx_ge, fx_eq, fx_ne };
+	long (*const compound[])(long, long) = { fx_addeq, fx_subeq, fx_muleq,
+						 fx_diveq, fx_modeq, fx_andeq,
+						 fx_oreq,  fx_xoreq, fx_shleq,
+						 fx_shreq };
+	unsigned int (*const bits[])(unsigned int,
+				     unsigned int) = { fx_and, fx_or, fx_xor,
+						       fx_shl, fx_shr };
 	int a[3] = { 0, 0, 0 };
 	struct fx_box b = { .w = 1 };
 	unsigned int i;
@@ -58,7 +60,7 @@ int main(void)
 	printf("name %s %s\n", fx_name(1) ? fx_name(1) : "(null)",
 	       fx_name(0) ? fx_name(0) : "(null)");
 	printf("if %d %d\n", fx_if(0), fx_if(3));
-	printf("loops %u %u %u %u %u %u\n", fx_while(5), fx_while(12),
-	       fx_do(9), fx_do(13), fx_for(5), fx_for(12));
+	printf("loops %u %u %u %u %u %u\n", fx_while(5), fx_while(12), fx_do(9),
+	       fx_do(13), fx_for(5), fx_for(12));
 	return 0;
 }

@@ -16,7 +16,9 @@ extern unsigned char *rc_srcmut_cov;
 /* is mutant @n the one this process runs? */
 #define RC_SM(n) __builtin_expect(rc_srcmut == (n), 0)
 /* point @k is reached */
-#define RC_COV(k) ((void)(__builtin_expect(rc_srcmut_cov != 0, 0) ? \
-			  (rc_srcmut_cov[k] = 1) : 0))
+#define RC_COV(k)                                         \
+	((void)(__builtin_expect(rc_srcmut_cov != 0, 0) ? \
+			(rc_srcmut_cov[k] = 1) :          \
+			0))
 
 #endif

@@ -58,7 +58,7 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 	$(filter-out tests/shims/fake_libibumad.c,$(SHIM_SRC))) \
 	$(BUILD)/shims/fake/libibumad.so.3 $(BUILD)/mutants.so
 
-.PHONY: all check check-slow unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation install deb style format
+.PHONY: all check check-slow unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation srcmut install deb style format
 
 # The main job (ci/conformance): the whole suite on this host's RDMA device,
 # or on rxe in the VM when the host has none; and (IBSIM=1, the default),
@@ -172,12 +172,30 @@ $(BUILD)/mutants.so: $(MUTANT_SRC) tests/mutants/mutant.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $(MUTANT_SRC) -ldl
 
-# The suite's detection power: every mutant against the rows of its call,
-# in the rxe VM (both devices), per call: mutants, killed, survivors.
-mutation: all $(BUILD)/mutants.so
-	ci/rxe-vm --two -- $(PYTHON) -u tests/mutants/run_mutation.py \
+# The reference's own mutants, mechanically (tests/mutants/srcmut): one
+# rdmaconf with every mutant of reference/ compiled in as a schema,
+# chosen at run time by RDMACONF_SRCMUT, and one more per mutant of a
+# case label; the harness and the cases are the objects above.  The
+# generated sources and their objects are under $(BUILD)/srcmut.
+SRCMUT_OBJ := $(MAIN_OBJ) $(filter-out $(BUILD)/reference/%,$(LIB_OBJ))
+srcmut: $(SRCMUT_OBJ)
+	$(call msg,SRCMUT,$(BUILD)/srcmut)
+	$(Q)$(PYTHON) tests/mutants/srcmut/build.py --out $(BUILD)/srcmut \
+		--cc '$(CC)' --cflags '$(ALL_CFLAGS)' --ldlibs '$(LDLIBS)' \
+		-j $(NPROC) $(SRCMUT_OBJ)
+
+# The suite's detection power, in one boot of the rxe VM (both devices):
+# every LD_PRELOAD mutant of rdma-core against the rows of its call, then
+# every source mutant of the reference against the rows of the calls
+# that reach it; per call (and per operator): mutants, killed, survivors.
+# $(BUILD)/mutation.json and $(BUILD)/srcmut.json.
+mutation: all $(BUILD)/mutants.so srcmut
+	ci/rxe-vm --two -- sh -c '$(PYTHON) -u tests/mutants/run_mutation.py \
 		--rdmaconf $(BUILD)/rdmaconf --mutants $(BUILD)/mutants.so \
-		--json $(BUILD)/mutation.json
+		--json $(BUILD)/mutation.json; a=$$?; \
+		$(PYTHON) -u tests/mutants/run_srcmut.py --build $(BUILD)/srcmut \
+		--json $(BUILD)/srcmut.json; b=$$?; \
+		[ $$a -ge $$b ] && exit $$a; exit $$b'
 
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
@@ -190,7 +208,8 @@ unit: $(BUILD)/unit-tests
 # and the failure paths that wait out their deadlines.
 E2E_SELECT ?= -m "not slow"
 E2E_RUN = RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)/shims \
-	RDMACONF_MUTANTS=$(CURDIR)/$(BUILD)/mutants.so $(PYTHON) -m pytest -q
+	RDMACONF_MUTANTS=$(CURDIR)/$(BUILD)/mutants.so \
+	RDMACONF_SRCMUT_BUILD=$(CURDIR)/$(BUILD)/srcmut $(PYTHON) -m pytest -q
 e2e: all $(SHIMS)
 	$(E2E_RUN) $(E2E_SELECT) tests/e2e
 
@@ -206,6 +225,7 @@ check:
 
 check-slow:
 	@$(SUBMAKE) -j$(NPROC) all $(SHIMS)
+	@$(SUBMAKE) srcmut
 	$(E2E_RUN) -m slow tests/e2e
 
 deps:

@@ -1,7 +1,9 @@
 """The suite's detection power, sampled: CI runs the mutants of a dozen
-calls (tests/mutants/run_mutation.py --sample) in the rxe VM; `make
-mutation` runs them all.  Every mutant must be killed or have a written
-reason in tests/mutants/survivors.expect."""
+calls (tests/mutants/run_mutation.py --sample) in the rxe VM, and the
+reference's source mutants of a dozen more (tests/mutants/run_srcmut.py
+--sample); `make mutation` runs them all.  Every mutant must be killed
+or have a written reason in tests/mutants/survivors.expect, or
+tests/mutants/srcmut-survivors.expect."""
 import json
 import os
 import pathlib
@@ -16,12 +18,17 @@ pytestmark = [pytest.mark.vm, pytest.mark.slow]
 MUTANTS = os.environ.get("RDMACONF_MUTANTS",
                          os.path.join(ROOT, "build", "mutants.so"))
 DRIVER = os.path.join(ROOT, "tests", "mutants", "run_mutation.py")
+SRCMUT_BUILD = os.environ.get("RDMACONF_SRCMUT_BUILD",
+                              os.path.join(ROOT, "build", "srcmut"))
+SRCMUT_DRIVER = os.path.join(ROOT, "tests", "mutants", "run_srcmut.py")
 
 
 # in the session's one boot of the rxe VM (conftest.vm_session)
 VM_STEPS = {"mutation-sample": "/usr/bin/python3 -u %s --sample --rdmaconf "
             "%s --mutants %s --json mutation.json" % (DRIVER, RDMACONF,
-                                                      MUTANTS)}
+                                                      MUTANTS),
+            "srcmut-sample": "/usr/bin/python3 -u %s --sample --build %s "
+            "--json srcmut.json" % (SRCMUT_DRIVER, SRCMUT_BUILD)}
 
 
 def test_every_sampled_mutant_is_killed_or_explained(vm_session):
@@ -54,3 +61,13 @@ def test_the_mutants_library_lists_one_call_per_mutant():
     # the two that are inline in <infiniband/umad.h>
     assert calls - mutated == {"umad_set_grh_net", "umad_alloc",
                                "umad_free"}, calls - mutated
+
+
+def test_the_sampled_source_mutants_are_killed_or_listed(vm_session):
+    p = vm_session["srcmut-sample"]
+    assert p.rc == 0, p.out[-3000:] + p.err[-2000:]
+    report = json.loads((pathlib.Path(p.dir) / "srcmut.json").read_text())
+    assert report["complete"] and report["total"] >= 40, report["total"]
+    assert not report["errors"] and not report["unlisted"] and \
+        not report["stale"]
+    assert report["killed"] + len(report["survivors"]) == report["total"]

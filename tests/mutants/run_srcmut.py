@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""make mutation, second part: how many mechanical mutants of the
+reference the rows notice.
+
+tests/mutants/srcmut/build.py gives one rdmaconf with every schema point
+of reference/ in it (the mutant chosen by RDMACONF_SRCMUT) and one binary
+more per mutant of a case label.  Every mutant belongs to each call whose
+ref_ function reaches its function (manifest "owners"), and is judged by
+the rows of those calls alone, on the reference alone.  Each of those
+rows first runs alone with no mutant (its control, which must be ok),
+marking the points it reaches (RDMACONF_SRCMUT_COVER).  A mutant no
+owner's row reaches is "not reached" and counts as a survivor; the others
+run once, in one run of the rows that reach them (a row that never
+reaches a point cannot tell its mutants from the original), and are
+killed when some row's verdict or ok flag differs from its control.  A
+second control at the end, each call's rows together, finds the rows
+that change by themselves; a mutant killed by those alone runs again,
+and what does not flip again is an error, not a kill.  Runs whose rows
+need no device go two at a time (they share nothing); the others one
+after the other, each with rdmaconf's own parallel rows.
+
+tests/mutants/srcmut-survivors.expect lists the survivors that are
+equivalent or unobservable, each with its reason; a survivor it does not
+list, or an entry for a mutant that is killed or no longer exists, fails
+the run.  Exit 0 every mutant killed or listed, 1 otherwise, 2 usage, 3
+the control run of a call is not ok.
+"""
+import argparse
+import collections
+import concurrent.futures
+import fnmatch
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+# the same file format: "<mutant> <reason>" a line
+from run_mutation import load_survivors
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# what CI runs (--sample): calls whose rows are quick and whose every
+# mutant is killed or listed in srcmut-survivors.expect (umad_set_grh
+# and umad_set_grh_net together: they share set_grh())
+SAMPLE_CALLS = ("umad_set_addr", "umad_set_addr_net", "umad_set_grh",
+                "umad_set_grh_net", "umad_set_pkey", "umad_get_pkey",
+                "umad_get_mad", "umad_get_mad_addr", "umad_size",
+                "umad_status", "umad_init", "umad_done", "umad_debug")
+# runs at once of rows that need no device
+LANES = 2
+
+
+class Runner:
+    def __init__(self, args, build):
+        self.args = args
+        self.build = build
+        self.slowness = None
+        # shared mappings of the coverage files need a file system that
+        # has them: in the VM, /tmp is the host's over 9p
+        shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+        self.tmp = tempfile.mkdtemp(prefix="rdmaconf-srcmut-", dir=shm)
+        self.runs = 0
+
+    def rows(self, binary, ids, mutant=None, cover=None):
+        """{row id: (verdict, ok)} of a run of @ids, or an error string."""
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("RDMACONF_SRCMUT", "RDMACONF_SRCMUT_COVER")}
+        if mutant:
+            env["RDMACONF_SRCMUT"] = str(mutant)
+        if cover:
+            env["RDMACONF_SRCMUT_COVER"] = cover
+        # the machine's slowness, measured once by the first run
+        if self.slowness:
+            env["RDMACONF_SLOWNESS"] = str(self.slowness)
+        fd, out = tempfile.mkstemp(suffix=".json", dir=self.tmp)
+        os.close(fd)
+        cmd = [binary, "run", "--impl", "reference", "--watchdog-ms",
+               str(self.args.watchdog_ms), "--filter", ",".join(ids),
+               "--json", out]
+        self.runs += 1
+        p = None
+        try:
+            p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, timeout=900)
+            with open(out) as f:
+                data = json.load(f)
+        except subprocess.TimeoutExpired:
+            return "the run took more than 900 s"
+        except (OSError, ValueError):
+            return "exit %s, no results: %s" % (
+                p.returncode if p else "-",
+                " ".join(p.stderr.strip().splitlines()[-1:]) if p else "")
+        finally:
+            os.unlink(out)
+        if not data.get("complete"):
+            return "exit %d, results incomplete" % p.returncode
+        self.slowness = self.slowness or data["host"]["slowness"]
+        return {r["id"]: (r["verdict"]["reference"], r["ok"])
+                for r in data["results"]}
+
+    def each(self, jobs, work, free):
+        """work(job) for every job: those free(job) says touch no device
+        LANES at a time, the others one after the other (their rows share
+        the devices, and time what they wait)."""
+        loose = [j for j in jobs if free(j)]
+        if loose and not self.slowness:
+            work(loose.pop(0))	# measures the slowness, once
+        with concurrent.futures.ThreadPoolExecutor(LANES) as pool:
+            list(pool.map(work, loose))
+        for j in jobs:
+            if not free(j):
+                work(j)
+
+
+def flips(control, got, ids):
+    if isinstance(got, str):
+        return None
+    return [i for i in ids if got.get(i) != control[i]]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True,
+                    help="the srcmut build directory (manifest.json)")
+    ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--calls", default="*", help="glob of calls to judge")
+    ap.add_argument("--sample", action="store_true",
+                    help="only the calls CI samples (SAMPLE_CALLS)")
+    ap.add_argument("--watchdog-ms", type=int, default=5000)
+    ap.add_argument("--progress", type=int, default=0, metavar="N",
+                    help="say how far it is every N mutants")
+    ap.add_argument("--survivors", default=os.path.join(
+        HERE, "srcmut-survivors.expect"))
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    with open(os.path.join(build, "manifest.json")) as f:
+        manifest = json.load(f)
+    binary = os.path.join(build, manifest["binary"])
+    listed = load_survivors(args.survivors)
+    rows = json.loads(subprocess.run([binary, "list", "--json", "-"],
+                                     capture_output=True, text=True,
+                                     check=True).stdout)
+    by_call = collections.defaultdict(list)
+    needs = {}
+    for r in rows:
+        by_call[r["call"]].append(r["id"])
+        needs[r["id"]] = r["needs"]
+    selected = {c for c in by_call if fnmatch.fnmatch(c, args.calls) and
+                (not args.sample or c in SAMPLE_CALLS)}
+    mutants = [m for m in manifest["mutants"] if "stillborn" not in m]
+    ids = {m["id"] for m in manifest["mutants"]}
+    outside = collections.Counter()
+    judged = []
+    for m in mutants:
+        own = [c for c in m["owners"] if c in by_call]
+        if not own:
+            outside[(m["functions"] or [m["function"]])[0]] += 1
+        m["judges"] = [c for c in own if c in selected]
+        if m["judges"]:
+            judged.append(m)
+    calls = sorted({c for m in judged for c in m["judges"]})
+
+    start = time.monotonic()
+    run = Runner(args, build)
+    report = {"complete": False, "calls": {}, "operators": {},
+              "mutants": [], "errors": []}
+    status = 0
+    control, cover = {}, {}
+    broken = set()
+    row_call = {i: c for c, l in by_call.items() for i in l}
+
+    def free(rids):
+        return all(not needs[i] for i in rids)
+
+    def control_run(rid):
+        fd, path = tempfile.mkstemp(dir=run.tmp)
+        os.ftruncate(fd, manifest["slots"])
+        os.close(fd)
+        got = run.rows(binary, [rid], cover=path)
+        with open(path, "rb") as f:
+            cover[rid] = f.read()
+        os.unlink(path)
+        if isinstance(got, str) or not got.get(rid, (0, 0))[1]:
+            report["errors"].append("%s: control run of %s not ok: %s"
+                                    % (row_call[rid], rid, got))
+            broken.add(row_call[rid])
+            return
+        control.update(got)
+    run.each([i for c in calls for i in by_call[c]], control_run,
+             lambda rid: free([rid]))
+    for e in report["errors"]:
+        print(e)
+    if broken:
+        status = 3
+    control_seconds = time.monotonic() - start
+
+    def reached(m, rid):
+        c = cover[rid]
+        if m["slot"] is not None:
+            return bool(c[m["slot"]])
+        # a table's constant: when a function that reads it ran
+        return any(c[manifest["functions"][k]["slot"]]
+                   for k in m["functions"])
+
+    def attempt(m, rids):
+        exe = os.path.join(build, m["binary"]) if m["build"] == "alt" \
+            else binary
+        got = run.rows(exe, rids, mutant=None if m["build"] == "alt"
+                       else m["n"])
+        return got, flips(control, got, rids)
+
+    results = {}
+    for m in judged:
+        res = {"reached": [], "rows": [], "by": [], "error": None}
+        results[m["n"]] = res
+        if any(c in broken for c in m["judges"]):
+            res["error"] = "a control run of %s is not ok" % ", ".join(
+                c for c in m["judges"] if c in broken)
+            continue
+        res["rows"] = [i for c in m["judges"] for i in by_call[c]
+                       if reached(m, i)]
+        res["reached"] = sorted({row_call[i] for i in res["rows"]})
+    done = []
+
+    def mutant_run(m):
+        res = results[m["n"]]
+        t = time.monotonic()
+        got, f = attempt(m, res["rows"])
+        res["seconds"] = round(time.monotonic() - t, 2)
+        if f is None:
+            res["error"] = got
+        else:
+            res["by"] = f
+        done.append(m["n"])
+        if args.progress and len(done) % args.progress == 0:
+            print("srcmut: %d of %d runs, %.0f s" % (
+                len(done), len(todo), time.monotonic() - start), flush=True)
+    todo = [m for m in judged if results[m["n"]]["rows"]]
+    run.each(todo, mutant_run, lambda m: free(results[m["n"]]["rows"]))
+    # rows that change by themselves: a kill by them alone is tried again
+    unstable = set()
+
+    def again_run(call):
+        got = run.rows(binary, by_call[call])
+        f = flips(control, got, by_call[call])
+        unstable.update(f if f is not None else by_call[call])
+    run.each([c for c in calls if c not in broken], again_run,
+             lambda c: free(by_call[c]))
+    for m in judged:
+        res = results[m["n"]]
+        if res["by"] and set(res["by"]) <= unstable:
+            _, again = attempt(m, res["rows"])
+            if not again:
+                res["error"] = "killed once by %s only, which change by " \
+                    "themselves, and not again" % ", ".join(res["by"])
+                res["by"] = []
+
+    per_call = {c: collections.Counter() for c in calls}
+    per_op = collections.defaultdict(collections.Counter)
+    survivors, stale = [], []
+    for m in judged:
+        res = results[m["n"]]
+        killers = {row_call[i] for i in res["by"]}
+        for c in m["judges"]:
+            per_call[c]["mutants"] += 1
+            if res["error"]:
+                per_call[c]["errors"] += 1
+            elif c in killers:
+                per_call[c]["killed"] += 1
+            elif c in res["reached"]:
+                per_call[c]["survived"] += 1
+            else:
+                per_call[c]["not reached"] += 1
+        op = per_op[m["operator"]]
+        op["mutants"] += 1
+        if res["error"]:
+            state = "error"
+            report["errors"].append("%s: %s" % (m["id"], res["error"]))
+        elif res["by"]:
+            state = "killed"
+        elif res["reached"]:
+            state = "survived"
+        else:
+            state = "not reached"
+        op[state] += 1
+        entry = {"n": m["n"], "id": m["id"], "state": state,
+                 "calls": m["judges"], "reached": res["reached"],
+                 "by": res["by"], "rows": len(res["rows"]),
+                 "seconds": res.get("seconds"),
+                 "file": m["file"], "line": m["line"],
+                 "original": m["original"], "mutated": m["mutated"],
+                 "source": m["source"]}
+        if state in ("survived", "not reached"):
+            entry["reason"] = listed.get(m["id"])
+            survivors.append(entry)
+        elif state == "killed" and m["id"] in listed:
+            stale.append("%s is killed (by %s), but the survivors file "
+                         "lists it" % (m["id"], res["by"][0]))
+        report["mutants"].append(entry)
+    stale += ["%s is listed, but no such mutant exists" % i
+              for i in listed if i not in ids]
+
+    print("source mutants of the reference, per call (rows on the "
+          "reference only):")
+    print("%-28s %5s %7s %6s %8s %11s %6s" % (
+        "call", "rows", "mutants", "killed", "survived", "not reached",
+        "score"))
+    for c in calls:
+        n = per_call[c]
+        print("%-28s %5d %7d %6d %8d %11d %5.0f%%%s" % (
+            c, len(by_call[c]), n["mutants"], n["killed"], n["survived"],
+            n["not reached"], 100.0 * n["killed"] / max(n["mutants"], 1),
+            "  (%d errors)" % n["errors"] if n["errors"] else ""))
+        report["calls"][c] = dict(n, rows=len(by_call[c]))
+    print("per operator (each mutant once):")
+    print("%-14s %7s %6s %8s %11s" % ("operator", "mutants", "killed",
+                                      "survived", "not reached"))
+    for op in sorted(per_op):
+        n = per_op[op]
+        print("%-14s %7d %6d %8d %11d" % (op, n["mutants"], n["killed"],
+                                           n["survived"], n["not reached"]))
+        report["operators"][op] = dict(n)
+    unlisted = [s for s in survivors if not s["reason"]]
+    # the survivors a point at a time: its variants (* listed) and line
+    points = collections.OrderedDict()
+    for s in survivors:
+        points.setdefault(s["id"].rsplit(":", 1)[0], []).append(s)
+    for point, ss in points.items():
+        print("  %s %s [%s]\n      %s:%d  %s" % (
+            "SURVIVOR" if any(s["state"] == "survived" for s in ss)
+            else "NOT REACHED", point, " ".join(
+                s["id"].rsplit(":", 1)[1] + ("*" if s["reason"] else "")
+                for s in ss), ss[0]["file"], ss[0]["line"],
+            ss[0]["source"][:70]))
+        for s in ss:
+            if s["reason"]:
+                print("      * %s" % s["reason"])
+                break
+    if outside:
+        print("not judged, reached by no call that has rows: %s" % ", ".join(
+            "%s %d" % kv for kv in sorted(outside.items())))
+    why = collections.Counter(u["reason"] for u in manifest["unbuilt"])
+    for reason, n in sorted(why.items()):
+        print("unbuilt: %d constants, %s" % (n, reason))
+    for m in manifest["mutants"]:
+        if "stillborn" in m:
+            print("stillborn: %s: %s" % (m["id"], m["stillborn"]))
+    for s in stale:
+        print("  STALE " + s)
+    for e in report["errors"]:
+        print("  ERROR " + e)
+    if unlisted or stale or report["errors"]:
+        status = max(status, 1)
+    total = len(judged)
+    killed = sum(1 for m in report["mutants"] if m["state"] == "killed")
+    seconds = time.monotonic() - start
+    print("srcmut: %d mutants of %d calls: %d killed, %d survived (%d of "
+          "them listed), %d errors; %d not judged (their calls have no "
+          "rows), %d stillborn, %d unbuilt; %d runs, %.0f s (controls "
+          "%.0f s)" % (
+              total, len(calls), killed, len(survivors),
+              len(survivors) - len(unlisted), len(report["errors"]),
+              sum(outside.values()),
+              len(manifest["mutants"]) - len(mutants),
+              len(manifest["unbuilt"]), run.runs, seconds, control_seconds))
+    report.update(complete=True, total=total, killed=killed,
+                  survivors=survivors, stale=stale,
+                  unlisted=[s["id"] for s in unlisted],
+                  outside=dict(outside), unstable=sorted(unstable),
+                  stillborn=[{"id": m["id"], "error": m["stillborn"]}
+                             for m in manifest["mutants"]
+                             if "stillborn" in m],
+                  unbuilt=manifest["unbuilt"], runs=run.runs,
+                  seconds=round(seconds, 1),
+                  control_seconds=round(control_seconds, 1),
+                  slowness=run.slowness)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -248,12 +248,12 @@ def test_what_cannot_be_gated_fails_with_a_line_and_an_exit_of_its_own(
     repo, revs = str(tree["repo"]), tree["revs"]
     # a revision that does not exist
     one_line_failure(gate(tree, "--rdma-core", repo, "--base", "no-such-rev"),
-                     81)
+                     84)
     # a tree that is not rdma-core: not git, or git of something else
     plain = tmp_path / "plain"
     plain.mkdir()
     one_line_failure(gate(tree, "--rdma-core", str(plain), "--base", "HEAD"),
-                     80)
+                     83)
     other = tmp_path / "other"
     other.mkdir()
     (other / "README").write_text("not rdma-core\n")
@@ -262,15 +262,15 @@ def test_what_cannot_be_gated_fails_with_a_line_and_an_exit_of_its_own(
     git(other, "commit", "-q", "-m", "other")
     git(other, "commit", "-q", "--allow-empty", "-m", "more")
     one_line_failure(gate(tree, "--rdma-core", str(other), "--base",
-                          "HEAD~1"), 80)
+                          "HEAD~1"), 83)
     # no --base, and a branch without an upstream
-    one_line_failure(gate(tree, "--rdma-core", repo), 82)
+    one_line_failure(gate(tree, "--rdma-core", repo), 85)
     # a build tree that is none
-    one_line_failure(gate(tree, "--builds", str(plain), str(plain)), 80)
+    one_line_failure(gate(tree, "--builds", str(plain), str(plain)), 83)
     # a revision that does not build: no run, one line naming it
     p = gate(tree, "--rdma-core", repo, "--base", revs["snapshot"],
              "--head", revs["broken"], out=tmp_path / "broken")
-    one_line_failure(p, 83)
+    one_line_failure(p, 78)
     assert "head %s does not build" % revs["broken"][:12] in p.stderr and \
         "umad.c" in p.stderr, p.stderr
     assert not (tmp_path / "broken" / "head.json").exists()

@@ -315,7 +315,8 @@ install: all
 	install -m 755 ci/guest/init ci/guest/stage2 $(SHARE)/rdmaconf/guest/
 	install -m 644 ci/ibsim/net $(SHARE)/rdmaconf/ibsim/
 	install -m 755 ci/rxe-vm ci/siw-module ci/ibsim-run ci/debian-archive \
-		ci/vm-root ci/fleet ci/fleet-node ci/slurm-local $(LIBEXEC)/
+		ci/vm-root ci/fleet ci/fleet-node ci/slurm-local ci/gate-rdma-core \
+		$(LIBEXEC)/
 	install -m 644 ci/exits $(LIBEXEC)/
 	install -m 644 $(BUILD)/ibsim/umad2sim_pkey.so \
 		$(BUILD)/ref/libibumad.so.3 $(BUILD)/slurm/bind_loopback.so \

@@ -28,8 +28,11 @@
 	  "allocation (ci/fleet), one report") \
 	X(REPORT, "report", "RESULTS.json [MORE.json ...]", \
 	  "one HTML page and a Markdown summary, a column per results file") \
-	X(GATE, "gate", "RESULTS.json|DIR", "compare with a baseline: exit 1 " \
-	  "when a case got worse")
+	X(GATE, "gate", "[RESULTS.json|DIR | BASE_BUILD HEAD_BUILD]", \
+	  "compare with a baseline; or build two revisions of an rdma-core " \
+	  "checkout, or take two builds, and run the suite on both in one " \
+	  "boot of the rxe VM (ci/gate-rdma-core): exit 1 when a case got " \
+	  "worse")
 
 #define RC_CMD_ENUM(e, ...) RC_CMD_##e,
 enum rc_cmd { RC_COMMANDS(RC_CMD_ENUM) RC_NCMDS };
@@ -53,8 +56,9 @@ enum rc_opt_role { RC_ROLE_PLAIN, RC_ROLE_LAUNCHER, RC_ROLE_WRITES };
 #define LAUNCHER RC_ROLE_LAUNCHER
 #define WRITES RC_ROLE_WRITES
 #define RC_OPTIONS(X) \
-	X(FILTER, "filter", 'f', "GLOB[,GLOB...]", ON(LIST) | RUNS, "@cases", \
-	  PLAIN, "the cases whose ids match one of the globs (fnmatch(3))") \
+	X(FILTER, "filter", 'f', "GLOB[,GLOB...]", ON(LIST) | RUNS | ON(GATE), \
+	  "@cases", PLAIN, \
+	  "the cases whose ids match one of the globs (fnmatch(3))") \
 	X(JSON, "json", 0, "FILE", ON(LIST) | ON(RUN), "@file", WRITES, \
 	  "write the results (list: the rows; '-' is stdout)") \
 	X(JUNIT, "junit", 0, "FILE", ON(RUN), "@file", WRITES, \
@@ -76,8 +80,10 @@ enum rc_opt_role { RC_ROLE_PLAIN, RC_ROLE_LAUNCHER, RC_ROLE_WRITES };
 	  "with --vm: boot a Debian root of this suite") \
 	X(TARGET, "target", 0, "TARGET", RUNS, "@targets", LAUNCHER, \
 	  "where the rows run (rdmaconf __vocab: targets)") \
-	X(RDMA_CORE, "rdma-core", 0, "BUILD_DIR", ON(RUN), "@dir", PLAIN, \
-	  "test this rdma-core build tree instead of the installed one") \
+	X(RDMA_CORE, "rdma-core", 0, "DIR", ON(RUN) | ON(GATE), "@dir", PLAIN, \
+	  "run: test this rdma-core build tree (built in place) instead of " \
+	  "the installed one; gate: build and compare two revisions of " \
+	  "this rdma-core git checkout") \
 	X(EXPECT, "expect", 0, "FILE", RUNS, "@file", PLAIN, \
 	  "load this expectation profile only ('none': no profile)") \
 	X(WATCHDOG_MS, "watchdog-ms", 0, "MS", RUNS, NULL, PLAIN, \
@@ -86,12 +92,19 @@ enum rc_opt_role { RC_ROLE_PLAIN, RC_ROLE_LAUNCHER, RC_ROLE_WRITES };
 	  "rows in flight at once (default: four per CPU)") \
 	X(NODE_ENV, "node-env", 0, "NODE:VAR=VALUE", ON(FLEET), NULL, PLAIN, \
 	  "set VAR in the environment of node NODE only") \
-	X(OUTPUT, "output", 'o', "DIR", ON(FLEET) | ON(REPORT), "@dir", PLAIN, \
-	  "the directory to write into") \
+	X(OUTPUT, "output", 'o', "DIR", ON(FLEET) | ON(REPORT) | ON(GATE), \
+	  "@dir", PLAIN, "the directory to write into") \
 	X(FLEET_DIR, "fleet", 0, "DIR", ON(REPORT), "@dir", PLAIN, \
 	  "a fleet's directory: its fleet.json and node files") \
 	X(BASELINE, "baseline", 'b', "FILE|DIR", ON(GATE), "@file", PLAIN, \
 	  "the results (or fleet directory) to compare with") \
+	X(BASE, "base", 0, "REV", ON(GATE), NULL, PLAIN, "with --rdma-core: " \
+	  "the revision to compare with (default: the merge base of --head " \
+	  "and the branch's upstream)") \
+	X(HEAD, "head", 0, "REV", ON(GATE), NULL, PLAIN, "with --rdma-core: " \
+	  "the revision under test (default HEAD)") \
+	X(BUILDS, "builds", 0, NULL, ON(GATE), NULL, PLAIN, "compare two " \
+	  "rdma-core build trees, BASE_BUILD and HEAD_BUILD (built in place)") \
 	X(HELP, "help", 'h', NULL, ON(LIST) | RUNS | ON(REPORT) | ON(GATE), \
 	  NULL, PLAIN, "this help")
 

@@ -9,9 +9,13 @@
  * vanished from the results (removing one on purpose is a baseline
  * update).  A case that now conforms where a profile expects a failure
  * fails the gate too, but as "now conforms: update the profile", not as
- * worse.  What improved is listed.  Exit 0 nothing got worse and no
- * profile is out of date, 1 otherwise, 2 usage, 3 a file could not be
- * read.
+ * worse.  What improved is listed.  Each case listed is followed by the
+ * sentence it cites.  Exit 0 nothing got worse and no profile is out of
+ * date, 1 otherwise, 2 usage, 3 a file could not be read.
+ *
+ * rdmaconf gate --rdma-core TREE [--base REV] [--head REV] and --builds
+ * BASE_BUILD HEAD_BUILD make the two results files first: that is
+ * ci/gate-rdma-core, which builds and runs both and comes back here.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 #include "escape.h"
 #include "compare.h"
 #include "jsonread.h"
+#include "launch.h"
 #include "report.h"
 #include "report_fleet.h"
 #include "results.h"
@@ -56,7 +61,8 @@ static bool load(struct side *s)
 static void row(const char *mark, const char *who, const char *id,
 		const struct rc_jv *b, const struct rc_jv *n, const char *why)
 {
-	char case_id[200], shown_why[1024], node[128];
+	char case_id[200], shown_why[1024], shown_doc[1024], node[128];
+	const char *doc;
 
 	snprintf(case_id, sizeof(case_id), "%s%s%s",
 		 who ? rc_term_str(who, node, sizeof(node)) : "", who ? ":" : "",
@@ -67,6 +73,11 @@ static void row(const char *mark, const char *who, const char *id,
 	       n ? rc_case_verdict(n, RC_IMPL_SYSTEM) : "",
 	       n ? rc_case_verdict(n, RC_IMPL_REFERENCE) : "",
 	       rc_term_str(why, shown_why, sizeof(shown_why)));
+	/* what the case holds the library to, as it cites it */
+	doc = rc_jv_str(n ? n : b, "doc");
+	if (doc && *doc)
+		printf("%-8s cites: \"%s\"\n", "",
+		       rc_term_str(doc, shown_doc, sizeof(shown_doc)));
 }
 
 /* A node's line of a fleet's gate */
@@ -219,24 +230,46 @@ int rc_cmd_gate(int argc, char **argv)
 	char shortopts[3 * RC_NOPTS + 2];
 	struct tally t = {};
 	const char *base = NULL, *now;
-	bool ok;
+	bool builds = false, ok;
 	int c;
 
 	rc_cli_getopt(RC_CMD_GATE, opts, shortopts);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		if (rc_cli_opt_of(c) == RC_OPT_HELP) {
+		switch (rc_cli_opt_of(c)) {
+		case RC_OPT_HELP:
 			rc_cli_usage(stdout);
 			return RC_EXIT_OK;
-		}
-		if (rc_cli_opt_of(c) != RC_OPT_BASELINE) {
+		case RC_OPT_BASELINE:
+			base = optarg;
+			break;
+		case RC_OPT_RDMA_CORE:
+		case RC_OPT_BUILDS:
+		case RC_OPT_BASE:
+		case RC_OPT_HEAD:
+		case RC_OPT_FILTER:
+		case RC_OPT_OUTPUT:
+			builds = true;
+			break;
+		default:
 			fprintf(stderr, "rdmaconf: usage: rdmaconf gate "
-				"--baseline BASELINE.json|DIR RESULTS.json|DIR\n");
+				"--baseline BASELINE.json|DIR RESULTS.json|DIR, "
+				"or --rdma-core TREE, or --builds BASE HEAD\n");
 			return RC_EXIT_USAGE;
 		}
-		base = optarg;
 	}
+	/* rdma-core's revisions or builds: built and run by the helper,
+	 * which judges their results here again */
+	if (builds && base) {
+		fprintf(stderr, "rdmaconf: gate --baseline compares results "
+			"files; --rdma-core and --builds make them\n");
+		return RC_EXIT_USAGE;
+	}
+	if (builds)
+		return rc_exec_helper("gate-rdma-core",
+				      "RDMACONF_GATE_RDMA_CORE", argc - 1,
+				      argv + 1);
 	if (!base || argc - optind != 1) {
 		fprintf(stderr, "rdmaconf: gate needs --baseline BASELINE.json "
 			"and one RESULTS.json (or two fleet directories)\n");

@@ -57,11 +57,12 @@ int rc_exec_with_rdma_core(const char *dir, int argc, char **argv)
 	return RC_EXIT_ENV;
 }
 
-int rc_exec_fleet(int argc, char **argv)
+int rc_exec_helper(const char *name, const char *override, int argc,
+		   char **argv)
 {
-	const char *helper = getenv("RDMACONF_FLEET");
+	const char *helper = getenv(override);
 	char self[4096];
-	char **args = calloc(argc + 1, sizeof(*args));
+	char **args = calloc(argc + 2, sizeof(*args));
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int i;
 
@@ -71,12 +72,12 @@ int rc_exec_fleet(int argc, char **argv)
 	}
 	self[n] = 0;
 	if (!helper)
-		helper = rc_path_helper("fleet");
-	/* the nodes run this very build */
+		helper = rc_path_helper(name);
+	/* the helper (and a fleet's nodes) run this very build */
 	setenv("RDMACONF", self, 1);
 	args[0] = (char *)helper;
-	for (i = 2; i < argc; i++)
-		args[i - 1] = argv[i];
+	for (i = 0; i < argc; i++)
+		args[i + 1] = argv[i];
 	execv(helper, args);
 	fprintf(stderr, "rdmaconf: cannot start %s: %m\n", helper);
 	return RC_EXIT_ENV;

@@ -2,8 +2,9 @@
 /*
  * Where `rdmaconf run` runs: against an rdma-core build tree (the command
  * starts again with its libraries first), inside the rxe VM (ci/rxe-vm),
- * or on the simulated InfiniBand fabric (ci/ibsim-run).  Each of these
- * execs; they return only an exit code on failure.
+ * or on the simulated InfiniBand fabric (ci/ibsim-run); and the commands
+ * that are scripts (ci/fleet, ci/gate-rdma-core).  Each of these execs;
+ * they return only an exit code on failure.
  */
 #ifndef RDMACONF_LAUNCH_H
 #define RDMACONF_LAUNCH_H
@@ -24,9 +25,15 @@ struct rc_launch {
 	const char *filter;	/* added to the command as --filter */
 };
 
-/* rdmaconf fleet ...: the suite on every node of a Slurm allocation
- * (the helper ci/fleet, RDMACONF_FLEET overriding its path) */
-int rc_exec_fleet(int argc, char **argv);
+/*
+ * A command that is a script of ci/ (installed: libexec/rdmaconf): exec
+ * helper @name (the variable @override overriding its path) with the
+ * @argc words at @argv, and RDMACONF naming this very build.  rdmaconf
+ * fleet is ci/fleet; rdmaconf gate --rdma-core and --builds are
+ * ci/gate-rdma-core.
+ */
+int rc_exec_helper(const char *name, const char *override, int argc,
+		   char **argv);
 
 /* Run this very command under @l's target's launcher. */
 int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv);

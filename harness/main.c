@@ -111,7 +111,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "__case"))
 		return rc_cmd_case(argc, argv);
 	if (!strcmp(cmd, "fleet"))
-		return rc_exec_fleet(argc, argv);
+		return rc_exec_helper("fleet", "RDMACONF_FLEET", argc - 2,
+				      argv + 2);
 	if (!strcmp(cmd, "report"))
 		return rc_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "gate"))

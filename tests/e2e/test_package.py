@@ -53,6 +53,7 @@ def test_a_fresh_clone_builds_a_lintian_clean_package(package):
     for f in ("./usr/bin/rdmaconf", "./usr/bin/rdmaconf-peer",
               "./usr/libexec/rdmaconf/rxe-vm",
               "./usr/libexec/rdmaconf/siw-module",
+              "./usr/libexec/rdmaconf/gate-rdma-core",
               "./usr/share/rdmaconf/expect/rdma-core.expect",
               "./usr/share/rdmaconf/baselines/rxe-rdma-core-44.json",
               "./usr/share/rdmaconf/guest/stage2",

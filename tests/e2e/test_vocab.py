@@ -113,12 +113,32 @@ def test_man_page_names_every_word_of_the_tables():
     assert not stray, "in rdmaconf(1), not in the tables: %s" % stray
 
 
-def test_ci_fleet_takes_exactly_the_fleet_options():
-    """ci/fleet parses the fleet's command line itself (bash): its case
-    arms must be the table's fleet options."""
-    src = open(os.path.join(ROOT, "ci", "fleet")).read()
+def script_options(name):
+    """The options a script of ci/ parses: the long words of its case
+    arms (a tab, then the patterns)."""
+    src = open(os.path.join(ROOT, "ci", name)).read()
     arms = set()
     for pat in re.findall(r"^\t(-[-\w|]+)\)", src, re.M):
         arms |= {w for w in pat.split("|") if w.startswith("--")}
-    fleet = next(c for c in vocab()["commands"] if c["name"] == "fleet")
-    assert arms == set(fleet["options"]), arms ^ set(fleet["options"])
+    return arms - {"--"}
+
+
+def command_options(name):
+    return set(next(c for c in vocab()["commands"]
+                    if c["name"] == name)["options"])
+
+
+def test_ci_fleet_takes_exactly_the_fleet_options():
+    """ci/fleet parses the fleet's command line itself (bash): its case
+    arms must be the table's fleet options."""
+    arms, fleet = script_options("fleet"), command_options("fleet")
+    assert arms == fleet, arms ^ fleet
+
+
+def test_ci_gate_rdma_core_takes_the_gate_options_but_the_baseline():
+    """ci/gate-rdma-core parses `rdmaconf gate --rdma-core|--builds`
+    itself: every gate option of the table but --baseline, which compares
+    results files in the binary."""
+    arms = script_options("gate-rdma-core")
+    gate = command_options("gate") - {"--baseline"}
+    assert arms == gate, arms ^ gate

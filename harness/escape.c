@@ -3,9 +3,34 @@
 
 #include "escape.h"
 
+static const char html_special[] = "<>&\"'";
+static const char md_special[] = "\\`*_[]<>|#!~&";
+
+/* The characters of @s before the first that needs escaping (a run that
+ * is copied as it is) */
+static size_t plain(const char *s, const char *special)
+{
+	size_t n = 0;
+
+	while (s[n] && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f &&
+	       !strchr(special, s[n]))
+		n++;
+	return n;
+}
+
 void rc_str_html(struct rc_str *b, const char *s)
 {
-	for (; s && *s; s++) {
+	size_t n;
+
+	while (s && *s) {
+		/* a page of thousands of nodes escapes megabytes: the plain
+		 * runs go in at once, not a character at a time */
+		n = plain(s, html_special);
+		if (n) {
+			rc_str_printf(b, "%.*s", (int)n, s);
+			s += n;
+			continue;
+		}
 		switch (*s) {
 		case '<': rc_str_printf(b, "&lt;"); break;
 		case '>': rc_str_printf(b, "&gt;"); break;
@@ -16,19 +41,29 @@ void rc_str_html(struct rc_str *b, const char *s)
 			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
 				      *s != '\n' ? '?' : *s);
 		}
+		s++;
 	}
 }
 
 void rc_str_md(struct rc_str *b, const char *s)
 {
-	for (; s && *s; s++) {
-		if (strchr("\\`*_[]<>|#!~&", *s))
+	size_t n;
+
+	while (s && *s) {
+		n = plain(s, md_special);
+		if (n) {
+			rc_str_printf(b, "%.*s", (int)n, s);
+			s += n;
+			continue;
+		}
+		if (strchr(md_special, *s))
 			rc_str_printf(b, "\\%c", *s);
 		else if (*s == '\n' || *s == '\r' || *s == '\t')
 			rc_str_printf(b, " ");
 		else
 			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 ||
 				      *s == 0x7f ? '?' : *s);
+		s++;
 	}
 }
 

@@ -120,6 +120,18 @@ static bool string(struct parser *ps, char **out)
 	bool ok;
 
 	ps->p++;			/* the opening quote */
+	/* most strings have no escape and no control character: copied at
+	 * once (a fleet's report reads gigabytes); the others, and every
+	 * error, take the way below */
+	for (q = ps->p; q < end && *q != '"' && *q != '\\' &&
+	     (unsigned char)*q >= 0x20; q++)
+		;
+	if (q < end && *q == '"') {
+		*out = xcalloc(q - ps->p + 1, 1);
+		memcpy(*out, ps->p, q - ps->p);
+		ps->p = q + 1;
+		return true;
+	}
 	for (q = ps->p; q < ps->end && *q != '"'; q++)
 		if (*q == '\\')
 			q++;

@@ -271,6 +271,23 @@ static unsigned int fingerprint(struct rc_fleet *f, const struct rc_jv *doc)
 	return k;
 }
 
+/* A remote row that did not run, its partner gone (run.c) */
+static bool gone(const struct rc_jv *c)
+{
+	static const char *const keys[] = { "system_detail",
+					    "reference_detail" };
+	size_t i, n = strlen(RC_PARTNER_GONE);
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strncmp(rc_fleet_str(c, keys[i], ""), RC_PARTNER_GONE, n))
+			return true;
+	return false;
+}
+
+/* A class's key: its fingerprint (4 bytes), whether its nodes' runs
+ * completed (1), its vector */
+#define KEY 5
+
 /* Node @i's results into its fingerprint, its vector and its class */
 static void fold(struct rc_fleet *f, size_t i, const struct rc_report_run *run)
 {
@@ -280,7 +297,7 @@ static void fold(struct rc_fleet *f, size_t i, const struct rc_report_run *run)
 	const char *guid =
 		rc_jv_str(rc_jv_get(run->doc, "device"), "node_guid");
 	struct rc_fleet_class *c;
-	size_t k, before, len = 0, need = 4 + f->ids.n + res->n;
+	size_t k, before, len = 0, need = KEY + f->ids.n + res->n;
 	uint32_t fp = fingerprint(f, run->doc);
 	uint8_t *vec;
 	long idx;
@@ -295,7 +312,8 @@ static void fold(struct rc_fleet *f, size_t i, const struct rc_report_run *run)
 	}
 	memset(f->scratch, 0, need);
 	memcpy(f->scratch, &fp, 4);
-	vec = f->scratch + 4;
+	f->scratch[4] = nd->complete;
+	vec = f->scratch + KEY;
 	for (k = 0; k < res->n; k++) {
 		const struct rc_jv *cs = &res->items[k];
 
@@ -303,12 +321,13 @@ static void fold(struct rc_fleet *f, size_t i, const struct rc_report_run *run)
 		idx = rc_fleet_set_str(&f->ids, rc_jv_str(cs, "id"), true);
 		vec[idx] = rc_fleet_code(cs);
 		nd->not_ok += !rc_fleet_code_ok(vec[idx]);
+		nd->partner_gone += gone(cs);
 		if ((size_t)idx + 1 > len)
 			len = idx + 1;
 	}
 	nd->cases = res->n;
 	before = f->keys.n;
-	idx = rc_fleet_set_find(&f->keys, f->scratch, 4 + len, true);
+	idx = rc_fleet_set_find(&f->keys, f->scratch, KEY + len, true);
 	if (f->keys.n > before) {
 		if (f->keys.n > f->classes_cap) {
 			f->classes_cap = f->keys.cap;
@@ -319,10 +338,11 @@ static void fold(struct rc_fleet *f, size_t i, const struct rc_report_run *run)
 		c = &f->classes[idx];
 		memset(c, 0, sizeof(*c));
 		c->fp = fp;
+		c->complete = nd->complete;
 		c->len = len;
 	}
 	c = &f->classes[idx];
-	c->vec = (const uint8_t *)f->keys.e[idx].key + 4;
+	c->vec = (const uint8_t *)f->keys.e[idx].key + KEY;
 	if (c->nodes < RC_FLEET_NAMES)
 		c->first[c->nodes] = i;
 	c->nodes++;

@@ -63,12 +63,15 @@ struct rc_fleet_node {
 	unsigned int fp; /* its fingerprint, in rc_fleet.fps */
 	unsigned int cls; /* its verdict class, in rc_fleet.classes */
 	unsigned int cases, not_ok;
+	unsigned int partner_gone; /* cases not run: their partner gone */
 };
 
-/* A verdict class: the nodes of one fingerprint with the same vector */
+/* A verdict class: the nodes of one fingerprint with the same vector
+ * (and whose runs completed, or did not) */
 struct rc_fleet_class {
 	unsigned int fp, nodes;
-	size_t len; /* of its vector (the key after the fp) */
+	bool complete; /* its nodes' runs completed */
+	size_t len; /* of its vector */
 	const uint8_t *vec;
 	size_t first[RC_FLEET_NAMES]; /* its first nodes, in fleet order */
 };

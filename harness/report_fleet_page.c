@@ -434,6 +434,17 @@ static uint8_t code_at(const struct rc_fleet_class *c, size_t id)
 	return id < c->len ? c->vec[id] : 0;
 }
 
+/* Is case @c of class @cl off its group's majority?  A run that did not
+ * complete says nothing of the cases it did not get to. */
+static bool off(const struct rc_fleet_class *cl, const struct group *gr,
+		size_t c)
+{
+	uint8_t code = code_at(cl, c);
+
+	return gr->maj[c] != NONE && code != gr->maj[c] &&
+	       (code || cl->complete);
+}
+
 /* Each fingerprint's classes; in a group of three nodes or more, each
  * case's majority (more than half of its nodes), and each class's cases
  * off it */
@@ -491,8 +502,7 @@ static void analyse(struct report *r)
 			unsigned int *d = &r->diffs[gr->cls[k]];
 
 			for (c = 0; c < ncases; c++)
-				*d += gr->maj[c] != NONE &&
-				      code_at(cl, c) != gr->maj[c];
+				*d += off(cl, gr, c);
 			gr->outliers += !!*d;
 			r->outliers += *d ? cl->nodes : 0;
 		}
@@ -539,6 +549,25 @@ static void heading(struct rc_str *b, bool html, int level, const char *text)
 		rc_str_printf(b, "<h%d>%s</h%d>", level, text, level);
 	else
 		rc_str_printf(b, "%.*s %s\n\n", level, "######", text);
+}
+
+/* The nodes whose partner stopped answering: their remote rows did not
+ * run */
+static void partners_gone(struct rc_str *b, bool html, const struct rc_fleet *f)
+{
+	size_t i, n = 0, first[RC_FLEET_NAMES];
+
+	for (i = 0; i < f->n; i++)
+		if (f->nodes[i].partner_gone && n++ < RC_FLEET_NAMES)
+			first[n - 1] = i;
+	if (!n)
+		return;
+	rc_str_printf(b, html ? "<p>Partner gone: " : "Partner gone: ");
+	node_list(b, html, f, first, n < RC_FLEET_NAMES ? n : RC_FLEET_NAMES,
+		  n);
+	rc_str_printf(b, " had remote rows not run (SKIP): the node they "
+			 "address stopped answering.");
+	rc_str_printf(b, html ? "</p>" : "\n\n");
 }
 
 /* How the nodes' steps ended: a line per way, with its nodes */
@@ -599,6 +628,7 @@ static void steps(struct rc_str *b, bool html, const struct rc_fleet *f)
 			      k - RC_FLEET_NAMES);
 	free(w);
 	rc_fleet_set_free(&ways);
+	partners_gone(b, html, f);
 }
 
 /* One outlier class: the cases it differs in, and the majority */
@@ -624,7 +654,7 @@ static void outlier(struct rc_str *b, bool html, const struct report *r,
 	      cl->nodes > 1 ? "case|these nodes|the group's majority" :
 			      "case|this node|the group's majority");
 	for (c = 0; c < f->ids.n && shown < MAX_DIFFS; c++) {
-		if (gr->maj[c] == NONE || code_at(cl, c) == gr->maj[c])
+		if (!off(cl, gr, c))
 			continue;
 		shown++;
 		td(b, html, true);
@@ -850,6 +880,15 @@ static void fleet_page(struct rc_str *b, bool html, struct report *r)
 			  "Every node: "
 			  "[nodes.html](nodes.html), each with a page of its "
 			  "own.\n\n");
+	/* a run stopped (SIGTERM, a revoked allocation), or still going */
+	if (strcmp(rc_fleet_str(f->doc, "state", "finished"), "finished")) {
+		rc_str_printf(b, html ? "<p class=\"FAIL\">" : "**");
+		rc_str_printf(b, "The fleet's run did not finish (");
+		rc_str_text(b, html, rc_fleet_str(f->doc, "state", ""));
+		rc_str_printf(b, "): these are the results its nodes wrote "
+				 "before it stopped.");
+		rc_str_printf(b, html ? "</p>" : "**\n\n");
+	}
 	steps(b, html, f);
 	heading(b, html, 3, "Groups");
 	rc_str_printf(b, html ? "<p>" : "");
@@ -878,8 +917,8 @@ static void fleet_page(struct rc_str *b, bool html, struct report *r)
 			       "[nodes.html](nodes.html).\n\n",
 			f->fps.n - MAX_GROUPS, rest);
 	if (!r->outliers)
-		rc_str_printf(b,
-			      html ? "<p>No outliers.</p>" : "No outliers.\n");
+		rc_str_printf(b, html ? "<p>No outliers.</p>" :
+					"No outliers.\n\n");
 	failing_cases(b, html, f);
 	rc_str_printf(b, html ? "</body></html>\n" : "");
 	free(order);

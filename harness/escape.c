@@ -6,32 +6,28 @@
 static const char html_special[] = "<>&\"'";
 static const char md_special[] = "\\`*_[]<>|#!~&";
 
-/* The characters of @s before the first that needs escaping (a run that
- * is copied as it is) */
-static size_t plain(const char *s, const char *special)
+/* Append the characters of @s before the first that needs escaping (a
+ * control character, or one of @special) as they are; how many.  A page
+ * of thousands of nodes escapes megabytes: a run at once, not a
+ * character at a time. */
+static size_t plain(struct rc_str *b, const char *s, const char *special)
 {
 	size_t n = 0;
 
 	while (s[n] && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f &&
 	       !strchr(special, s[n]))
 		n++;
+	if (n)
+		rc_str_printf(b, "%.*s", (int)n, s);
 	return n;
 }
 
 void rc_str_html(struct rc_str *b, const char *s)
 {
-	size_t n;
-
-	while (s && *s) {
-		/* a page of thousands of nodes escapes megabytes: the plain
-		 * runs go in at once, not a character at a time */
-		n = plain(s, html_special);
-		if (n) {
-			rc_str_printf(b, "%.*s", (int)n, s);
-			s += n;
-			continue;
-		}
+	for (; s && *s; s++) {
+		s += plain(b, s, html_special);
 		switch (*s) {
+		case 0: return;
 		case '<': rc_str_printf(b, "&lt;"); break;
 		case '>': rc_str_printf(b, "&gt;"); break;
 		case '&': rc_str_printf(b, "&amp;"); break;
@@ -41,21 +37,15 @@ void rc_str_html(struct rc_str *b, const char *s)
 			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
 				      *s != '\n' ? '?' : *s);
 		}
-		s++;
 	}
 }
 
 void rc_str_md(struct rc_str *b, const char *s)
 {
-	size_t n;
-
-	while (s && *s) {
-		n = plain(s, md_special);
-		if (n) {
-			rc_str_printf(b, "%.*s", (int)n, s);
-			s += n;
-			continue;
-		}
+	for (; s && *s; s++) {
+		s += plain(b, s, md_special);
+		if (!*s)
+			return;
 		if (strchr(md_special, *s))
 			rc_str_printf(b, "\\%c", *s);
 		else if (*s == '\n' || *s == '\r' || *s == '\t')
@@ -63,7 +53,6 @@ void rc_str_md(struct rc_str *b, const char *s)
 		else
 			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 ||
 				      *s == 0x7f ? '?' : *s);
-		s++;
 	}
 }
 

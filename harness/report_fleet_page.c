@@ -29,6 +29,8 @@
 #include "rdmaconf.h"
 #include "report_fleet.h"
 #include "report_page.h"
+#include "results.h"
+#include "wfile.h"
 
 /* What the index shows at most; the rest is counted, and in nodes.html */
 #define MAX_GROUPS 16
@@ -69,22 +71,6 @@ static int writable(int dfd, const char *dir, const char *name, bool want_dir)
 	return -1;
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, s, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		s += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* @b into @name of @dfd: into a file made afresh beside it (O_EXCL,
  * O_NOFOLLOW), renamed over it */
 static int write_at(int dfd, const char *dir, const char *name,
@@ -107,7 +93,7 @@ static int write_at(int dfd, const char *dir, const char *name,
 		fprintf(stderr, "rdmaconf: cannot write %s/%s: %m\n", dir, tmp);
 		return -1;
 	}
-	bad = write_all(fd, b->s ? b->s : "", b->len);
+	bad = rc_write_all(fd, b->s ? b->s : "", b->len);
 	bad |= close(fd);
 	if (!bad && !renameat(dfd, tmp, dfd, name))
 		return 0;

@@ -65,7 +65,8 @@ def broken():
 
 def test_report_size_and_time_do_not_grow_with_the_nodes(tmp_path, broken):
     """At 256 nodes as at 32: the index the same size (every list
-    bounded), the time per node within 1.5x, the peak memory flat."""
+    bounded), the time per node within 1.5x, the peak memory flat (make
+    bench measures the gate too, to 4,096 nodes)."""
     def best(cmd, n):
         # the best of two where a run is short, and noisy
         runs = [fleet_synth.measure(cmd) for _ in range(2 if n < 100 else 1)]
@@ -78,20 +79,16 @@ def test_report_size_and_time_do_not_grow_with_the_nodes(tmp_path, broken):
         fleet_synth.write_fleet(SEED, str(d), n, outliers={
             1: broken[:2], 5: broken[:2], n - 3: broken[2:3]})
         report = best([RDMACONF, "report", "--fleet", str(d)], n)
-        gate = best([RDMACONF, "gate", "--baseline", str(d), str(d)], n)
-        figures[n] = report + gate + ((d / "index.html").stat().st_size,)
+        figures[n] = report + ((d / "index.html").stat().st_size,)
         assert len(list((d / "nodes").glob("*.html"))) == n
-    (r32, _, g32, _, i32), (r256, m256, g256, n256, i256) = \
-        figures[32], figures[256]
-    print("32 nodes: report %.2f s, gate %.2f s; 256 nodes: report %.2f s "
-          "(%.1f MB), gate %.2f s (%.1f MB); index %d and %d bytes" %
-          (r32, g32, r256, m256, g256, n256, i32, i256))
+    (r32, _, i32), (r256, m256, i256) = figures[32], figures[256]
+    print("report: 32 nodes %.2f s, 256 nodes %.2f s (%.1f MB); index %d "
+          "and %d bytes" % (r32, r256, m256, i32, i256))
     assert i256 <= i32 + 256, (i32, i256)
     assert i256 < 5 << 20
     # per node, with a little for the noise of a short run
     assert r256 / 256 <= 1.5 * r32 / 32 + 0.002, (r32, r256)
-    assert g256 / 256 <= 1.5 * g32 / 32 + 0.002, (g32, g256)
-    assert m256 < 300 and n256 < 300
+    assert m256 < 300
 
 
 def test_the_index_reads_like_the_fleet(tmp_path, broken):
@@ -267,15 +264,15 @@ def test_fleet_gate_judges_each_node_as_the_file_gate(tmp_path, broken):
 
 def test_a_change_on_many_nodes_is_one_line(tmp_path, broken):
     base, now = tmp_path / "base", tmp_path / "now"
-    fleet_synth.write_fleet(SEED, str(base), 300)
-    fleet_synth.write_fleet(SEED, str(now), 300,
-                            outliers={i: broken[:1] for i in range(300)})
+    fleet_synth.write_fleet(SEED, str(base), 40)
+    fleet_synth.write_fleet(SEED, str(now), 40,
+                            outliers={i: broken[:1] for i in range(40)})
     p, lines = gate_lines(base, now)
     assert p.returncode == 1
     assert len(lines) == 1, lines
-    assert lines[0].startswith("WORSE    node0001 +299:" + broken[0])
-    assert "[300 nodes: node0001, node0002" in lines[0]
-    assert "gate: 300 worse" in p.stdout
+    assert lines[0].startswith("WORSE    node0001 +39:" + broken[0])
+    assert "[40 nodes: node0001, node0002" in lines[0]
+    assert "gate: 40 worse" in p.stdout
 
 
 # ---- the fleet's own checks, before any step (quick) ----

@@ -534,7 +534,11 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
     try:
         state = os.path.dirname(env["SLURM_CONF"])
         p = fleet(env, tmp_path, popen=True)
-        wait_for_rows(tmp_path, "node2", 2)
+        # while node2 runs, and node1 has not reached its remote rows
+        # (behind the poll row, 10 s)
+        sync = wait_for_rows(tmp_path, "node2", 2)
+        wait_for_rows(tmp_path, "node1", 2)
+        assert (sync / "ktap-node1").read_text().count("\nok ") < 7
         with open(os.path.join(state, "slurmd-node2.pid")) as f:
             victims = {int(f.read())}
         # node2 of this cluster only: other clusters may run on the host

@@ -678,10 +678,10 @@ static void group(struct rc_str *b, bool html, struct report *r, unsigned int g)
 	memcpy(order, gr->cls, gr->ncls * sizeof(*order));
 	sorting = r;
 	qsort(order, gr->ncls, sizeof(*order), by_class_size);
-	rc_str_printf(b, html ? "<h3 id=\"g%u\">" : "#### ", g);
+	rc_str_printf(b, html ? "<h4 id=\"g%u\">" : "#### ", g);
 	rc_str_text(b, html, f->fps.e[g].key);
 	rc_str_printf(b,
-		      html ? "</h3><p>%u node%s, %u verdict class%s.</p>" :
+		      html ? "</h4><p>%u node%s, %u verdict class%s.</p>" :
 			     "\n\n%u node%s, %u verdict class%s.\n\n",
 		      gr->nodes, gr->nodes == 1 ? "" : "s", gr->ncls,
 		      gr->ncls == 1 ? "" : "es");

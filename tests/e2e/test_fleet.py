@@ -360,13 +360,35 @@ def cluster(tmp_path_factory):
     stop_cluster(env)
 
 
+# the fleets a test started in the background: stopped when it ends,
+# whatever it asserted
+STARTED = []
+
+
+@pytest.fixture(autouse=True)
+def stop_started():
+    yield
+    while STARTED:
+        p = STARTED.pop()
+        if p.poll() is not None:
+            continue
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+                p.communicate(timeout=10)
+                break
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                pass
+
+
 def fleet(env, out, *args, nodes=3, popen=False):
     cmd = ["salloc", "-k", "-N", str(nodes), RDMACONF, "fleet", "--target",
            "ibsim", "--filter", FILTER, *args, "-o", str(out)]
     if popen:
-        return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
+        STARTED.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True,
+                                        start_new_session=True))
+        return STARTED[-1]
     t = time.monotonic()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True,
                        timeout=600)
@@ -618,6 +640,8 @@ def test_stopping_the_fleet_leaves_no_process(cluster, tmp_path):
         while processes_of(run) and time.monotonic() - t < 2:
             time.sleep(0.05)
         left = processes_of(run)
+        print("%s: no process of the run after %.2f s" % (
+            signal.Signals(sig).name, time.monotonic() - t))
         assert not left, (sig, [open("/proc/%d/cmdline" % q, "rb").read()
                                 for q in left if os.path.exists(
                                     "/proc/%d" % q)])
@@ -625,6 +649,9 @@ def test_stopping_the_fleet_leaves_no_process(cluster, tmp_path):
         if sig != signal.SIGKILL:
             fl = json.loads((tmp_path / "fleet.json").read_text())
             assert fl["state"] == "interrupted", fl
+            # what node1 had run is kept, and named
+            assert fl["nodes"][0]["results"] == "node1.json", fl
+            assert results_of(tmp_path, "node1")["results"]
         assert kept(tmp_path)
 
 

@@ -298,10 +298,10 @@ def fleet_cmd(env, out, **more):
 
 
 @pytest.mark.parametrize("nodelist, count, code, words", [
-    ("", None, 6, "the allocation has no node"),
-    ("node[1-3]", "0", 6, "the allocation has no node"),
-    ("node[1-3", None, 5, "cannot resolve the node list"),
-    ("node[1-2]", "3", 5, "2 names for the allocation's 3 nodes"),
+    ("", None, 89, "the allocation has no node"),
+    ("node[1-3]", "0", 89, "the allocation has no node"),
+    ("node[1-3", None, 88, "cannot resolve the node list"),
+    ("node[1-2]", "3", 88, "2 names for the allocation's 3 nodes"),
 ])
 def test_a_fleet_of_no_node_is_an_error(no_cluster, tmp_path, nodelist,
                                         count, code, words):
@@ -324,7 +324,7 @@ def test_the_fleet_writes_through_no_link(no_cluster, tmp_path):
     for name in ("fleet.json", "node2.json", "index.html", "nodes"):
         (out / name).symlink_to(victim)
         p = fleet_cmd(no_cluster, out)
-        assert p.returncode == 7, p.stderr
+        assert p.returncode == 90, p.stderr
         assert "%s/%s is a symbolic link" % (out, name) in one_line(p)
         assert victim.read_text() == "keep"
         assert not glob.glob(str(out / ".fleet.*"))
@@ -533,7 +533,7 @@ def test_a_node_whose_step_dies_is_reported_and_the_others_kept(cluster,
             killed = True
     assert killed, victims
     out, err = p.communicate(timeout=300)
-    assert p.returncode == 4, err[-2000:]
+    assert p.returncode == 87, err[-2000:]
     nodes = nodes_of(tmp_path)
     assert nodes["node2"]["status"] is None
     for name in ("node1", "node3"):
@@ -583,7 +583,7 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
         out, err = p.communicate(timeout=300)
     finally:
         stop_cluster(env)
-    assert p.returncode == 4, err[-2000:]
+    assert p.returncode == 87, err[-2000:]
     nodes = nodes_of(tmp_path)
     assert nodes["node2"]["status"] is None
     for name in ("node1", "node3"):

@@ -27,6 +27,7 @@
 #include "report_fleet.h"
 #include "report_page.h"
 #include "results.h"
+#include "wfile.h"
 
 /*
  * Failures by what the row rests on: "breaks the man page" counts only
@@ -121,24 +122,19 @@ static void changes(struct rc_str *b, const struct rc_report_run *runs, int n,
 	free(results);
 }
 
+/* Written whole (wfile.c): a full disk or a signal leaves the page as it
+ * was, never cut */
 static int write_file(const char *dir, const char *name, const struct rc_str *b)
 {
 	char path[4096];
-	FILE *f;
-	int bad;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (!f) {
+	ret = rc_wfile_write(path, &(struct rc_piece){ b->s ? b->s : "", b->len },
+			     1);
+	if (ret) {
 		fprintf(stderr, "rdmaconf: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	bad = fwrite(b->s, 1, b->len, f) != b->len;
-	bad |= fclose(f) != 0;
-	if (bad) {
-		fprintf(stderr, "rdmaconf: cannot write %s: %s\n", path,
-			strerror(errno));
+			strerror(-ret));
 		return -1;
 	}
 	return 0;

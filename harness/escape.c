@@ -3,10 +3,31 @@
 
 #include "escape.h"
 
+static const char html_special[] = "<>&\"'";
+static const char md_special[] = "\\`*_[]<>|#!~&";
+
+/* Append the characters of @s before the first that needs escaping (a
+ * control character, or one of @special) as they are; how many.  A page
+ * of thousands of nodes escapes megabytes: a run at once, not a
+ * character at a time. */
+static size_t plain(struct rc_str *b, const char *s, const char *special)
+{
+	size_t n = 0;
+
+	while (s[n] && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f &&
+	       !strchr(special, s[n]))
+		n++;
+	if (n)
+		rc_str_printf(b, "%.*s", (int)n, s);
+	return n;
+}
+
 void rc_str_html(struct rc_str *b, const char *s)
 {
 	for (; s && *s; s++) {
+		s += plain(b, s, html_special);
 		switch (*s) {
+		case 0: return;
 		case '<': rc_str_printf(b, "&lt;"); break;
 		case '>': rc_str_printf(b, "&gt;"); break;
 		case '&': rc_str_printf(b, "&amp;"); break;
@@ -22,7 +43,10 @@ void rc_str_html(struct rc_str *b, const char *s)
 void rc_str_md(struct rc_str *b, const char *s)
 {
 	for (; s && *s; s++) {
-		if (strchr("\\`*_[]<>|#!~&", *s))
+		s += plain(b, s, md_special);
+		if (!*s)
+			return;
+		if (strchr(md_special, *s))
 			rc_str_printf(b, "\\%c", *s);
 		else if (*s == '\n' || *s == '\r' || *s == '\t')
 			rc_str_printf(b, " ");

@@ -187,9 +187,16 @@ struct rc_target {
 	 * LID:PORT_GUID): its LID, 0 when there is none, and port GUID */
 	uint16_t remote_lid;
 	uint64_t remote_guid;
+	/* a file that exists while that node is there, renewed as it
+	 * answers (RDMACONF_REMOTE_ALIVE, rdmaconf fleet's): a remote row
+	 * that did not pass once it is gone did not run (run.c) */
+	const char *remote_alive;
 	bool root;
 	double slowness;	/* >= 1: how much slower than a native host */
 };
+
+/* How such a row's reason begins, for the fleet's report */
+#define RC_PARTNER_GONE "partner gone"
 
 struct rc_ctx {
 	const struct rc_ops *ops;

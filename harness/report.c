@@ -27,6 +27,7 @@
 #include "report_fleet.h"
 #include "report_page.h"
 #include "results.h"
+#include "wfile.h"
 
 /*
  * Failures by what the row rests on: "breaks the man page" counts only
@@ -102,19 +103,6 @@ static void breaks(struct rc_str *b, const struct rc_report_run *runs, int n, bo
 		}
 }
 
-static const char *css =
-	"body{font:14px/1.4 sans-serif;margin:2em;color:#222}"
-	"h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}"
-	"table{border-collapse:collapse;margin:.5em 0}"
-	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;"
-	"vertical-align:top}th{background:#f0f0f0}"
-	".PASS{background:#d8f5d8}.FAIL,.CRASH,.HANG,.BROKEN,.XPASS{"
-	"background:#f8c8c8}.XFAIL{background:#fbe7b8}.SKIP,.UNSUPPORTED,"
-	".ABSENT{background:#e4e4f4}.DIV{background:#f0d0f0}"
-	"pre{background:#f7f7f7;padding:4px;margin:2px 0}"
-	"mark{background:#ffb0b0}.doc{font-style:italic}"
-	"code{font-size:.95em}";
-
 /* What changed between adjacent columns (report_changes.c) */
 static void changes(struct rc_str *b, const struct rc_report_run *runs, int n,
 		    const char **ids, size_t nids, bool html)
@@ -134,46 +122,22 @@ static void changes(struct rc_str *b, const struct rc_report_run *runs, int n,
 	free(results);
 }
 
+/* Written whole (wfile.c): a full disk or a signal leaves the page as it
+ * was, never cut */
 static int write_file(const char *dir, const char *name, const struct rc_str *b)
 {
 	char path[4096];
-	FILE *f;
-	int bad;
+	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "we");
-	if (!f) {
+	ret = rc_wfile_write(path, &(struct rc_piece){ b->s ? b->s : "", b->len },
+			     1);
+	if (ret) {
 		fprintf(stderr, "rdmaconf: cannot write %s: %s\n", path,
-			strerror(errno));
-		return -1;
-	}
-	bad = fwrite(b->s, 1, b->len, f) != b->len;
-	bad |= fclose(f) != 0;
-	if (bad) {
-		fprintf(stderr, "rdmaconf: cannot write %s: %s\n", path,
-			strerror(errno));
+			strerror(-ret));
 		return -1;
 	}
 	return 0;
-}
-
-/* The fleet section, with each node's results doc where it has one */
-static void fleet(struct rc_str *b, const struct rc_jv *fl,
-		  const struct rc_report_run *runs, int n, const char **ids,
-		  size_t nids, bool html)
-{
-	const struct rc_jv *nodes = rc_jv_get(fl, "nodes");
-	const struct rc_jv **docs = calloc(nodes->n + 1, sizeof(*docs));
-	size_t i;
-	int r = 0;
-
-	if (!docs)
-		abort();
-	for (i = 0; i < nodes->n && r < n; i++)
-		if (rc_jv_str(&nodes->items[i], "results"))
-			docs[i] = runs[r++].doc;
-	rc_report_fleet(b, fl, docs, ids, nids, html);
-	free(docs);
 }
 
 int rc_cmd_report(int argc, char **argv)
@@ -182,8 +146,7 @@ int rc_cmd_report(int argc, char **argv)
 	char shortopts[3 * RC_NOPTS + 2];
 	struct rc_str page = {}, md = {};
 	const char *out = NULL, **ids, *fleet_dir = NULL;
-	struct rc_jv *fl = NULL;
-	char **paths, **fleet_files = NULL;
+	char **paths;
 	struct rc_report_run *runs;
 	size_t nids;
 	int c, n, r, ret = RC_EXIT_ENV;
@@ -210,22 +173,16 @@ int rc_cmd_report(int argc, char **argv)
 	}
 	n = argc - optind;
 	paths = argv + optind;
+	/* a fleet: each node's file read once, in a pass of its own */
 	if (fleet_dir) {
 		if (n) {
 			fprintf(stderr, "rdmaconf: report --fleet DIR takes its "
 				"results files from DIR/fleet.json\n");
 			return RC_EXIT_USAGE;
 		}
-		n = rc_fleet_load(fleet_dir, &fl, &fleet_files);
-		if (n < 0) {
-			rc_jv_free(fl);
-			return RC_EXIT_ENV;
-		}
-		paths = fleet_files;
-		if (!out)
-			out = fleet_dir;
+		return rc_report_fleet(fleet_dir, out ? out : fleet_dir);
 	}
-	if (!out || (n < 1 && !fleet_dir)) {
+	if (!out || n < 1) {
 		fprintf(stderr, "rdmaconf: report needs -o DIR and at least one "
 			"results file\n");
 		return RC_EXIT_USAGE;
@@ -244,15 +201,12 @@ int rc_cmd_report(int argc, char **argv)
 	rc_str_printf(&page, "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
 		      "<title>rdmaconf conformance report</title><style>%s"
 		      "</style></head><body><h1>rdmaconf conformance report</h1>",
-		      css);
-	if (fl)
-		fleet(&page, fl, runs, n, ids, nids, true);
+		      rc_report_css);
 	rc_str_printf(&page, "<h2>Devices and hosts</h2>");
 	for (r = 0; r < n; r++)
 		rc_report_fingerprint(&page, &runs[r]);
 	rc_report_matrix(&page, runs, n, ids, nids);
-	if (!fl)
-		changes(&page, runs, n, ids, nids, true);
+	changes(&page, runs, n, ids, nids, true);
 	breaks(&page, runs, n, true);
 	rc_report_details(&page, runs, n, ids, nids);
 	rc_str_printf(&page, "<h2>Timing</h2><p>Each timed row: what it asks "
@@ -268,10 +222,7 @@ int rc_cmd_report(int argc, char **argv)
 		rc_report_time_breakdown(&page, &runs[r], r);
 	rc_str_printf(&page, "</body></html>\n");
 	rc_report_markdown(&md, runs, n, ids, nids);
-	if (fl)
-		fleet(&md, fl, runs, n, ids, nids, false);
-	else
-		changes(&md, runs, n, ids, nids, false);
+	changes(&md, runs, n, ids, nids, false);
 	breaks(&md, runs, n, false);
 	if (!write_file(out, "index.html", &page) &&
 	    !write_file(out, "summary.md", &md)) {
@@ -285,11 +236,6 @@ out:
 	for (r = 0; r < n; r++)
 		rc_jv_free(runs[r].doc);
 	free(runs);
-	if (fleet_files)
-		for (r = 0; fleet_files[r]; r++)
-			free(fleet_files[r]);
-	free(fleet_files);
-	rc_jv_free(fl);
 	rc_str_free(&page);
 	rc_str_free(&md);
 	return ret;

@@ -62,31 +62,40 @@ bool rc_report_noteworthy(const struct rc_jv *c)
 	return !rc_report_case_ok(c) || rc_jv_str(c, "divergence");
 }
 
+int rc_report_load_one(const char *path, struct rc_report_run *run, char *err,
+		       size_t errlen)
+{
+	const struct rc_jv *dev, *host;
+	char b1[64], b2[64];
+
+	run->path = path;
+	run->doc = rc_results_load(path, err, errlen);
+	if (!run->doc)
+		return -1;
+	run->results = rc_jv_get(run->doc, "results");
+	dev = rc_jv_get(run->doc, "device");
+	host = rc_jv_get(run->doc, "host");
+	snprintf(run->label, sizeof(run->label), "%s (%s), "
+		 "rdma-core %s, Linux %s%s%s",
+		 rc_jv_str(dev, "name") ? rc_jv_str(dev, "name") : "no device",
+		 rc_jv_str(dev, "driver") ? rc_jv_str(dev, "driver") : "-",
+		 rc_report_text(host, "rdma_core", b1, sizeof(b1)),
+		 rc_report_text(host, "kernel", b2, sizeof(b2)),
+		 rc_jv_str(host, "os") ? ", " : "",
+		 rc_jv_str(host, "os") ? rc_jv_str(host, "os") : "");
+	return 0;
+}
+
 int rc_report_load(int n, char **paths, struct rc_report_run *runs)
 {
-	char err[512], b1[64], b2[64];
-	const struct rc_jv *dev, *host;
+	char err[512];
 	int i;
 
-	for (i = 0; i < n; i++) {
-		runs[i].path = paths[i];
-		runs[i].doc = rc_results_load(paths[i], err, sizeof(err));
-		if (!runs[i].doc) {
+	for (i = 0; i < n; i++)
+		if (rc_report_load_one(paths[i], &runs[i], err, sizeof(err))) {
 			fprintf(stderr, "rdmaconf: %s\n", err);
 			return -1;
 		}
-		runs[i].results = rc_jv_get(runs[i].doc, "results");
-		dev = rc_jv_get(runs[i].doc, "device");
-		host = rc_jv_get(runs[i].doc, "host");
-		snprintf(runs[i].label, sizeof(runs[i].label), "%s (%s), "
-			 "rdma-core %s, Linux %s%s%s",
-			 rc_jv_str(dev, "name") ? rc_jv_str(dev, "name") : "no device",
-			 rc_jv_str(dev, "driver") ? rc_jv_str(dev, "driver") : "-",
-			 rc_report_text(host, "rdma_core", b1, sizeof(b1)),
-			 rc_report_text(host, "kernel", b2, sizeof(b2)),
-			 rc_jv_str(host, "os") ? ", " : "",
-			 rc_jv_str(host, "os") ? rc_jv_str(host, "os") : "");
-	}
 	return 0;
 }
 

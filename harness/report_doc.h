@@ -27,6 +27,9 @@ bool rc_report_case_ok(const struct rc_jv *c);
 bool rc_report_noteworthy(const struct rc_jv *c);
 const struct rc_jv *rc_report_find(const struct rc_report_run *r,
 				   const char *id);
+/* Load one results file; 0, or -1 with a one-line cause in @err. */
+int rc_report_load_one(const char *path, struct rc_report_run *run, char *err,
+		       size_t errlen);
 /* Load @n results files; 0, or -1 with a one-line cause on stderr. */
 int rc_report_load(int n, char **paths, struct rc_report_run *runs);
 /* Every case id of every run, first appearance first (allocated). */

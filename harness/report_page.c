@@ -17,6 +17,19 @@
 #include "report_doc.h"
 #include "report_page.h"
 
+const char rc_report_css[] =
+	"body{font:14px/1.4 sans-serif;margin:2em;color:#222}"
+	"h1{font-size:1.6em}h2{margin-top:2em;border-bottom:1px solid #ccc}"
+	"table{border-collapse:collapse;margin:.5em 0}"
+	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:left;"
+	"vertical-align:top}th{background:#f0f0f0}"
+	".PASS{background:#d8f5d8}.FAIL,.CRASH,.HANG,.BROKEN,.XPASS{"
+	"background:#f8c8c8}.XFAIL{background:#fbe7b8}.SKIP,.UNSUPPORTED,"
+	".ABSENT{background:#e4e4f4}.DIV{background:#f0d0f0}"
+	"pre{background:#f7f7f7;padding:4px;margin:2px 0}"
+	"mark{background:#ffb0b0}.doc{font-style:italic}"
+	"code{font-size:.95em}";
+
 void rc_report_fingerprint(struct rc_str *b, const struct rc_report_run *r)
 {
 	static const char *const dev_keys[] = {

@@ -9,6 +9,8 @@
 #include "json.h"
 #include "report_doc.h"
 
+/* the pages' style sheet (no asset: every page is one file) */
+extern const char rc_report_css[];
 /* how many of the slowest rows the time figure draws */
 #define RC_REPORT_SLOWEST 15
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "cli.h"
 #include "device.h"
 #include "json.h"
+#include "need.h"
 #include "output.h"
 #include "paths.h"
 #include "profile.h"
@@ -128,6 +130,45 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 }
 
 /*
+ * A fleet's node whose partner died (rdmaconf fleet) would take the
+ * partner's silence for its library's failure.  The fleet keeps a file
+ * (RDMACONF_REMOTE_ALIVE) that it renews while the partner answers and
+ * removes once it has not for a while: a row that needs the remote node
+ * and did not pass is taken as run only when the file is renewed after
+ * the row ended; removed, or not renewed in time, the partner was gone
+ * and the row did not run -- its need was not met.  @since: the row's
+ * end, CLOCK_REALTIME as the file's times are.
+ */
+#define RC_REMOTE_CONFIRM_MS 30000
+static bool remote_gone(const struct rc_target *t, const struct timespec *since)
+{
+	double deadline = rc_now_ms() + RC_REMOTE_CONFIRM_MS * t->slowness;
+	const struct timespec gap = { .tv_nsec = 50 * 1000 * 1000 };
+	struct stat st;
+
+	while (rc_now_ms() < deadline) {
+		if (stat(t->remote_alive, &st))
+			return true;
+		if (st.st_mtim.tv_sec > since->tv_sec ||
+		    (st.st_mtim.tv_sec == since->tv_sec &&
+		     st.st_mtim.tv_nsec > since->tv_nsec))
+			return false;
+		nanosleep(&gap, NULL);
+	}
+	return true;
+}
+
+/* The row's outcome on @oc: not run, its partner gone */
+static void partner_gone(struct rc_outcome *oc)
+{
+	oc->end = (struct rc_end){ .how = RC_END_NONE };
+	oc->obs.state = RC_STATE_SKIP;
+	snprintf(oc->obs.reason, sizeof(oc->obs.reason), RC_PARTNER_GONE
+		 ": the remote node stopped answering while the row ran "
+		 "(RDMACONF_REMOTE_ALIVE was not renewed after it)");
+}
+
+/*
  * A job's child has ended in slot @s: its outcome into its row.  A call
  * that fails on timing alone may have been slowed by the rows beside it or
  * by the host's load (rc_verdict_decide says so): the job goes back to
@@ -144,10 +185,19 @@ static void record_job(struct run_row *rr, struct rc_job *job,
 				    .fastest_ms = -1 };
 	struct rc_judgement j;
 
+	struct timespec ended;
+
+	clock_gettime(CLOCK_REALTIME, &ended);
 	oc->obs = *s->obs;
 	oc->end = *end;
 	oc->attempts++;
 	rc_verdict_decide(rr->g, rr->c, oc, &in, &j);
+	if ((rr->c->needs & RC_NEED_REMOTE) && t->remote_alive &&
+	    j.verdict != RC_PASS && remote_gone(t, &ended)) {
+		partner_gone(oc);
+		rr->pending--;
+		return;
+	}
 	if (j.retry) {
 		oc->first_ms = oc->obs.elapsed_ms;
 		job->state = RC_JOB_WAITING;
@@ -255,6 +305,9 @@ static bool remote_from_env(struct rc_target *t)
 	const char *e = getenv("RDMACONF_REMOTE");
 
 	t->remote_lid = 0;
+	t->remote_alive = getenv("RDMACONF_REMOTE_ALIVE");
+	if (t->remote_alive && !*t->remote_alive)
+		t->remote_alive = NULL;
 	return !e || !*e || rc_cli_remote(e, &t->remote_lid, &t->remote_guid);
 }
 

@@ -10,7 +10,7 @@
 
 #include "wfile.h"
 
-static int write_all(int fd, const char *s, size_t len)
+int rc_write_all(int fd, const char *s, size_t len)
 {
 	ssize_t n;
 
@@ -57,7 +57,7 @@ int rc_wfile_write(const char *path, const struct rc_piece *pieces,
 	if (fd < 0)
 		ret = -errno;
 	for (i = 0; !ret && i < n; i++)
-		ret = write_all(fd, pieces[i].s, pieces[i].len);
+		ret = rc_write_all(fd, pieces[i].s, pieces[i].len);
 	if (!ret && !stream && fdatasync(fd))
 		ret = -errno;
 	if (fd >= 0 && close(fd) && !ret)

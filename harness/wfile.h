@@ -17,6 +17,8 @@ struct rc_piece {
 	size_t len;
 };
 
+/* All @len bytes of @s into @fd (EINTR retried); 0 or -errno. */
+int rc_write_all(int fd, const char *s, size_t len);
 /* Is @path a stream (exists, and is no regular file nor a directory)? */
 bool rc_wfile_stream(const char *path);
 /* @n pieces into @path, whole; 0 or -errno (-EISDIR for a directory). */

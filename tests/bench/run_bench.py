@@ -1,5 +1,7 @@
 #!/usr/bin/python3
-"""make bench: time to a verdict, and the reference against rdma-core.
+"""make bench: time to a verdict, the reference against rdma-core, and the
+fleet's report and gate at 16 to 4,096 nodes (BENCH_ONLY=fleet: those
+only; BENCH_FLEET_BEFORE=REV measures an older build beside this one).
 
 Everything is measured in this one run, on this machine; compare the ratios
 within it, not numbers across runs (these machines are noisy).  Prints a
@@ -7,6 +9,7 @@ table and writes build/bench.json."""
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -190,7 +193,179 @@ def calls():
     return rows
 
 
+FLEET_SIZES = [int(n) for n in
+               os.environ.get("BENCH_FLEET_SIZES", "16 256 4096").split()]
+# an older rdmaconf to measure beside this one: a binary, or a git
+# revision of this tree, built afresh (BENCH_FLEET_BEFORE=684c9b4)
+FLEET_BEFORE = os.environ.get("BENCH_FLEET_BEFORE", "")
+# what a run of the older one may take before it is stopped
+FLEET_CAP_S = float(os.environ.get("BENCH_FLEET_CAP_S", "120"))
+FLEET_CAP_MB = int(os.environ.get("BENCH_FLEET_CAP_MB", "2048"))
+# the goals at the largest size (2 cores)
+FLEET_GOALS = {"s": 30, "mb": 300, "index_mb": 5, "per_node_ratio": 1.5}
+
+
+def fleet_seed(d):
+    """One real results file: a host run of the whole suite (the rows
+    this host cannot run are SKIP, with their causes, as on a node
+    without a device), or the recorded rxe run when that fails."""
+    seed = os.path.join(d, "seed.json")
+    wall([RDMACONF, "run", "--json", seed])
+    try:
+        with open(seed) as f:
+            if json.load(f)["results"]:
+                return seed, "a host run (rdmaconf run)"
+    except (OSError, ValueError, KeyError):
+        pass
+    return os.path.join(ROOT, "cases", "baselines", "rxe-rdma-core-44.json"), \
+        "cases/baselines/rxe-rdma-core-44.json"
+
+
+def fleet_before(d):
+    """The older rdmaconf: BENCH_FLEET_BEFORE's binary, or its revision
+    built in a clone; None when not asked for or not built."""
+    if not FLEET_BEFORE:
+        return None, None
+    if os.path.isfile(FLEET_BEFORE) and os.access(FLEET_BEFORE, os.X_OK):
+        return FLEET_BEFORE, FLEET_BEFORE
+    clone = os.path.join(d, "before")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BUILD", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    for cmd in (["git", "clone", "-q", ROOT, clone],
+                ["git", "-C", clone, "checkout", "-q", FLEET_BEFORE],
+                ["make", "-s", "-C", clone, "-j2", "build/rdmaconf"]):
+        if subprocess.run(cmd, capture_output=True, env=env).returncode:
+            return None, "%s: %s failed" % (FLEET_BEFORE, cmd[0])
+    return os.path.join(clone, "build", "rdmaconf"), FLEET_BEFORE
+
+
+def fleet():
+    """rdmaconf report --fleet and the fleet gate on synthetic fleets of
+    FLEET_SIZES nodes, copies of one real results file with a few
+    outliers: time, peak memory and index.html's size per size, and an
+    older build's beside it (BENCH_FLEET_BEFORE), in this one run."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fleet_synth
+    out = {"sizes": FLEET_SIZES, "goals": FLEET_GOALS, "runs": {}}
+    with tempfile.TemporaryDirectory(
+            dir=os.environ.get("BENCH_FLEET_DIR", "/tmp")) as d:
+        seed, out["seed"] = fleet_seed(d)
+        before, out["before"] = fleet_before(d)
+        broken = fleet_synth.pick_cases(seed, 6)
+        builds = [("after", RDMACONF)] + ([("before", before)] if before
+                                          else [])
+        for n in FLEET_SIZES:
+            base, now = os.path.join(d, "base"), os.path.join(d, "now")
+            # a few outliers: two alike, one of its own, one against the
+            # baseline's own outlier
+            outliers = {1: broken[:2], n // 2: broken[:2],
+                        n - 2: broken[2:3], n - 1: broken[3:5]}
+            fleet_synth.write_fleet(seed, base, n,
+                                    outliers={n - 1: broken[3:5]})
+            fleet_synth.write_fleet(seed, now, n, outliers=outliers)
+            # the fleets on disk before anything is timed: a gigabyte of
+            # dirty pages would be written back during the runs
+            os.sync()
+            for name, binary in builds:
+                rows = out["runs"].setdefault(name, {})
+                r = {}
+                for what, cmd in (
+                        ("report", [binary, "report", "--fleet", now]),
+                        ("gate", [binary, "gate", "--baseline", base, now])):
+                    cap = (FLEET_CAP_S, FLEET_CAP_MB) if name == "before" \
+                        else (None, None)
+                    status, secs, rss = fleet_synth.measure(cmd, *cap)
+                    # stopped at the time cap, or failed at the memory cap
+                    stopped = "time" if status is None else "memory" if \
+                        status not in (0, 1) and name == "before" else None
+                    r[what] = {"s": round(secs, 2), "mb": rss,
+                               "status": status, "stopped": stopped}
+                index = os.path.join(now, "index.html")
+                r["index_bytes"] = os.path.getsize(index) \
+                    if r["report"]["status"] in (0, 1) and \
+                    os.path.exists(index) else None
+                rows[str(n)] = r
+                for f in ("index.html", "summary.md", "nodes.html"):
+                    if os.path.exists(os.path.join(now, f)):
+                        os.unlink(os.path.join(now, f))
+            shutil.rmtree(base)
+            shutil.rmtree(now)
+    return out
+
+
+def print_fleet(f):
+    sizes = [str(n) for n in f["sizes"]]
+    print("fleet: report --fleet and the fleet gate, synthetic fleets of "
+          "%s nodes (seed: %s)" % (", ".join(sizes), f["seed"]))
+    if FLEET_BEFORE and "before" not in f["runs"]:
+        print("  before: not measured (%s)" % f["before"])
+    for name, rows in f["runs"].items():
+        label = "this build" if name == "after" else "before (%s)" % \
+            f["before"]
+        for what in ("report", "gate"):
+            cells = []
+            for n in sizes:
+                r = rows[n][what]
+                if r["stopped"] == "time":
+                    cells.append("%5d: stopped at %.0f s (the cap)" % (
+                        int(n), r["s"]))
+                elif r["stopped"] == "memory":
+                    cells.append("%5d: out of memory at the %d MB cap, "
+                                 "after %.1f s" % (int(n), FLEET_CAP_MB,
+                                                   r["s"]))
+                else:
+                    cells.append("%5d: %7.2f s %6.2f ms/node %7.1f MB" % (
+                        int(n), r["s"], r["s"] / int(n) * 1000,
+                        r["mb"] or 0))
+            print("  %-22s %-6s %s" % (label, what, " | ".join(cells)))
+        cells = ["%5s: %s" % (n, "%.1f KB" % (rows[n]["index_bytes"] / 1024)
+                              if rows[n]["index_bytes"] else "-")
+                 for n in sizes]
+        print("  %-22s %-6s %s" % (label, "index", " | ".join(cells)))
+    after = f["runs"]["after"]
+    big, mid = sizes[-1], sizes[-2] if len(sizes) > 1 else sizes[-1]
+    for what in ("report", "gate"):
+        a, m = after[big][what], after[mid][what]
+        ratio = (a["s"] / int(big)) / max(m["s"] / int(mid), 1e-9)
+        print("  %s at %s nodes: %.1f s (goal <= %d: %s), %.0f MB (goal <= "
+              "%d: %s), per node %.2fx that at %s (goal <= %.1fx: %s)" % (
+                  what, big, a["s"], FLEET_GOALS["s"],
+                  "met" if a["s"] <= FLEET_GOALS["s"] else "NOT met",
+                  a["mb"] or 0, FLEET_GOALS["mb"],
+                  "met" if (a["mb"] or 0) <= FLEET_GOALS["mb"] else "NOT met",
+                  ratio, mid, FLEET_GOALS["per_node_ratio"],
+                  "met" if ratio <= FLEET_GOALS["per_node_ratio"]
+                  else "NOT met"))
+    ib = after[big]["index_bytes"] or 0
+    print("  index.html at %s nodes: %.1f KB (goal <= %d MB: %s)" % (
+        big, ib / 1024, FLEET_GOALS["index_mb"],
+        "met" if ib <= FLEET_GOALS["index_mb"] << 20 else "NOT met"))
+    if "before" in f["runs"]:
+        for what in ("report", "gate"):
+            cells = []
+            for n in sizes:
+                b, a = f["runs"]["before"][n][what], after[n][what]
+                if b["stopped"] == "time":
+                    cells.append("%5s: > %.0fx time" % (
+                        n, b["s"] / max(a["s"], 1e-3)))
+                elif b["stopped"] == "memory":
+                    cells.append("%5s: > %.0fx memory" % (
+                        n, FLEET_CAP_MB / max(a["mb"] or 1, 1e-3)))
+                else:
+                    cells.append("%5s: %.1fx time, %.1fx memory" % (
+                        n, b["s"] / max(a["s"], 1e-3),
+                        (b["mb"] or 0) / max(a["mb"] or 1, 1e-3)))
+            print("  before/after %-6s %s" % (what, " | ".join(cells)))
+
+
 def main():
+    if os.environ.get("BENCH_ONLY") == "fleet":
+        f = fleet()
+        with open(os.path.join(ROOT, BUILD, "bench-fleet.json"), "w") as o:
+            json.dump(f, o, indent=1)
+        print_fleet(f)
+        print("written: %s" % os.path.join(BUILD, "bench-fleet.json"))
+        return 0
     report = {"host": os.uname().release, "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
     report["vm"] = vm_boot()
     report["vm_two"] = vm_boot(two=True)
@@ -203,6 +378,7 @@ def main():
         0 if HAS_DEVICE else report["vm"].get("total_ms", {}).get(
             "median", 0) / 1000)
     report["make"] = make_times()
+    report["fleet"] = fleet()
     with open(os.path.join(ROOT, BUILD, "bench.json"), "w") as f:
         json.dump(report, f, indent=1)
     vm = report["vm"]
@@ -264,6 +440,7 @@ def main():
                 "passed" if m["ok"] else
                 "FAILED, see %s/bench-%s.log" % (BUILD, name), goal,
                 "met" if m["s"] <= goal else "NOT met"))
+    print_fleet(report["fleet"])
     print("written: %s" % os.path.join(BUILD, "bench.json"))
 
 

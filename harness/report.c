@@ -26,6 +26,7 @@
 #include "report_doc.h"
 #include "report_fleet.h"
 #include "report_page.h"
+#include "report_verdict.h"
 #include "results.h"
 #include "wfile.h"
 
@@ -202,6 +203,7 @@ int rc_cmd_report(int argc, char **argv)
 		      "<title>rdmaconf conformance report</title><style>%s"
 		      "</style></head><body><h1>rdmaconf conformance report</h1>",
 		      rc_report_css);
+	rc_report_verdict(&page, runs, n, true);
 	rc_str_printf(&page, "<h2>Devices and hosts</h2>");
 	for (r = 0; r < n; r++)
 		rc_report_fingerprint(&page, &runs[r]);

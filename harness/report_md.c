@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "report_doc.h"
 #include "report_page.h"
+#include "report_verdict.h"
 
 void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int n,
 		     const char **ids, size_t nids)
@@ -19,6 +20,8 @@ void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int 
 	int r;
 
 	rc_str_printf(b, "# rdmaconf conformance report\n\n");
+	rc_report_verdict(b, runs, n, false);
+	rc_str_printf(b, "\n## Cases\n\n");
 	for (r = 0; r < n; r++) {
 		const struct rc_jv *sum = rc_jv_get(runs[r].doc, "summary");
 

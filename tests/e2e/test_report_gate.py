@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, vocab_names
+from conftest import RDMACONF, ROOT, vocab, vocab_names
 
 
 def run(*args, env=None, timeout=300):
@@ -186,3 +186,34 @@ def test_results_schema_is_versioned_and_old_files_read(clean, tmp_path):
     p = run("gate", "--baseline", str(f), str(clean))
     assert p.returncode == 3 and "schema" in p.stderr, p.stderr
     assert p.stderr.count("\n") == 1
+
+
+def test_report_opens_with_the_conformance_verdict(tmp_path):
+    """Before any device table: per implementation, the cases it conforms
+    in and those it breaks by the basis of the row, how many no profile
+    records, counted here from the cases themselves."""
+    base = os.path.join(ROOT, "cases", "baselines", "rxe-rdma-core-44.json")
+    p = run("report", base, "-o", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    v = vocab()
+    breaking = {x["name"] for x in v["verdicts"] if x["breaks"]}
+    results = json.load(open(base))["results"]
+    md = (tmp_path / "summary.md").read_text()
+    page = (tmp_path / "index.html").read_text()
+    assert md.index("## Verdict") < md.index("## Cases")
+    assert page.index("<h2>Verdict</h2>") < page.index("Devices and hosts")
+    for impl in ("system", "reference"):
+        verdicts = [(r["verdict"][impl], r.get("basis") or "documented")
+                    for r in results]
+        conforms = sum(1 for x, _ in verdicts if x == "PASS")
+        doc, linux, ours = (sum(1 for x, b in verdicts
+                                if x in breaking and b == basis)
+                            for basis in ("documented", "linux",
+                                          "interpretation"))
+        new = sum(1 for x, _ in verdicts if x in breaking and x != "XFAIL")
+        line = ("- **%s** on " % impl) + \
+            md.split("- **%s** on " % impl)[1].split("\n")[0]
+        assert ("conforms in %d cases; breaks the man page in %d, "
+                "Linux's ABI in %d, our reading in %d; %d of them new" % (
+                    conforms, doc, linux, ours, new)) in line, line
+    assert doc + linux + ours > 0   # the baseline does break its pages

@@ -61,13 +61,15 @@ SHIMS := $(patsubst tests/shims/%.c,$(BUILD)/shims/%.so,\
 .PHONY: all check check-slow unit e2e deps coverage clean shims conformance valgrind fuzz bench ibsim mutation srcmut install deb style format
 
 # The main job (ci/conformance): the whole suite on this host's RDMA device,
-# or on rxe in the VM when the host has none; and (IBSIM=1, the default),
-# at the same time, the umad cases on the simulated InfiniBand fabric, so
-# that the rows only InfiniBand has run too.  MATRIX="bookworm
+# or on rxe in the VM when the host has none, then on siw there (SIW=1,
+# the default), a column per provider; and (IBSIM=1, the default), after
+# them, the umad cases on the simulated InfiniBand fabric, so that the
+# rows only InfiniBand has run too.  MATRIX="bookworm
 # bookworm:6.12 trixie" runs a Debian suite (and kernel) per column
 # instead.  One report under $(REPORT); the first failing run's status.
 REPORT ?= reports/latest
 IBSIM ?= 1
+SIW ?= 1
 MATRIX ?=
 all: $(BUILD)/rdmaconf $(BUILD)/rdmaconf-peer $(BUILD)/ibsim/umad2sim_pkey.so \
 	$(BUILD)/ref/libibumad.so.3 $(BUILD)/slurm/bind_loopback.so \
@@ -295,7 +297,7 @@ valgrind: $(BUILD)/rdmaconf
 	@tail -1 $(BUILD)/valgrind.ktap
 
 conformance: all
-	BUILD=$(BUILD) IBSIM=$(IBSIM) ci/conformance $(REPORT) $(MATRIX)
+	BUILD=$(BUILD) IBSIM=$(IBSIM) SIW=$(SIW) ci/conformance $(REPORT) $(MATRIX)
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs in bin; the
 # profiles, baselines, guest scripts and fabric under share/rdmaconf; the

@@ -97,10 +97,10 @@ static void breaks(struct rc_str *b, const struct rc_report_run *runs, int n, bo
 			if (!not_run_by_profile(c))
 				continue;
 			rc_str_printf(b, html ? "<p>Not run, by profile (%d): "
-				      "<code>" : "Not run, by profile (%d): `",
+				      "<code>" : "Not run, by profile (%d): ",
 				      r + 1);
-			rc_str_html(b, rc_jv_str(c, "id"));
-			rc_str_printf(b, html ? "</code></p>" : "`\n");
+			rc_str_text(b, html, rc_jv_str(c, "id"));
+			rc_str_printf(b, html ? "</code></p>" : "\n");
 		}
 }
 

@@ -37,6 +37,7 @@ static bool met(unsigned int index, const struct rc_target *t, char *why,
 		return t->link == (1u << index == RC_NEED_IB ? RC_LINK_IB :
 				   1u << index == RC_NEED_ROCE ? RC_LINK_ROCE :
 				   RC_LINK_IWARP);
+	case RC_NEED_CA:
 	case RC_NEED_UD:
 		snprintf(why, len, "the port is %s", link_names[t->link]);
 		return t->link == RC_LINK_IB || t->link == RC_LINK_ROCE;

@@ -26,6 +26,9 @@
 	  "InfiniBand transport", UNSUPPORTED, true) \
 	X(IWARP, "iwarp", "iWARP: a device of the iWARP transport", \
 	  UNSUPPORTED, true) \
+	X(CA, "ca", "an InfiniBand-transport channel adapter (InfiniBand or " \
+	  "RoCE), what libibumad's pages call a ca; an iWARP RNIC is none", \
+	  UNSUPPORTED, true) \
 	X(UD, "ud", "datagrams: UD QPs, address handles and multicast, which " \
 	  "iWARP has not", UNSUPPORTED, true) \
 	X(UMAD, "umad", "the port's umad device (/dev/infiniband/umadN, made " \

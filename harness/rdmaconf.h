@@ -204,6 +204,8 @@ struct rc_ctx {
 	struct rc_obs *obs;
 	unsigned int shares;	/* enum rc_share the row declared, its group's
 				 * included: what it may touch */
+	unsigned int needs;	/* enum rc_need the row declared: what its
+				 * set-up may assume of the target */
 	unsigned int slot;	/* the run's pool slot it runs in: no two rows
 				 * running at once have the same */
 	unsigned int oui;	/* its RC_SHARE_VENDOR_OUI token, likewise */

@@ -350,6 +350,7 @@ int rc_cmd_case(int argc, char **argv)
 	for_each_row(gp, i)
 		if (!strcmp(RC_ROW(*gp, i)->id, argv[2])) {
 			ctx.shares = RC_ROW(*gp, i)->shares | (*gp)->shares;
+			ctx.needs = RC_ROW(*gp, i)->needs;
 			(*gp)->run(RC_ROW(*gp, i), &ctx);
 			/* exit, not _exit: the simulator's exit hook gives
 			 * its client slot back */

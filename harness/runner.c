@@ -217,7 +217,7 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 {
 	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = s->obs,
 			      .shares = c->shares | g->shares,
-			      .slot = s - slots, .oui = s->oui };
+			      .needs = c->needs, .slot = s - slots, .oui = s->oui };
 	unsigned int i;
 	sigset_t none;
 

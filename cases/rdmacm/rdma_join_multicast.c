@@ -71,7 +71,7 @@ static join_check message_arrives, context_in_event, second_join_one_copy,
 	id_without_qp_joins, unbound_id_fails, sendonly_not_attached,
 	sendonly_no_igmp, join_refused;
 
-#define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE)
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE | RC_NEED_UD)
 
 static const struct join_row rows[] = {
 	{ .c = { .id = "rdmacm/join_multicast/ipv4-message-arrives",

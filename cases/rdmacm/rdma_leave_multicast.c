@@ -65,7 +65,7 @@ static leave_check leaves_after_join, cancels_join, fails_never_joined,
 #define DOC_DESTROY "Destroying an rdma_cm_id will automatically leave all " \
 	"multicast groups."
 
-#define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE)
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE | RC_NEED_UD)
 
 static const struct leave_row rows[] = {
 	{ .c = { .id = "rdmacm/leave_multicast/ipv4-after-join", .doc = DOC_LEAVE,

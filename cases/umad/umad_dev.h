@@ -8,6 +8,10 @@
 #include "umad_hdr.h"
 
 #define NEEDS_UMAD (RC_NEED_DEVICE | RC_NEED_UMAD)
+/* A row about the target device itself as libibumad sees it: a CA, which
+ * an iWARP RNIC is not (libibumad's discovery reads the port's P_Keys,
+ * which iWARP ports have none of) */
+#define NEEDS_CA (RC_NEED_DEVICE | RC_NEED_CA)
 
 /* Which CA name a row passes. */
 enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };

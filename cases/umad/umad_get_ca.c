@@ -28,7 +28,7 @@
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca/target-device", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
 	{ .c = { .id = "umad/get_ca/default-device", .doc = DOC,
@@ -121,7 +121,7 @@ static const struct dev_row release_rows[] = {
 	{ .c = { .id = "umad/release_ca/after-get-ca", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of the structure umad_get_ca filled: 0",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
 };

@@ -37,7 +37,7 @@ static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca_portguids/target-device",
 		 .doc = DOC_ONE_PORT, .basis = RC_BASIS_DOCUMENTED,
 		 .note = "numports + 1 entries: 0, then each port's GUID",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_TARGET, .max = MAX_GUIDS },
 	{ .c = { .id = "umad/get_ca_portguids/default-device", .doc = DOC,
@@ -50,7 +50,7 @@ static const struct dev_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 1 of a device with more entries: \"up to max\" "
 			 "filled, 1 returned, entry 1 untouched",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 1 } },
 	  .ca = CA_TARGET, .max = 1 },
 	{ .c = { .id = "umad/get_ca_portguids/unknown-device", .doc = DOC_FAIL,

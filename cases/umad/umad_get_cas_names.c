@@ -20,7 +20,7 @@
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_cas_names/lists-target-device", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES },
 	{ .c = { .id = "umad/get_cas_names/max-one", .doc = DOC_RET,

@@ -30,7 +30,7 @@
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_port/target-port", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET, .port = PORT_TARGET },
 	{ .c = { .id = "umad/get_port/default-port", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -38,7 +38,7 @@ static const struct dev_row rows[] = {
 	  .ca = CA_NULL, .port = 0 },
 	{ .c = { .id = "umad/get_port/device-as-filter", .doc = DOC_FILTER,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET, .port = 0 },
 	{ .c = { .id = "umad/get_port/port-out-of-range", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -146,7 +146,7 @@ static const struct dev_row release_rows[] = {
 	{ .c = { .id = "umad/release_port/after-get-port", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of the structure umad_get_port filled: 0",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { RC_RETURNS(0) } }, .ca = CA_TARGET, .port = PORT_TARGET },
 };
 

@@ -58,6 +58,15 @@ static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
 	const char *step;
 	size_t len = (VRES_SLOTS + 1) * VRES_SLOT;
 
+	/* the datagram calls' resources: a row on them that did not declare
+	 * the need would run, and break, where there are no datagrams */
+	if (!(ctx->needs & RC_NEED_UD)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the row uses the "
+			     "datagram resources (verbs_res) without the need "
+			     "ud");
+		return false;
+	}
+
 	memset(r, 0, sizeof(*r));
 	r->port = port;
 	r->remote_qkey = VRES_QKEY;

@@ -34,7 +34,9 @@ struct vres {
 	uint32_t remote_qkey;	/* what vres_send sends with (VRES_QKEY) */
 };
 
-enum { NEEDS_VERBS = RC_NEED_DEVICE };
+/* every row on these resources: a device, and datagrams (UD QPs, AHs,
+ * multicast), which iWARP has not; vres_open refuses a row without them */
+enum { NEEDS_VERBS = RC_NEED_DEVICE | RC_NEED_UD };
 
 /* Open everything on the target port; a UD QP in RTS, or a QP of
  * @type in RESET.  Marks the row BROKEN and returns false on failure. */

@@ -1,6 +1,7 @@
 """soft-iWARP (siw) beside rxe: ci/siw-module builds siw.ko out of tree for
 the kernel ci/rxe-vm boots, and ci/rxe-vm --siw brings it up in the guest
 (siw0, and siw1 with --two, on a veth pair of their own)."""
+import json
 import os
 import subprocess
 import time
@@ -186,6 +187,33 @@ def test_siw_beside_rxe_in_the_vm(tmp_path):
                "cd %s && %s" % (tmp_path, GUEST), timeout=900)
     print("rxe-vm --siw --two: %.1f s" % (time.monotonic() - t0))
     check_siw_guest(p)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(host_has_device(), reason="the host has a device")
+def test_the_suite_on_siw_is_ok_and_skips_what_iwarp_has_not(tmp_path):
+    """make conformance's siw column: every case ok on siw0; what iWARP
+    has not (datagrams, libibumad's ca, RoCE) is UNSUPPORTED with its
+    cause, never a failure or BROKEN."""
+    from conftest import RDMACONF
+    out = tmp_path / "siw.json"
+    p = subprocess.run([RDMACONF, "run", "--vm", "--two", "--siw", "--device",
+                        "siw0", "--json", str(out)], capture_output=True,
+                       text=True, timeout=900, cwd=str(tmp_path))
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    doc = json.loads(out.read_text())
+    assert doc["device"]["name"] == "siw0" and doc["complete"]
+    by_id = {r["id"]: r for r in doc["results"]}
+    assert all(r["ok"] for r in doc["results"])
+    for case, cause in (("umad/get_ca/target-device", "channel adapter"),
+                        ("verbs/create_ah/port-0", "datagrams"),
+                        ("verbs/query_gid/index-0", "datagrams")):
+        r = by_id[case]
+        assert r["verdict"] == {"system": "UNSUPPORTED",
+                                "reference": "UNSUPPORTED"}, r
+        assert cause in r["system_detail"] and "iWARP" in r["system_detail"]
+    assert not [r["id"] for r in doc["results"]
+                if "BROKEN" in r["verdict"].values()]
 
 
 @pytest.mark.slow

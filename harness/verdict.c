@@ -21,6 +21,8 @@ const char *rc_errno_name(int err)
 {
 	static char buf[16];
 
+	/* one case per name: a table to read, not to reflow */
+	/* clang-format off */
 	switch (err) {
 #define E(x) case x: return #x;
 	E(EPERM) E(ENOENT) E(ESRCH) E(EINTR) E(EIO) E(ENXIO) E(E2BIG)
@@ -34,6 +36,7 @@ const char *rc_errno_name(int err)
 	case 0:
 		return "0";
 	}
+	/* clang-format on */
 	snprintf(buf, sizeof(buf), "errno %d", err);
 	return buf;
 }

@@ -217,3 +217,15 @@ def test_report_opens_with_the_conformance_verdict(tmp_path):
                 "Linux's ABI in %d, our reading in %d; %d of them new" % (
                     conforms, doc, linux, ours, new)) in line, line
     assert doc + linux + ours > 0   # the baseline does break its pages
+
+
+def test_shipped_baselines_name_no_host_path():
+    """A baseline travels: its profile entries name their file relative
+    to the data directory, and it is of the schema this build writes."""
+    d = os.path.join(ROOT, "cases", "baselines")
+    for name in os.listdir(d):
+        doc = json.load(open(os.path.join(d, name)))
+        wheres = [r["profile_entry"]["where"] for r in doc["results"]
+                  if r.get("profile_entry")]
+        assert wheres and not [w for w in wheres if "/" in w], (name, wheres)
+        assert doc.get("schema") == 2, name

@@ -32,6 +32,10 @@
 	X(umad_get_issm_path, int, (const char *ca_name, int portnum, \
 				    char path[], int max)) \
 	X(umad_release_ca, int, (umad_ca_t *ca)) \
+	X(umad_get_ca_device_list, struct umad_device_node *, (void)) \
+	X(umad_free_ca_device_list, void, (struct umad_device_node *head)) \
+	X(umad_sort_ca_device_list, int, (struct umad_device_node **head, \
+					  size_t size)) \
 	X(umad_get_port, int, (const char *ca_name, int portnum, umad_port_t *port)) \
 	X(umad_release_port, int, (umad_port_t *port)) \
 	X(umad_open_port, int, (const char *ca_name, int portnum)) \

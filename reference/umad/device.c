@@ -424,13 +424,12 @@ int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
 }
 
 /*
- * umad_get_ca_device_list, umad_free_ca_device_list and
- * umad_sort_ca_device_list: exported by libibumad and declared in
- * <infiniband/umad.h>, but no man page documents them; clients use them
- * (ibstat lists its CAs with them).  Read from the header's types: a
+ * umad_get_ca_device_list(3), umad_free_ca_device_list(3) and
+ * umad_sort_ca_device_list(3): rdma-core documents them in its source
+ * (libibumad/man/, as .3.md pages) but its build installs no page for them, so
+ * they read as undocumented on an installed system (Debian 12).  A
  * singly linked list of the CA names, in the order umad_get_cas_names
- * gives them; sorting is by name; @size is how many nodes the list has.
- * No rows check them (nothing is documented to check).
+ * gives them; sorting is by name.
  */
 struct umad_device_node *ref_umad_get_ca_device_list(void)
 {
@@ -449,8 +448,8 @@ struct umad_device_node *ref_umad_get_ca_device_list(void)
 		*tail = n;
 		tail = &n->next;
 	}
-	if (!head)
-		errno = ENODEV;
+	/* "In case of empty list (zero elements), NULL is returned and errno
+	 * is not set." */
 	return head;
 }
 
@@ -474,25 +473,35 @@ static int cmp_nodes(const void *a, const void *b)
 	return strcmp(x->ca_name, y->ca_name);
 }
 
+/*
+ * @size is "the size of the cas list", or zero for the function to count
+ * it: a size that is not the list's is a wrong argument, an error ("On
+ * error, non-zero value is returned. errno is not set."), and the list is
+ * left as it was.
+ */
 int ref_umad_sort_ca_device_list(struct umad_device_node **head, size_t size)
 {
-	struct umad_device_node **v, *rest;
-	size_t i, k = 0;
+	struct umad_device_node **v, *n;
+	size_t i, count = 0;
 
 	if (!head)
-		return -EINVAL;
-	v = calloc(size ? size : 1, sizeof(*v));
+		return EINVAL;
+	for (n = *head; n; n = n->next)
+		count++;
+	if (size && size != count)
+		return EINVAL;
+	if (count < 2)
+		return 0;
+	v = calloc(count, sizeof(*v));
 	if (!v)
-		return -ENOMEM;
-	for (rest = *head; rest && k < size; rest = rest->next)
-		v[k++] = rest;
-	qsort(v, k, sizeof(*v), cmp_nodes);
-	for (i = 0; i + 1 < k; i++)
+		return ENOMEM;
+	for (i = 0, n = *head; n; n = n->next)
+		v[i++] = n;
+	qsort(v, count, sizeof(*v), cmp_nodes);
+	for (i = 0; i + 1 < count; i++)
 		v[i]->next = v[i + 1];
-	if (k) {
-		v[k - 1]->next = rest;	/* nodes past @size stay behind */
-		*head = v[0];
-	}
+	v[count - 1]->next = NULL;
+	*head = v[0];
 	free(v);
 	return 0;
 }

@@ -61,7 +61,7 @@ int ref_umad_done(void);
 int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max);
 int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca);
 int ref_umad_release_ca(umad_ca_t *ca);
-/* undocumented; see device.c */
+/* documented in rdma-core's source, not installed; see device.c */
 struct umad_device_node *ref_umad_get_ca_device_list(void);
 void ref_umad_free_ca_device_list(struct umad_device_node *head);
 int ref_umad_sort_ca_device_list(struct umad_device_node **head, size_t size);

@@ -25,6 +25,21 @@ def vocab_names(table, key="name"):
     return [e[key] for e in vocab()[table]]
 
 
+def fixture_tarball(pattern):
+    """A source snapshot of ../shared/fixtures (RDMACONF_FIXTURES, or the
+    shared fixtures beside the checkout or beside its worktree's
+    parent): the last that matches @pattern, or None."""
+    import glob
+    dirs = [os.environ.get("RDMACONF_FIXTURES", "")] + [
+        os.path.join(ROOT, up, "shared", "fixtures") for up in ("..",
+                                                               "../..")]
+    for d in filter(None, dirs):
+        found = sorted(glob.glob(os.path.join(d, pattern)))
+        if found:
+            return found[-1]
+    return None
+
+
 def as_md(text):
     """text as the reports write it in Markdown (harness/escape.c
     rc_str_md): a case id from a results file is never markup."""

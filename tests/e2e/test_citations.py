@@ -2,7 +2,9 @@
 
 Renders every man page of libibumad-dev, libibverbs-dev and librdmacm-dev
 with groff, as installed, and finds each row's sentence in one of them,
-whitespace aside.  A row may cite two passages of one page joined by
+whitespace aside.  Pages that rdma-core 44.0's source holds and its build
+does not install (libibumad's umad_*_ca_device_list.3.md) come from the
+source snapshot in ../shared/fixtures, their Markdown taken as text.  A row may cite two passages of one page joined by
 " ... ".  A sentence that no page holds is a claim the man pages do not
 make, and fails here with the row's id.
 """
@@ -18,7 +20,7 @@ from functools import lru_cache
 
 import pytest
 
-from conftest import RDMACONF, vocab_names
+from conftest import RDMACONF, fixture_tarball, vocab_names
 
 PACKAGES = ("libibumad-dev", "libibverbs-dev", "librdmacm-dev")
 ASCII = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
@@ -68,9 +70,48 @@ def rendered():
                                         paths)))
 
 
+def markdown_text(source):
+    """A pandoc man page's Markdown as its rendering reads: no front
+    matter, no emphasis or code marks, no heading marks."""
+    source = re.sub(r"\A\s*---\n.*?\n---\n", "", source, flags=re.S)
+    source = re.sub(r"^#+ ", "", source, flags=re.M)
+    source = re.sub(r"\*\*([^*\n]+?)\*\*|\*([^*\n]+?)\*",
+                    lambda m: m.group(1) or m.group(2), source)
+    return normalize(source.replace("```c", "").replace("```", ""))
+
+
+@lru_cache(maxsize=None)
+def source_pages():
+    """The section-3 pages of rdma-core 44.0's libraries that its build
+    does not install: {"source:44.0/man3/NAME": text}."""
+    import tarfile
+    tarball = fixture_tarball("rdma-core-44.0.tar.gz")
+    assert tarball, "no rdma-core-44.0.tar.gz in ../shared/fixtures"
+    installed = {re.sub(r"\.gz$", "", os.path.basename(f))
+                 for f in rendered()}
+    found = {}
+    with tarfile.open(tarball) as t:
+        for m in t.getmembers():
+            name = os.path.basename(m.name)
+            if not (m.isfile() and re.search(
+                    r"/lib(ibumad|ibverbs|rdmacm)/man/[^/]+\.3(\.md)?$",
+                    m.name)):
+                continue
+            if re.sub(r"\.md$", "", name) in installed:
+                continue
+            text = t.extractfile(m).read().decode("utf-8", "replace")
+            found["source:44.0/man3/" + name] = markdown_text(text) \
+                if name.endswith(".md") else render(text)
+    return found
+
+
+def all_pages():
+    return {**rendered(), **source_pages()}
+
+
 @pytest.fixture(scope="module")
 def pages():
-    found = {os.path.basename(f): text for f, text in rendered().items()}
+    found = {os.path.basename(f): text for f, text in all_pages().items()}
     assert found, "no man pages installed (make deps installs them)"
     return found
 
@@ -114,8 +155,8 @@ NOT_COVERED = {
 
 def documented_functions():
     names = {}
-    for f, text in rendered().items():
-        if not re.search(r"/man3/[^/]+\.3\w*(\.gz)?$", f):
+    for f, text in all_pages().items():
+        if not re.search(r"/man3/[^/]+\.3\w*(\.gz|\.md)?$", f):
             continue
         m = re.search(r"NAME (.*?) -", text)
         if not m:

@@ -14,25 +14,12 @@ import time
 
 import pytest
 
-from conftest import RDMACONF, ROOT, host_has_device
+from conftest import RDMACONF, ROOT, fixture_tarball, host_has_device
 
 pytestmark = [pytest.mark.slow, pytest.mark.vm]
 
 
-def fixture_snapshot():
-    """The upstream rdma-core snapshot: RDMACONF_FIXTURES, or the shared
-    fixtures beside the checkout (or beside its worktree's parent)."""
-    dirs = [os.environ.get("RDMACONF_FIXTURES", "")] + [
-        os.path.join(ROOT, up, "shared", "fixtures") for up in ("..",
-                                                               "../..")]
-    for d in filter(None, dirs):
-        found = sorted(glob.glob(os.path.join(d, "rdma-core-v*.tar.gz")))
-        if found:
-            return found[-1]
-    return None
-
-
-SNAPSHOT = fixture_snapshot()
+SNAPSHOT = fixture_tarball("rdma-core-v*.tar.gz")
 if not SNAPSHOT:
     pytestmark.append(pytest.mark.skip(
         reason="no rdma-core-v*.tar.gz fixture (set RDMACONF_FIXTURES)"))

@@ -249,3 +249,58 @@ int umad_release_port(umad_port_t *port)
 
 	return mutant_on(&rport_fail) ? -EINVAL : ret;
 }
+
+/* umad_get_ca_device_list, umad_free_ca_device_list,
+ * umad_sort_ca_device_list */
+MUTANT(dl_short, "umad_get_ca_device_list", "drops-the-last",
+       "the list ends one node early (the node leaks)");
+MUTANT(dl_twice, "umad_get_ca_device_list", "first-name-twice",
+       "the second node names the first device again");
+
+struct umad_device_node *umad_get_ca_device_list(void)
+{
+	struct umad_device_node *l = REAL(umad_get_ca_device_list)(), *n;
+
+	if (l && mutant_on(&dl_short)) {
+		if (!l->next)
+			return NULL;
+		for (n = l; n->next->next; n = n->next)
+			;
+		n->next = NULL;
+	}
+	if (l && l->next && mutant_on(&dl_twice))
+		l->next->ca_name = l->ca_name;
+	return l;
+}
+
+MUTANT(dl_leak, "umad_free_ca_device_list", "frees-nothing",
+       "returns, and the list stays allocated");
+
+void umad_free_ca_device_list(struct umad_device_node *head)
+{
+	if (!mutant_on(&dl_leak))
+		REAL(umad_free_ca_device_list)(head);
+}
+
+MUTANT(sort_zero, "umad_sort_ca_device_list", "size-zero-sorts-nothing",
+       "size 0 is an empty list, not the list's own size");
+MUTANT(sort_rev, "umad_sort_ca_device_list", "first-two-swapped",
+       "sorted, then the first two nodes swapped");
+
+int umad_sort_ca_device_list(struct umad_device_node **head, size_t size)
+{
+	struct umad_device_node *a, *b;
+	int ret;
+
+	if (mutant_on(&sort_zero) && !size)
+		return 0;
+	ret = REAL(umad_sort_ca_device_list)(head, size);
+	if (!ret && mutant_on(&sort_rev) && *head && (*head)->next) {
+		a = *head;
+		b = a->next;
+		a->next = b->next;
+		b->next = a;
+		*head = b;
+	}
+	return ret;
+}

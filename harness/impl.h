@@ -20,6 +20,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "vocab.h"
+#include "../reference/umad/umad_pair.h"
 
 /* X(name, return type, parameter list): every call under test, once. */
 #define RC_UMAD_CALLS(X) \
@@ -39,6 +40,13 @@
 	X(umad_get_port, int, (const char *ca_name, int portnum, umad_port_t *port)) \
 	X(umad_release_port, int, (umad_port_t *port)) \
 	X(umad_open_port, int, (const char *ca_name, int portnum)) \
+	X(umad_open_smi_port, int, (char *ca_name, int portnum)) \
+	X(umad_get_smi_gsi_pairs, int, (struct rc_umad_ca_pair cas[], \
+					size_t max)) \
+	X(umad_get_smi_gsi_pair_by_ca_name, int, (const char *devname, \
+						  uint8_t portnum, \
+						  struct rc_umad_ca_pair *ca, \
+						  unsigned enforce_smi)) \
 	X(umad_close_port, int, (int portid)) \
 	X(umad_register, int, (int portid, int mgmt_class, int mgmt_version, \
 			       uint8_t rmpp_version, long method_mask[16 / sizeof(long)])) \

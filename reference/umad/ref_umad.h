@@ -13,6 +13,8 @@
 #include <sys/ioctl.h>
 #include <infiniband/umad.h>
 
+#include "umad_pair.h"
+
 /* The kernel's struct ib_user_mad_hdr (ABI version 5), byte offsets. */
 enum {
 	REF_UMAD_OFF_AGENT_ID = 0,
@@ -72,6 +74,12 @@ int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
 int ref_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
 int ref_umad_release_port(umad_port_t *port);
 int ref_umad_open_port(const char *ca_name, int portnum);
+/* documented by rdma-core after 44.0 (smi.c) */
+int ref_umad_open_smi_port(char *ca_name, int portnum);
+int ref_umad_get_smi_gsi_pairs(struct rc_umad_ca_pair cas[], size_t max);
+int ref_umad_get_smi_gsi_pair_by_ca_name(const char *devname, uint8_t portnum,
+					 struct rc_umad_ca_pair *ca,
+					 unsigned enforce_smi);
 int ref_umad_close_port(int portid);
 
 int ref_umad_register(int portid, int mgmt_class, int mgmt_version,

@@ -3,8 +3,10 @@
 Renders every man page of libibumad-dev, libibverbs-dev and librdmacm-dev
 with groff, as installed, and finds each row's sentence in one of them,
 whitespace aside.  Pages that rdma-core 44.0's source holds and its build
-does not install (libibumad's umad_*_ca_device_list.3.md) come from the
-source snapshot in ../shared/fixtures, their Markdown taken as text.  A row may cite two passages of one page joined by
+does not install (libibumad's umad_*_ca_device_list.3.md), and pages that
+only the upstream snapshot has (functions documented after 44.0), come
+from the source snapshots in ../shared/fixtures, their Markdown and
+reStructuredText taken as text.  A row may cite two passages of one page joined by
 " ... ".  A sentence that no page holds is a claim the man pages do not
 make, and fails here with the row's id.
 """
@@ -80,28 +82,54 @@ def markdown_text(source):
     return normalize(source.replace("```c", "").replace("```", ""))
 
 
+def rst_text(source):
+    """A reStructuredText man page as its rendering reads: no comments,
+    directives, underlines, literal or strong marks."""
+    source = re.sub(r"^\.\. .*$|^[=-]{3,}$", "", source, flags=re.M)
+    source = re.sub(r"``([^`]+)``|\*\*([^*\n]+?)\*\*",
+                    lambda m: m.group(1) or m.group(2), source)
+    return normalize(source)
+
+
+def page_text(name, text):
+    if name.endswith(".md"):
+        return markdown_text(text)
+    if "-*- rst -*-" in text.split("\n", 1)[0]:
+        return rst_text(text)
+    return render(text)
+
+
+# The source snapshots whose pages count, oldest first: 44.0 (Debian 12's
+# rdma-core), then upstream, for what 44.0 does not document.
+SNAPSHOTS = (("44.0", "rdma-core-44.0.tar.gz"),
+             ("upstream", "rdma-core-v*.tar.gz"))
+
+
 @lru_cache(maxsize=None)
 def source_pages():
-    """The section-3 pages of rdma-core 44.0's libraries that its build
-    does not install: {"source:44.0/man3/NAME": text}."""
+    """The section-3 pages of rdma-core's libraries that no package
+    installs here: 44.0's that its build leaves out, and upstream's that
+    44.0 does not have: {"source:SNAPSHOT/man3/NAME": text}."""
     import tarfile
-    tarball = fixture_tarball("rdma-core-44.0.tar.gz")
-    assert tarball, "no rdma-core-44.0.tar.gz in ../shared/fixtures"
-    installed = {re.sub(r"\.gz$", "", os.path.basename(f))
-                 for f in rendered()}
+    have = {re.sub(r"\.(gz|md)$", "", os.path.basename(f))
+            for f in rendered()}
     found = {}
-    with tarfile.open(tarball) as t:
-        for m in t.getmembers():
-            name = os.path.basename(m.name)
-            if not (m.isfile() and re.search(
-                    r"/lib(ibumad|ibverbs|rdmacm)/man/[^/]+\.3(\.md)?$",
-                    m.name)):
-                continue
-            if re.sub(r"\.md$", "", name) in installed:
-                continue
-            text = t.extractfile(m).read().decode("utf-8", "replace")
-            found["source:44.0/man3/" + name] = markdown_text(text) \
-                if name.endswith(".md") else render(text)
+    for label, pattern in SNAPSHOTS:
+        tarball = fixture_tarball(pattern)
+        assert tarball, "no %s in ../shared/fixtures" % pattern
+        with tarfile.open(tarball) as t:
+            for m in t.getmembers():
+                name = os.path.basename(m.name)
+                if not (m.isfile() and re.search(
+                        r"/lib(ibumad|ibverbs|rdmacm)/man/[^/]+\.3(\.md)?$",
+                        m.name)):
+                    continue
+                if re.sub(r"\.md$", "", name) in have:
+                    continue
+                text = t.extractfile(m).read().decode("utf-8", "replace")
+                found["source:%s/man3/%s" % (label, name)] = \
+                    page_text(name, text)
+        have |= {re.sub(r"^.*/|\.md$", "", k) for k in found}
     return found
 
 

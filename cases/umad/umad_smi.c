@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umad_open_smi_port(3), umad_get_smi_gsi_pairs(3),
+ * umad_get_smi_gsi_pair_by_ca_name(3): documented by rdma-core after 44.0
+ * (libibumad IBUMAD_1.3 and 1.4; Debian 13's 56.1 exports them).  On 44.0
+ * they are ABSENT, as rdma-core.expect records with the version.  The
+ * citations come from the pages of the upstream snapshot in
+ * ../shared/fixtures (tests/e2e/test_citations.py).
+ *
+ * An SMI is the kernel's: ports of the InfiniBand link layer have one
+ * (QP0, subnet management), RoCE ports none (rdma_cap_ib_smi()).
+ *
+ * - open_smi_port: an InfiniBand port opens (an umad device descriptor);
+ *   a RoCE device, whose SMI port cannot be resolved, and an unknown
+ *   device: -ENODEV
+ * - get_smi_gsi_pairs: max 0 fills nothing; a RoCE device is no pair; an
+ *   InfiniBand device pairs with itself, on its active port
+ * - get_smi_gsi_pair_by_ca_name: an unknown device, a port beyond the
+ *   device: 1; enforce_smi on RoCE: 1; RoCE without it: its GSI only; an
+ *   InfiniBand port: SMI and GSI, the device itself
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "umad_dev.h"
+
+#define DOC_OPEN_RET "umad_open_smi_port() returns 0 or an unique positive " \
+	"value of umad device descriptor on success"
+#define DOC_OPEN_ENODEV "-ENODEV IB device with SMI port can't be resolved"
+#define DOC_PAIRS "umad_get_smi_gsi_pairs() fills a user-allocated array of " \
+	"struct umad_ca_pair. It fills up to max devices."
+#define DOC_PAIRS_PORT "The smi_preferred_port and gsi_preferred_port " \
+	"fields represent the first ports found active for the corresponding " \
+	"SMI/GSI device."
+#define DOC_PAIRS_RET "umad_get_smi_gsi_pairs() returns the number of " \
+	"devices filled, or -1 on error."
+#define DOC_BY_NAME "umad_get_smi_gsi_pair_by_ca_name() fills the provided " \
+	"ca structure with the SMI and GSI pair information for the specified " \
+	"device name and port number."
+#define DOC_BY_NAME_NONE "1: If no matching device or port is found."
+#define DOC_ENFORCE "enforce_smi parameter if enabled, will look only for " \
+	"pairs that has both SMI and GSI interfaces."
+
+#define NOTE_ROCE "the kernel gives a RoCE port no SMI (no QP0; " \
+	"rdma_cap_ib_smi() is false, and since Linux 6.11 it has no issm " \
+	"device)"
+
+/* by_name rows pass their enforce_smi as .max (0 or 1) */
+
+/* more pairs than a test host has CAs */
+#define MAX_PAIRS 16
+
+static dev_check opens_smi_port, fills_nothing, no_pair_for_roce,
+	pairs_with_itself, by_name, by_name_gsi_only, by_name_both;
+
+static const struct dev_row open_rows[] = {
+	{ .c = { .id = "umad/open_smi_port/infiniband-port", .doc = DOC_OPEN_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target port, of the InfiniBand link layer: a "
+			 "descriptor umad_close_port closes",
+		 .needs = NEEDS_UMAD | RC_NEED_IB, .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .check = opens_smi_port },
+	{ .c = { .id = "umad/open_smi_port/roce-device", .doc = DOC_OPEN_ENODEV,
+		 .basis = RC_BASIS_LINUX, .note = NOTE_ROCE ", so the target, "
+		 "with no port but RoCE ones, is a device whose SMI port can't "
+		 "be resolved",
+		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
+		 .contract = { RC_FAILS(ENODEV) } },
+	  .ca = CA_TARGET, .port = 0, .check = opens_smi_port },
+	{ .c = { .id = "umad/open_smi_port/unknown-device",
+		 .doc = DOC_OPEN_ENODEV, .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(ENODEV) } },
+	  .ca = CA_BOGUS, .port = 0, .check = opens_smi_port },
+};
+
+static const struct dev_row pairs_rows[] = {
+	{ .c = { .id = "umad/get_smi_gsi_pairs/max-zero", .doc = DOC_PAIRS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "up to 0 devices: returns 0 and writes no byte of the "
+			 "array",
+		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
+	  .max = 0, .check = fills_nothing },
+	{ .c = { .id = "umad/get_smi_gsi_pairs/roce-device-is-no-pair",
+		 .doc = DOC_PAIRS_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_ROCE ": a device with no SMI is no SMI/GSI pair, "
+			 "as upstream's \"libibumad: exclude Ethernet ports "
+			 "from SMI/GSI pairs\" reads it; no pair names the "
+			 "target",
+		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
+		 .contract = { RC_SUCCEEDS } },
+	  .max = MAX_PAIRS, .check = no_pair_for_roce },
+	{ .c = { .id = "umad/get_smi_gsi_pairs/infiniband-device-pairs-with-itself",
+		 .doc = DOC_PAIRS_PORT, .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a CA that is its own SMI and GSI (no planarized "
+			 "device): one pair naming it twice, both preferred "
+			 "ports its first active port, the target port",
+		 .needs = NEEDS_UMAD | RC_NEED_IB, .contract = { RC_SUCCEEDS } },
+	  .max = MAX_PAIRS, .check = pairs_with_itself },
+};
+
+static const struct dev_row by_name_rows[] = {
+	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/unknown-device",
+		 .doc = DOC_BY_NAME_NONE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the pair untouched",
+		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(1) } },
+	  .ca = CA_BOGUS, .port = 1, .check = by_name },
+	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/port-beyond-device",
+		 .doc = DOC_BY_NAME_NONE, .basis = RC_BASIS_DOCUMENTED,
+		 .note = "port 9 of a device of one or two ports: no such port",
+		 .needs = NEEDS_CA, .contract = { RC_RETURNS(1) } },
+	  .ca = CA_TARGET, .port = 9, .check = by_name },
+	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/enforce-smi-on-roce",
+		 .doc = DOC_ENFORCE, .basis = RC_BASIS_LINUX,
+		 .note = NOTE_ROCE ": with enforce_smi, no pair has both, so "
+			 "none matches (1)",
+		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(1) } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 1, .check = by_name },
+	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/roce-gsi-only",
+		 .doc = DOC_BY_NAME, .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_ROCE ": without enforce_smi, the GSI is the "
+			 "target on the target port, the SMI name empty and its "
+			 "port 0",
+		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .check = by_name_gsi_only },
+	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/infiniband-port",
+		 .doc = DOC_BY_NAME, .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an InfiniBand port of a CA that is its own SMI and "
+			 "GSI, with enforce_smi: both names the target, both "
+			 "ports the target port",
+		 .needs = NEEDS_UMAD | RC_NEED_IB, .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 1,
+	  .check = by_name_both },
+};
+
+static void opens_smi_port(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	char name[UMAD_CA_NAME_LEN] = "";
+	const char *ca = dev_row_ca(row, ctx);
+	int fd;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_open_smi_port,
+			  "umad_open_smi_port"))
+		return;
+	if (ca)
+		snprintf(name, sizeof(name), "%s", ca);
+	RC_OBSERVE(ctx, fd = ctx->ops->umad_open_smi_port(ca ? name : NULL,
+							   dev_row_port(row,
+									ctx)));
+	/* a umad device descriptor is one umad_close_port closes (under
+	 * ibsim it is umad2sim's, no open file of the process) */
+	if (fd >= 0 && ctx->ops->umad_close_port(fd))
+		rc_obs_violation(ctx->obs, "umad_close_port(%d) failed", fd);
+}
+
+static int pairs(struct rc_ctx *ctx, struct rc_umad_ca_pair *p, int max)
+{
+	int n;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_get_smi_gsi_pairs,
+			  "umad_get_smi_gsi_pairs"))
+		return -1;
+	memset(p, 0xa5, sizeof(*p) * MAX_PAIRS);
+	RC_OBSERVE(ctx, n = ctx->ops->umad_get_smi_gsi_pairs(p, max));
+	return n;
+}
+
+static void fills_nothing(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p[MAX_PAIRS], fill;
+
+	if (pairs(ctx, p, row->max) < 0)
+		return;
+	memset(&fill, 0xa5, sizeof(fill));
+	if (memcmp(&p[0], &fill, sizeof(fill)))
+		rc_obs_violation(ctx->obs, "wrote into the array");
+}
+
+static void no_pair_for_roce(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p[MAX_PAIRS];
+	int n = pairs(ctx, p, row->max), i;
+
+	for (i = 0; i < n && i < MAX_PAIRS; i++)
+		if (!strcmp(p[i].smi_name, ctx->target->ca) ||
+		    !strcmp(p[i].gsi_name, ctx->target->ca))
+			rc_obs_violation(ctx->obs, "pair %d names %s (SMI '%.20s', "
+					 "port %u)", i, ctx->target->ca,
+					 p[i].smi_name, p[i].smi_preferred_port);
+}
+
+/* @p names the target as SMI (when @smi) and GSI on the target port */
+static void is_target_pair(struct rc_ctx *ctx, const struct rc_umad_ca_pair *p,
+			   bool smi)
+{
+	struct rc_umad_ca_pair want = { 0 };
+
+	snprintf(want.gsi_name, sizeof(want.gsi_name), "%s", ctx->target->ca);
+	want.gsi_preferred_port = ctx->target->port;
+	if (smi) {
+		snprintf(want.smi_name, sizeof(want.smi_name), "%s",
+			 ctx->target->ca);
+		want.smi_preferred_port = ctx->target->port;
+	}
+	if (strcmp(p->gsi_name, want.gsi_name) ||
+	    strcmp(p->smi_name, want.smi_name) ||
+	    p->gsi_preferred_port != want.gsi_preferred_port ||
+	    p->smi_preferred_port != want.smi_preferred_port)
+		rc_obs_violation(ctx->obs, "SMI '%.20s' port %u, GSI '%.20s' "
+				 "port %u; want SMI '%s' port %u, GSI '%s' "
+				 "port %u", p->smi_name, p->smi_preferred_port,
+				 p->gsi_name, p->gsi_preferred_port,
+				 want.smi_name, want.smi_preferred_port,
+				 want.gsi_name, want.gsi_preferred_port);
+}
+
+static void pairs_with_itself(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p[MAX_PAIRS];
+	int n = pairs(ctx, p, row->max), i;
+
+	for (i = 0; i < n && i < MAX_PAIRS; i++)
+		if (!strcmp(p[i].gsi_name, ctx->target->ca)) {
+			is_target_pair(ctx, &p[i], true);
+			return;
+		}
+	if (n >= 0)
+		rc_obs_violation(ctx->obs, "no pair of the %d names %s", n,
+				 ctx->target->ca);
+}
+
+static int pair_by_name(const struct dev_row *row, struct rc_ctx *ctx,
+			struct rc_umad_ca_pair *p)
+{
+	int ret;
+
+	if (!rc_need_call(ctx, ctx->ops->umad_get_smi_gsi_pair_by_ca_name,
+			  "umad_get_smi_gsi_pair_by_ca_name"))
+		return -1;
+	memset(p, 0xa5, sizeof(*p));
+	RC_OBSERVE(ctx, ret = ctx->ops->umad_get_smi_gsi_pair_by_ca_name(
+				dev_row_ca(row, ctx), dev_row_port(row, ctx), p,
+				row->max));
+	return ret;
+}
+
+static void by_name(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p;
+
+	pair_by_name(row, ctx, &p);
+}
+
+static void by_name_gsi_only(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p;
+
+	if (!pair_by_name(row, ctx, &p))
+		is_target_pair(ctx, &p, false);
+}
+
+static void by_name_both(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p;
+
+	if (!pair_by_name(row, ctx, &p))
+		is_target_pair(ctx, &p, true);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct dev_row *row = r;
+	const struct rc_ops *ops = ctx->ops;
+
+	/* each check needs its own call: one the library lacks is ABSENT
+	 * by its name */
+	if (!rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
+		return;
+	row->check(row, ctx);
+}
+
+static const struct rc_group open_group = {
+	.call = "umad_open_smi_port", .conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad", .rows = open_rows,
+	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.run = run,
+};
+RC_GROUP(open_group);
+
+static const struct rc_group pairs_group = {
+	.call = "umad_get_smi_gsi_pairs", .conv = RC_CONV_NEG,
+	.lib = "umad", .rows = pairs_rows,
+	.row_size = sizeof(pairs_rows[0]), .nrows = ARRAY_SIZE(pairs_rows),
+	.run = run,
+};
+RC_GROUP(pairs_group);
+
+/* 0 found, 1 not found: a plain value */
+static const struct rc_group by_name_group = {
+	.call = "umad_get_smi_gsi_pair_by_ca_name", .conv = RC_CONV_VALUE,
+	.lib = "umad", .rows = by_name_rows,
+	.row_size = sizeof(by_name_rows[0]), .nrows = ARRAY_SIZE(by_name_rows),
+	.run = run,
+};
+RC_GROUP(by_name_group);

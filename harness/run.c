@@ -351,7 +351,7 @@ int rc_cmd_case(int argc, char **argv)
 		if (!strcmp(RC_ROW(*gp, i)->id, argv[2])) {
 			ctx.shares = RC_ROW(*gp, i)->shares | (*gp)->shares;
 			ctx.needs = RC_ROW(*gp, i)->needs;
-			(*gp)->run(RC_ROW(*gp, i), &ctx);
+			rc_case_run(*gp, RC_ROW(*gp, i), &ctx);
 			/* exit, not _exit: the simulator's exit hook gives
 			 * its client slot back */
 			exit(0);

@@ -122,6 +122,23 @@ const char *rc_case_preload(void)
 	return p && *p ? p : NULL;
 }
 
+void rc_case_run(const struct rc_group *g, const struct rc_case *c,
+		 struct rc_ctx *ctx)
+{
+	static const char *const own_level[] = { "umad_debug", "umad_dump",
+						 "umad_addr_dump" };
+	const char *level = getenv("RDMACONF_UMAD_DEBUG");
+	bool debug = level && *level && !strcmp(g->lib, "umad") &&
+		     ctx->ops->umad_debug;
+	unsigned int i;
+
+	for (i = 0; debug && i < ARRAY_SIZE(own_level); i++)
+		debug = strcmp(g->call, own_level[i]);
+	if (debug)
+		ctx->ops->umad_debug(atoi(level));
+	g->run(c, ctx);
+}
+
 unsigned int rc_case_lanes(void)
 {
 	const char *l = getenv("RDMACONF_CASE_LANES");
@@ -240,7 +257,7 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 	dup2(STDERR_FILENO, STDOUT_FILENO);
 	if (rc_case_preload())
 		exec_case(c, ops, t, s, rc_case_preload());
-	g->run(c, &ctx);
+	rc_case_run(g, c, &ctx);
 #ifdef RDMACONF_COVERAGE
 	/* _exit skips gcov's exit hook: save what the row covered */
 	__gcov_dump();

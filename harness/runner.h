@@ -40,6 +40,14 @@ struct rc_slot *rc_slots_wait(struct rc_end *end);
  * on a real kernel.  Such a simulator also limits how many rows may run
  * at once (schedule.c) and how a hung row is stopped. */
 const char *rc_case_preload(void);
+/*
+ * Run @g's row with @ops: with RDMACONF_UMAD_DEBUG=LEVEL, a libibumad row
+ * first sets umad_debug(LEVEL) on its implementation, so that the paths
+ * that run only with the library's debug output on run too (the rows of
+ * umad_debug and of the dumps, which read the level or stderr, excepted).
+ */
+void rc_case_run(const struct rc_group *g, const struct rc_case *c,
+		 struct rc_ctx *ctx);
 /* How many copies of the simulated fabric the run has, 0 when it has
  * none (RDMACONF_CASE_LANES, with a per-process simulator only): slot n
  * runs its rows in lane n, whose environment (its fabric, its remote

@@ -123,7 +123,7 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 {
 	const char *launcher = getenv(rc_target_override(l->target));
 	char self[4096], build[4096];
-	char **args = calloc(2 * argc + 10, sizeof(*args));
+	char **args = calloc(3 * argc + 16, sizeof(*args));
 	char **inner = calloc(argc + 10, sizeof(*inner));
 	ssize_t len;
 	int i, k = 0, n, skip;
@@ -150,8 +150,21 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 		args[k++] = (char *)l->kernel;
 	}
 	if (l->dist) {
+		/* the guest's root is the suite's, where this program is not:
+		 * its tree goes in as a share (the working directory and /tmp
+		 * are shared anyway) */
+		const char *tree = rc_path_source_tree();
+
+		if (!tree) {
+			fprintf(stderr, "rdmaconf: --dist boots %s's own root, "
+				"which has no rdmaconf: run it from a build "
+				"tree of rdmaconf\n", l->dist);
+			return RC_EXIT_ENV;
+		}
 		args[k++] = (char *)"--dist";
 		args[k++] = (char *)l->dist;
+		args[k++] = (char *)"--rw";
+		args[k++] = (char *)tree;
 	}
 	/* the command's own words; its outputs resolved on the host when
 	 * the command runs in a guest */

@@ -102,3 +102,10 @@ const char *rc_path_helper(const char *name)
 			 name);
 	return path;
 }
+
+const char *rc_path_source_tree(void)
+{
+	const char *root;
+
+	return root_of(&root) == LAYOUT_SOURCE ? root : NULL;
+}

@@ -14,6 +14,9 @@
 const char *rc_path_expect_dir(void);
 /* The launcher or helper @name ("rxe-vm", "ibsim-run"); never NULL. */
 const char *rc_path_helper(const char *name);
+/* The source tree the program runs from (its build directory's parent),
+ * or NULL when it is installed. */
+const char *rc_path_source_tree(void);
 /* The version and the git revision the program was built from; the
  * prefix make install was given (where to look when nothing else says). */
 extern const char rc_version[], rc_revision[], rc_prefix[];

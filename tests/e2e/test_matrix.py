@@ -18,12 +18,15 @@ VM_STEPS = {"suite": suite_run()}
 
 @pytest.fixture(scope="module")
 def trixie(tmp_path_factory):
-    """Every case on trixie's root, booting trixie's kernel, two devices."""
-    out = tmp_path_factory.mktemp("trixie") / "results.json"
+    """Every case on trixie's root, booting trixie's kernel, two devices;
+    run from outside the tree (its own directory), whose build the guest,
+    in another suite's root, then finds only through its share."""
+    d = tmp_path_factory.mktemp("trixie")
+    out = d / "results.json"
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     p = subprocess.run([RDMACONF, "run", "--vm", "--two", "--dist", "trixie",
                         "--json", str(out)], capture_output=True, text=True,
-                       env=env, timeout=1200)
+                       env=env, timeout=1200, cwd=str(d))
     return p, out
 
 

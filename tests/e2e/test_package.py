@@ -130,6 +130,14 @@ def test_unpacked_package_runs_from_root_without_the_source(package,
     assert wheres and not [w for w in wheres if "/" in w], wheres
     assert data["device"] is not None
 
+    # another suite's root has no installed rdmaconf: one line, exit 3,
+    # before any VM starts
+    d = subprocess.run([exe, "run", "--vm", "--dist", "trixie"],
+                       capture_output=True, text=True, cwd="/", env=env,
+                       timeout=60)
+    assert d.returncode == 3 and "--dist boots trixie's own root" in \
+        d.stderr and len(d.stderr.strip().splitlines()) == 1, d.stderr
+
     # the packaged completion asks the packaged binary for its words
     script = root / "usr/share/bash-completion/completions/rdmaconf"
 

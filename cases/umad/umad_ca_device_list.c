@@ -302,8 +302,10 @@ static void frees_every_byte(const struct list_row *row, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, (ctx->ops->umad_free_ca_device_list(l), 0));
 	after = mallinfo2().uordblks;
 	if (after != before)
-		rc_obs_violation(ctx->obs, "%zd bytes of the list still in "
-				 "use", (ssize_t)(after - before));
+		rc_obs_violation(ctx->obs,
+				 "%zd bytes of the list still in "
+				 "use",
+				 (ssize_t)(after - before));
 }
 
 static void frees_empty(const struct list_row *row, struct rc_ctx *ctx)

@@ -204,7 +204,8 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 	}
 	RC_OBSERVE(ctx, ops->umad_release_ca(&ca));
 	if (row->every_field && heap_in_use() != before)
-		rc_obs_violation(ctx->obs, "heap %zu bytes in use after "
+		rc_obs_violation(ctx->obs,
+				 "heap %zu bytes in use after "
 				 "umad_release_ca, %zu before umad_get_ca",
 				 heap_in_use(), before);
 }

@@ -123,20 +123,23 @@ static void run(const void *r, struct rc_ctx *ctx)
 			  "umad_get_ca_portguids"))
 		return;
 	if (max == MAX_EXACT)
-		for (max = 1, i = 1; i < UMAD_CA_MAX_PORTS && i < MAX_GUIDS; i++)
+		for (max = 1, i = 1; i < UMAD_CA_MAX_PORTS && i < MAX_GUIDS;
+		     i++)
 			if (!dev_sysfs(ctx, i, "state", state, sizeof(state)))
 				max = i + 1;
 	for (i = 0; i < MAX_GUIDS + 2; i++)
 		buf[i] = GUID_FILL;
 	RC_OBSERVE(ctx, n = ctx->ops->umad_get_ca_portguids(
-			   dev_row_ca(row, ctx), guids, max));
+				dev_row_ca(row, ctx), guids, max));
 	if (buf[0] != GUID_FILL)
 		rc_obs_violation(ctx->obs, "wrote before the array");
 	if (n < 0) {
 		for (i = 0; i < MAX_GUIDS + 1; i++)
 			if (guids[i] != GUID_FILL) {
-				rc_obs_violation(ctx->obs, "entry %d written by "
-						 "a call that failed", i);
+				rc_obs_violation(ctx->obs,
+						 "entry %d written by "
+						 "a call that failed",
+						 i);
 				break;
 			}
 		return;

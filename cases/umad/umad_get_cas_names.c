@@ -135,7 +135,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	int n, i, max = row->max;
 	bool found = false;
 
-	if (!rc_need_call(ctx, ctx->ops->umad_get_cas_names, "umad_get_cas_names"))
+	if (!rc_need_call(ctx, ctx->ops->umad_get_cas_names,
+			  "umad_get_cas_names"))
 		return;
 	if (max == MAX_EXACT)
 		max = sysfs_devices(names, UMAD_MAX_DEVICES);
@@ -150,7 +151,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs, "return %d, not 0 or -1", n);
 		for (i = 0; i <= UMAD_MAX_DEVICES; i++)
 			if (names[i][0] != 0x5a) {
-				rc_obs_violation(ctx->obs, "entry %d written", i);
+				rc_obs_violation(ctx->obs, "entry %d written",
+						 i);
 				break;
 			}
 		return;

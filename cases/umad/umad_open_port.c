@@ -150,7 +150,8 @@ static int umad_port_of(const char *name, char *ca, size_t len)
 {
 	char buf[64];
 
-	if (rc_sysfs_read(ca, len, "/sys/class/infiniband_mad/%s/ibdev", name) ||
+	if (rc_sysfs_read(ca, len, "/sys/class/infiniband_mad/%s/ibdev",
+			  name) ||
 	    rc_sysfs_read(buf, sizeof(buf), "/sys/class/infiniband_mad/%s/port",
 			  name))
 		return -1;
@@ -173,8 +174,8 @@ static void is_device_rw(struct rc_ctx *ctx, int fd, const char *name)
 				 target, want);
 	fl = fcntl(fd, F_GETFL);
 	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR)
-		rc_obs_violation(ctx->obs, "flags of %s 0x%x, not O_RDWR",
-				 name, fl);
+		rc_obs_violation(ctx->obs, "flags of %s 0x%x, not O_RDWR", name,
+				 fl);
 }
 
 static void opens_each_ports_device(const struct dev_row *row,
@@ -197,8 +198,10 @@ static void opens_each_ports_device(const struct dev_row *row,
 			continue;
 		fd = ctx->ops->umad_open_port(ca, port);
 		if (fd < 0) {
-			rc_obs_violation(ctx->obs, "open of %s port %d (%s) "
-					 "failed: %d", ca, port, d->d_name, fd);
+			rc_obs_violation(ctx->obs,
+					 "open of %s port %d (%s) "
+					 "failed: %d",
+					 ca, port, d->d_name, fd);
 			break;
 		}
 		is_device_rw(ctx, fd, d->d_name);

@@ -268,8 +268,7 @@ static void errno_is_code(struct rc_ctx *ctx)
 				 rc_errno_name(o->err), o->ret);
 }
 
-static void sets_errno_when_empty(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void sets_errno_when_empty(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	fails_when_empty(row, ctx);
 	errno_is_code(ctx);

@@ -9,6 +9,8 @@
  *
  * - num buffers of size bytes: every byte of them can be written
  * - a request that no memory can hold: NULL
+ * - no buffers at all: not NULL, since NULL means out of memory and none
+ *   is asked for (interpretation)
  * - what umad_alloc gave, umad_free takes back
  */
 #include <stdint.h>
@@ -32,7 +34,7 @@ struct alloc_row {
 	size_t size;
 };
 
-static alloc_check buffers_writable, fails_out_of_memory, frees_allocated;
+static alloc_check buffers_writable, allocates_and_frees, frees_allocated;
 
 static const struct alloc_row rows[] = {
 	{ .c = { .id = "umad/alloc/num-buffers-writable", .doc = DOC,
@@ -45,7 +47,14 @@ static const struct alloc_row rows[] = {
 		 .note = "2 buffers of SIZE_MAX / 2 + 1 bytes: more than any "
 			 "address space",
 		 .contract = { .ret = RC_RET_ERR } },
-	  .check = fails_out_of_memory, .num = 2, .size = SIZE_MAX / 2 + 1 },
+	  .check = allocates_and_frees, .num = 2, .size = SIZE_MAX / 2 + 1 },
+	{ .c = { .id = "umad/alloc/zero-buffers", .doc = DOC_NULL,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "0 buffers of 320 bytes ask for no memory, so none "
+			 "can be out of it: not NULL (the page gives NULL no "
+			 "other meaning); what it gives, umad_free takes",
+		 .contract = { .ret = RC_RET_OK } },
+	  .check = allocates_and_frees, .num = 0, .size = 320 },
 };
 
 static const struct alloc_row free_rows[] = {
@@ -67,7 +76,7 @@ static void buffers_writable(const struct alloc_row *row, struct rc_ctx *ctx)
 	}
 }
 
-static void fails_out_of_memory(const struct alloc_row *row,
+static void allocates_and_frees(const struct alloc_row *row,
 				struct rc_ctx *ctx)
 {
 	void *p;

@@ -32,6 +32,7 @@ struct dev_row {
 	int port;
 	int max;		/* umad_get_cas_names' max */
 	dev_check *check;
+	bool every_field;	/* umad_get_port, umad_get_ca: all of sysfs */
 };
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);
@@ -39,6 +40,11 @@ int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx);
 /* sysfs attribute of the target device (port 0: of the device) */
 int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 	      size_t len);
+/* Every field of @port (port @p of the target device; @pre names it in
+ * the violations) or of @ca, against sysfs (umad_sysfs.c). */
+void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
+		    const char *pre);
+void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca);
 
 
 #endif

@@ -6,12 +6,16 @@
  * "return 0 on success, and a negative value on error."
  *
  * - the device under test: its name, node GUID and ports as sysfs has them
+ * - the device under test: every field and every port's as sysfs has
+ *   them, a port for each port directory and none other (linux)
  * - NULL: some device's attributes (which one is compared across the
  *   implementations)
  * - an unknown device: a negative value
- * - umad_release_ca() of a filled structure returns 0
+ * - umad_release_ca() of a filled structure returns 0, and gives back
+ *   every byte umad_get_ca took (interpretation)
  */
 #include <endian.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +35,17 @@ static const struct dev_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
+	{ .c = { .id = "umad/get_ca/every-field", .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "node_type, fw_ver, hca_type as ca_type, hw_rev as "
+		 "hw_ver, node_guid, sys_image_guid as system_guid; the highest "
+		 "port directory as numports, ports[p] set for each port "
+		 "directory p only, every field of each as umad_get_port's "
+		 "every-field row (Documentation/ABI/stable/"
+		 "sysfs-class-infiniband; drivers/infiniband/core/sysfs.c)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET, .every_field = true },
 	{ .c = { .id = "umad/get_ca/default-device", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
@@ -98,7 +113,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 	/* the page says nothing of the structure after a failure */
 	if (ret)
 		return;
-	if (row->ca == CA_TARGET)
+	if (row->every_field)
+		dev_check_ca(ctx, &ca);
+	else if (row->ca == CA_TARGET)
 		check(ctx, &ca);
 	/* every field up to the port pointers, for the comparison */
 	fields(&ca, &seen);
@@ -124,22 +141,73 @@ static const struct dev_row release_rows[] = {
 		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
+	{ .c = { .id = "umad/release_ca/frees-what-get-ca-allocated",
+		 .doc = "umad_release_ca() releases the resources that were "
+		 "allocated in the function umad_get_ca().",
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the heap in use (mallinfo2) after a umad_get_ca and "
+		 "its umad_release_ca is what it was before them, measured "
+		 "after eight such pairs (what a library keeps once, and "
+		 "glibc's per-thread cache of freed chunks, are full by then)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET, .every_field = true },
+	{ .c = { .id = "umad/release_ca/null", .doc = DOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "NULL is no structure umad_get_ca filled: an error, "
+		 "a negative value",
+		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
+	  .ca = CA_NULL },
 };
+
+/*
+ * The heap's bytes in use.  glibc counts the chunks its per-thread cache
+ * holds (7 of a size) as in use: the pairs before the one measured fill
+ * it, so that what the measured pair frees goes back to the heap.
+ */
+#define WARM_PAIRS 8
+
+static size_t heap_in_use(void)
+{
+	return mallinfo2().uordblks;
+}
 
 static void run_release(const void *r, struct rc_ctx *ctx)
 {
+	const struct dev_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
+	size_t before;
 	umad_ca_t ca;
+	int i;
 
 	if (!rc_need_call(ctx, ops->umad_get_ca, "umad_get_ca") ||
 	    !rc_need_call(ctx, ops->umad_release_ca, "umad_release_ca"))
 		return;
+	if (row->ca == CA_NULL) {
+		RC_OBSERVE(ctx, ops->umad_release_ca(NULL));
+		return;
+	}
 	memset(&ca, OUT_PARAM_FILL, sizeof(ca));
+	for (i = 0; row->every_field && i < WARM_PAIRS; i++) {
+		if (ops->umad_get_ca(ctx->target->ca, &ca) ||
+		    ops->umad_release_ca(&ca)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "umad_get_ca or umad_release_ca failed");
+			return;
+		}
+		memset(&ca, OUT_PARAM_FILL, sizeof(ca));
+	}
+	before = heap_in_use();
 	if (ops->umad_get_ca(ctx->target->ca, &ca)) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_get_ca failed");
 		return;
 	}
 	RC_OBSERVE(ctx, ops->umad_release_ca(&ca));
+	if (row->every_field && heap_in_use() != before)
+		rc_obs_violation(ctx->obs,
+				 "heap %zu bytes in use after "
+				 "umad_release_ca, %zu before umad_get_ca",
+				 heap_in_use(), before);
 }
 
 static const struct rc_group release_group = {

@@ -13,6 +13,9 @@
  *   the GUID of port N (the low half of its GID 0 in sysfs), nothing
  *   written past them
  * - max smaller than that: up to max entries, nothing past max
+ * - max exactly numports + 1, and max 0: all of them, or none, and
+ *   nothing written before the array or past max
+ * - a negative max: a negative value (interpretation)
  * - an unknown device: a negative value
  */
 #include <endian.h>
@@ -31,6 +34,8 @@
 #define DOC_FAIL "On failure, a negative value is returned."
 
 #define MAX_GUIDS 8
+/* .max: numports + 1 as sysfs has the ports, an exact fit */
+#define MAX_EXACT (-1000)
 #define GUID_FILL 0xa5a5a5a5a5a5a5a5ull
 
 static const struct dev_row rows[] = {
@@ -53,6 +58,26 @@ static const struct dev_row rows[] = {
 		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 1 } },
 	  .ca = CA_TARGET, .max = 1 },
+	{ .c = { .id = "umad/get_ca_portguids/max-exact", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max exactly numports + 1: every entry filled, that "
+			 "many returned, nothing written before the array or "
+			 "past it",
+		 .needs = RC_NEED_DEVICE, .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_TARGET, .max = MAX_EXACT },
+	{ .c = { .id = "umad/get_ca_portguids/max-zero", .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max 0: \"up to max\" is none, 0 returned, nothing "
+			 "written",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET, .max = 0 },
+	{ .c = { .id = "umad/get_ca_portguids/negative-max", .doc = DOC_FAIL,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "no array has -1 entries: a failure, and nothing "
+			 "written",
+		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
+	  .ca = CA_TARGET, .max = -1 },
 	{ .c = { .id = "umad/get_ca_portguids/unknown-device", .doc = DOC_FAIL,
 		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
 		 .contract = { RC_FAILS() } }, .ca = CA_BOGUS, .max = MAX_GUIDS },
@@ -68,7 +93,7 @@ static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
 	for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
 		if (!dev_sysfs(ctx, p, "state", buf, sizeof(buf)))
 			ports = p;
-	if (max == MAX_GUIDS && n != ports + 1)
+	if (max > ports && n != ports + 1)
 		rc_obs_violation(ctx->obs, "count %d entries for %d ports, not "
 				 "%d", n, ports, ports + 1);
 	if (n > 0 && g[0])
@@ -89,25 +114,41 @@ static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
-	__be64 guids[MAX_GUIDS + 1];
-	int n, i;
+	/* a guard entry before the array, and one past max */
+	__be64 buf[MAX_GUIDS + 2], *guids = buf + 1;
+	int n, i, max = row->max;
+	char state[64];
 
 	if (!rc_need_call(ctx, ctx->ops->umad_get_ca_portguids,
 			  "umad_get_ca_portguids"))
 		return;
-	for (i = 0; i <= MAX_GUIDS; i++)
-		guids[i] = GUID_FILL;
+	if (max == MAX_EXACT)
+		for (max = 1, i = 1; i < UMAD_CA_MAX_PORTS && i < MAX_GUIDS;
+		     i++)
+			if (!dev_sysfs(ctx, i, "state", state, sizeof(state)))
+				max = i + 1;
+	for (i = 0; i < MAX_GUIDS + 2; i++)
+		buf[i] = GUID_FILL;
 	RC_OBSERVE(ctx, n = ctx->ops->umad_get_ca_portguids(
-			   dev_row_ca(row, ctx), guids, row->max));
-	if (n < 0)
+				dev_row_ca(row, ctx), guids, max));
+	if (buf[0] != GUID_FILL)
+		rc_obs_violation(ctx->obs, "wrote before the array");
+	if (n < 0) {
+		for (i = 0; i < MAX_GUIDS + 1; i++)
+			if (guids[i] != GUID_FILL) {
+				rc_obs_violation(ctx->obs,
+						 "entry %d written by "
+						 "a call that failed",
+						 i);
+				break;
+			}
 		return;
-	if (n > row->max || guids[row->max] != GUID_FILL)
-		rc_obs_violation(ctx->obs, "wrote past max (%d entries)",
-				 row->max);
+	}
+	if (n > max || guids[max] != GUID_FILL)
+		rc_obs_violation(ctx->obs, "wrote past max (%d entries)", max);
 	else if (row->ca == CA_TARGET)
-		check(ctx, guids, n, row->max);
-	rc_obs_out(ctx->obs, guids, (n < row->max ? n : row->max) *
-		   sizeof(guids[0]));
+		check(ctx, guids, n, max);
+	rc_obs_out(ctx->obs, guids, (n < max ? n : max) * sizeof(guids[0]));
 }
 
 static const struct rc_group group = {

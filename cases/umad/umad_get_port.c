@@ -9,6 +9,8 @@
  * - the port under test: state ACTIVE (4), link layer, and the GID table's
  *   entry 0 as gid_prefix and port_guid, as sysfs has them
  * - NULL and 0: a default port; the device named with port 0 is a filter
+ * - the port under test, and the one the device named with port 0
+ *   resolves to: every field as sysfs has it (linux)
  * - a port number the device lacks: a negative value
  * - umad_release_port() of a filled structure returns 0
  */
@@ -27,6 +29,13 @@
 #define DOC_RET "umad_get_port() and umad_release_port() return 0 on " \
 	"success, and a negative value on error."
 
+#define NOTE_FIELDS "ca_name, portnum, and the leading number of sysfs's " \
+	"lid, lid_mask_count, sm_lid, sm_sl, state, phys_state, rate and " \
+	"cap_mask (capmask in network order), link_layer, GID 0 as " \
+	"gid_prefix:port_guid, every pkeys/N as pkeys[N] and their count as " \
+	"pkeys_size (Documentation/ABI/stable/sysfs-class-infiniband; " \
+	"drivers/infiniband/core/sysfs.c)"
+
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_port/target-port", .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -40,6 +49,17 @@ static const struct dev_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET, .port = 0 },
+	{ .c = { .id = "umad/get_port/every-field", .doc = DOC,
+		 .basis = RC_BASIS_LINUX, .note = NOTE_FIELDS,
+		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET, .port = PORT_TARGET, .every_field = true },
+	{ .c = { .id = "umad/get_port/device-as-filter-every-field",
+		 .doc = DOC_FILTER, .basis = RC_BASIS_LINUX,
+		 .note = "the port the device named with portnum 0 gives: "
+		 "every field as sysfs has it for that port number (" \
+		 "Documentation/ABI/stable/sysfs-class-infiniband)",
+		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET, .port = 0, .every_field = true },
 	{ .c = { .id = "umad/get_port/port-out-of-range", .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
@@ -124,7 +144,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 	/* the page says nothing of the structure after a failure */
 	if (ret)
 		return;
-	if (row->ca == CA_TARGET && row->port == PORT_TARGET)
+	if (row->every_field)
+		dev_check_port(ctx, port.portnum, &port, "");
+	else if (row->ca == CA_TARGET && row->port == PORT_TARGET)
 		check(ctx, &port);
 	fields(&port, &seen);
 	rc_obs_out(ctx->obs, &seen, sizeof(seen));
@@ -148,16 +170,27 @@ static const struct dev_row release_rows[] = {
 		 .note = "of the structure umad_get_port filled: 0",
 		 .needs = NEEDS_CA,
 		 .contract = { RC_RETURNS(0) } }, .ca = CA_TARGET, .port = PORT_TARGET },
+	{ .c = { .id = "umad/release_port/null", .doc = DOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "NULL is no structure umad_get_port filled: an error, "
+		 "a negative value",
+		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
+	  .ca = CA_NULL },
 };
 
 static void run_release(const void *r, struct rc_ctx *ctx)
 {
+	const struct dev_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
 	umad_port_t port;
 
 	if (!rc_need_call(ctx, ops->umad_get_port, "umad_get_port") ||
 	    !rc_need_call(ctx, ops->umad_release_port, "umad_release_port"))
 		return;
+	if (row->ca == CA_NULL) {
+		RC_OBSERVE(ctx, ops->umad_release_port(NULL));
+		return;
+	}
 	memset(&port, OUT_PARAM_FILL, sizeof(port));
 	if (ops->umad_get_port(ctx->target->ca, ctx->target->port, &port)) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_get_port failed");

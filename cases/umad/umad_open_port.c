@@ -13,13 +13,19 @@
  * - an unknown device: -ENODEV; a port the device lacks, or out of range:
  *   -EINVAL
  * - two opens of the same port give two different descriptors ("unique")
+ * - every port that has a umad device, by its device's name and port
+ *   number: a descriptor of exactly that /dev/infiniband/umadN, open for
+ *   reading and writing, as MADs are received and sent (linux)
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "umad_dev.h"
+#include "../../harness/device.h"
 
 #define DOC_OPEN "umad_open_port() opens the port portnum of the IB device " \
 	"ca_name for umad access."
@@ -29,6 +35,7 @@
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
 static dev_check opens_umad_device, opens_another_descriptor;
+static dev_check opens_each_ports_device;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/target-port", .doc = DOC_RET,
@@ -64,6 +71,15 @@ static const struct dev_row rows[] = {
 			 "descriptor", .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
 	  .ca = CA_TARGET, .port = PORT_TARGET,
 	  .check = opens_another_descriptor },
+	{ .c = { .id = "umad/open_port/every-port-its-device", .doc = DOC_OPEN,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "each /sys/class/infiniband_mad/umadN names its port by "
+		 "ibdev and port (Documentation/infiniband/user_mad.rst): "
+		 "umad_open_port(ibdev, port) gives a descriptor of "
+		 "/dev/infiniband/umadN, that N, open O_RDWR (MADs are sent "
+		 "with write() and received with read())",
+		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
+	  .check = opens_each_ports_device },
 };
 
 /* The descriptor must be an open umad character device. */
@@ -127,6 +143,73 @@ static void opens_another_descriptor(const struct dev_row *row,
 	else
 		ctx->ops->umad_close_port(fd2);
 	close_observed(ctx, fd);
+}
+
+/* The umad device @name's port: its ibdev into @ca and its port number. */
+static int umad_port_of(const char *name, char *ca, size_t len)
+{
+	char buf[64];
+
+	if (rc_sysfs_read(ca, len, "/sys/class/infiniband_mad/%s/ibdev",
+			  name) ||
+	    rc_sysfs_read(buf, sizeof(buf), "/sys/class/infiniband_mad/%s/port",
+			  name))
+		return -1;
+	return atoi(buf);
+}
+
+/* @fd is /dev/infiniband/@name, open for reading and writing. */
+static void is_device_rw(struct rc_ctx *ctx, int fd, const char *name)
+{
+	char link[64], target[256], want[64];
+	ssize_t n;
+	int fl;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	snprintf(want, sizeof(want), "/dev/infiniband/%s", name);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = 0;
+	if (strcmp(target, want))
+		rc_obs_violation(ctx->obs, "descriptor %d is '%s', not %s", fd,
+				 target, want);
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR)
+		rc_obs_violation(ctx->obs, "flags of %s 0x%x, not O_RDWR", name,
+				 fl);
+}
+
+static void opens_each_ports_device(const struct dev_row *row,
+				    struct rc_ctx *ctx)
+{
+	DIR *dir = opendir("/sys/class/infiniband_mad");
+	char ca[UMAD_CA_NAME_LEN];
+	struct dirent *d;
+	int port, fd, seen = 0;
+
+	if (!dir) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no /sys/class/infiniband_mad");
+		return;
+	}
+	rc_obs_begin(ctx->obs);
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, "umad", 4) ||
+		    (port = umad_port_of(d->d_name, ca, sizeof(ca))) < 0)
+			continue;
+		fd = ctx->ops->umad_open_port(ca, port);
+		if (fd < 0) {
+			rc_obs_violation(ctx->obs,
+					 "open of %s port %d (%s) "
+					 "failed: %d",
+					 ca, port, d->d_name, fd);
+			break;
+		}
+		is_device_rw(ctx, fd, d->d_name);
+		ctx->ops->umad_close_port(fd);
+		seen++;
+	}
+	closedir(dir);
+	rc_obs_end(ctx->obs, seen ? 0 : -ENODEV);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

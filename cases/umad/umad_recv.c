@@ -13,6 +13,9 @@
  * -EWOULDBLOCK non blocking read can't be fulfilled -ENOSPC The provided
  * buffer is not long enough for the complete message."
  *
+ * After a failure, errno is the code returned, negated (interpretation
+ * of "errno is set").
+ *
  * The output of every row is *length after the call (host order), and
  * after a MAD is received, the summary of that MAD.
  */
@@ -31,6 +34,8 @@
 	"sufficient room and the received length is indicated."
 #define DOC_EINVAL "-EINVAL invalid port handle or agentid or *length is " \
 	"less than the minimum supported"
+#define DOC_ERRNO "umad_recv() on success return the agentid; on error, " \
+	"errno is set and a negative value is returned as follows:"
 #define DOC_ENOSPC "If the buffer is not large enough, the size of the umad " \
 	"buffer needed is returned in length. ... -ENOSPC The provided " \
 	"buffer is not long enough for the complete message."
@@ -43,7 +48,8 @@
 
 static mad_check fails_when_empty, gets_queued, rejects_null_buffer,
 	rejects_null_length, blocks_until_arrival, returns_receiving_agent,
-	rejects_unopened_port, buffer_too_small;
+	rejects_unopened_port, buffer_too_small, sets_errno_when_empty,
+	sets_errno_null_buffer;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/recv/nonblocking-empty", .doc = DOC_EWOULDBLOCK,
@@ -107,6 +113,25 @@ static const struct mad_row rows[] = {
 			 "gets the message", .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ENOSPC) } },
 	  .check = buffer_too_small, .timeout_ms = 2000, .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-nonblocking-empty", .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "\"errno is set\": to the code the call returns, "
+			 "negated (EWOULDBLOCK for -EWOULDBLOCK)",
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EWOULDBLOCK) } },
+	  .check = sets_errno_when_empty, .timeout_ms = 0, .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-timeout-empty", .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "\"errno is set\": to the code the call returns, "
+			 "negated, after a 20 ms wait in which nothing arrives "
+			 "(which code is not documented)",
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS() } },
+	  .check = sets_errno_when_empty, .timeout_ms = 20, .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-null-buffer", .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "\"errno is set\": to the code the call returns, "
+			 "negated (EINVAL for -EINVAL, no buffer)",
+		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+	  .check = sets_errno_null_buffer, .timeout_ms = 0, .arg = MAD_SIZE },
 };
 
 /* A peer client sends a 1040-byte RMPP Set to the port. */
@@ -231,6 +256,34 @@ static void fails_when_empty(const struct mad_row *row, struct rc_ctx *ctx)
 		recv_checked(row, ctx, &rx, rx.buf, &rx.len, rx.agent,
 			     ONLY_SERVER);
 	receiver_close(ctx, &rx);
+}
+
+/* After a failure of the call, errno is its code. */
+static void errno_is_code(struct rc_ctx *ctx)
+{
+	struct rc_obs *o = ctx->obs;
+
+	if (o->state == RC_STATE_RAN && o->ret < 0 && o->err != -o->ret)
+		rc_obs_violation(o, "errno %d (%s) after %lld", o->err,
+				 rc_errno_name(o->err), o->ret);
+}
+
+static void sets_errno_when_empty(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	fails_when_empty(row, ctx);
+	errno_is_code(ctx);
+}
+
+static void sets_errno_null_buffer(const struct mad_row *row,
+				   struct rc_ctx *ctx)
+{
+	struct receiver rx;
+
+	if (receiver_open(row, ctx, &rx))
+		recv_checked(row, ctx, &rx, NULL, &rx.len, rx.agent,
+			     ONLY_SERVER);
+	receiver_close(ctx, &rx);
+	errno_is_code(ctx);
 }
 
 /* A peer's Get queued for the server; then the call, given the buffer

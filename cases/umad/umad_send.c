@@ -51,6 +51,8 @@ static mad_check rejects_unopened_port, rejects_unknown_agent,
 	fails_without_grh, answered_by_server, waits_for_answer,
 	times_out_after_retries, returns_original_buffer,
 	unsolicited_not_returned, remote_node_answers, unassigned_lid_returned;
+/* .arg of a row whose buffer holds another agent id than the call's */
+#define STALE_AGENT_ID 1
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/send/answered-by-server", .doc = DOC_SEND,
@@ -58,6 +60,14 @@ static const struct mad_row rows[] = {
 		 .note = "the server's GetResp reaches the sending agent",
 		 .needs = NEEDS_UMAD, .contract = { OK_SEND } },
 	  .check = answered_by_server, .timeout_ms = 1000 },
+	{ .c = { .id = "umad/send/agent-from-argument", .doc = DOC_SEND,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the buffer's agent_id holds 0xa5a5a5a5, no agent: "
+			 "the call sends with agentid, and the server's "
+			 "GetResp reaches the sending agent",
+		 .needs = NEEDS_UMAD, .contract = { OK_SEND } },
+	  .check = answered_by_server, .timeout_ms = 1000,
+	  .arg = STALE_AGENT_ID },
 	{ .c = { .id = "umad/send/unopened-port", .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
@@ -286,6 +296,8 @@ static bool exchange_start(const struct mad_row *row, struct rc_ctx *ctx,
 	mad_build(ctx, req, CLASS_V2, METHOD_GET, 0x5e4d);
 	if (!mad_address_self(ctx, req))
 		return false;
+	if (row->arg == STALE_AGENT_ID)
+		((ib_user_mad_t *)req)->agent_id = 0xa5a5a5a5;
 	memcpy(x->sent, req, sizeof(x->sent));
 	x->t0 = rc_now_ms();
 	RC_OBSERVE(ctx, ops->umad_send(x->s.portid, x->s.agent, req, MAD_SIZE,

@@ -78,6 +78,22 @@ int ref_umad_done(void)
 	return 0;
 }
 
+/*
+ * "local IB devices (CAs)": a node of IBA NodeInfo:NodeType 1 (CA), 2
+ * (switch) or 3 (router), as sysfs's node_type has it; an iWARP RNIC (4)
+ * is none.
+ */
+static bool ib_node(const char *name)
+{
+	char buf[32];
+	unsigned long t;
+
+	if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", name))
+		return false;
+	t = strtoul(buf, NULL, 0);
+	return t >= 1 && t <= 3;
+}
+
 int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max)
 {
 	struct dirent *d;
@@ -88,7 +104,7 @@ int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max)
 	if (!dir)
 		return errno == ENOENT ? 0 : -1;
 	while ((d = readdir(dir)) && n < max) {
-		if (d->d_name[0] == '.')
+		if (d->d_name[0] == '.' || !ib_node(d->d_name))
 			continue;
 		copy_name(cas[n++], d->d_name);
 	}

@@ -46,7 +46,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE_CALLS = ("umad_set_addr", "umad_set_addr_net", "umad_set_grh",
                 "umad_set_grh_net", "umad_set_pkey", "umad_get_pkey",
                 "umad_get_mad", "umad_get_mad_addr", "umad_size",
-                "umad_status", "umad_init", "umad_done", "umad_debug")
+                "umad_status", "umad_init", "umad_done", "umad_debug",
+                "umad_class_str", "umad_method_str", "umad_attribute_str",
+                "umad_common_mad_status_str", "umad_sa_mad_status_str",
+                "umad_dump", "umad_addr_dump", "umad_alloc")
 # runs at once of rows that need no device
 LANES = 2
 

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verbs_traffic.h"
+#include "../../harness/device.h"
+
+#define NEED(ctx, call) rc_need_call(ctx, (const void *)(ctx)->ops->call, #call)
+
+#define ACCESS_ALL                                          \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+	 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
+
+static bool broken(struct rc_ctx *ctx, const char *step)
+{
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s failed (set-up): %m", step);
+	return false;
+}
+
+static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
+			      const struct vt_opts *o, bool sender,
+			      struct ibv_qp_cap *granted)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = o->type ? o->type : IBV_QPT_RC,
+		.send_cq = t->scq,
+		.recv_cq = t->rcq,
+		.cap = o->cap,
+		.sq_sig_all = !(sender && o->sig_some),
+		.srq = sender ? NULL : t->srq,
+	};
+	struct ibv_qp *qp;
+
+	if (!qa.cap.max_send_wr) {
+		qa.cap = (struct ibv_qp_cap){ .max_send_wr = 16,
+					      .max_recv_wr = 16,
+					      .max_send_sge = 4,
+					      .max_recv_sge = 4,
+					      .max_inline_data = 64 };
+	}
+	qp = ctx->ops->ibv_create_qp(t->l.pd, &qa);
+	if (qp)
+		*granted = qa.cap;
+	return qp;
+}
+
+/* RC and UC: each QP the other's destination; every remote access */
+static bool qp_connect(struct rc_ctx *ctx, struct ibv_qp *qp, uint32_t dest)
+{
+	struct ibv_qp_attr a = { .qp_access_flags = ACCESS_ALL };
+	const char *why;
+
+	if (!vl_qp_to(ctx, qp, IBV_QPS_RTS, dest, &why)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_modify_qp %s failed (set-up): %m", why);
+		return false;
+	}
+	if (qp->qp_type == IBV_QPT_UD)
+		return true;
+	/* RTS to RTS: the access flags vl_qp_to leaves at 0 */
+	if (ctx->ops->ibv_modify_qp(qp, &a, IBV_QP_ACCESS_FLAGS))
+		return broken(ctx, "ibv_modify_qp RTS to RTS (access flags)");
+	return true;
+}
+
+static bool make_ah(struct rc_ctx *ctx, struct vt *t)
+{
+	struct ibv_ah_attr aa = { .is_global = 1,
+				  .port_num = ctx->target->port };
+
+	t->gid_index = rc_port_gid(ctx->target->ca, ctx->target->port, false,
+				   aa.grh.dgid.raw);
+	if (t->gid_index < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the port has no IPv6 GID (set-up)");
+		return false;
+	}
+	aa.grh.sgid_index = t->gid_index;
+	aa.grh.hop_limit = 64;
+	if (!NEED(ctx, ibv_create_ah) || !NEED(ctx, ibv_destroy_ah))
+		return false;
+	t->ah = ctx->ops->ibv_create_ah(t->l.pd, &aa);
+	return t->ah || broken(ctx, "ibv_create_ah");
+}
+
+bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_srq_init_attr sa = {
+		.attr = { .max_wr = 16, .max_sge = 4 },
+	};
+
+	memset(t, 0, sizeof(*t));
+	if (ctx->target->link == RC_LINK_IWARP) {
+		rc_obs_state(ctx->obs, RC_STATE_SKIP,
+			     "iWARP: the reference has no data path for siw "
+			     "yet, and its QPs connect through rdma_cm");
+		return false;
+	}
+	if (!NEED(ctx, ibv_create_cq) || !NEED(ctx, ibv_destroy_cq) ||
+	    !NEED(ctx, ibv_create_qp) || !NEED(ctx, ibv_destroy_qp) ||
+	    !NEED(ctx, ibv_modify_qp) || !NEED(ctx, ibv_reg_mr) ||
+	    !NEED(ctx, ibv_dereg_mr) || !NEED(ctx, ibv_post_recv) ||
+	    !NEED(ctx, ibv_post_send) || !NEED(ctx, ibv_poll_cq) ||
+	    (o->srq &&
+	     (!NEED(ctx, ibv_create_srq) || !NEED(ctx, ibv_destroy_srq) ||
+	      !NEED(ctx, ibv_post_srq_recv))))
+		return false;
+	if (!vl_up(ctx, &t->l, VL_PD))
+		return false;
+	t->scq = ops->ibv_create_cq(t->l.ctx, 64, NULL, NULL, 0);
+	if (!t->scq)
+		return broken(ctx, "ibv_create_cq (send)");
+	if (o->channel) {
+		if (!NEED(ctx, ibv_create_comp_channel) ||
+		    !NEED(ctx, ibv_destroy_comp_channel))
+			return false;
+		t->ch = ops->ibv_create_comp_channel(t->l.ctx);
+		if (!t->ch)
+			return broken(ctx, "ibv_create_comp_channel");
+	}
+	t->rcq = ops->ibv_create_cq(t->l.ctx, 64, &t->cq_context, t->ch, 0);
+	if (!t->rcq)
+		return broken(ctx, "ibv_create_cq (receive)");
+	if (o->srq) {
+		t->srq = ops->ibv_create_srq(t->l.pd, &sa);
+		if (!t->srq)
+			return broken(ctx, "ibv_create_srq");
+		t->srq_max_sge = sa.attr.max_sge;
+	}
+	if (posix_memalign((void **)&t->buf, 4096, VT_BUF))
+		return broken(ctx, "posix_memalign");
+	memset(t->buf, 0, VT_BUF);
+	t->mr = (ops->ibv_reg_mr)(t->l.pd, t->buf, VT_BUF, ACCESS_ALL);
+	if (!t->mr)
+		return broken(ctx, "ibv_reg_mr");
+	t->a = make_qp(ctx, t, o, true, &t->cap);
+	if (!t->a)
+		return broken(ctx, "ibv_create_qp (a)");
+	t->b = make_qp(ctx, t, o, false, &t->bcap);
+	if (!t->b)
+		return broken(ctx, "ibv_create_qp (b)");
+	if (!qp_connect(ctx, t->a, t->b->qp_num) ||
+	    !qp_connect(ctx, t->b, t->a->qp_num))
+		return false;
+	if (t->a->qp_type == IBV_QPT_UD && !make_ah(ctx, t))
+		return false;
+	return true;
+}
+
+void vt_down(struct rc_ctx *ctx, struct vt *t)
+{
+	const struct rc_ops *ops = ctx->ops;
+
+	if (t->ah)
+		ops->ibv_destroy_ah(t->ah);
+	if (t->a)
+		ops->ibv_destroy_qp(t->a);
+	if (t->b)
+		ops->ibv_destroy_qp(t->b);
+	if (t->srq)
+		ops->ibv_destroy_srq(t->srq);
+	if (t->mr)
+		ops->ibv_dereg_mr(t->mr);
+	if (t->scq)
+		ops->ibv_destroy_cq(t->scq);
+	if (t->rcq)
+		ops->ibv_destroy_cq(t->rcq);
+	if (t->ch)
+		ops->ibv_destroy_comp_channel(t->ch);
+	free(t->buf);
+	vl_down(ctx, &t->l);
+	memset(t, 0, sizeof(*t));
+}
+
+uint64_t vt_addr(const struct vt *t, int r, size_t off)
+{
+	return (uintptr_t)(t->buf + r * VT_REGION + off);
+}
+
+struct ibv_sge vt_sge(const struct vt *t, int r, size_t off, uint32_t len)
+{
+	return (struct ibv_sge){ .addr = vt_addr(t, r, off),
+				 .length = len,
+				 .lkey = t->mr->lkey };
+}
+
+int vt_recv(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id, int r,
+	    uint32_t len)
+{
+	struct ibv_sge sg = vt_sge(t, r, 0, len);
+	struct ibv_recv_wr wr = { .wr_id = wr_id,
+				  .sg_list = &sg,
+				  .num_sge = 1 };
+	struct ibv_recv_wr *bad = NULL;
+
+	if (t->srq)
+		return ctx->ops->ibv_post_srq_recv(t->srq, &wr, &bad);
+	return ctx->ops->ibv_post_recv(t->b, &wr, &bad);
+}
+
+struct ibv_send_wr vt_wr(const struct vt *t, enum ibv_wr_opcode op,
+			 uint64_t wr_id, struct ibv_sge *sg, int n)
+{
+	struct ibv_send_wr wr = { .wr_id = wr_id,
+				  .sg_list = sg,
+				  .num_sge = n,
+				  .opcode = op,
+				  .send_flags = IBV_SEND_SIGNALED };
+
+	if (t->a->qp_type == IBV_QPT_UD) {
+		wr.wr.ud.ah = t->ah;
+		wr.wr.ud.remote_qpn = t->b->qp_num;
+		wr.wr.ud.remote_qkey = VT_QKEY;
+	}
+	return wr;
+}
+
+/* Poll until @n arrived or @ms passed; yield between empty polls, since
+ * the kernel's side runs on the same few CPUs. */
+static int poll_for(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc,
+		    int n, int ms)
+{
+	double end = rc_now_ms() + rc_scaled_ms(ctx, ms);
+	int got = 0, r;
+
+	while (got < n) {
+		r = ctx->ops->ibv_poll_cq(cq, n - got, wc + got);
+		if (r < 0)
+			break;
+		got += r;
+		if (got >= n || rc_now_ms() > end)
+			break;
+		if (!r)
+			sched_yield();
+	}
+	return got;
+}
+
+int vt_poll(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc, int n)
+{
+	return poll_for(ctx, cq, wc, n, VT_WAIT_MS);
+}
+
+bool vt_quiet(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	return poll_for(ctx, cq, wc, 1, VT_QUIET_MS) == 0;
+}
+
+void vt_pattern(struct vt *t, int r, size_t len, uint8_t seed)
+{
+	uint8_t *p = t->buf + r * VT_REGION;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 7 + seed);
+}
+
+bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
+		 const struct vt_wc *w)
+{
+	char msg[RC_REASON_MAX] = "";
+	unsigned int mask;
+	size_t n = 0;
+
+#define BAD(...)                                                              \
+	do {                                                                  \
+		if (n < sizeof(msg))                                          \
+			n += snprintf(msg + n, sizeof(msg) - n, "%s%s.",      \
+				      n ? "; " : "", who);                    \
+		if (n < sizeof(msg))                                          \
+			n += snprintf(msg + n, sizeof(msg) - n, __VA_ARGS__); \
+	} while (0)
+	if (wc->wr_id != w->wr_id)
+		BAD("wr_id %llu, not %llu", (unsigned long long)wc->wr_id,
+		    (unsigned long long)w->wr_id);
+	if (wc->status != w->status)
+		BAD("status %s, not %s", ibv_wc_status_str(wc->status),
+		    ibv_wc_status_str(w->status));
+	if (wc->qp_num != w->qp_num)
+		BAD("qp_num %u, not %u", wc->qp_num, w->qp_num);
+	if (w->opcode >= 0 && (int)wc->opcode != w->opcode)
+		BAD("opcode %d, not %d", wc->opcode, w->opcode);
+	if (w->byte_len >= 0 && wc->byte_len != w->byte_len)
+		BAD("byte_len %u, not %lld", wc->byte_len,
+		    (long long)w->byte_len);
+	if (w->src_qp >= 0 && wc->src_qp != w->src_qp)
+		BAD("src_qp %u, not %lld", wc->src_qp, (long long)w->src_qp);
+	mask = IBV_WC_WITH_IMM | (w->ud ? IBV_WC_GRH : 0);
+	if (w->wc_flags >= 0 &&
+	    (wc->wc_flags & mask) != ((unsigned int)w->wc_flags & mask))
+		BAD("wc_flags %#x, not %#x (%s)", wc->wc_flags, w->wc_flags,
+		    w->ud ? "GRH and WITH_IMM" : "WITH_IMM");
+	if (w->imm && wc->imm_data != w->imm_data)
+		BAD("imm_data %02x %02x %02x %02x in memory, not %02x %02x "
+		    "%02x %02x",
+		    ((uint8_t *)&wc->imm_data)[0],
+		    ((uint8_t *)&wc->imm_data)[1],
+		    ((uint8_t *)&wc->imm_data)[2],
+		    ((uint8_t *)&wc->imm_data)[3],
+		    ((const uint8_t *)&w->imm_data)[0],
+		    ((const uint8_t *)&w->imm_data)[1],
+		    ((const uint8_t *)&w->imm_data)[2],
+		    ((const uint8_t *)&w->imm_data)[3]);
+#undef BAD
+	if (!n)
+		return true;
+	rc_obs_violation(ctx->obs, "%s", msg);
+	return false;
+}
+
+bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)
+{
+	if (vt_recv(ctx, t, id, 1, len) == 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_post_recv failed (set-up): %m");
+	return false;
+}
+
+bool vt_one_wc(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+	       const struct vt_wc *w)
+{
+	struct ibv_wc wc;
+
+	if (vt_poll(ctx, cq, &wc, 1) != 1) {
+		rc_obs_violation(ctx->obs, "%s: no completion within %d ms",
+				 who, rc_scaled_ms(ctx, VT_WAIT_MS));
+		return false;
+	}
+	return vt_wc_check(ctx, who, &wc, w);
+}
+
+bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
+	     const void *want, size_t len)
+{
+	const uint8_t *g = got, *w = want;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (g[i] != w[i]) {
+			rc_obs_violation(ctx->obs,
+					 "%s: byte %zu is %#04x, not %#04x "
+					 "(of %zu)",
+					 what, i, g[i], w[i], len);
+			rc_obs_out(ctx->obs, got, len);
+			return false;
+		}
+	}
+	return true;
+}
+
+uint8_t *vt_region(struct vt *t, int r)
+{
+	return t->buf + r * VT_REGION;
+}

@@ -26,6 +26,12 @@
  * - rc-inline-rdma-read: INLINE on RDMA_READ fails
  * - rc-wrong-rkey: an RDMA_WRITE with a wrong rkey completes with
  *   IBV_WC_REM_ACCESS_ERR
+ * - rc-write-to-read-only-mr: so does one to an MR without remote write,
+ *   which stays as it was
+ * - rc-rnr-retry-exceeded: a SEND that finds no receive:
+ *   IBV_WC_RNR_RETRY_EXC_ERR
+ * - rc-remote-qp-destroyed: a SEND nothing answers: IBV_WC_RETRY_EXC_ERR
+ * - rc-qp-in-init: a QP not yet in RTS takes no WR
  * - rc-unsignaled: with sq_sig_all 0 only the signaled WR completes
  * - rc-completions-in-order: four SENDs complete in posting order on both
  *   sides
@@ -88,7 +94,8 @@ struct send_row {
 static send_check send_arrives, send_imm, rdma_write, rdma_write_imm, rdma_read,
 	fetch_add, cmp_swap, cmp_swap_mismatch, zero_length, sge_max,
 	sge_one_beyond, inline_max, inline_one_beyond, inline_read, wrong_rkey,
-	unsignaled, in_order, flush_after_error, ud_send, opcode_refused;
+	unsignaled, in_order, flush_after_error, ud_send, opcode_refused,
+	read_only_mr, rnr_retry_exceeded, remote_qp_gone, init_refused;
 
 static const struct send_row rows[] = {
 	{ .c = { .id = "verbs/post_send/rc-send-arrives",
@@ -223,6 +230,42 @@ static const struct send_row rows[] = {
 		 .needs = NEEDS_DP,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = wrong_rkey },
+	{ .c = { .id = "verbs/post_send/rc-write-to-read-only-mr",
+		 .doc = DOC_STATUS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA_WRITE to an MR registered without "
+			 "IBV_ACCESS_REMOTE_WRITE: IBV_WC_REM_ACCESS_ERR, and "
+			 "the MR's bytes unchanged (IBA 10.6.3.3, 10.8.3)",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = read_only_mr },
+	{ .c = { .id = "verbs/post_send/rc-rnr-retry-exceeded",
+		 .doc = DOC_STATUS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a SEND to b with no receive posted, rnr_retry 1 and "
+			 "min_rnr_timer 1 (0.01 ms): the WR completes with "
+			 "IBV_WC_RNR_RETRY_EXC_ERR (IBA 9.7.5.2.8, 10.8.3)",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rnr_retry_exceeded },
+	{ .c = { .id = "verbs/post_send/rc-remote-qp-destroyed",
+		 .doc = DOC_STATUS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "b destroyed, a SEND to it: nothing answers, and after "
+			 "retry_cnt 1 with timeout 1 (8 us) the WR completes "
+			 "with IBV_WC_RETRY_EXC_ERR (IBA 9.7.6.1.3, 10.8.3)",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = remote_qp_gone },
+	{ .c = { .id = "verbs/post_send/rc-qp-in-init",
+		 .doc = DOC_STOP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a SEND to a QP in IBV_QPS_INIT, whose send queue does "
+			 "not take work before RTS (IBA 10.3.1: an immediate "
+			 "error): an errno value and bad_wr that WR",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_FAILS() } },
+	  .check = init_refused },
 	{ .c = { .id = "verbs/post_send/rc-unsignaled",
 		 .doc = DOC_SIGNALED,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -699,6 +742,107 @@ static void wrong_rkey(const struct send_row *row, struct rc_ctx *ctx,
 				   .qp_num = t->a->qp_num,
 				   .src_qp = -1,
 				   .wc_flags = -1 });
+}
+
+static void read_only_mr(const struct send_row *row, struct rc_ctx *ctx,
+			 struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
+	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
+	struct ibv_mr *ro;
+	uint8_t want[LEN];
+
+	ro = (ctx->ops->ibv_reg_mr)(t->l.pd, vt_region(t, 3), VT_REGION,
+				    IBV_ACCESS_LOCAL_WRITE |
+					    IBV_ACCESS_REMOTE_READ);
+	if (!ro) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_reg_mr failed (set-up): %m");
+		return;
+	}
+	vt_pattern(t, 0, LEN, 37);
+	vt_pattern(t, 3, LEN, 41);
+	memcpy(want, vt_region(t, 3), LEN);
+	wr.wr.rdma.remote_addr = vt_addr(t, 3, 0);
+	wr.wr.rdma.rkey = ro->rkey;
+	if (post(ctx, t, &wr, &bad) &&
+	    vt_one_wc(ctx, t->scq, "send",
+		      &(struct vt_wc){ .wr_id = 1,
+				       .status = IBV_WC_REM_ACCESS_ERR,
+				       .opcode = -1,
+				       .byte_len = -1,
+				       .qp_num = t->a->qp_num,
+				       .src_qp = -1,
+				       .wc_flags = -1 }))
+		vt_same(ctx, "read-only", vt_region(t, 3), want, LEN);
+	ctx->ops->ibv_dereg_mr(ro);
+}
+
+/* a SEND of 16 bytes that must complete with @status on a */
+static void send_fails_with(struct rc_ctx *ctx, struct vt *t,
+			    enum ibv_wc_status status)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 16);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
+
+	if (!post(ctx, t, &wr, &bad))
+		return;
+	vt_one_wc(ctx, t->scq, "send",
+		  &(struct vt_wc){ .wr_id = 1,
+				   .status = status,
+				   .opcode = -1,
+				   .byte_len = -1,
+				   .qp_num = t->a->qp_num,
+				   .src_qp = -1,
+				   .wc_flags = -1 });
+}
+
+static void rnr_retry_exceeded(const struct send_row *row, struct rc_ctx *ctx,
+			       struct vt *t)
+{
+	send_fails_with(ctx, t, IBV_WC_RNR_RETRY_EXC_ERR);
+}
+
+static void remote_qp_gone(const struct send_row *row, struct rc_ctx *ctx,
+			   struct vt *t)
+{
+	if (ctx->ops->ibv_destroy_qp(t->b)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_qp failed (set-up): %m");
+		return;
+	}
+	t->b = NULL;
+	send_fails_with(ctx, t, IBV_WC_RETRY_EXC_ERR);
+}
+
+static void init_refused(const struct send_row *row, struct rc_ctx *ctx,
+			 struct vt *t)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.send_cq = t->scq,
+		.recv_cq = t->rcq,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+		.sq_sig_all = 1,
+	};
+	struct ibv_sge sg = vt_sge(t, 0, 0, 16);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad = NULL;
+	struct ibv_qp *qp = ctx->ops->ibv_create_qp(t->l.pd, &qa);
+	const char *why;
+
+	if (!qp || !vl_qp_to(ctx, qp, IBV_QPS_INIT, t->b->qp_num, &why)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a QP in INIT could not be made (set-up): %m");
+		if (qp)
+			ctx->ops->ibv_destroy_qp(qp);
+		return;
+	}
+	RC_OBSERVE(ctx, ctx->ops->ibv_post_send(qp, &wr, &bad));
+	refused_alone(ctx, bad, &wr);
+	ctx->ops->ibv_destroy_qp(qp);
 }
 
 static void unsignaled(const struct send_row *row, struct rc_ctx *ctx,

@@ -19,6 +19,8 @@
  * - ud-grh-first-40-bytes: the GRH (an IPv6 header on RoCE v2 over IPv6:
  *   version 6, a's GID as source and b's as destination) and the data
  *   after it
+ * - peer-ud-grh-first-40-bytes: the same across two devices, where the
+ *   source and destination GIDs differ
  * - ud-grh-own-sge: a first SGE of exactly 40 bytes takes the GRH, the
  *   second all the data
  */
@@ -59,6 +61,7 @@ struct recv_row {
 	recv_check *check;
 	enum ibv_qp_type type;
 	bool srq;
+	bool peer; /* b on the peer device */
 };
 
 static recv_check scatter_max, sge_one_beyond, too_short, flush, on_srq,
@@ -121,6 +124,17 @@ static const struct recv_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = grh_first,
 	  .type = IBV_QPT_UD },
+	{ .c = { .id = "verbs/post_recv/peer-ud-grh-first-40-bytes",
+		 .doc = DOC_GRH,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same from the target device to a QP on the peer: "
+			 "the GRH's source is the sender's GID and its "
+			 "destination the receiver's, two GIDs that differ",
+		 .needs = NEEDS_DP_UD | RC_NEED_ROCE | RC_NEED_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = grh_first,
+	  .type = IBV_QPT_UD,
+	  .peer = true },
 	{ .c = { .id = "verbs/post_recv/ud-grh-own-sge",
 		 .doc = DOC_GRH,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -335,21 +349,14 @@ static void grh_first(const struct recv_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_sge sg = vt_sge(t, 1, 0, GRH + LEN);
 	const struct ibv_grh *g = (const void *)vt_region(t, 1);
-	union ibv_gid gid;
 
-	if (ctx->ops->ibv_query_gid(t->l.ctx, ctx->target->port, t->gid_index,
-				    &gid)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_query_gid failed (set-up): %m");
-		return;
-	}
 	if (!ud_round(ctx, t, &sg, 1))
 		return;
 	if (be32toh(g->version_tclass_flow) >> 28 != 6)
 		rc_obs_violation(ctx->obs, "grh.version %u, not 6",
 				 be32toh(g->version_tclass_flow) >> 28);
-	else if (!vt_same(ctx, "grh.sgid", g->sgid.raw, gid.raw, 16) ||
-		 !vt_same(ctx, "grh.dgid", g->dgid.raw, gid.raw, 16))
+	else if (!vt_same(ctx, "grh.sgid", g->sgid.raw, t->gid_a.raw, 16) ||
+		 !vt_same(ctx, "grh.dgid", g->dgid.raw, t->gid_b.raw, 16))
 		return;
 	else
 		vt_same(ctx, "data", vt_region(t, 1) + GRH, vt_region(t, 0),
@@ -376,7 +383,9 @@ static void grh_own_sge(const struct recv_row *row, struct rc_ctx *ctx,
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct recv_row *row = r;
-	struct vt_opts o = { .type = row->type, .srq = row->srq };
+	struct vt_opts o = { .type = row->type,
+			     .srq = row->srq,
+			     .peer = row->peer };
 	struct vt t;
 
 	if (vt_up(ctx, &t, &o))

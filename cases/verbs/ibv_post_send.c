@@ -39,6 +39,8 @@
  *   IBV_WC_WR_FLUSH_ERR, each
  * - ud-send-arrives: a UD SEND: bytes after the GRH, src_qp, IBV_WC_GRH
  * - ud-send-with-imm: a UD SEND_WITH_IMM
+ * - peer-rc-send-arrives, peer-rc-rdma-write, peer-rc-rdma-read,
+ *   peer-rc-atomic-fetch-add, peer-ud-send-arrives: across two devices
  * - ud-rdma-write-refused, uc-rdma-read-refused: opcodes the table does
  *   not give the transport fail
  */
@@ -76,6 +78,7 @@
 
 #define NEEDS_DP (RC_NEED_DEVICE)
 #define NEEDS_DP_UD (RC_NEED_DEVICE | RC_NEED_UD)
+#define NEEDS_PEER (RC_NEED_DEVICE | RC_NEED_PEER)
 #define LEN 256
 #define IMM 0x0a0b0c0du
 
@@ -89,6 +92,7 @@ struct send_row {
 	enum ibv_qp_type type; /* 0: RC */
 	bool sig_some; /* a's sq_sig_all 0 */
 	enum ibv_wr_opcode op; /* for the rows of several opcodes */
+	bool peer; /* b on the peer device */
 };
 
 static send_check send_arrives, send_imm, rdma_write, rdma_write_imm, rdma_read,
@@ -252,7 +256,7 @@ static const struct send_row rows[] = {
 		 .doc = DOC_STATUS,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "b destroyed, a SEND to it: nothing answers, and after "
-			 "retry_cnt 1 with timeout 1 (8 us) the WR completes "
+			 "retry_cnt 6 with timeout 1 (8 us) the WR completes "
 			 "with IBV_WC_RETRY_EXC_ERR (IBA 9.7.6.1.3, 10.8.3)",
 		 .needs = NEEDS_DP,
 		 .contract = { RC_RETURNS(0) } },
@@ -314,6 +318,49 @@ static const struct send_row rows[] = {
 	  .check = ud_send,
 	  .type = IBV_QPT_UD,
 	  .op = IBV_WR_SEND_WITH_IMM },
+	{ .c = { .id = "verbs/post_send/peer-rc-send-arrives",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "rc-send-arrives from the target device to a QP on "
+			 "the peer, each side with its own context",
+		 .needs = NEEDS_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = send_arrives,
+	  .peer = true },
+	{ .c = { .id = "verbs/post_send/peer-rc-rdma-write",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "rc-rdma-write into the peer's memory",
+		 .needs = NEEDS_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rdma_write,
+	  .peer = true },
+	{ .c = { .id = "verbs/post_send/peer-rc-rdma-read",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "rc-rdma-read of the peer's memory",
+		 .needs = NEEDS_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rdma_read,
+	  .peer = true },
+	{ .c = { .id = "verbs/post_send/peer-rc-atomic-fetch-add",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "rc-atomic-fetch-add on the peer's memory",
+		 .needs = NEEDS_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = fetch_add,
+	  .peer = true },
+	{ .c = { .id = "verbs/post_send/peer-ud-send-arrives",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "ud-send-arrives through an AH to the peer's GID",
+		 .needs = NEEDS_PEER | RC_NEED_UD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = ud_send,
+	  .type = IBV_QPT_UD,
+	  .op = IBV_WR_SEND,
+	  .peer = true },
 	{ .c = { .id = "verbs/post_send/ud-rdma-write-refused",
 		 .doc = DOC_TABLE " ... " DOC_STOP,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -402,7 +449,7 @@ static struct ibv_send_wr remote_wr(struct vt *t, enum ibv_wr_opcode op,
 	struct ibv_send_wr wr = vt_wr(t, op, 1, sg, 1);
 
 	wr.wr.rdma.remote_addr = vt_addr(t, 2, 0);
-	wr.wr.rdma.rkey = t->mr->rkey;
+	wr.wr.rdma.rkey = t->bmr->rkey;
 	return wr;
 }
 
@@ -460,7 +507,7 @@ static void rdma_write_imm(const struct send_row *row, struct rc_ctx *ctx,
 static void rdma_read(const struct send_row *row, struct rc_ctx *ctx,
 		      struct vt *t)
 {
-	struct ibv_sge sg = vt_sge(t, 1, 0, LEN);
+	struct ibv_sge sg = vt_sge(t, 3, 0, LEN);
 	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
 
 	vt_pattern(t, 2, LEN, 9);
@@ -474,7 +521,7 @@ static void rdma_read(const struct send_row *row, struct rc_ctx *ctx,
 					.src_qp = -1,
 					.wc_flags = -1 }))
 		return;
-	vt_same(ctx, "read", vt_region(t, 1), vt_region(t, 2), LEN);
+	vt_same(ctx, "read", vt_region(t, 3), vt_region(t, 2), LEN);
 }
 
 /* An atomic on the 8 bytes at region 2 holding @orig: the remote value
@@ -483,13 +530,13 @@ static void atomic(struct rc_ctx *ctx, struct vt *t, enum ibv_wr_opcode op,
 		   uint64_t orig, uint64_t cmp_add, uint64_t swap,
 		   uint64_t after)
 {
-	struct ibv_sge sg = vt_sge(t, 1, 0, 8);
+	struct ibv_sge sg = vt_sge(t, 3, 0, 8);
 	struct ibv_send_wr wr = vt_wr(t, op, 1, &sg, 1), *bad;
 	uint64_t remote, local;
 
 	memcpy(vt_region(t, 2), &orig, 8);
 	wr.wr.atomic.remote_addr = vt_addr(t, 2, 0);
-	wr.wr.atomic.rkey = t->mr->rkey;
+	wr.wr.atomic.rkey = t->bmr->rkey;
 	wr.wr.atomic.compare_add = cmp_add;
 	wr.wr.atomic.swap = swap;
 	if (!post(ctx, t, &wr, &bad))
@@ -506,7 +553,7 @@ static void atomic(struct rc_ctx *ctx, struct vt *t, enum ibv_wr_opcode op,
 			       .wc_flags = -1 }))
 		return;
 	memcpy(&remote, vt_region(t, 2), 8);
-	memcpy(&local, vt_region(t, 1), 8);
+	memcpy(&local, vt_region(t, 3), 8);
 	if (remote != after)
 		rc_obs_violation(ctx->obs, "remote: %#llx, not %#llx",
 				 (unsigned long long)remote,
@@ -731,7 +778,7 @@ static void wrong_rkey(const struct send_row *row, struct rc_ctx *ctx,
 
 	/* another key of the same index would name no MR either; flip the
 	 * index's top bit, far from any MR of this process */
-	wr.wr.rdma.rkey = t->mr->rkey ^ 0x00800000;
+	wr.wr.rdma.rkey = t->bmr->rkey ^ 0x00800000;
 	if (!post(ctx, t, &wr, &bad))
 		return;
 	vt_one_wc(ctx, t->scq, "send",
@@ -1014,7 +1061,9 @@ static void opcode_refused(const struct send_row *row, struct rc_ctx *ctx,
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct send_row *row = r;
-	struct vt_opts o = { .type = row->type, .sig_some = row->sig_some };
+	struct vt_opts o = { .type = row->type,
+			     .sig_some = row->sig_some,
+			     .peer = row->peer };
 	struct vt t;
 
 	if (vt_up(ctx, &t, &o))

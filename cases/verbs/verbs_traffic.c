@@ -19,6 +19,12 @@ static bool broken(struct rc_ctx *ctx, const char *step)
 	return false;
 }
 
+/* b's side: on the peer device, or the target's own objects */
+static struct ibv_pd *b_pd(const struct vt *t)
+{
+	return t->bpd ? t->bpd : t->l.pd;
+}
+
 static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 			      const struct vt_opts *o, bool sender,
 			      struct ibv_qp_cap *granted)
@@ -33,6 +39,9 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 	};
 	struct ibv_qp *qp;
 
+	/* across devices each side's CQs are its own context's */
+	if (t->bctx)
+		qa.send_cq = qa.recv_cq = sender ? t->scq : t->rcq;
 	if (!qa.cap.max_send_wr) {
 		qa.cap = (struct ibv_qp_cap){ .max_send_wr = 16,
 					      .max_recv_wr = 16,
@@ -40,29 +49,84 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 					      .max_recv_sge = 4,
 					      .max_inline_data = 64 };
 	}
-	qp = ctx->ops->ibv_create_qp(t->l.pd, &qa);
+	qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t), &qa);
 	if (qp)
 		*granted = qa.cap;
 	return qp;
 }
 
-/* RC and UC: each QP the other's destination; every remote access */
-static bool qp_connect(struct rc_ctx *ctx, struct ibv_qp *qp, uint32_t dest)
+/*
+ * RESET to RTS with the attributes ibv_modify_qp(3)'s tables require,
+ * on @port, connected (RC, UC) to @dest at @dgid from the port's GID
+ * @sgid, with every remote access.  RC's timers are the smallest:
+ * min_rnr_timer, rnr_retry and timeout 1; retry_cnt 6, so that an ack
+ * late on a slow host is retried rather than failed (rxe retries for
+ * ever at 7, rxe_comp.c).
+ */
+static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
+		   uint32_t dest, const union ibv_gid *dgid, int sgid)
 {
-	struct ibv_qp_attr a = { .qp_access_flags = ACCESS_ALL };
-	const char *why;
+	const struct rc_ops *ops = ctx->ops;
+	bool rc = qp->qp_type == IBV_QPT_RC, ud = qp->qp_type == IBV_QPT_UD;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = port };
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
 
-	if (!vl_qp_to(ctx, qp, IBV_QPS_RTS, dest, &why)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_modify_qp %s failed (set-up): %m", why);
-		return false;
+	if (ud) {
+		a.qkey = VT_QKEY;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = ACCESS_ALL;
+		mask |= IBV_QP_ACCESS_FLAGS;
 	}
-	if (qp->qp_type == IBV_QPT_UD)
-		return true;
-	/* RTS to RTS: the access flags vl_qp_to leaves at 0 */
-	if (ctx->ops->ibv_modify_qp(qp, &a, IBV_QP_ACCESS_FLAGS))
-		return broken(ctx, "ibv_modify_qp RTS to RTS (access flags)");
+	if (ops->ibv_modify_qp(qp, &a, mask))
+		return broken(ctx, "ibv_modify_qp RESET to INIT");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	mask = IBV_QP_STATE;
+	if (!ud) {
+		a.path_mtu = IBV_MTU_1024;
+		a.dest_qp_num = dest;
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.dgid = *dgid;
+		a.ah_attr.grh.sgid_index = sgid;
+		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.port_num = port;
+		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			IBV_QP_RQ_PSN;
+	}
+	if (rc) {
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 1;
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
+	if (ops->ibv_modify_qp(qp, &a, mask))
+		return broken(ctx, "ibv_modify_qp INIT to RTR");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	if (rc) {
+		a.timeout = 1;
+		a.retry_cnt = 6;
+		a.rnr_retry = 1;
+		a.max_rd_atomic = 1;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	if (ops->ibv_modify_qp(qp, &a, mask))
+		return broken(ctx, "ibv_modify_qp RTR to RTS");
 	return true;
+}
+
+/* The IPv6 GID of @ca's @port: its index, or BROKEN */
+static bool port_gid(struct rc_ctx *ctx, const char *ca, int port,
+		     union ibv_gid *gid, int *index)
+{
+	*index = rc_port_gid(ca, port, false, gid->raw);
+	if (*index >= 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "%s port %d has no IPv6 GID (set-up)", ca, port);
+	return false;
 }
 
 static bool make_ah(struct rc_ctx *ctx, struct vt *t)
@@ -70,13 +134,7 @@ static bool make_ah(struct rc_ctx *ctx, struct vt *t)
 	struct ibv_ah_attr aa = { .is_global = 1,
 				  .port_num = ctx->target->port };
 
-	t->gid_index = rc_port_gid(ctx->target->ca, ctx->target->port, false,
-				   aa.grh.dgid.raw);
-	if (t->gid_index < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "the port has no IPv6 GID (set-up)");
-		return false;
-	}
+	aa.grh.dgid = t->gid_b;
 	aa.grh.sgid_index = t->gid_index;
 	aa.grh.hop_limit = 64;
 	if (!NEED(ctx, ibv_create_ah) || !NEED(ctx, ibv_destroy_ah))
@@ -85,12 +143,44 @@ static bool make_ah(struct rc_ctx *ctx, struct vt *t)
 	return t->ah || broken(ctx, "ibv_create_ah");
 }
 
+/* The peer device's context, PD and buffer for b */
+static bool peer_up(struct rc_ctx *ctx, struct vt *t)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_device *dev = NULL;
+	const char *name;
+	int i;
+
+	for (i = 0; t->l.list[i]; i++) {
+		name = ops->ibv_get_device_name(t->l.list[i]);
+		if (name && !strcmp(name, ctx->target->peer))
+			dev = t->l.list[i];
+	}
+	if (!dev) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the peer %s is not in the device list",
+			     ctx->target->peer);
+		return false;
+	}
+	t->bctx = ops->ibv_open_device(dev);
+	if (!t->bctx)
+		return broken(ctx, "ibv_open_device (peer)");
+	t->bpd = ops->ibv_alloc_pd(t->bctx);
+	if (!t->bpd)
+		return broken(ctx, "ibv_alloc_pd (peer)");
+	if (posix_memalign((void **)&t->bbuf, 4096, VT_BUF))
+		return broken(ctx, "posix_memalign");
+	memset(t->bbuf, 0, VT_BUF);
+	return true;
+}
+
 bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 {
 	const struct rc_ops *ops = ctx->ops;
 	struct ibv_srq_init_attr sa = {
 		.attr = { .max_wr = 16, .max_sge = 4 },
 	};
+	int port = ctx->target->port, bport = port;
 
 	memset(t, 0, sizeof(*t));
 	if (ctx->target->link == RC_LINK_IWARP) {
@@ -110,6 +200,16 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		return false;
 	if (!vl_up(ctx, &t->l, VL_PD))
 		return false;
+	if (!port_gid(ctx, ctx->target->ca, port, &t->gid_a, &t->gid_index))
+		return false;
+	t->gid_b = t->gid_a;
+	t->gid_index_b = t->gid_index;
+	if (o->peer) {
+		bport = ctx->target->peer_port;
+		if (!peer_up(ctx, t) || !port_gid(ctx, ctx->target->peer, bport,
+						  &t->gid_b, &t->gid_index_b))
+			return false;
+	}
 	t->scq = ops->ibv_create_cq(t->l.ctx, 64, NULL, NULL, 0);
 	if (!t->scq)
 		return broken(ctx, "ibv_create_cq (send)");
@@ -117,15 +217,15 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		if (!NEED(ctx, ibv_create_comp_channel) ||
 		    !NEED(ctx, ibv_destroy_comp_channel))
 			return false;
-		t->ch = ops->ibv_create_comp_channel(t->l.ctx);
+		t->ch = ops->ibv_create_comp_channel(vt_bctx(t));
 		if (!t->ch)
 			return broken(ctx, "ibv_create_comp_channel");
 	}
-	t->rcq = ops->ibv_create_cq(t->l.ctx, 64, &t->cq_context, t->ch, 0);
+	t->rcq = ops->ibv_create_cq(vt_bctx(t), 64, &t->cq_context, t->ch, 0);
 	if (!t->rcq)
 		return broken(ctx, "ibv_create_cq (receive)");
 	if (o->srq) {
-		t->srq = ops->ibv_create_srq(t->l.pd, &sa);
+		t->srq = ops->ibv_create_srq(b_pd(t), &sa);
 		if (!t->srq)
 			return broken(ctx, "ibv_create_srq");
 		t->srq_max_sge = sa.attr.max_sge;
@@ -136,14 +236,20 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	t->mr = (ops->ibv_reg_mr)(t->l.pd, t->buf, VT_BUF, ACCESS_ALL);
 	if (!t->mr)
 		return broken(ctx, "ibv_reg_mr");
+	t->bmr = t->mr;
+	if (t->bbuf) {
+		t->bmr = (ops->ibv_reg_mr)(t->bpd, t->bbuf, VT_BUF, ACCESS_ALL);
+		if (!t->bmr)
+			return broken(ctx, "ibv_reg_mr (peer)");
+	}
 	t->a = make_qp(ctx, t, o, true, &t->cap);
 	if (!t->a)
 		return broken(ctx, "ibv_create_qp (a)");
 	t->b = make_qp(ctx, t, o, false, &t->bcap);
 	if (!t->b)
 		return broken(ctx, "ibv_create_qp (b)");
-	if (!qp_connect(ctx, t->a, t->b->qp_num) ||
-	    !qp_connect(ctx, t->b, t->a->qp_num))
+	if (!to_rts(ctx, t->a, port, t->b->qp_num, &t->gid_b, t->gid_index) ||
+	    !to_rts(ctx, t->b, bport, t->a->qp_num, &t->gid_a, t->gid_index_b))
 		return false;
 	if (t->a->qp_type == IBV_QPT_UD && !make_ah(ctx, t))
 		return false;
@@ -162,6 +268,8 @@ void vt_down(struct rc_ctx *ctx, struct vt *t)
 		ops->ibv_destroy_qp(t->b);
 	if (t->srq)
 		ops->ibv_destroy_srq(t->srq);
+	if (t->bmr && t->bmr != t->mr)
+		ops->ibv_dereg_mr(t->bmr);
 	if (t->mr)
 		ops->ibv_dereg_mr(t->mr);
 	if (t->scq)
@@ -170,21 +278,40 @@ void vt_down(struct rc_ctx *ctx, struct vt *t)
 		ops->ibv_destroy_cq(t->rcq);
 	if (t->ch)
 		ops->ibv_destroy_comp_channel(t->ch);
+	if (t->bpd)
+		ops->ibv_dealloc_pd(t->bpd);
+	if (t->bctx)
+		ops->ibv_close_device(t->bctx);
 	free(t->buf);
+	free(t->bbuf);
 	vl_down(ctx, &t->l);
 	memset(t, 0, sizeof(*t));
 }
 
+struct ibv_context *vt_bctx(const struct vt *t)
+{
+	return t->bctx ? t->bctx : t->l.ctx;
+}
+
+/* regions 1 and 2 are b's (its receives, the target of RDMA), 0 and 3
+ * a's; one buffer holds all four unless b is on the peer */
+static bool b_region(const struct vt *t, int r)
+{
+	return t->bbuf && (r == 1 || r == 2);
+}
+
 uint64_t vt_addr(const struct vt *t, int r, size_t off)
 {
-	return (uintptr_t)(t->buf + r * VT_REGION + off);
+	return (uintptr_t)((b_region(t, r) ? t->bbuf : t->buf) + r * VT_REGION +
+			   off);
 }
 
 struct ibv_sge vt_sge(const struct vt *t, int r, size_t off, uint32_t len)
 {
 	return (struct ibv_sge){ .addr = vt_addr(t, r, off),
 				 .length = len,
-				 .lkey = t->mr->lkey };
+				 .lkey = b_region(t, r) ? t->bmr->lkey :
+							  t->mr->lkey };
 }
 
 int vt_recv(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id, int r,
@@ -251,7 +378,7 @@ bool vt_quiet(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc)
 
 void vt_pattern(struct vt *t, int r, size_t len, uint8_t seed)
 {
-	uint8_t *p = t->buf + r * VT_REGION;
+	uint8_t *p = vt_region(t, r);
 	size_t i;
 
 	for (i = 0; i < len; i++)
@@ -354,5 +481,5 @@ bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 
 uint8_t *vt_region(struct vt *t, int r)
 {
-	return t->buf + r * VT_REGION;
+	return (uint8_t *)(uintptr_t)vt_addr(t, r, 0);
 }

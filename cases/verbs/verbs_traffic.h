@@ -5,13 +5,17 @@
  * receiving one (b), connected to each other (RC, UC: each the other's
  * destination; UD: an AH to the port's own IPv6 GID), both in RTS, with
  * a send CQ and a receive CQ they share, and one buffer registered for
- * every access.  Everything is made by the implementation under test, so
- * each side carries traffic on its own objects.
+ * every access.  With a peer (vt_opts.peer), b is on the peer device,
+ * with its own context, PD, CQ (the receive CQ) and buffer, and the two
+ * address each other by their ports' IPv6 GIDs.  Everything is made by
+ * the implementation under test, so each side carries traffic on its own
+ * objects.
  *
- * RC's timers are the smallest the IBA allows (min_rnr_timer, timeout,
- * retry_cnt and rnr_retry 1: vl_qp_to), so an error that retries gives
- * up at once.  Completions are waited for by polling with a deadline,
- * never by sleeping.
+ * RC's timers are the smallest the IBA allows (min_rnr_timer, timeout
+ * and rnr_retry 1), so an error that retries gives up at once; retry_cnt
+ * is 6, so that a late ack on a slow host costs a retry, not the row.
+ * Completions are waited for by polling with a deadline, never by
+ * sleeping.
  */
 #ifndef RDMACONF_CASES_VERBS_TRAFFIC_H
 #define RDMACONF_CASES_VERBS_TRAFFIC_H
@@ -33,6 +37,7 @@ struct vt_opts {
 	bool sig_some; /* a's sq_sig_all is 0 (else 1) */
 	struct ibv_qp_cap cap; /* asked for both; 0s: the defaults */
 	bool channel; /* the receive CQ on a completion channel */
+	bool peer; /* b on the peer device (RC_NEED_PEER) */
 };
 
 struct vt {
@@ -45,7 +50,15 @@ struct vt {
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	struct ibv_ah *ah; /* UD: to b */
-	int gid_index;
+	/* the IPv6 GIDs a and b address each other by, and their index */
+	union ibv_gid gid_a, gid_b;
+	int gid_index, gid_index_b;
+	/* b's own context, PD, MR and buffer when it is on the peer; else
+	 * bmr is mr, and b's regions are in buf */
+	struct ibv_context *bctx;
+	struct ibv_pd *bpd;
+	struct ibv_mr *bmr;
+	uint8_t *bbuf;
 	uint32_t srq_max_sge; /* the SRQ's, as granted */
 	struct ibv_comp_channel *ch; /* the receive CQ's, if asked */
 	int cq_context; /* the receive CQ's cq_context is &this */
@@ -54,7 +67,10 @@ struct vt {
 /* false: the row is BROKEN (or SKIP on iWARP), its cause recorded */
 bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o);
 void vt_down(struct rc_ctx *ctx, struct vt *t);
-/* Address of region @r at @off in the buffer, as an SGE would name it */
+/* b's context: the peer's, or the target's */
+struct ibv_context *vt_bctx(const struct vt *t);
+/* Address of region @r at @off (regions 1 and 2 are b's: its receives
+ * and the target of RDMA; 0 and 3 a's), as an SGE would name it */
 uint64_t vt_addr(const struct vt *t, int r, size_t off);
 /* One SGE over region @r at @off, @len bytes */
 struct ibv_sge vt_sge(const struct vt *t, int r, size_t off, uint32_t len);

@@ -41,6 +41,7 @@
  * - ud-send-with-imm: a UD SEND_WITH_IMM
  * - peer-rc-send-arrives, peer-rc-rdma-write, peer-rc-rdma-read,
  *   peer-rc-atomic-fetch-add, peer-ud-send-arrives: across two devices
+ * - uc-send-arrives, uc-rdma-write: what the table gives UC
  * - ud-rdma-write-refused, uc-rdma-read-refused: opcodes the table does
  *   not give the transport fail
  */
@@ -361,6 +362,24 @@ static const struct send_row rows[] = {
 	  .type = IBV_QPT_UD,
 	  .op = IBV_WR_SEND,
 	  .peer = true },
+	{ .c = { .id = "verbs/post_send/uc-send-arrives",
+		 .doc = DOC_TABLE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the table gives IBV_QPT_UC IBV_WR_SEND: the bytes and "
+			 "both completions as on RC",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = send_arrives,
+	  .type = IBV_QPT_UC },
+	{ .c = { .id = "verbs/post_send/uc-rdma-write",
+		 .doc = DOC_TABLE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the table gives IBV_QPT_UC IBV_WR_RDMA_WRITE: it lands "
+			 "and consumes no receive",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rdma_write,
+	  .type = IBV_QPT_UC },
 	{ .c = { .id = "verbs/post_send/ud-rdma-write-refused",
 		 .doc = DOC_TABLE " ... " DOC_STOP,
 		 .basis = RC_BASIS_INTERPRETATION,

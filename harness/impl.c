@@ -191,8 +191,7 @@ static int system_ibv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 	return ibv_post_recv(qp, wr, bad_wr);
 }
 
-static int system_ibv_post_srq_recv(struct ibv_srq *srq,
-				    struct ibv_recv_wr *wr,
+static int system_ibv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 				    struct ibv_recv_wr **bad_wr)
 {
 	return ibv_post_srq_recv(srq, wr, bad_wr);

@@ -32,6 +32,8 @@
  *   IBV_WC_RNR_RETRY_EXC_ERR
  * - rc-remote-qp-destroyed: a SEND nothing answers: IBV_WC_RETRY_EXC_ERR
  * - rc-qp-in-init: a QP not yet in RTS takes no WR
+ * - rc-sq-sig-all: with sq_sig_all 1 a WR without the flag completes
+ * - rc-queues-wrap: queues and CQs used round several times
  * - rc-unsignaled: with sq_sig_all 0 only the signaled WR completes
  * - rc-completions-in-order: four SENDs complete in posting order on both
  *   sides
@@ -100,7 +102,8 @@ static send_check send_arrives, send_imm, rdma_write, rdma_write_imm, rdma_read,
 	fetch_add, cmp_swap, cmp_swap_mismatch, zero_length, sge_max,
 	sge_one_beyond, inline_max, inline_one_beyond, inline_read, wrong_rkey,
 	unsignaled, in_order, flush_after_error, ud_send, opcode_refused,
-	read_only_mr, rnr_retry_exceeded, remote_qp_gone, init_refused;
+	read_only_mr, rnr_retry_exceeded, remote_qp_gone, init_refused, sig_all,
+	queues_wrap;
 
 static const struct send_row rows[] = {
 	{ .c = { .id = "verbs/post_send/rc-send-arrives",
@@ -271,6 +274,26 @@ static const struct send_row rows[] = {
 		 .needs = NEEDS_DP,
 		 .contract = { RC_FAILS() } },
 	  .check = init_refused },
+	{ .c = { .id = "verbs/post_send/rc-sq-sig-all",
+		 .doc = DOC_SIGNALED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "sq_sig_all 1: a SEND without IBV_SEND_SIGNALED "
+			 "completes all the same, the flag being relevant only "
+			 "with sq_sig_all=0",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = sig_all },
+	{ .c = { .id = "verbs/post_send/rc-queues-wrap",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "nine rounds of as many SENDs as the send queue holds, "
+			 "each round's receives posted before it and every "
+			 "completion taken after: the queues and both CQs go "
+			 "round more than once, and every message arrives with "
+			 "its own bytes, in order, on the last round too",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = queues_wrap },
 	{ .c = { .id = "verbs/post_send/rc-unsignaled",
 		 .doc = DOC_SIGNALED,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -909,6 +932,116 @@ static void init_refused(const struct send_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, ctx->ops->ibv_post_send(qp, &wr, &bad));
 	refused_alone(ctx, bad, &wr);
 	ctx->ops->ibv_destroy_qp(qp);
+}
+
+static void sig_all(const struct send_row *row, struct rc_ctx *ctx,
+		    struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 16);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
+
+	wr.send_flags = 0;
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+		return;
+	vt_one_wc(ctx, t->scq, "send",
+		  &(struct vt_wc){ .wr_id = 1,
+				   .opcode = IBV_WC_SEND,
+				   .byte_len = -1,
+				   .qp_num = t->a->qp_num,
+				   .src_qp = -1,
+				   .wc_flags = -1 });
+}
+
+#define ROUNDS 9
+#define WRAP_MAX 64
+
+/* One round of @n SENDs of 8 bytes, message k carrying bytes k * 8 ..
+ * of region 0 into its own 64 bytes of region 1 */
+static bool round_trip(struct rc_ctx *ctx, struct vt *t, int round, int n)
+{
+	struct ibv_sge sg[WRAP_MAX];
+	struct ibv_send_wr wr[WRAP_MAX], *bad;
+	struct ibv_recv_wr rw[WRAP_MAX], *rbad;
+	struct ibv_sge rs[WRAP_MAX];
+	struct ibv_wc wc[WRAP_MAX];
+	uint64_t base = (uint64_t)round * 1000;
+	int i, got;
+
+	for (i = 0; i < n; i++) {
+		rs[i] = vt_sge(t, 1, i * 64, 64);
+		rw[i] = (struct ibv_recv_wr){ .wr_id = base + 500 + i,
+					      .sg_list = &rs[i],
+					      .num_sge = 1,
+					      .next = i + 1 < n ? &rw[i + 1] :
+								  NULL };
+		sg[i] = vt_sge(t, 0, (round * n + i) % 256 * 8, 8);
+		wr[i] = vt_wr(t, IBV_WR_SEND, base + i, &sg[i], 1);
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+	}
+	if (ctx->ops->ibv_post_recv(t->b, rw, &rbad)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_post_recv failed (set-up): %m");
+		return false;
+	}
+	RC_OBSERVE(ctx, ctx->ops->ibv_post_send(t->a, wr, &bad));
+	if (ctx->obs->ret != 0)
+		return false;
+	got = vt_poll(ctx, t->rcq, wc, n);
+	for (i = 0; i < got; i++)
+		if (!vt_wc_check(ctx, "recv", &wc[i],
+				 &(struct vt_wc){ .wr_id = base + 500 + i,
+						  .opcode = IBV_WC_RECV,
+						  .byte_len = 8,
+						  .qp_num = t->b->qp_num,
+						  .src_qp = -1,
+						  .wc_flags = 0 }) ||
+		    !vt_same(ctx, "received", vt_region(t, 1) + i * 64,
+			     (void *)(uintptr_t)sg[i].addr, 8))
+			return false;
+	if (got != n) {
+		rc_obs_violation(ctx->obs,
+				 "recv: %d completions in round %d, "
+				 "not %d",
+				 got, round, n);
+		return false;
+	}
+	got = vt_poll(ctx, t->scq, wc, n);
+	for (i = 0; i < got; i++)
+		if (!vt_wc_check(ctx, "send", &wc[i],
+				 &(struct vt_wc){ .wr_id = base + i,
+						  .opcode = IBV_WC_SEND,
+						  .byte_len = -1,
+						  .qp_num = t->a->qp_num,
+						  .src_qp = -1,
+						  .wc_flags = -1 }))
+			return false;
+	if (got != n) {
+		rc_obs_violation(ctx->obs,
+				 "send: %d completions in round %d, "
+				 "not %d",
+				 got, round, n);
+		return false;
+	}
+	return true;
+}
+
+static void queues_wrap(const struct send_row *row, struct rc_ctx *ctx,
+			struct vt *t)
+{
+	int n = t->cap.max_send_wr, r;
+
+	if (n > WRAP_MAX || n > (int)t->bcap.max_recv_wr ||
+	    n * 64 > VT_REGION) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "max_send_wr %d, max_recv_wr %u: not what the row "
+			     "has room for",
+			     n, t->bcap.max_recv_wr);
+		return;
+	}
+	vt_pattern(t, 0, VT_REGION, 43);
+	for (r = 0; r < ROUNDS; r++)
+		if (!round_trip(ctx, t, r, n))
+			return;
 }
 
 static void unsignaled(const struct send_row *row, struct rc_ctx *ctx,

@@ -178,6 +178,36 @@ static int system_ibv_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
 	return ibv_get_srq_num(srq, srq_num);
 }
 
+/* The data path: the header's calls through the context's ops. */
+static int system_ibv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+				struct ibv_send_wr **bad_wr)
+{
+	return ibv_post_send(qp, wr, bad_wr);
+}
+
+static int system_ibv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+				struct ibv_recv_wr **bad_wr)
+{
+	return ibv_post_recv(qp, wr, bad_wr);
+}
+
+static int system_ibv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+				    struct ibv_recv_wr **bad_wr)
+{
+	return ibv_post_srq_recv(srq, wr, bad_wr);
+}
+
+static int system_ibv_poll_cq(struct ibv_cq *cq, int num_entries,
+			      struct ibv_wc *wc)
+{
+	return ibv_poll_cq(cq, num_entries, wc);
+}
+
+static int system_ibv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	return ibv_req_notify_cq(cq, solicited_only);
+}
+
 /* The header's inline verbs, each installed if what it calls is there. */
 static void system_inline_verbs(struct rc_ops *o)
 {
@@ -202,6 +232,11 @@ static void system_inline_verbs(struct rc_ops *o)
 	o->ibv_create_qp_ex = has_create_qp ? system_ibv_create_qp_ex : NULL;
 	o->ibv_create_srq_ex = has_create_srq ? system_ibv_create_srq_ex : NULL;
 	o->ibv_get_srq_num = has_lib ? system_ibv_get_srq_num : NULL;
+	o->ibv_post_send = has_lib ? system_ibv_post_send : NULL;
+	o->ibv_post_recv = has_lib ? system_ibv_post_recv : NULL;
+	o->ibv_post_srq_recv = has_lib ? system_ibv_post_srq_recv : NULL;
+	o->ibv_poll_cq = has_lib ? system_ibv_poll_cq : NULL;
+	o->ibv_req_notify_cq = has_lib ? system_ibv_req_notify_cq : NULL;
 }
 
 static bool system_resolved;

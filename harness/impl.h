@@ -166,6 +166,17 @@
 	X(ibv_query_srq, int, (struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)) \
 	X(ibv_destroy_srq, int, (struct ibv_srq *srq)) \
 	X(ibv_get_srq_num, int, (struct ibv_srq *srq, uint32_t *srq_num)) \
+	X(ibv_post_send, int, (struct ibv_qp *qp, struct ibv_send_wr *wr, \
+			       struct ibv_send_wr **bad_wr)) \
+	X(ibv_post_recv, int, (struct ibv_qp *qp, struct ibv_recv_wr *wr, \
+			       struct ibv_recv_wr **bad_wr)) \
+	X(ibv_post_srq_recv, int, (struct ibv_srq *srq, struct ibv_recv_wr *wr, \
+				   struct ibv_recv_wr **bad_wr)) \
+	X(ibv_poll_cq, int, (struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)) \
+	X(ibv_req_notify_cq, int, (struct ibv_cq *cq, int solicited_only)) \
+	X(ibv_get_cq_event, int, (struct ibv_comp_channel *channel, \
+				  struct ibv_cq **cq, void **cq_context)) \
+	X(ibv_ack_cq_events, void, (struct ibv_cq *cq, unsigned int nevents)) \
 	X(ibv_get_async_event, int, (struct ibv_context *context, \
 				     struct ibv_async_event *event)) \
 	X(ibv_ack_async_event, void, (struct ibv_async_event *event)) \

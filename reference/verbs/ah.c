@@ -20,7 +20,7 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "ref_verbs.h"
-#include "uverbs.h"
+#include "objects.h"
 
 #define NEXT_HDR_IB 0x1b	/* IBA 8.3.1: the next header after a GRH */
 #define GRH_IPV4_OFF 20		/* where an IPv4 header sits in the GRH */
@@ -189,17 +189,30 @@ void ref_ah_attr_from_uverbs(const struct ib_uverbs_ah_attr *a,
 	attr->port_num = a->port_num;
 }
 
+/*
+ * On the reference's own context, the provider's part of the command too
+ * (rxe answers with its ah_num, which its UD send WQEs name): the AH is a
+ * struct ref_ah.  A context of libibverbs' gets the core command only.
+ */
 struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 {
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;
 		struct ib_uverbs_create_ah body;
 	} cmd = {};
-	struct ib_uverbs_create_ah_resp resp = {};
+	struct {
+		struct ib_uverbs_create_ah_resp core;
+		/* right after the core's 4 bytes */
+		uint32_t drv[2 * REF_UDATA_WORDS];
+	} resp = {};
+	const struct ref_provider *prov = NULL;
+	struct ref_context *own;
+	struct ref_udata u = {};
+	struct ref_ah *ah;
 	const char *dev;
-	struct ibv_ah *ah;
 	int err;
 
+	BUILD_ASSERT(offsetof(typeof(resp), drv) == sizeof(resp.core));
 	if (!pd || !attr)
 		return errno = EINVAL, NULL;
 	dev = pd->context->device->name;
@@ -215,20 +228,33 @@ struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	ah = calloc(1, sizeof(*ah));
 	if (!ah)
 		return NULL;
+	own = ref_ctx_own(pd->context);
+	if (own)
+		prov = own->prov;
+	if (prov && prov->ah_in)
+		prov->ah_in(&u);
 	cmd.body.response = (uintptr_t)&resp;
 	cmd.body.user_handle = (uintptr_t)ah;
 	cmd.body.pd_handle = pd->handle;
 	ref_ah_attr_to_uverbs(attr, &cmd.body.attr);
-	err = ref_write(pd->context->cmd_fd, IB_USER_VERBS_CMD_CREATE_AH,
-			   &cmd, sizeof(cmd), sizeof(resp));
+	err = ref_write(pd->context->cmd_fd, IB_USER_VERBS_CMD_CREATE_AH, &cmd,
+			sizeof(cmd), sizeof(resp.core) + u.out_len);
 	if (err) {
 		free(ah);
 		return errno = err, NULL;
 	}
-	ah->context = pd->context;
-	ah->pd = pd;
-	ah->handle = resp.ah_handle;
-	return ah;
+	ah->ah.context = pd->context;
+	ah->ah.pd = pd;
+	ah->ah.handle = resp.core.ah_handle;
+	memcpy(u.out, resp.drv, u.out_len);
+	if (prov && prov->ah_done) {
+		err = prov->ah_done(ah, &u);
+		if (err) {
+			ref_ibv_destroy_ah(&ah->ah);
+			return errno = err, NULL;
+		}
+	}
+	return &ah->ah;
 }
 
 int ref_ibv_destroy_ah(struct ibv_ah *ah)

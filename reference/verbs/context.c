@@ -78,6 +78,12 @@ static struct ref_context *new_context(struct ref_device *dev, int cmd_fd)
 	/* not libibverbs' extended context: its inline verbs given this one
 	 * find no ops (verbs_get_ctx() is NULL) rather than foreign memory */
 	ctx->ctx.abi_compat = NULL;
+	/* what <infiniband/verbs.h>'s inline data-path verbs call */
+	ctx->ctx.ops.post_send = ref_ibv_post_send;
+	ctx->ctx.ops.post_recv = ref_ibv_post_recv;
+	ctx->ctx.ops.post_srq_recv = ref_ibv_post_srq_recv;
+	ctx->ctx.ops.poll_cq = ref_ibv_poll_cq;
+	ctx->ctx.ops.req_notify_cq = ref_ibv_req_notify_cq;
 	pthread_mutex_init(&ctx->ctx.mutex, NULL);
 	return ctx;
 }

@@ -15,8 +15,9 @@
  * The work completions an extended CQ can give are those of the queue
  * the kernel fills (rxe's struct ib_uverbs_wc, siw's struct siw_cqe):
  * IBV_WC_STANDARD_FLAGS; neither device has a clock, a VLAN or a flow
- * tag to report, so other wc_flags are EOPNOTSUPP.  Until the reference
- * polls (its data path), ibv_start_poll on its CQ answers EOPNOTSUPP.
+ * tag to report, so other wc_flags are EOPNOTSUPP.  The reference polls
+ * through ibv_poll_cq(3) only (datapath.c): ibv_start_poll on its CQ
+ * answers EOPNOTSUPP.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -103,6 +104,7 @@ static struct ref_cq *new_cq(struct ibv_context *context, void *cq_context,
 	cq->cq.cq_context = cq_context;
 	pthread_mutex_init(&cq->cq.mutex, NULL);
 	pthread_cond_init(&cq->cq.cond, NULL);
+	pthread_mutex_init(&cq->lock, NULL);
 	cq->cq.start_poll = no_poll;
 	cq->cq.next_poll = no_next;
 	cq->cq.end_poll = no_end;
@@ -113,6 +115,7 @@ static void free_cq(struct ref_cq *cq)
 {
 	pthread_mutex_destroy(&cq->cq.mutex);
 	pthread_cond_destroy(&cq->cq.cond);
+	pthread_mutex_destroy(&cq->lock);
 	free(cq);
 }
 
@@ -324,19 +327,20 @@ int ref_ibv_resize_cq(struct ibv_cq *ibcq, int cqe)
 	cmd.body.response = (uintptr_t)&resp;
 	cmd.body.cq_handle = ibcq->handle;
 	cmd.body.cqe = cqe;
+	/* the kernel copies the queue's entries into the new one: no poll
+	 * may consume one until the new queue is mapped */
+	pthread_mutex_lock(&cq->lock);
 	err = ref_write(ibcq->context->cmd_fd, IB_USER_VERBS_CMD_RESIZE_CQ,
 			&cmd, sizeof(cmd.hdr) + sizeof(cmd.body) + u.in_len,
 			sizeof(resp.core) + u.out_len);
-	if (err)
-		return ref_fail(err);
-	ibcq->cqe = resp.core.cqe;
-	memcpy(u.out, resp.drv, u.out_len);
-	if (prov->resize_cq_done) {
-		err = prov->resize_cq_done(cq, &u);
-		if (err)
-			return ref_fail(err);
+	if (!err) {
+		ibcq->cqe = resp.core.cqe;
+		memcpy(u.out, resp.drv, u.out_len);
+		if (prov->resize_cq_done)
+			err = prov->resize_cq_done(cq, &u);
 	}
-	return 0;
+	pthread_mutex_unlock(&cq->lock);
+	return err ? ref_fail(err) : 0;
 }
 
 /* "returns 0 on success, or the value of errno on failure"; "fails if any

@@ -64,6 +64,7 @@ struct ref_cq {
 	struct ref_queue q;
 	uint32_t id; /* the provider's (siw's cq_id) */
 	uint64_t wc_flags; /* ibv_create_cq_ex(3)'s */
+	pthread_mutex_t lock; /* its queue's consumer (datapath.c) */
 };
 
 #define REF_SAME_FIELD(f)                          \
@@ -86,6 +87,7 @@ struct ref_srq {
 	enum ibv_srq_type type;
 	uint32_t srq_num; /* XRC only: the kernel's srqn */
 	uint32_t max_wr, max_sge; /* as granted */
+	pthread_mutex_t lock; /* its queue's producer (datapath.c) */
 	/* rxe: where the kernel writes the queue's new place on a resize */
 	struct {
 		uint64_t offset;
@@ -98,6 +100,16 @@ struct ref_qp {
 	struct ref_queue sq, rq;
 	struct ibv_qp_cap cap; /* as granted */
 	bool sq_sig_all;
+	/* the producers of its queues (datapath.c) */
+	pthread_mutex_t sq_lock, rq_lock;
+	uint32_t ssn; /* rxe: the send sequence number of the next WQE */
+};
+
+/* An AH: the kernel's object, and the provider's name for it (rxe's
+ * ah_num, which a UD send WQE carries). */
+struct ref_ah {
+	struct ibv_ah ah; /* first */
+	uint32_t ah_num;
 };
 
 /* The driver data of one command: what goes in, what comes back. */
@@ -132,6 +144,21 @@ struct ref_provider {
 	int (*srq_done)(struct ref_srq *srq, const struct ref_udata *u);
 	void (*modify_srq_in)(struct ref_srq *srq, struct ref_udata *u);
 	int (*modify_srq_done)(struct ref_srq *srq, int mask);
+	void (*ah_in)(struct ref_udata *u);
+	int (*ah_done)(struct ref_ah *ah, const struct ref_udata *u);
+	/*
+	 * The data path (dp_<driver>.c), called with the queue's lock held
+	 * and each WR already checked against the QP's granted caps
+	 * (datapath.c).  post_send_one and post_recv_one write one WQE and
+	 * make it the kernel's: 0, ENOMEM when the queue is full, or another
+	 * errno value.  send_doorbell tells the kernel the send queue has
+	 * new WQEs.  poll_one takes the oldest completion into @wc: 1, or 0
+	 * when there is none.
+	 */
+	int (*post_send_one)(struct ref_qp *qp, const struct ibv_send_wr *wr);
+	int (*send_doorbell)(struct ref_qp *qp);
+	int (*post_recv_one)(struct ref_queue *q, const struct ibv_recv_wr *wr);
+	int (*poll_one)(struct ref_cq *cq, struct ibv_wc *wc);
 };
 
 /* The provider of driver @driver_id: rxe, siw, or the one with no driver
@@ -162,6 +189,22 @@ static inline struct ref_qp *ref_qp(struct ibv_qp *qp)
 static inline struct ref_srq *ref_srq(struct ibv_srq *srq)
 {
 	return (struct ref_srq *)srq;
+}
+
+static inline struct ref_ah *ref_ah(struct ibv_ah *ah)
+{
+	return (struct ref_ah *)ah;
+}
+
+/*
+ * A context the reference made, told from libibverbs' own: libibverbs
+ * marks each of its contexts as extended (abi_compat set), the reference
+ * leaves it NULL (context.c).  The AH calls, which take either side's
+ * objects, give the driver its part only on the reference's.
+ */
+static inline struct ref_context *ref_ctx_own(struct ibv_context *c)
+{
+	return c && !c->abi_compat ? (struct ref_context *)c : NULL;
 }
 
 static inline struct ref_mr *ref_mr(struct ibv_mr *mr)

@@ -20,6 +20,7 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include "objects.h"
+#include "dp_rxe.h"
 
 BUILD_ASSERT(sizeof(struct mminfo) == 16);
 BUILD_ASSERT(offsetof(struct rxe_queue_buf, producer_index) == 128);
@@ -162,4 +163,10 @@ const struct ref_provider ref_provider_rxe = {
 	.srq_done = srq_done,
 	.modify_srq_in = modify_srq_in,
 	.modify_srq_done = modify_srq_done,
+	.ah_in = ref_rxe_ah_in,
+	.ah_done = ref_rxe_ah_done,
+	.post_send_one = ref_rxe_post_send_one,
+	.send_doorbell = ref_rxe_send_doorbell,
+	.post_recv_one = ref_rxe_post_recv_one,
+	.poll_one = ref_rxe_poll_one,
 };

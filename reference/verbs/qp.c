@@ -16,7 +16,8 @@
  * What the reference cannot make is EOPNOTSUPP: XRC QPs (it opens no XRC
  * domain), QPs over an RSS indirection table or with a TSO header (no
  * such objects or driver data), and the send-ops interface of struct
- * ibv_qp_ex (its data path is still to come).
+ * ibv_qp_ex (its data path has the classic post calls only,
+ * datapath.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -176,6 +177,8 @@ static void free_qp(struct ref_qp *qp)
 	ref_queue_unmap(&qp->rq);
 	pthread_mutex_destroy(&qp->qp.mutex);
 	pthread_cond_destroy(&qp->qp.cond);
+	pthread_mutex_destroy(&qp->sq_lock);
+	pthread_mutex_destroy(&qp->rq_lock);
 	free(qp);
 }
 
@@ -232,6 +235,8 @@ static struct ibv_qp *create(struct ibv_context *context,
 		return ref_fail_null(ENOMEM);
 	pthread_mutex_init(&qp->qp.mutex, NULL);
 	pthread_cond_init(&qp->qp.cond, NULL);
+	pthread_mutex_init(&qp->sq_lock, NULL);
+	pthread_mutex_init(&qp->rq_lock, NULL);
 	qp->qp.context = context;
 	qp->qp.qp_context = a->qp_context;
 	qp->qp.pd = a->pd;

@@ -9,7 +9,9 @@
  *
  * The control path (devices, contexts, PDs, MRs, MWs, CQs, QPs, SRQs,
  * async events) makes its own objects (objects.h): they may be given
- * only to these calls.  The address-handle, GID and multicast calls take
+ * only to these calls, and to the data path's (posting, polling, CQ
+ * events), which a context of the reference also carries in its ops, so
+ * that <infiniband/verbs.h>'s inline verbs reach them too.  The address-handle, GID and multicast calls take
  * a context, PD or QP of either side: only their public fields are read
  * (the command fd, the device name, the kernel handles).
  */
@@ -109,6 +111,19 @@ int ref_ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr,
 int ref_ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
 int ref_ibv_destroy_srq(struct ibv_srq *srq);
 int ref_ibv_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+
+/* the data path (datapath.c, the provider's dp_<driver>.c) */
+int ref_ibv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		      struct ibv_send_wr **bad_wr);
+int ref_ibv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		      struct ibv_recv_wr **bad_wr);
+int ref_ibv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+			  struct ibv_recv_wr **bad_wr);
+int ref_ibv_poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
+int ref_ibv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+int ref_ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq,
+			 void **cq_context);
+void ref_ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
 
 /* async events (async.c) */
 int ref_ibv_get_async_event(struct ibv_context *context,

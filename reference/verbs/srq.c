@@ -49,6 +49,7 @@ static void free_srq(struct ref_srq *srq)
 	ref_queue_unmap(&srq->q);
 	pthread_mutex_destroy(&srq->srq.mutex);
 	pthread_cond_destroy(&srq->srq.cond);
+	pthread_mutex_destroy(&srq->lock);
 	free(srq);
 }
 
@@ -109,6 +110,7 @@ static struct ibv_srq *create(struct ibv_context *context,
 		return ref_fail_null(ENOMEM);
 	pthread_mutex_init(&srq->srq.mutex, NULL);
 	pthread_cond_init(&srq->srq.cond, NULL);
+	pthread_mutex_init(&srq->lock, NULL);
 	srq->srq.context = context;
 	srq->srq.srq_context = a->srq_context;
 	srq->srq.pd = a->pd;
@@ -227,16 +229,14 @@ int ref_ibv_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *srq_attr,
 	cmd.body.attr_mask = srq_attr_mask;
 	cmd.body.max_wr = srq_attr->max_wr;
 	cmd.body.srq_limit = srq_attr->srq_limit;
+	/* a resize moves the queue: no post until the new one is mapped */
+	pthread_mutex_lock(&srq->lock);
 	err = ref_write(ibsrq->context->cmd_fd, IB_USER_VERBS_CMD_MODIFY_SRQ,
 			&cmd, sizeof(cmd.hdr) + sizeof(cmd.body) + u.in_len, 0);
-	if (err)
-		return ref_fail(err);
-	if (prov->modify_srq_done) {
+	if (!err && prov->modify_srq_done)
 		err = prov->modify_srq_done(srq, srq_attr_mask);
-		if (err)
-			return ref_fail(err);
-	}
-	return 0;
+	pthread_mutex_unlock(&srq->lock);
+	return err ? ref_fail(err) : 0;
 }
 
 /* "returns 0 on success, or the value of errno on failure" */

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "verbs_traffic.h"
+#include "../../harness/device.h"
+
+#define NEED(ctx, call) rc_need_call(ctx, (const void *)(ctx)->ops->call, #call)
+
+#define ACCESS_ALL                                          \
+	(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+	 IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
+
+static bool broken(struct rc_ctx *ctx, const char *step)
+{
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s failed (set-up): %m", step);
+	return false;
+}
+
+/* b's side: on the peer device, or the target's own objects */
+static struct ibv_pd *b_pd(const struct vt *t)
+{
+	return t->bpd ? t->bpd : t->l.pd;
+}
+
+static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
+			      const struct vt_opts *o, bool sender,
+			      struct ibv_qp_cap *granted)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = o->type ? o->type : IBV_QPT_RC,
+		.send_cq = t->scq,
+		.recv_cq = t->rcq,
+		.cap = o->cap,
+		.sq_sig_all = !(sender && o->sig_some),
+		.srq = sender ? NULL : t->srq,
+	};
+	struct ibv_qp *qp;
+
+	/* across devices each side's CQs are its own context's */
+	if (t->bctx)
+		qa.send_cq = qa.recv_cq = sender ? t->scq : t->rcq;
+	if (!qa.cap.max_send_wr) {
+		qa.cap = (struct ibv_qp_cap){ .max_send_wr = 16,
+					      .max_recv_wr = 16,
+					      .max_send_sge = 4,
+					      .max_recv_sge = 4,
+					      .max_inline_data = 64 };
+	}
+	qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t), &qa);
+	if (qp)
+		*granted = qa.cap;
+	return qp;
+}
+
+/*
+ * RESET to RTS with the attributes ibv_modify_qp(3)'s tables require,
+ * on @port, connected (RC, UC) to @dest at @dgid from the port's GID
+ * @sgid, with every remote access.  RC's timers are the smallest:
+ * min_rnr_timer, rnr_retry and timeout 1; retry_cnt 6, so that an ack
+ * late on a slow host is retried rather than failed (rxe retries for
+ * ever at 7, rxe_comp.c).
+ */
+static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
+		   uint32_t dest, const union ibv_gid *dgid, int sgid)
+{
+	const struct rc_ops *ops = ctx->ops;
+	bool rc = qp->qp_type == IBV_QPT_RC, ud = qp->qp_type == IBV_QPT_UD;
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = port };
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	if (ud) {
+		a.qkey = VT_QKEY;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = ACCESS_ALL;
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	if (ops->ibv_modify_qp(qp, &a, mask))
+		return broken(ctx, "ibv_modify_qp RESET to INIT");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	mask = IBV_QP_STATE;
+	if (!ud) {
+		a.path_mtu = IBV_MTU_1024;
+		a.dest_qp_num = dest;
+		a.ah_attr.is_global = 1;
+		a.ah_attr.grh.dgid = *dgid;
+		a.ah_attr.grh.sgid_index = sgid;
+		a.ah_attr.grh.hop_limit = 64;
+		a.ah_attr.port_num = port;
+		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			IBV_QP_RQ_PSN;
+	}
+	if (rc) {
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 1;
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
+	if (ops->ibv_modify_qp(qp, &a, mask))
+		return broken(ctx, "ibv_modify_qp INIT to RTR");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	if (rc) {
+		a.timeout = 1;
+		a.retry_cnt = 6;
+		a.rnr_retry = 1;
+		a.max_rd_atomic = 1;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	if (ops->ibv_modify_qp(qp, &a, mask))
+		return broken(ctx, "ibv_modify_qp RTR to RTS");
+	return true;
+}
+
+/* The IPv6 GID of @ca's @port: its index, or BROKEN */
+static bool port_gid(struct rc_ctx *ctx, const char *ca, int port,
+		     union ibv_gid *gid, int *index)
+{
+	*index = rc_port_gid(ca, port, false, gid->raw);
+	if (*index >= 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "%s port %d has no IPv6 GID (set-up)", ca, port);
+	return false;
+}
+
+static bool make_ah(struct rc_ctx *ctx, struct vt *t)
+{
+	struct ibv_ah_attr aa = { .is_global = 1,
+				  .port_num = ctx->target->port };
+
+	aa.grh.dgid = t->gid_b;
+	aa.grh.sgid_index = t->gid_index;
+	aa.grh.hop_limit = 64;
+	if (!NEED(ctx, ibv_create_ah) || !NEED(ctx, ibv_destroy_ah))
+		return false;
+	t->ah = ctx->ops->ibv_create_ah(t->l.pd, &aa);
+	return t->ah || broken(ctx, "ibv_create_ah");
+}
+
+/* The peer device's context, PD and buffer for b */
+static bool peer_up(struct rc_ctx *ctx, struct vt *t)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_device *dev = NULL;
+	const char *name;
+	int i;
+
+	for (i = 0; t->l.list[i]; i++) {
+		name = ops->ibv_get_device_name(t->l.list[i]);
+		if (name && !strcmp(name, ctx->target->peer))
+			dev = t->l.list[i];
+	}
+	if (!dev) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the peer %s is not in the device list",
+			     ctx->target->peer);
+		return false;
+	}
+	t->bctx = ops->ibv_open_device(dev);
+	if (!t->bctx)
+		return broken(ctx, "ibv_open_device (peer)");
+	t->bpd = ops->ibv_alloc_pd(t->bctx);
+	if (!t->bpd)
+		return broken(ctx, "ibv_alloc_pd (peer)");
+	if (posix_memalign((void **)&t->bbuf, 4096, VT_BUF))
+		return broken(ctx, "posix_memalign");
+	memset(t->bbuf, 0, VT_BUF);
+	return true;
+}
+
+bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_srq_init_attr sa = {
+		.attr = { .max_wr = 16, .max_sge = 4 },
+	};
+	int port = ctx->target->port, bport = port;
+
+	memset(t, 0, sizeof(*t));
+	if (ctx->target->link == RC_LINK_IWARP) {
+		rc_obs_state(ctx->obs, RC_STATE_SKIP,
+			     "iWARP: the reference has no data path for siw "
+			     "yet, and its QPs connect through rdma_cm");
+		return false;
+	}
+	if (!NEED(ctx, ibv_create_cq) || !NEED(ctx, ibv_destroy_cq) ||
+	    !NEED(ctx, ibv_create_qp) || !NEED(ctx, ibv_destroy_qp) ||
+	    !NEED(ctx, ibv_modify_qp) || !NEED(ctx, ibv_reg_mr) ||
+	    !NEED(ctx, ibv_dereg_mr) || !NEED(ctx, ibv_post_recv) ||
+	    !NEED(ctx, ibv_post_send) || !NEED(ctx, ibv_poll_cq) ||
+	    (o->srq &&
+	     (!NEED(ctx, ibv_create_srq) || !NEED(ctx, ibv_destroy_srq) ||
+	      !NEED(ctx, ibv_post_srq_recv))))
+		return false;
+	if (!vl_up(ctx, &t->l, VL_PD))
+		return false;
+	if (!port_gid(ctx, ctx->target->ca, port, &t->gid_a, &t->gid_index))
+		return false;
+	t->gid_b = t->gid_a;
+	t->gid_index_b = t->gid_index;
+	if (o->peer) {
+		bport = ctx->target->peer_port;
+		if (!peer_up(ctx, t) || !port_gid(ctx, ctx->target->peer, bport,
+						  &t->gid_b, &t->gid_index_b))
+			return false;
+	}
+	t->scq = ops->ibv_create_cq(t->l.ctx, 64, NULL, NULL, 0);
+	if (!t->scq)
+		return broken(ctx, "ibv_create_cq (send)");
+	if (o->channel) {
+		if (!NEED(ctx, ibv_create_comp_channel) ||
+		    !NEED(ctx, ibv_destroy_comp_channel))
+			return false;
+		t->ch = ops->ibv_create_comp_channel(vt_bctx(t));
+		if (!t->ch)
+			return broken(ctx, "ibv_create_comp_channel");
+	}
+	t->rcq = ops->ibv_create_cq(vt_bctx(t), 64, &t->cq_context, t->ch, 0);
+	if (!t->rcq)
+		return broken(ctx, "ibv_create_cq (receive)");
+	if (o->srq) {
+		t->srq = ops->ibv_create_srq(b_pd(t), &sa);
+		if (!t->srq)
+			return broken(ctx, "ibv_create_srq");
+		t->srq_max_sge = sa.attr.max_sge;
+	}
+	if (posix_memalign((void **)&t->buf, 4096, VT_BUF))
+		return broken(ctx, "posix_memalign");
+	memset(t->buf, 0, VT_BUF);
+	t->mr = (ops->ibv_reg_mr)(t->l.pd, t->buf, VT_BUF, ACCESS_ALL);
+	if (!t->mr)
+		return broken(ctx, "ibv_reg_mr");
+	t->bmr = t->mr;
+	if (t->bbuf) {
+		t->bmr = (ops->ibv_reg_mr)(t->bpd, t->bbuf, VT_BUF, ACCESS_ALL);
+		if (!t->bmr)
+			return broken(ctx, "ibv_reg_mr (peer)");
+	}
+	t->a = make_qp(ctx, t, o, true, &t->cap);
+	if (!t->a)
+		return broken(ctx, "ibv_create_qp (a)");
+	t->b = make_qp(ctx, t, o, false, &t->bcap);
+	if (!t->b)
+		return broken(ctx, "ibv_create_qp (b)");
+	if (!to_rts(ctx, t->a, port, t->b->qp_num, &t->gid_b, t->gid_index) ||
+	    !to_rts(ctx, t->b, bport, t->a->qp_num, &t->gid_a, t->gid_index_b))
+		return false;
+	if (t->a->qp_type == IBV_QPT_UD && !make_ah(ctx, t))
+		return false;
+	return true;
+}
+
+void vt_down(struct rc_ctx *ctx, struct vt *t)
+{
+	const struct rc_ops *ops = ctx->ops;
+
+	if (t->ah)
+		ops->ibv_destroy_ah(t->ah);
+	if (t->a)
+		ops->ibv_destroy_qp(t->a);
+	if (t->b)
+		ops->ibv_destroy_qp(t->b);
+	if (t->srq)
+		ops->ibv_destroy_srq(t->srq);
+	if (t->bmr && t->bmr != t->mr)
+		ops->ibv_dereg_mr(t->bmr);
+	if (t->mr)
+		ops->ibv_dereg_mr(t->mr);
+	if (t->scq)
+		ops->ibv_destroy_cq(t->scq);
+	if (t->rcq)
+		ops->ibv_destroy_cq(t->rcq);
+	if (t->ch)
+		ops->ibv_destroy_comp_channel(t->ch);
+	if (t->bpd)
+		ops->ibv_dealloc_pd(t->bpd);
+	if (t->bctx)
+		ops->ibv_close_device(t->bctx);
+	free(t->buf);
+	free(t->bbuf);
+	vl_down(ctx, &t->l);
+	memset(t, 0, sizeof(*t));
+}
+
+struct ibv_context *vt_bctx(const struct vt *t)
+{
+	return t->bctx ? t->bctx : t->l.ctx;
+}
+
+/* regions 1 and 2 are b's (its receives, the target of RDMA), 0 and 3
+ * a's; one buffer holds all four unless b is on the peer */
+static bool b_region(const struct vt *t, int r)
+{
+	return t->bbuf && (r == 1 || r == 2);
+}
+
+uint64_t vt_addr(const struct vt *t, int r, size_t off)
+{
+	return (uintptr_t)((b_region(t, r) ? t->bbuf : t->buf) + r * VT_REGION +
+			   off);
+}
+
+struct ibv_sge vt_sge(const struct vt *t, int r, size_t off, uint32_t len)
+{
+	return (struct ibv_sge){ .addr = vt_addr(t, r, off),
+				 .length = len,
+				 .lkey = b_region(t, r) ? t->bmr->lkey :
+							  t->mr->lkey };
+}
+
+int vt_recv(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id, int r,
+	    uint32_t len)
+{
+	struct ibv_sge sg = vt_sge(t, r, 0, len);
+	struct ibv_recv_wr wr = { .wr_id = wr_id,
+				  .sg_list = &sg,
+				  .num_sge = 1 };
+	struct ibv_recv_wr *bad = NULL;
+
+	if (t->srq)
+		return ctx->ops->ibv_post_srq_recv(t->srq, &wr, &bad);
+	return ctx->ops->ibv_post_recv(t->b, &wr, &bad);
+}
+
+struct ibv_send_wr vt_wr(const struct vt *t, enum ibv_wr_opcode op,
+			 uint64_t wr_id, struct ibv_sge *sg, int n)
+{
+	struct ibv_send_wr wr = { .wr_id = wr_id,
+				  .sg_list = sg,
+				  .num_sge = n,
+				  .opcode = op,
+				  .send_flags = IBV_SEND_SIGNALED };
+
+	if (t->a->qp_type == IBV_QPT_UD) {
+		wr.wr.ud.ah = t->ah;
+		wr.wr.ud.remote_qpn = t->b->qp_num;
+		wr.wr.ud.remote_qkey = VT_QKEY;
+	}
+	return wr;
+}
+
+/*
+ * Poll until @n arrived or @ms passed.  Between empty polls the CPU is
+ * given back: for the first millisecond by yielding, then by pausing
+ * 100 us a time.  The work a row waits for is the kernel's (rxe's tasks
+ * and the network stack), on the same two CPUs as the other rows of the
+ * run; a row that spins takes the time the completion needs.  The pause
+ * only spaces the polls: the deadline decides.
+ */
+static int poll_for(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc,
+		    int n, int ms)
+{
+	const struct timespec pause = { .tv_nsec = 100 * 1000 };
+	double start = rc_now_ms(), end = start + rc_scaled_ms(ctx, ms), now;
+	int got = 0, r;
+
+	while (got < n) {
+		r = ctx->ops->ibv_poll_cq(cq, n - got, wc + got);
+		if (r < 0)
+			break;
+		got += r;
+		now = rc_now_ms();
+		if (got >= n || now > end)
+			break;
+		if (r)
+			continue;
+		if (now - start < 1)
+			sched_yield();
+		else
+			nanosleep(&pause, NULL);
+	}
+	return got;
+}
+
+int vt_poll(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc, int n)
+{
+	return poll_for(ctx, cq, wc, n, VT_WAIT_MS);
+}
+
+bool vt_quiet(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	return poll_for(ctx, cq, wc, 1, VT_QUIET_MS) == 0;
+}
+
+void vt_pattern(struct vt *t, int r, size_t len, uint8_t seed)
+{
+	uint8_t *p = vt_region(t, r);
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 7 + seed);
+}
+
+bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
+		 const struct vt_wc *w)
+{
+	char msg[RC_REASON_MAX] = "";
+	unsigned int mask;
+	size_t n = 0;
+
+#define BAD(...)                                                              \
+	do {                                                                  \
+		if (n < sizeof(msg))                                          \
+			n += snprintf(msg + n, sizeof(msg) - n, "%s%s.",      \
+				      n ? "; " : "", who);                    \
+		if (n < sizeof(msg))                                          \
+			n += snprintf(msg + n, sizeof(msg) - n, __VA_ARGS__); \
+	} while (0)
+	if (wc->wr_id != w->wr_id)
+		BAD("wr_id %llu, not %llu", (unsigned long long)wc->wr_id,
+		    (unsigned long long)w->wr_id);
+	if (wc->status != w->status)
+		BAD("status %s, not %s", ibv_wc_status_str(wc->status),
+		    ibv_wc_status_str(w->status));
+	if (wc->qp_num != w->qp_num)
+		BAD("qp_num %u, not %u", wc->qp_num, w->qp_num);
+	if (w->opcode >= 0 && (int)wc->opcode != w->opcode)
+		BAD("opcode %d, not %d", wc->opcode, w->opcode);
+	if (w->byte_len >= 0 && wc->byte_len != w->byte_len)
+		BAD("byte_len %u, not %lld", wc->byte_len,
+		    (long long)w->byte_len);
+	if (w->src_qp >= 0 && wc->src_qp != w->src_qp)
+		BAD("src_qp %u, not %lld", wc->src_qp, (long long)w->src_qp);
+	mask = IBV_WC_WITH_IMM | (w->ud ? IBV_WC_GRH : 0);
+	if (w->wc_flags >= 0 &&
+	    (wc->wc_flags & mask) != ((unsigned int)w->wc_flags & mask))
+		BAD("wc_flags %#x, not %#x (%s)", wc->wc_flags, w->wc_flags,
+		    w->ud ? "GRH and WITH_IMM" : "WITH_IMM");
+	if (w->imm && wc->imm_data != w->imm_data)
+		BAD("imm_data %02x %02x %02x %02x in memory, not %02x %02x "
+		    "%02x %02x",
+		    ((uint8_t *)&wc->imm_data)[0],
+		    ((uint8_t *)&wc->imm_data)[1],
+		    ((uint8_t *)&wc->imm_data)[2],
+		    ((uint8_t *)&wc->imm_data)[3],
+		    ((const uint8_t *)&w->imm_data)[0],
+		    ((const uint8_t *)&w->imm_data)[1],
+		    ((const uint8_t *)&w->imm_data)[2],
+		    ((const uint8_t *)&w->imm_data)[3]);
+#undef BAD
+	if (!n)
+		return true;
+	rc_obs_violation(ctx->obs, "%s", msg);
+	return false;
+}
+
+bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)
+{
+	if (vt_recv(ctx, t, id, 1, len) == 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_post_recv failed (set-up): %m");
+	return false;
+}
+
+bool vt_one_wc(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+	       const struct vt_wc *w)
+{
+	struct ibv_wc wc;
+
+	if (vt_poll(ctx, cq, &wc, 1) != 1) {
+		rc_obs_violation(ctx->obs, "%s: no completion within %d ms",
+				 who, rc_scaled_ms(ctx, VT_WAIT_MS));
+		return false;
+	}
+	return vt_wc_check(ctx, who, &wc, w);
+}
+
+bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
+	     const void *want, size_t len)
+{
+	const uint8_t *g = got, *w = want;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (g[i] != w[i]) {
+			rc_obs_violation(ctx->obs,
+					 "%s: byte %zu is %#04x, not %#04x "
+					 "(of %zu)",
+					 what, i, g[i], w[i], len);
+			rc_obs_out(ctx->obs, got, len);
+			return false;
+		}
+	}
+	return true;
+}
+
+uint8_t *vt_region(struct vt *t, int r)
+{
+	return (uint8_t *)(uintptr_t)vt_addr(t, r, 0);
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The rung a data-path row stands on, above the ladder's PD (vl_up):
+ * two QPs of one type on the target port, a sending one (a) and a
+ * receiving one (b), connected to each other (RC, UC: each the other's
+ * destination; UD: an AH to the port's own IPv6 GID), both in RTS, with
+ * a send CQ and a receive CQ they share, and one buffer registered for
+ * every access.  With a peer (vt_opts.peer), b is on the peer device,
+ * with its own context, PD, CQ (the receive CQ) and buffer, and the two
+ * address each other by their ports' IPv6 GIDs.  Everything is made by
+ * the implementation under test, so each side carries traffic on its own
+ * objects.
+ *
+ * RC's timers are the smallest the IBA allows (min_rnr_timer, timeout
+ * and rnr_retry 1), so an error that retries gives up at once; retry_cnt
+ * is 6, so that a late ack on a slow host costs a retry, not the row.
+ * Completions are waited for by polling with a deadline, never by
+ * sleeping.
+ */
+#ifndef RDMACONF_CASES_VERBS_TRAFFIC_H
+#define RDMACONF_CASES_VERBS_TRAFFIC_H
+
+#include "verbs_ladder.h"
+
+/* the registered buffer: four regions a row may use as it likes */
+#define VT_REGION 4096
+#define VT_BUF (4 * VT_REGION)
+#define VT_QKEY 0x11111111
+/* how long a completion that must come may take, and how long one that
+ * must not come is waited for (both scaled by the host's slowness) */
+#define VT_WAIT_MS 3000
+#define VT_QUIET_MS 100
+
+struct vt_opts {
+	enum ibv_qp_type type; /* 0: RC */
+	bool srq; /* b receives through an SRQ */
+	bool sig_some; /* a's sq_sig_all is 0 (else 1) */
+	struct ibv_qp_cap cap; /* asked for both; 0s: the defaults */
+	bool channel; /* the receive CQ on a completion channel */
+	bool peer; /* b on the peer device (RC_NEED_PEER) */
+};
+
+struct vt {
+	struct vl l;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_qp *a, *b;
+	struct ibv_srq *srq;
+	struct ibv_qp_cap cap; /* a's, as granted */
+	struct ibv_qp_cap bcap; /* b's, as granted */
+	struct ibv_mr *mr;
+	uint8_t *buf;
+	struct ibv_ah *ah; /* UD: to b */
+	/* the IPv6 GIDs a and b address each other by, and their index */
+	union ibv_gid gid_a, gid_b;
+	int gid_index, gid_index_b;
+	/* b's own context, PD, MR and buffer when it is on the peer; else
+	 * bmr is mr, and b's regions are in buf */
+	struct ibv_context *bctx;
+	struct ibv_pd *bpd;
+	struct ibv_mr *bmr;
+	uint8_t *bbuf;
+	uint32_t srq_max_sge; /* the SRQ's, as granted */
+	struct ibv_comp_channel *ch; /* the receive CQ's, if asked */
+	int cq_context; /* the receive CQ's cq_context is &this */
+};
+
+/* false: the row is BROKEN (or SKIP on iWARP), its cause recorded */
+bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o);
+void vt_down(struct rc_ctx *ctx, struct vt *t);
+/* b's context: the peer's, or the target's */
+struct ibv_context *vt_bctx(const struct vt *t);
+/* Address of region @r at @off (regions 1 and 2 are b's: its receives
+ * and the target of RDMA; 0 and 3 a's), as an SGE would name it */
+uint64_t vt_addr(const struct vt *t, int r, size_t off);
+/* One SGE over region @r at @off, @len bytes */
+struct ibv_sge vt_sge(const struct vt *t, int r, size_t off, uint32_t len);
+/* Post one receive on b (or its SRQ): 0 or the call's errno value */
+int vt_recv(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id, int r,
+	    uint32_t len);
+/* A send WR from a to b of @op (the UD part filled for UD) */
+struct ibv_send_wr vt_wr(const struct vt *t, enum ibv_wr_opcode op,
+			 uint64_t wr_id, struct ibv_sge *sg, int n);
+/* Poll @cq with the implementation until @n completions arrived or the
+ * deadline passed: how many arrived (more than @n are not taken). */
+int vt_poll(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc, int n);
+/* Nothing arrives on @cq within VT_QUIET_MS: true; false and the first
+ * completion that did in @wc. */
+bool vt_quiet(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc);
+/* Fill region @r with @len bytes that differ from their neighbours'
+ * (i * 7 + @seed: every byte value once in each 256) */
+void vt_pattern(struct vt *t, int r, size_t len, uint8_t seed);
+/* Compare one completion's documented fields with what was expected,
+ * recording each mismatch as a violation named "@who.field" */
+struct vt_wc {
+	uint64_t wr_id;
+	enum ibv_wc_status status;
+	int opcode; /* -1: not checked (an error completion) */
+	int64_t byte_len; /* -1: not checked */
+	uint32_t qp_num;
+	int64_t src_qp; /* -1: not checked (valid for UD only) */
+	/* -1: not checked; else WITH_IMM, and GRH on UD, where it is valid
+	 * ("GRH is present (valid only for UD QPs)") */
+	int wc_flags;
+	bool ud;
+	bool imm; /* imm_data equals .imm_data */
+	__be32 imm_data;
+};
+bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
+		 const struct vt_wc *want);
+
+/* Post a receive of @len bytes into region 1 (BROKEN if refused) */
+bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len);
+/* The one completion @cq must give within VT_WAIT_MS, checked */
+bool vt_one_wc(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+	       const struct vt_wc *w);
+/* @len bytes at @got as at @want, else a violation naming @what and the
+ * first byte that differs, and @got as the output */
+bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
+	     const void *want, size_t len);
+uint8_t *vt_region(struct vt *t, int r);
+
+#endif

@@ -180,11 +180,14 @@ fail:
 }
 
 /*
- * Rewriting the whole file costs its size: past RC_RESULTS_WHOLE bytes
- * a state is written at most every RC_RESULTS_LAG_MS, and always at the
- * end (and on SIGINT or SIGTERM, which end the run through close).
+ * Rewriting the whole file costs its size, and a sync: past
+ * RC_RESULTS_WHOLE bytes a state is written at most every
+ * RC_RESULTS_LAG_MS, and always at the end (and on SIGINT or SIGTERM,
+ * which end the run through close).  At 600 rows (1.5 MB) a rewrite per
+ * row made the results file most of the suite's time in the VM, whose
+ * working tree is a 9p share.
  */
-#define RC_RESULTS_WHOLE (1024 * 1024)
+#define RC_RESULTS_WHOLE (64 * 1024)
 #define RC_RESULTS_LAG_MS 250
 
 /* The document as it stands, written whole (wfile.c): on any failure

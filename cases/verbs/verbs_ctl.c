@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -57,15 +58,16 @@ bool vc_attr(struct rc_ctx *ctx, struct vl *l, struct ibv_device_attr *a)
 
 bool vc_sever(struct rc_ctx *ctx, struct vl *l)
 {
-	int p[2];
+	int fd = open("/", O_PATH);
 
-	if (pipe(p) || dup2(p[0], l->ctx->cmd_fd) < 0) {
+	if (fd < 0 || dup2(fd, l->ctx->cmd_fd) < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not take the "
 			     "command file away (set-up): %m");
+		if (fd >= 0)
+			close(fd);
 		return false;
 	}
-	close(p[0]);
-	close(p[1]);
+	close(fd);
 	return true;
 }
 

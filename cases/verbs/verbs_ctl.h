@@ -54,10 +54,11 @@ void vc_run(const struct vc_row *row, struct rc_ctx *ctx, const void *fn,
  * BROKEN when it fails). */
 bool vc_attr(struct rc_ctx *ctx, struct vl *l, struct ibv_device_attr *a);
 /*
- * From now on, @l's context's command file takes no command: a pipe's
- * read end is put in its place (write(2) and ioctl(2) on it fail), so the
- * library's next command to the kernel fails where the caller cannot see
- * why, and no later open(2) gets the number.  BROKEN when it cannot.
+ * From now on, @l's context's command file takes no command: an O_PATH
+ * descriptor is put in its place (write(2) and ioctl(2) on it fail with
+ * EBADF, whichever the library sends its commands with), so the library's
+ * next command to the kernel fails, and no later open(2) gets the number.
+ * BROKEN when it cannot.
  */
 bool vc_sever(struct rc_ctx *ctx, struct vl *l);
 /* The process can open no more files (RLIMIT_NOFILE at the lowest free

@@ -58,7 +58,8 @@ bool vc_attr(struct rc_ctx *ctx, struct vl *l, struct ibv_device_attr *a);
  * descriptor is put in its place (write(2) and ioctl(2) on it fail with
  * EBADF, whichever the library sends its commands with), so the library's
  * next command to the kernel fails, and no later open(2) gets the number.
- * BROKEN when it cannot.
+ * The file's close destroys what the context had in the kernel.  BROKEN
+ * when it cannot.
  */
 bool vc_sever(struct rc_ctx *ctx, struct vl *l);
 /* The process can open no more files (RLIMIT_NOFILE at the lowest free
@@ -91,3 +92,15 @@ extern const struct vc_rate vc_rates[];
 extern const int vc_nrates;
 /* the highest value of enum ibv_rate */
 #define VC_RATE_LAST IBV_RATE_1200_GBPS
+
+/*
+ * The kernel's record of this process's MR of @lkey on the target device,
+ * as RDMA netlink gives it to `rdma -j -d res show mr`: true when there is
+ * one, with its length and rkey.
+ */
+bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
+		  uint32_t *rkey);
+/* Whether the device does what a row needs (query_device through the
+ * implementation under test); UNSUPPORTED with @why when not. */
+bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can,
+		   const char *why);

@@ -152,6 +152,9 @@ static const struct {
 	{ "ibv_get_device_list", "fails only without the kernel's verbs ABI "
 	  "(ENOSYS) or memory: a row cannot take the ABI away from a library "
 	  "the harness initialised before the row (the device's fingerprint)" },
+	{ "ibv_close_device", "no failure a caller can cause: close(2) of the "
+	  "command file releases what is left on it (ibv_open_device(3)'s "
+	  "NOTES)" },
 	{ "umad_release_port", "no argument is documented as invalid, and a "
 	  "structure umad_get_port did not fill is undefined to release" },
 	{ "umad_get_ca_device_list", "its page's one error is ENOMEM, which a "

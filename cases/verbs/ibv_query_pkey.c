@@ -21,6 +21,8 @@
  *   (interpretation: no index to return; the membership bit is part of
  *   the P_Key)
  * - port 0: -1 (interpretation)
+ * A port without a P_Key table (iWARP's) is UNSUPPORTED for the rows that
+ * read an entry.
  */
 #include <endian.h>
 #include <stdio.h>
@@ -103,10 +105,13 @@ static const struct vc_row index_rows[] = {
 static int table_len(struct rc_ctx *ctx, int port)
 {
 	char path[160];
+	int n;
 
 	snprintf(path, sizeof(path), RC_SYSFS_IB "/%s/ports/%d/pkeys",
 		 ctx->target->ca, port);
-	return rc_dir_count(path);
+	n = rc_dir_count(path);
+	/* an iWARP port has no P_Key table in sysfs at all */
+	return n < 0 ? 0 : n;
 }
 
 /* Entry @i of the port's table as sysfs has it, or -1 */
@@ -118,6 +123,18 @@ static int sysfs_pkey(struct rc_ctx *ctx, int port, int i)
 			  ctx->target->ca, port, i))
 		return -1;
 	return (int)strtol(buf, NULL, 16);
+}
+
+/* No entry @i in sysfs: UNSUPPORTED where the port has no P_Key table
+ * (iWARP), BROKEN otherwise. */
+static void no_table(struct rc_ctx *ctx, int i)
+{
+	if (!table_len(ctx, ctx->target->port) || ctx->target->link == RC_LINK_IWARP)
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the port has no "
+			     "P_Key table");
+	else
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no pkeys/%d in sysfs",
+			     i);
 }
 
 static bool in_table(struct rc_ctx *ctx, int port, int pkey)
@@ -138,8 +155,7 @@ static void pkey_at(const struct vc_row *row, struct rc_ctx *ctx,
 	uint16_t pkey = 0xa5a5;
 
 	if (want < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no pkeys/%d in sysfs",
-			     i);
+		no_table(ctx, i);
 		return;
 	}
 	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_pkey(l->ctx, l->port, i,
@@ -170,7 +186,7 @@ static void index_of(const struct vc_row *row, struct rc_ctx *ctx,
 	int want = sysfs_pkey(ctx, l->port, 0);
 
 	if (want < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no pkeys/0 in sysfs");
+		no_table(ctx, 0);
 		return;
 	}
 	RC_OBSERVE(ctx, ctx->ops->ibv_get_pkey_index(l->ctx, l->port,

@@ -16,6 +16,7 @@
  *   nothing to return)
  * - the command file gone: an errno value (interpretation)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,10 +138,13 @@ static long sysfs_num(struct rc_ctx *ctx, int port, const char *file)
 static int sysfs_count(struct rc_ctx *ctx, int port, const char *dir)
 {
 	char path[160];
+	int n;
 
 	snprintf(path, sizeof(path), RC_SYSFS_IB "/%s/ports/%d/%s",
 		 ctx->target->ca, port, dir);
-	return rc_dir_count(path);
+	n = rc_dir_count(path);
+	/* an iWARP port has no P_Key table in sysfs at all */
+	return n == -ENOENT ? 0 : n;
 }
 
 static void as_sysfs(struct rc_ctx *ctx, int port,

@@ -27,81 +27,113 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_ALLOC "ibv_alloc_mw() allocates a memory window (MW) associated " \
+#define DOC_ALLOC                                                   \
+	"ibv_alloc_mw() allocates a memory window (MW) associated " \
 	"with the protection domain pd. The MW's type (1 or 2A/2B) is type."
-#define DOC_ALLOC_RET "ibv_alloc_mw() returns a pointer to the allocated " \
+#define DOC_ALLOC_RET                                        \
+	"ibv_alloc_mw() returns a pointer to the allocated " \
 	"MW, or NULL if the request fails."
-#define DOC_DEALLOC "ibv_dealloc_mw() Unbinds in case was previously bound " \
+#define DOC_DEALLOC                                              \
+	"ibv_dealloc_mw() Unbinds in case was previously bound " \
 	"and deallocates the MW mw."
-#define DOC_DEALLOC_RET "ibv_dealloc_mw() returns 0 on success, or the " \
+#define DOC_DEALLOC_RET                                  \
+	"ibv_dealloc_mw() returns 0 on success, or the " \
 	"value of errno on failure (which indicates the failure reason)."
 
 static vc_check alloc_type, alloc_holds_pd, alloc_bad_type, alloc_severed,
 	dealloc_frees_pd, dealloc_one_of_two, dealloc_severed;
 
 static const struct vc_row alloc_rows[] = {
-	{ .c = { .id = "verbs/alloc_mw/type-1", .doc = DOC_ALLOC,
+	{ .c = { .id = "verbs/alloc_mw/type-1",
+		 .doc = DOC_ALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "pd, context and type as asked", .needs = VC_NEEDS,
+		 .note = "pd, context and type as asked",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = alloc_type, .rung = VL_PD, .arg = IBV_MW_TYPE_1 },
-	{ .c = { .id = "verbs/alloc_mw/type-2", .doc = DOC_ALLOC,
+	  .check = alloc_type,
+	  .rung = VL_PD,
+	  .arg = IBV_MW_TYPE_1 },
+	{ .c = { .id = "verbs/alloc_mw/type-2",
+		 .doc = DOC_ALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "pd, context and type as asked", .needs = VC_NEEDS,
+		 .note = "pd, context and type as asked",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = alloc_type, .rung = VL_PD, .arg = IBV_MW_TYPE_2 },
-	{ .c = { .id = "verbs/alloc_mw/holds-its-pd", .doc = DOC_ALLOC,
+	  .check = alloc_type,
+	  .rung = VL_PD,
+	  .arg = IBV_MW_TYPE_2 },
+	{ .c = { .id = "verbs/alloc_mw/holds-its-pd",
+		 .doc = DOC_ALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "while the MW is there, ibv_dealloc_pd of its PD "
-			 "fails", .needs = VC_NEEDS,
+			 "fails",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = alloc_holds_pd, .rung = VL_PD },
-	{ .c = { .id = "verbs/alloc_mw/type-3", .doc = DOC_ALLOC_RET,
+	  .check = alloc_holds_pd,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/alloc_mw/type-3",
+		 .doc = DOC_ALLOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "3 is no type of MW: no MW can be made",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = alloc_bad_type, .rung = VL_PD },
-	{ .c = { .id = "verbs/alloc_mw/command-file-gone",
-		 .doc = DOC_ALLOC_RET, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = alloc_severed, .rung = VL_PD },
+	  .check = alloc_bad_type,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/alloc_mw/command-file-gone",
+		 .doc = DOC_ALLOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the context's command file replaced by an O_PATH "
+			 "descriptor",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = alloc_severed,
+	  .rung = VL_PD },
 };
 
 static const struct vc_row dealloc_rows[] = {
-	{ .c = { .id = "verbs/dealloc_mw/frees-its-pd", .doc = DOC_DEALLOC,
+	{ .c = { .id = "verbs/dealloc_mw/frees-its-pd",
+		 .doc = DOC_DEALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "0, and the PD then deallocates", .needs = VC_NEEDS,
+		 .note = "0, and the PD then deallocates",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = dealloc_frees_pd, .rung = VL_PD },
-	{ .c = { .id = "verbs/dealloc_mw/one-of-two", .doc = DOC_DEALLOC,
+	  .check = dealloc_frees_pd,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/dealloc_mw/one-of-two",
+		 .doc = DOC_DEALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of two MWs, the one not deallocated still holds the "
-			 "PD", .needs = VC_NEEDS,
+			 "PD",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = dealloc_one_of_two, .rung = VL_PD },
+	  .check = dealloc_one_of_two,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/dealloc_mw/command-file-gone",
-		 .doc = DOC_DEALLOC_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_DEALLOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor", .needs = VC_NEEDS,
+			 "descriptor",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = dealloc_severed, .rung = VL_PD },
+	  .check = dealloc_severed,
+	  .rung = VL_PD },
 };
 
 /* Does the device have MWs of @type?  UNSUPPORTED when not. */
 static bool has_mw(struct rc_ctx *ctx, struct vl *l, enum ibv_mw_type type)
 {
 	struct ibv_device_attr a;
-	unsigned int want = type == IBV_MW_TYPE_1 ? IBV_DEVICE_MEM_WINDOW :
-			    IBV_DEVICE_MEM_WINDOW_TYPE_2A |
-			    IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+	unsigned int want = type == IBV_MW_TYPE_1 ?
+				    IBV_DEVICE_MEM_WINDOW :
+				    IBV_DEVICE_MEM_WINDOW_TYPE_2A |
+					    IBV_DEVICE_MEM_WINDOW_TYPE_2B;
 
 	if (!vc_attr(ctx, l, &a))
 		return false;
 	if (a.device_cap_flags & want)
 		return true;
-	rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the device has no "
+	rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+		     "the device has no "
 		     "memory windows of type %d (device_cap_flags 0x%x)",
 		     type, a.device_cap_flags);
 	return false;
@@ -113,7 +145,8 @@ static struct ibv_mw *mw(struct rc_ctx *ctx, struct vl *l)
 	struct ibv_mw *w = ctx->ops->ibv_alloc_mw(l->pd, IBV_MW_TYPE_1);
 
 	if (!w)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_alloc_mw "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_alloc_mw "
 			     "(set-up): %m");
 	return w;
 }
@@ -160,8 +193,7 @@ static void alloc_bad_type(const struct vc_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_mw *w;
 
-	RC_OBSERVE(ctx, w = ctx->ops->ibv_alloc_mw(l->pd,
-						   (enum ibv_mw_type)3));
+	RC_OBSERVE(ctx, w = ctx->ops->ibv_alloc_mw(l->pd, (enum ibv_mw_type)3));
 	if (w)
 		ctx->ops->ibv_dealloc_mw(w);
 }

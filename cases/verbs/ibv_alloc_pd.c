@@ -24,14 +24,18 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_ALLOC "ibv_alloc_pd() allocates a PD for the RDMA device " \
+#define DOC_ALLOC                                            \
+	"ibv_alloc_pd() allocates a PD for the RDMA device " \
 	"context context."
-#define DOC_ALLOC_RET "ibv_alloc_pd() returns a pointer to the allocated " \
+#define DOC_ALLOC_RET                                        \
+	"ibv_alloc_pd() returns a pointer to the allocated " \
 	"PD, or NULL if the request fails."
 #define DOC_DEALLOC "ibv_dealloc_pd() deallocates the PD pd."
-#define DOC_DEALLOC_RET "ibv_dealloc_pd() returns 0 on success, or the " \
+#define DOC_DEALLOC_RET                                  \
+	"ibv_dealloc_pd() returns 0 on success, or the " \
 	"value of errno on failure (which indicates the failure reason)."
-#define DOC_BUSY "ibv_dealloc_pd() may fail if any other resource is still " \
+#define DOC_BUSY                                                    \
+	"ibv_dealloc_pd() may fail if any other resource is still " \
 	"associated with the PD being freed."
 
 #define MR_LEN 4096
@@ -40,48 +44,69 @@ static vc_check alloc_takes_mr, alloc_two, alloc_severed, dealloc_empty,
 	dealloc_with_mr, dealloc_after_mr, dealloc_severed;
 
 static const struct vc_row alloc_rows[] = {
-	{ .c = { .id = "verbs/alloc_pd/takes-an-mr", .doc = DOC_ALLOC,
+	{ .c = { .id = "verbs/alloc_pd/takes-an-mr",
+		 .doc = DOC_ALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "pd->context is the context; an MR registered on it "
-			 "is in the kernel's records", .needs = VC_NEEDS,
+			 "is in the kernel's records",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = alloc_takes_mr, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/alloc_pd/two-pds", .doc = DOC_ALLOC,
+	  .check = alloc_takes_mr,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/alloc_pd/two-pds",
+		 .doc = DOC_ALLOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second PD: another handle, and an MR of its own",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = alloc_two, .rung = VL_PD },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = alloc_two,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/alloc_pd/command-file-gone",
-		 .doc = DOC_ALLOC_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_ALLOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor: no PD can be made", .needs = VC_NEEDS,
+			 "descriptor: no PD can be made",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = alloc_severed, .rung = VL_CONTEXT },
+	  .check = alloc_severed,
+	  .rung = VL_CONTEXT },
 };
 
 static const struct vc_row dealloc_rows[] = {
-	{ .c = { .id = "verbs/dealloc_pd/empty", .doc = DOC_DEALLOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = VC_NEEDS,
+	{ .c = { .id = "verbs/dealloc_pd/empty",
+		 .doc = DOC_DEALLOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = dealloc_empty, .rung = VL_PD },
+	  .check = dealloc_empty,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/dealloc_pd/mr-still-registered",
-		 .doc = DOC_BUSY, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_BUSY,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "\"may fail\" read as fails: the MR still holds the "
 			 "PD; the PD then takes a second MR, as before",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = dealloc_with_mr, .rung = VL_PD },
-	{ .c = { .id = "verbs/dealloc_pd/after-mr-deregistered",
-		 .doc = DOC_DEALLOC, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "refused while an MR was on it, then the MR "
-			 "deregistered: 0", .needs = VC_NEEDS,
-		 .contract = { RC_RETURNS(0) } },
-	  .check = dealloc_after_mr, .rung = VL_PD },
-	{ .c = { .id = "verbs/dealloc_pd/command-file-gone",
-		 .doc = DOC_DEALLOC_RET, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = dealloc_severed, .rung = VL_PD },
+	  .check = dealloc_with_mr,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/dealloc_pd/after-mr-deregistered",
+		 .doc = DOC_DEALLOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "refused while an MR was on it, then the MR "
+			 "deregistered: 0",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = dealloc_after_mr,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/dealloc_pd/command-file-gone",
+		 .doc = DOC_DEALLOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the context's command file replaced by an O_PATH "
+			 "descriptor",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = dealloc_severed,
+	  .rung = VL_PD },
 };
 
 /* An MR on @pd is in the kernel's records; a violation if not. */
@@ -101,8 +126,10 @@ static void mr_lands(struct rc_ctx *ctx, struct ibv_pd *pd, const char *what)
 	if (mr->pd != pd)
 		rc_obs_violation(ctx->obs, "%s: the MR's pd is another", what);
 	else if (!vc_kernel_mr(ctx, mr->lkey, &len, &rkey) || len != MR_LEN)
-		rc_obs_violation(ctx->obs, "%s: the kernel has no MR of lkey "
-				 "0x%x and %d bytes", what, mr->lkey, MR_LEN);
+		rc_obs_violation(ctx->obs,
+				 "%s: the kernel has no MR of lkey "
+				 "0x%x and %d bytes",
+				 what, mr->lkey, MR_LEN);
 	ctx->ops->ibv_dereg_mr(mr);
 }
 
@@ -127,7 +154,7 @@ static void alloc_two(const struct vc_row *row, struct rc_ctx *ctx,
 	if (!pd)
 		return;
 	if (pd == l->pd || pd->handle == l->pd->handle)
-		rc_obs_violation(ctx->obs, "handle %u: the first PD's", 
+		rc_obs_violation(ctx->obs, "handle %u: the first PD's",
 				 pd->handle);
 	else
 		mr_lands(ctx, pd, "second pd");

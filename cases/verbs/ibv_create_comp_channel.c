@@ -26,15 +26,20 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_CREATE "ibv_create_comp_channel() creates a completion event " \
+#define DOC_CREATE                                              \
+	"ibv_create_comp_channel() creates a completion event " \
 	"channel for the RDMA device context context."
-#define DOC_CREATE_RET "ibv_create_comp_channel() returns a pointer to the " \
+#define DOC_CREATE_RET                                        \
+	"ibv_create_comp_channel() returns a pointer to the " \
 	"created completion event channel, or NULL if the request fails."
-#define DOC_FD "A completion channel is essentially file descriptor that " \
+#define DOC_FD                                                      \
+	"A completion channel is essentially file descriptor that " \
 	"is used to deliver completion notifications to a userspace process."
-#define DOC_DESTROY "ibv_destroy_comp_channel() destroys the completion " \
+#define DOC_DESTROY                                           \
+	"ibv_destroy_comp_channel() destroys the completion " \
 	"event channel channel."
-#define DOC_BUSY "ibv_destroy_comp_channel() fails if any CQs are still " \
+#define DOC_BUSY                                                 \
+	"ibv_destroy_comp_channel() fails if any CQs are still " \
 	"associated with the completion event channel being destroyed."
 
 static vc_check create_takes_cq, create_two, create_no_fds, destroy_closes,
@@ -42,42 +47,60 @@ static vc_check create_takes_cq, create_two, create_no_fds, destroy_closes,
 
 static const struct vc_row create_rows[] = {
 	{ .c = { .id = "verbs/create_comp_channel/cq-takes-it",
-		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_CREATE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "context is the context, fd open, and a CQ made on it "
-			 "has it as its channel", .needs = VC_NEEDS,
+			 "has it as its channel",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = create_takes_cq, .rung = VL_CONTEXT },
+	  .check = create_takes_cq,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/create_comp_channel/two-channels",
-		 .doc = DOC_FD, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FD,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second channel: another descriptor",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = create_two, .rung = VL_CQ },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = create_two,
+	  .rung = VL_CQ },
 	{ .c = { .id = "verbs/create_comp_channel/no-free-descriptor",
-		 .doc = DOC_CREATE_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_CREATE_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "RLIMIT_NOFILE at the lowest free descriptor: the "
 			 "channel's descriptor cannot be had",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = create_no_fds, .rung = VL_CONTEXT },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = create_no_fds,
+	  .rung = VL_CONTEXT },
 };
 
 static const struct vc_row destroy_rows[] = {
 	{ .c = { .id = "verbs/destroy_comp_channel/closes-descriptor",
-		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "0, and the channel's fd is closed", .needs = VC_NEEDS,
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0, and the channel's fd is closed",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = destroy_closes, .rung = VL_CONTEXT },
+	  .check = destroy_closes,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/destroy_comp_channel/cq-still-on-it",
-		 .doc = DOC_BUSY, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_BUSY,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "refused; the fd stays open and a second CQ takes the "
-			 "channel", .needs = VC_NEEDS,
+			 "channel",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = destroy_with_cq, .rung = VL_CQ },
+	  .check = destroy_with_cq,
+	  .rung = VL_CQ },
 	{ .c = { .id = "verbs/destroy_comp_channel/after-cq-destroyed",
-		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "refused while a CQ was on it, then the CQ destroyed: "
-			 "0", .needs = VC_NEEDS,
+			 "0",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = destroy_after_cq, .rung = VL_CQ },
+	  .check = destroy_after_cq,
+	  .rung = VL_CQ },
 };
 
 static bool fd_open(int fd)
@@ -126,8 +149,10 @@ static void create_two(const struct vc_row *row, struct rc_ctx *ctx,
 	if (!ch)
 		return;
 	if (ch->fd == l->ch->fd || !fd_open(ch->fd))
-		rc_obs_violation(ctx->obs, "fd %d: the first channel's, or "
-				 "not open", ch->fd);
+		rc_obs_violation(ctx->obs,
+				 "fd %d: the first channel's, or "
+				 "not open",
+				 ch->fd);
 	ctx->ops->ibv_destroy_comp_channel(ch);
 }
 
@@ -152,7 +177,8 @@ static void destroy_closes(const struct vc_row *row, struct rc_ctx *ctx,
 	int fd, ret;
 
 	if (!ch) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a channel (set-up): "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a channel (set-up): "
 			     "%m");
 		return;
 	}
@@ -174,8 +200,10 @@ static void destroy_with_cq(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	if (!fd_open(l->ch->fd))
-		rc_obs_violation(ctx->obs, "fd %d: closed by the refused "
-				 "destroy", l->ch->fd);
+		rc_obs_violation(ctx->obs,
+				 "fd %d: closed by the refused "
+				 "destroy",
+				 l->ch->fd);
 	else
 		cq_takes(ctx, l, l->ch);
 }
@@ -186,13 +214,15 @@ static void destroy_after_cq(const struct vc_row *row, struct rc_ctx *ctx,
 	int ret;
 
 	if (!ctx->ops->ibv_destroy_comp_channel(l->ch)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the channel went with "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the channel went with "
 			     "its CQ on it (see cq-still-on-it)");
 		l->ch = NULL;
 		return;
 	}
 	if (ctx->ops->ibv_destroy_cq(l->cq)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_destroy_cq "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_cq "
 			     "(set-up): %m");
 		return;
 	}

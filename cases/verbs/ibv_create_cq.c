@@ -27,97 +27,140 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_CREATE "ibv_create_cq() creates a completion queue (CQ) with " \
+#define DOC_CREATE                                              \
+	"ibv_create_cq() creates a completion queue (CQ) with " \
 	"at least cqe entries for the RDMA device context context."
-#define DOC_CQ_CONTEXT "The pointer cq_context will be used to set user " \
+#define DOC_CQ_CONTEXT                                     \
+	"The pointer cq_context will be used to set user " \
 	"context pointer of the CQ structure."
-#define DOC_CHANNEL "The argument channel is optional; if not NULL, the " \
+#define DOC_CHANNEL                                           \
+	"The argument channel is optional; if not NULL, the " \
 	"completion channel channel will be used to return completion events."
-#define DOC_VECTOR "The CQ will use the completion vector comp_vector for " \
+#define DOC_VECTOR                                                             \
+	"The CQ will use the completion vector comp_vector for "               \
 	"signaling completion events; it must be at least zero and less than " \
 	"context->num_comp_vectors."
-#define DOC_CREATE_RET "ibv_create_cq() returns a pointer to the CQ, or " \
+#define DOC_CREATE_RET                                     \
+	"ibv_create_cq() returns a pointer to the CQ, or " \
 	"NULL if the request fails."
 #define DOC_DESTROY "ibv_destroy_cq() destroys the CQ cq."
-#define DOC_DESTROY_RET "ibv_destroy_cq() returns 0 on success, or the " \
+#define DOC_DESTROY_RET                                  \
+	"ibv_destroy_cq() returns 0 on success, or the " \
 	"value of errno on failure (which indicates the failure reason)."
-#define DOC_BUSY "ibv_destroy_cq() fails if any queue pair is still " \
+#define DOC_BUSY                                             \
+	"ibv_destroy_cq() fails if any queue pair is still " \
 	"associated with this CQ."
 
 /* a user context pointer whose bytes are all distinct */
 #define CQ_CONTEXT ((void *)0x0123456789abcdefull)
 
 static vc_check create_fields, create_max, create_past_max, create_no_channel,
-	create_vector, destroy_frees_channel, destroy_with_qp,
-	destroy_after_qp, destroy_severed;
+	create_vector, destroy_frees_channel, destroy_with_qp, destroy_after_qp,
+	destroy_severed;
 
 /* create_vector's vector: num_comp_vectors plus this */
 enum { LAST_VECTOR = -1, PAST_VECTOR = 0, MINUS_ONE = 1 };
 
 static const struct vc_row create_rows[] = {
-	{ .c = { .id = "verbs/create_cq/fields", .doc = DOC_CQ_CONTEXT,
+	{ .c = { .id = "verbs/create_cq/fields",
+		 .doc = DOC_CQ_CONTEXT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "cqe 1, cq_context 0x0123456789abcdef, a channel: cqe "
 			 ">= 1, context, cq_context and channel as given",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = create_fields, .rung = VL_CQ },
-	{ .c = { .id = "verbs/create_cq/max-cqe", .doc = DOC_CREATE,
-		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "cqe = max_cqe: cq->cqe >= max_cqe", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = create_max, .rung = VL_CONTEXT },
+	  .check = create_fields,
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/create_cq/max-cqe",
+		 .doc = DOC_CREATE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "cqe = max_cqe: cq->cqe >= max_cqe",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = create_max,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/create_cq/max-cqe-plus-1",
-		 .doc = DOC_CREATE_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_CREATE_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "cqe = max_cqe + 1: at least that many entries is "
-			 "beyond the device", .needs = VC_NEEDS,
+			 "beyond the device",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = create_past_max, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/create_cq/no-channel", .doc = DOC_CHANNEL,
+	  .check = create_past_max,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/create_cq/no-channel",
+		 .doc = DOC_CHANNEL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "channel NULL: a CQ without one", .needs = VC_NEEDS,
+		 .note = "channel NULL: a CQ without one",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = create_no_channel, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/create_cq/last-comp-vector", .doc = DOC_VECTOR,
+	  .check = create_no_channel,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/create_cq/last-comp-vector",
+		 .doc = DOC_VECTOR,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "comp_vector num_comp_vectors - 1", .needs = VC_NEEDS,
+		 .note = "comp_vector num_comp_vectors - 1",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = create_vector, .rung = VL_CONTEXT, .arg = LAST_VECTOR },
+	  .check = create_vector,
+	  .rung = VL_CONTEXT,
+	  .arg = LAST_VECTOR },
 	{ .c = { .id = "verbs/create_cq/comp-vector-num-comp-vectors",
-		 .doc = DOC_VECTOR, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_VECTOR,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "comp_vector num_comp_vectors: not less than it",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = create_vector, .rung = VL_CONTEXT, .arg = PAST_VECTOR },
-	{ .c = { .id = "verbs/create_cq/comp-vector-minus-1",
-		 .doc = DOC_VECTOR, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "comp_vector -1: not at least zero", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = create_vector, .rung = VL_CONTEXT, .arg = MINUS_ONE },
+	  .check = create_vector,
+	  .rung = VL_CONTEXT,
+	  .arg = PAST_VECTOR },
+	{ .c = { .id = "verbs/create_cq/comp-vector-minus-1",
+		 .doc = DOC_VECTOR,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "comp_vector -1: not at least zero",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = create_vector,
+	  .rung = VL_CONTEXT,
+	  .arg = MINUS_ONE },
 };
 
 static const struct vc_row destroy_rows[] = {
 	{ .c = { .id = "verbs/destroy_cq/frees-its-channel",
-		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "0, and its channel then destroys", .needs = VC_NEEDS,
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0, and its channel then destroys",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = destroy_frees_channel, .rung = VL_CQ },
-	{ .c = { .id = "verbs/destroy_cq/qp-still-on-it", .doc = DOC_BUSY,
+	  .check = destroy_frees_channel,
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/destroy_cq/qp-still-on-it",
+		 .doc = DOC_BUSY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "an RC QP's send and receive CQ: refused, and its "
-			 "cqe is as it was", .needs = VC_NEEDS,
+			 "cqe is as it was",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = destroy_with_qp, .rung = VL_QP },
+	  .check = destroy_with_qp,
+	  .rung = VL_QP },
 	{ .c = { .id = "verbs/destroy_cq/after-qp-destroyed",
-		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "refused while the QP was on it, then the QP "
-			 "destroyed: 0", .needs = VC_NEEDS,
+			 "destroyed: 0",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = destroy_after_qp, .rung = VL_QP },
+	  .check = destroy_after_qp,
+	  .rung = VL_QP },
 	{ .c = { .id = "verbs/destroy_cq/command-file-gone",
-		 .doc = DOC_DESTROY_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_DESTROY_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor", .needs = VC_NEEDS,
+			 "descriptor",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = destroy_severed, .rung = VL_CQ },
+	  .check = destroy_severed,
+	  .rung = VL_CQ },
 };
 
 static void create_fields(const struct vc_row *row, struct rc_ctx *ctx,
@@ -133,7 +176,7 @@ static void create_fields(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "cqe %d, asked 1", cq->cqe);
 	else if (cq->context != l->ctx || cq->channel != l->ch)
 		rc_obs_violation(ctx->obs, "context/channel: not the ones "
-				 "given");
+					   "given");
 	else if (cq->cq_context != CQ_CONTEXT)
 		rc_obs_violation(ctx->obs, "cq_context %p, given %p",
 				 cq->cq_context, CQ_CONTEXT);
@@ -144,8 +187,8 @@ static void create_of(struct rc_ctx *ctx, struct vl *l, int cqe)
 {
 	struct ibv_cq *cq;
 
-	RC_OBSERVE(ctx, cq = ctx->ops->ibv_create_cq(l->ctx, cqe, NULL, NULL,
-						     0));
+	RC_OBSERVE(ctx,
+		   cq = ctx->ops->ibv_create_cq(l->ctx, cqe, NULL, NULL, 0));
 	if (!cq)
 		return;
 	if (cq->cqe < cqe)
@@ -176,8 +219,8 @@ static void create_no_channel(const struct vc_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_cq *cq;
 
-	RC_OBSERVE(ctx, cq = ctx->ops->ibv_create_cq(l->ctx, VL_CQE, NULL,
-						     NULL, 0));
+	RC_OBSERVE(ctx,
+		   cq = ctx->ops->ibv_create_cq(l->ctx, VL_CQE, NULL, NULL, 0));
 	if (!cq)
 		return;
 	if (cq->channel)
@@ -188,18 +231,19 @@ static void create_no_channel(const struct vc_row *row, struct rc_ctx *ctx,
 static void create_vector(const struct vc_row *row, struct rc_ctx *ctx,
 			  struct vl *l)
 {
-	int v = row->arg == MINUS_ONE ? -1 :
-		l->ctx->num_comp_vectors + (int)row->arg;
+	int v = row->arg == MINUS_ONE ?
+			-1 :
+			l->ctx->num_comp_vectors + (int)row->arg;
 	struct ibv_cq *cq;
 
-	RC_OBSERVE(ctx, cq = ctx->ops->ibv_create_cq(l->ctx, VL_CQE, NULL,
-						     NULL, v));
+	RC_OBSERVE(ctx,
+		   cq = ctx->ops->ibv_create_cq(l->ctx, VL_CQE, NULL, NULL, v));
 	if (cq)
 		ctx->ops->ibv_destroy_cq(cq);
 }
 
-static void destroy_frees_channel(const struct vc_row *row,
-				  struct rc_ctx *ctx, struct vl *l)
+static void destroy_frees_channel(const struct vc_row *row, struct rc_ctx *ctx,
+				  struct vl *l)
 {
 	int ret;
 
@@ -209,7 +253,7 @@ static void destroy_frees_channel(const struct vc_row *row,
 	l->cq = NULL;
 	if (ctx->ops->ibv_destroy_comp_channel(l->ch))
 		rc_obs_violation(ctx->obs, "channel: still held by the "
-				 "destroyed CQ");
+					   "destroyed CQ");
 	else
 		l->ch = NULL;
 }
@@ -228,8 +272,10 @@ static void destroy_with_qp(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	if (l->cq->cqe != cqe)
-		rc_obs_violation(ctx->obs, "cqe %d after the refusal, %d "
-				 "before", l->cq->cqe, cqe);
+		rc_obs_violation(ctx->obs,
+				 "cqe %d after the refusal, %d "
+				 "before",
+				 l->cq->cqe, cqe);
 }
 
 static void destroy_after_qp(const struct vc_row *row, struct rc_ctx *ctx,
@@ -238,7 +284,8 @@ static void destroy_after_qp(const struct vc_row *row, struct rc_ctx *ctx,
 	int ret;
 
 	if (!ctx->ops->ibv_destroy_cq(l->cq)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the CQ went with a QP "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the CQ went with a QP "
 			     "on it (see qp-still-on-it)");
 		ctx->ops->ibv_destroy_qp(l->qp);
 		l->qp = NULL;
@@ -246,7 +293,8 @@ static void destroy_after_qp(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	if (ctx->ops->ibv_destroy_qp(l->qp)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_destroy_qp "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_qp "
 			     "(set-up): %m");
 		return;
 	}

@@ -20,14 +20,18 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_CREATE "ibv_create_cq_ex() creates a completion queue (CQ) for " \
+#define DOC_CREATE                                                \
+	"ibv_create_cq_ex() creates a completion queue (CQ) for " \
 	"RDMA device context context."
 #define DOC_CQE "int cqe; /* Minimum number of entries required for CQ */"
-#define DOC_VECTOR "int comp_vector; /* Completion vector used to signal " \
+#define DOC_VECTOR                                              \
+	"int comp_vector; /* Completion vector used to signal " \
 	"completion events. Must be >= 0 and < context->num_comp_vectors. */"
-#define DOC_MASK "uint32_t comp_mask; /* compatibility mask (extended " \
+#define DOC_MASK                                               \
+	"uint32_t comp_mask; /* compatibility mask (extended " \
 	"verb). */"
-#define DOC_RET "ibv_create_cq_ex() returns a pointer to the CQ, or NULL if " \
+#define DOC_RET                                                       \
+	"ibv_create_cq_ex() returns a pointer to the CQ, or NULL if " \
 	"the request fails."
 
 #define CQ_CONTEXT ((void *)0x0123456789abcdefull)
@@ -38,39 +42,59 @@ static vc_check ex_fields, ex_cqe, ex_bad;
 enum { PAST_MAX, PAST_VECTOR, UNKNOWN_MASK };
 
 static const struct vc_row rows[] = {
-	{ .c = { .id = "verbs/create_cq_ex/fields", .doc = DOC_CREATE,
+	{ .c = { .id = "verbs/create_cq_ex/fields",
+		 .doc = DOC_CREATE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "cqe 1 with BYTE_LEN, cq_context 0x0123456789abcdef, "
 			 "a channel: as given, and ibv_destroy_cq takes it",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = ex_fields, .rung = VL_CQ },
-	{ .c = { .id = "verbs/create_cq_ex/max-cqe", .doc = DOC_CQE,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = ex_fields,
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/create_cq_ex/max-cqe",
+		 .doc = DOC_CQE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "cqe = max_cqe: at least that many",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = ex_cqe, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/create_cq_ex/max-cqe-plus-1", .doc = DOC_RET,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = ex_cqe,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/create_cq_ex/max-cqe-plus-1",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "cqe = max_cqe + 1: beyond the device",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = ex_bad, .rung = VL_CONTEXT, .arg = PAST_MAX },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = ex_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = PAST_MAX },
 	{ .c = { .id = "verbs/create_cq_ex/comp-vector-num-comp-vectors",
-		 .doc = DOC_VECTOR, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = ex_bad, .rung = VL_CONTEXT, .arg = PAST_VECTOR },
-	{ .c = { .id = "verbs/create_cq_ex/unknown-comp-mask", .doc = DOC_MASK,
+		 .doc = DOC_VECTOR,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = ex_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = PAST_VECTOR },
+	{ .c = { .id = "verbs/create_cq_ex/unknown-comp-mask",
+		 .doc = DOC_MASK,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "comp_mask 1 << 2, beyond IBV_CQ_INIT_ATTR_MASK_FLAGS "
-			 "and _PD: no such extension", .needs = VC_NEEDS,
+			 "and _PD: no such extension",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = ex_bad, .rung = VL_CONTEXT, .arg = UNKNOWN_MASK },
+	  .check = ex_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = UNKNOWN_MASK },
 };
 
 static void ex_fields(const struct vc_row *row, struct rc_ctx *ctx,
 		      struct vl *l)
 {
 	struct ibv_cq_init_attr_ex a = {
-		.cqe = 1, .cq_context = CQ_CONTEXT, .channel = l->ch,
+		.cqe = 1,
+		.cq_context = CQ_CONTEXT,
+		.channel = l->ch,
 		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN,
 	};
 	struct ibv_cq_ex *x;
@@ -84,17 +108,16 @@ static void ex_fields(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "cqe %d, asked 1", cq->cqe);
 	else if (cq->context != l->ctx || cq->channel != l->ch)
 		rc_obs_violation(ctx->obs, "context/channel: not the ones "
-				 "given");
+					   "given");
 	else if (cq->cq_context != CQ_CONTEXT)
 		rc_obs_violation(ctx->obs, "cq_context %p, given %p",
 				 cq->cq_context, CQ_CONTEXT);
 	if (ctx->ops->ibv_destroy_cq(cq))
 		rc_obs_violation(ctx->obs, "destroy: ibv_destroy_cq refuses "
-				 "it: %m");
+					   "it: %m");
 }
 
-static void ex_cqe(const struct vc_row *row, struct rc_ctx *ctx,
-		   struct vl *l)
+static void ex_cqe(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	struct ibv_cq_init_attr_ex a = { .wc_flags = IBV_WC_EX_WITH_BYTE_LEN };
 	struct ibv_device_attr d;

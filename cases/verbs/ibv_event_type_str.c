@@ -28,16 +28,21 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_NODE "ibv_node_type_str() returns a string describing the node " \
+#define DOC_NODE                                                    \
+	"ibv_node_type_str() returns a string describing the node " \
 	"type enum value node_type."
-#define DOC_PORT "ibv_port_state_str() returns a string describing the " \
+#define DOC_PORT                                                \
+	"ibv_port_state_str() returns a string describing the " \
 	"port state enum value port_state."
-#define DOC_EVENT "ibv_event_type_str() returns a string describing the " \
+#define DOC_EVENT                                               \
+	"ibv_event_type_str() returns a string describing the " \
 	"event type enum value event_type."
-#define DOC_RET "These functions return a constant string that describes " \
+#define DOC_RET                                                    \
+	"These functions return a constant string that describes " \
 	"the enum value passed as their argument."
 
-#define NOTE_WC "ibv_wc_status_str has no page: read as one of these " \
+#define NOTE_WC                                                \
+	"ibv_wc_status_str has no page: read as one of these " \
 	"functions, which <infiniband/verbs.h> declares it beside; "
 
 /* the longest string kept to compare */
@@ -73,17 +78,26 @@ static const char *wc(const struct rc_ops *ops, int v)
 }
 
 static const struct domain node_dom = {
-	.call = node, .lo = IBV_NODE_CA, .hi = IBV_NODE_UNSPECIFIED,
-	.extra = true, .extra_v = IBV_NODE_UNKNOWN,
+	.call = node,
+	.lo = IBV_NODE_CA,
+	.hi = IBV_NODE_UNSPECIFIED,
+	.extra = true,
+	.extra_v = IBV_NODE_UNKNOWN,
 };
 static const struct domain port_dom = {
-	.call = port, .lo = IBV_PORT_NOP, .hi = IBV_PORT_ACTIVE_DEFER,
+	.call = port,
+	.lo = IBV_PORT_NOP,
+	.hi = IBV_PORT_ACTIVE_DEFER,
 };
 static const struct domain event_dom = {
-	.call = event, .lo = IBV_EVENT_CQ_ERR, .hi = IBV_EVENT_WQ_FATAL,
+	.call = event,
+	.lo = IBV_EVENT_CQ_ERR,
+	.hi = IBV_EVENT_WQ_FATAL,
 };
 static const struct domain wc_dom = {
-	.call = wc, .lo = IBV_WC_SUCCESS, .hi = IBV_WC_TM_RNDV_INCOMPLETE,
+	.call = wc,
+	.lo = IBV_WC_SUCCESS,
+	.hi = IBV_WC_TM_RNDV_INCOMPLETE,
 };
 
 static const struct domain *domain_of(long arg)
@@ -98,22 +112,30 @@ enum { NODE, PORT, EVENT, WC };
 
 static vc_check whole_domain, constant, values_told_apart, outside_domain;
 
-#define STR_ROW(call, what, dom, d, b, n, chk) \
-	{ .c = { .id = "verbs/" call "/" what, .doc = d, .basis = b, \
-		 .note = n, .contract = { RC_RETURNS(1) } }, \
-	  .check = chk, .rung = VC_BARE, .arg = dom }
+#define STR_ROW(call, what, dom, d, b, n, chk)            \
+	{                                                 \
+		.c = { .id = "verbs/" call "/" what,      \
+		       .doc = d,                          \
+		       .basis = b,                        \
+		       .note = n,                         \
+		       .contract = { RC_RETURNS(1) } },   \
+		.check = chk, .rung = VC_BARE, .arg = dom \
+	}
 
-#define STR_ROWS(call, dom, d, b, n) \
-	STR_ROW(call, "whole-domain", dom, d, b, n, whole_domain), \
-	STR_ROW(call, "constant", dom, DOC_RET, b, n, constant), \
-	STR_ROW(call, "values-told-apart", dom, d, RC_BASIS_INTERPRETATION, \
-		"no two values of the enum give one string: a string that " \
-		"describes two values describes neither", \
-		values_told_apart), \
-	STR_ROW(call, "outside-domain", dom, DOC_RET, \
-		RC_BASIS_INTERPRETATION, "the values next to the enum's " \
-		"ends and INT_MIN/INT_MAX: the page names no failure, so a " \
-		"printable string", outside_domain)
+#define STR_ROWS(call, dom, d, b, n)                                                 \
+	STR_ROW(call, "whole-domain", dom, d, b, n, whole_domain),                   \
+		STR_ROW(call, "constant", dom, DOC_RET, b, n, constant),             \
+		STR_ROW(call, "values-told-apart", dom, d,                           \
+			RC_BASIS_INTERPRETATION,                                     \
+			"no two values of the enum give one string: a string that "  \
+			"describes two values describes neither",                    \
+			values_told_apart),                                          \
+		STR_ROW(call, "outside-domain", dom, DOC_RET,                        \
+			RC_BASIS_INTERPRETATION,                                     \
+			"the values next to the enum's "                             \
+			"ends and INT_MIN/INT_MAX: the page names no failure, so a " \
+			"printable string",                                          \
+			outside_domain)
 
 static const struct vc_row node_rows[] = {
 	STR_ROWS("node_type_str", NODE, DOC_NODE, RC_BASIS_DOCUMENTED, NULL),
@@ -122,8 +144,7 @@ static const struct vc_row port_rows[] = {
 	STR_ROWS("port_state_str", PORT, DOC_PORT, RC_BASIS_DOCUMENTED, NULL),
 };
 static const struct vc_row event_rows[] = {
-	STR_ROWS("event_type_str", EVENT, DOC_EVENT, RC_BASIS_DOCUMENTED,
-		 NULL),
+	STR_ROWS("event_type_str", EVENT, DOC_EVENT, RC_BASIS_DOCUMENTED, NULL),
 };
 static const struct vc_row wc_rows[] = {
 	STR_ROWS("wc_status_str", WC, DOC_RET, RC_BASIS_INTERPRETATION,
@@ -188,15 +209,15 @@ static int kept_still(struct rc_ctx *ctx, const struct domain *d)
 	for (i = 0; i < n; i++)
 		if (!s[i] || strncmp(s[i], kept[i], KEEP - 1)) {
 			bad++;
-			rc_obs_violation(ctx->obs, "value %d: its string "
+			rc_obs_violation(ctx->obs,
+					 "value %d: its string "
 					 "changed when others were asked",
 					 v[i]);
 		}
 	return !bad;
 }
 
-static void constant(const struct vc_row *row, struct rc_ctx *ctx,
-		     struct vl *l)
+static void constant(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	RC_OBSERVE(ctx, kept_still(ctx, domain_of(row->arg)));
 }
@@ -215,9 +236,10 @@ static int apart(struct rc_ctx *ctx, const struct domain *d)
 		for (j = i + 1; j < n; j++)
 			if (!strcmp(kept[i], kept[j])) {
 				bad++;
-				rc_obs_violation(ctx->obs, "values %d and %d: "
-						 "both \"%s\"", v[i], v[j],
-						 kept[i]);
+				rc_obs_violation(ctx->obs,
+						 "values %d and %d: "
+						 "both \"%s\"",
+						 v[i], v[j], kept[i]);
 			}
 	return !bad;
 }
@@ -230,8 +252,8 @@ static void values_told_apart(const struct vc_row *row, struct rc_ctx *ctx,
 
 static int beyond(struct rc_ctx *ctx, const struct domain *d)
 {
-	int v[] = { (d->extra ? d->extra_v : d->lo) - 1, d->hi + 1,
-		    d->hi + 100, INT_MIN, INT_MAX };
+	int v[] = { (d->extra ? d->extra_v : d->lo) - 1, d->hi + 1, d->hi + 100,
+		    INT_MIN, INT_MAX };
 	const char *s;
 	int i, bad = 0;
 

@@ -18,30 +18,41 @@
 #include "verbs_ctl.h"
 #include "../../harness/device.h"
 
-#define DOC_GUID "ibv_get_device_guid() returns the Global Unique " \
+#define DOC_GUID                                           \
+	"ibv_get_device_guid() returns the Global Unique " \
 	"IDentifier (GUID) of the RDMA device device."
-#define DOC_ORDER "ibv_get_device_guid() returns the GUID of the device in " \
+#define DOC_ORDER                                                  \
+	"ibv_get_device_guid() returns the GUID of the device in " \
 	"network byte order."
 
 static vc_check every_device, as_query_device, second_list;
 
 static const struct vc_row rows[] = {
 	{ .c = { .id = "verbs/get_device_guid/node-guid-network-order",
-		 .doc = DOC_ORDER, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_ORDER,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "each entry's: sysfs's node_guid of its device, "
-			 "stored big endian", .needs = VC_NEEDS,
+			 "stored big endian",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_ANY_RETURN } },
-	  .check = every_device, .rung = VL_LIST },
+	  .check = every_device,
+	  .rung = VL_LIST },
 	{ .c = { .id = "verbs/get_device_guid/as-query-device",
-		 .doc = DOC_GUID, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_GUID,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target's: ibv_query_device's node_guid",
-		 .needs = VC_NEEDS, .contract = { RC_ANY_RETURN } },
-	  .check = as_query_device, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/get_device_guid/second-list", .doc = DOC_GUID,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = as_query_device,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/get_device_guid/second-list",
+		 .doc = DOC_GUID,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target of a second list: the same GUID",
-		 .needs = VC_NEEDS, .contract = { RC_ANY_RETURN } },
-	  .check = second_list, .rung = VL_LIST },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = second_list,
+	  .rung = VL_LIST },
 };
 
 /* sysfs's node_guid of @ca in network byte order, or 0 */
@@ -70,7 +81,8 @@ static void every_device(const struct vc_row *row, struct rc_ctx *ctx,
 		g = ctx->ops->ibv_get_device_guid(l->list[i]);
 		want = name ? sysfs_guid(name) : 0;
 		if (g != want)
-			rc_obs_violation(ctx->obs, "guid of %s: %016llx, "
+			rc_obs_violation(ctx->obs,
+					 "guid of %s: %016llx, "
 					 "sysfs's in network order %016llx",
 					 name ? name : "?",
 					 (unsigned long long)g,
@@ -102,7 +114,8 @@ static void second_list(const struct vc_row *row, struct rc_ctx *ctx,
 	uint64_t first = ctx->ops->ibv_get_device_guid(l->dev), g;
 
 	if (!d) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a second list with "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a second list with "
 			     "the target (set-up): %m");
 		if (list)
 			ctx->ops->ibv_free_device_list(list);
@@ -110,8 +123,10 @@ static void second_list(const struct vc_row *row, struct rc_ctx *ctx,
 	}
 	RC_OBSERVE(ctx, g = ctx->ops->ibv_get_device_guid(d));
 	if (g != first)
-		rc_obs_violation(ctx->obs, "guid %016llx, the first list's "
-				 "%016llx", (unsigned long long)g,
+		rc_obs_violation(ctx->obs,
+				 "guid %016llx, the first list's "
+				 "%016llx",
+				 (unsigned long long)g,
 				 (unsigned long long)first);
 	rc_obs_out(ctx->obs, &g, sizeof(g));
 	ctx->ops->ibv_free_device_list(list);

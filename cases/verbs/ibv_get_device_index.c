@@ -19,28 +19,38 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_INDEX "ibv_get_device_index() returns stable IB device index " \
+#define DOC_INDEX                                                \
+	"ibv_get_device_index() returns stable IB device index " \
 	"as it is assigned by the kernel."
 
 static vc_check target_index, every_device, second_list;
 
 static const struct vc_row rows[] = {
-	{ .c = { .id = "verbs/get_device_index/kernel-index", .doc = DOC_INDEX,
+	{ .c = { .id = "verbs/get_device_index/kernel-index",
+		 .doc = DOC_INDEX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target's: RDMA netlink's index of the device "
-			 "(rdma -j dev show)", .needs = VC_NEEDS,
+			 "(rdma -j dev show)",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_ANY_RETURN } },
-	  .check = target_index, .rung = VL_LIST },
-	{ .c = { .id = "verbs/get_device_index/every-device", .doc = DOC_INDEX,
+	  .check = target_index,
+	  .rung = VL_LIST },
+	{ .c = { .id = "verbs/get_device_index/every-device",
+		 .doc = DOC_INDEX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "each entry's: its device's netlink index",
-		 .needs = VC_NEEDS, .contract = { RC_ANY_RETURN } },
-	  .check = every_device, .rung = VL_LIST },
-	{ .c = { .id = "verbs/get_device_index/stable", .doc = DOC_INDEX,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = every_device,
+	  .rung = VL_LIST },
+	{ .c = { .id = "verbs/get_device_index/stable",
+		 .doc = DOC_INDEX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target of a second list: the same index",
-		 .needs = VC_NEEDS, .contract = { RC_ANY_RETURN } },
-	  .check = second_list, .rung = VL_LIST },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = second_list,
+	  .rung = VL_LIST },
 };
 
 /* The kernel's index of device @name, or -1 (rdma's JSON:
@@ -72,8 +82,10 @@ static void target_index(const struct vc_row *row, struct rc_ctx *ctx,
 	int want = kernel_index(ctx->target->ca), i;
 
 	if (want < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "rdma -j dev show has "
-			     "no index of %s", ctx->target->ca);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "rdma -j dev show has "
+			     "no index of %s",
+			     ctx->target->ca);
 		return;
 	}
 	RC_OBSERVE(ctx, i = ctx->ops->ibv_get_device_index(l->dev));
@@ -95,13 +107,16 @@ static void every_device(const struct vc_row *row, struct rc_ctx *ctx,
 		seen[n] = ctx->ops->ibv_get_device_index(l->list[n]);
 		want = name ? kernel_index(name) : -2;
 		if (seen[n] != want)
-			rc_obs_violation(ctx->obs, "index of %s: %d, the "
-					 "kernel's is %d", name ? name : "?",
-					 seen[n], want);
+			rc_obs_violation(ctx->obs,
+					 "index of %s: %d, the "
+					 "kernel's is %d",
+					 name ? name : "?", seen[n], want);
 		for (j = 0; j < n; j++)
 			if (seen[j] == seen[n])
-				rc_obs_violation(ctx->obs, "index %d: two "
-						 "devices", seen[n]);
+				rc_obs_violation(ctx->obs,
+						 "index %d: two "
+						 "devices",
+						 seen[n]);
 	}
 }
 
@@ -113,7 +128,8 @@ static void second_list(const struct vc_row *row, struct rc_ctx *ctx,
 	int first = ctx->ops->ibv_get_device_index(l->dev), i;
 
 	if (!d) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a second list with "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a second list with "
 			     "the target (set-up): %m");
 		if (list)
 			ctx->ops->ibv_free_device_list(list);

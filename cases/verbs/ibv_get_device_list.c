@@ -34,14 +34,18 @@
 #include "verbs_ctl.h"
 #include "../../harness/device.h"
 
-#define DOC_LIST "ibv_get_device_list() returns a NULL-terminated array of " \
+#define DOC_LIST                                                    \
+	"ibv_get_device_list() returns a NULL-terminated array of " \
 	"RDMA devices currently available."
-#define DOC_NUM "The argument num_devices is optional; if not NULL, it is " \
+#define DOC_NUM                                                     \
+	"The argument num_devices is optional; if not NULL, it is " \
 	"set to the number of devices returned in the array."
-#define DOC_FREE "Once it frees the array with ibv_free_device_list(), it " \
+#define DOC_FREE                                                           \
+	"Once it frees the array with ibv_free_device_list(), it "         \
 	"will be able to use only the open devices; pointers to unopened " \
 	"devices will no longer be valid."
-#define DOC_FREES "ibv_free_device_list() frees the array of devices list " \
+#define DOC_FREES                                                 \
+	"ibv_free_device_list() frees the array of devices list " \
 	"returned by ibv_get_device_list()."
 
 #define SYS_VERBS "/sys/class/infiniband_verbs"
@@ -49,47 +53,64 @@
 #define NAMELEN 64
 
 static vc_check list_every_device, list_num_is_count, list_num_optional,
-	free_open_outlives, free_then_again,
-	free_one_of_two;
+	free_open_outlives, free_then_again, free_one_of_two;
 
 static const struct vc_row list_rows[] = {
 	{ .c = { .id = "verbs/get_device_list/every-uverbs-device",
-		 .doc = DOC_LIST, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_LIST,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the devices of /sys/class/infiniband_verbs, by name",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = list_every_device, .rung = VC_BARE },
-	{ .c = { .id = "verbs/get_device_list/num-devices-is-count",
-		 .doc = DOC_NUM, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "*num_devices, filled with 0xa5 first, is the number "
-			 "of entries before the NULL", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = list_num_is_count, .rung = VC_BARE },
+	  .check = list_every_device,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/get_device_list/num-devices-is-count",
+		 .doc = DOC_NUM,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "*num_devices, filled with 0xa5 first, is the number "
+			 "of entries before the NULL",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = list_num_is_count,
+	  .rung = VC_BARE },
 	{ .c = { .id = "verbs/get_device_list/num-devices-null",
-		 .doc = DOC_NUM, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_NUM,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "num_devices NULL: as many entries as with it",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = list_num_optional, .rung = VC_BARE },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = list_num_optional,
+	  .rung = VC_BARE },
 };
 
 static const struct vc_row free_rows[] = {
 	{ .c = { .id = "verbs/free_device_list/open-device-outlives-list",
-		 .doc = DOC_FREE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FREE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a context opened before the free answers "
-			 "ibv_query_device after it", .needs = VC_NEEDS,
+			 "ibv_query_device after it",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = free_open_outlives, .rung = VL_CONTEXT },
+	  .check = free_open_outlives,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/free_device_list/list-again-after-free",
-		 .doc = DOC_FREES, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FREES,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a list asked for after the free holds the same "
-			 "devices, by name", .needs = VC_NEEDS,
+			 "devices, by name",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = free_then_again, .rung = VC_BARE },
+	  .check = free_then_again,
+	  .rung = VC_BARE },
 	{ .c = { .id = "verbs/free_device_list/one-of-two-lists",
-		 .doc = DOC_FREES, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FREES,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of two lists, the one freed is that one only: the "
 			 "other's devices still name themselves and open",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = free_one_of_two, .rung = VC_BARE },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = free_one_of_two,
+	  .rung = VC_BARE },
 };
 
 static int by_name(const void *a, const void *b)
@@ -145,8 +166,8 @@ static bool named(struct rc_ctx *ctx)
 static void list_every_device(const struct vc_row *row, struct rc_ctx *ctx,
 			      struct vl *l)
 {
-	char want[MAXDEV][NAMELEN] = { { 0 } }, got[MAXDEV][NAMELEN] = {
-		{ 0 } };
+	char want[MAXDEV][NAMELEN] = { { 0 } },
+	     got[MAXDEV][NAMELEN] = { { 0 } };
 	struct ibv_device **list;
 	int nw, ng, i;
 
@@ -163,9 +184,10 @@ static void list_every_device(const struct vc_row *row, struct rc_ctx *ctx,
 		if (strcmp(want[i], got[i]))
 			rc_obs_violation(ctx->obs, "devices: %s, sysfs has %s",
 					 got[i], want[i]);
-	rc_obs_out(ctx->obs, got, (ng < MAXDEV ? ng : MAXDEV) * NAMELEN >
-		   RC_OUT_MAX ? RC_OUT_MAX : (ng < MAXDEV ? ng : MAXDEV) *
-		   NAMELEN);
+	rc_obs_out(ctx->obs, got,
+		   (ng < MAXDEV ? ng : MAXDEV) * NAMELEN > RC_OUT_MAX ?
+			   RC_OUT_MAX :
+			   (ng < MAXDEV ? ng : MAXDEV) * NAMELEN);
 	ctx->ops->ibv_free_device_list(list);
 }
 
@@ -200,7 +222,8 @@ static void list_num_optional(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	list = ctx->ops->ibv_get_device_list(&want);
 	if (!list) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_get_device_list "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_get_device_list "
 			     "with num_devices failed (set-up): %m");
 		return;
 	}
@@ -211,8 +234,8 @@ static void list_num_optional(const struct vc_row *row, struct rc_ctx *ctx,
 	for (n = 0; list[n]; n++)
 		;
 	if (n != want)
-		rc_obs_violation(ctx->obs, "entries %d, %d with num_devices",
-				 n, want);
+		rc_obs_violation(ctx->obs, "entries %d, %d with num_devices", n,
+				 want);
 	ctx->ops->ibv_free_device_list(list);
 }
 
@@ -230,14 +253,14 @@ static void free_open_outlives(const struct vc_row *row, struct rc_ctx *ctx,
 	errno = ctx->ops->ibv_query_device(l->ctx, &a);
 	if (errno)
 		rc_obs_violation(ctx->obs, "query_device of the open context "
-				 "after the free: %m");
+					   "after the free: %m");
 }
 
 static void free_then_again(const struct vc_row *row, struct rc_ctx *ctx,
 			    struct vl *l)
 {
-	char first[MAXDEV][NAMELEN] = { { 0 } }, again[MAXDEV][NAMELEN] = {
-		{ 0 } };
+	char first[MAXDEV][NAMELEN] = { { 0 } },
+	     again[MAXDEV][NAMELEN] = { { 0 } };
 	struct ibv_device **list;
 	int n1, n2;
 
@@ -245,7 +268,8 @@ static void free_then_again(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	list = ctx->ops->ibv_get_device_list(NULL);
 	if (!list) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_get_device_list "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_get_device_list "
 			     "(set-up): %m");
 		return;
 	}
@@ -258,8 +282,10 @@ static void free_then_again(const struct vc_row *row, struct rc_ctx *ctx,
 	}
 	n2 = list_names(ctx, list, again);
 	if (n1 != n2 || memcmp(first, again, sizeof(first)))
-		rc_obs_violation(ctx->obs, "devices: %d after the free, %d "
-				 "before, or other names", n2, n1);
+		rc_obs_violation(ctx->obs,
+				 "devices: %d after the free, %d "
+				 "before, or other names",
+				 n2, n1);
 	ctx->ops->ibv_free_device_list(list);
 }
 
@@ -277,18 +303,19 @@ static void free_one_of_two(const struct vc_row *row, struct rc_ctx *ctx,
 	a = ctx->ops->ibv_get_device_list(NULL);
 	b = ctx->ops->ibv_get_device_list(NULL);
 	if (!a || !b || !(d = vl_target(ctx, b))) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "two device lists with "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "two device lists with "
 			     "the target (set-up): %m");
 		return;
 	}
 	RC_OBSERVE(ctx, (ctx->ops->ibv_free_device_list(a), 0));
 	if (!vl_target(ctx, b))
 		rc_obs_violation(ctx->obs, "name: the other list's device no "
-				 "longer names itself");
+					   "longer names itself");
 	c = ctx->ops->ibv_open_device(d);
 	if (!c)
 		rc_obs_violation(ctx->obs, "open: the other list's device "
-				 "does not open: %m");
+					   "does not open: %m");
 	else
 		ctx->ops->ibv_close_device(c);
 	ctx->ops->ibv_free_device_list(b);

@@ -24,14 +24,18 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_IMPORT "ibv_import_mr() returns a Memory region (MR) that is " \
+#define DOC_IMPORT                                                      \
+	"ibv_import_mr() returns a Memory region (MR) that is "         \
 	"associated with the given mr_handle in the RDMA context that " \
 	"assosicated with the given pd."
-#define DOC_ADDR "The addr field in the imported MR is not applicable, NULL " \
+#define DOC_ADDR                                                     \
+	"The addr field in the imported MR is not applicable, NULL " \
 	"value is expected."
-#define DOC_VALID "The input mr_handle value must be a valid kernel handle " \
+#define DOC_VALID                                                  \
+	"The input mr_handle value must be a valid kernel handle " \
 	"for an MR object in the assosicated RDMA context."
-#define DOC_UNIMPORT "The first one will go to the kernel to destroy the " \
+#define DOC_UNIMPORT                                           \
+	"The first one will go to the kernel to destroy the "  \
 	"object once the second one way cleanup what ever is " \
 	"needed/opposite of the import without calling the kernel."
 
@@ -41,30 +45,43 @@
 static vc_check import_own, import_bogus, unimport_keeps;
 
 static const struct vc_row import_rows[] = {
-	{ .c = { .id = "verbs/import_mr/own-handle", .doc = DOC_IMPORT,
+	{ .c = { .id = "verbs/import_mr/own-handle",
+		 .doc = DOC_IMPORT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "an MR of the context: handle, lkey, rkey, length "
-			 "the original's, pd the one given", .needs = VC_NEEDS,
+			 "the original's, pd the one given",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = import_own, .rung = VL_PD },
-	{ .c = { .id = "verbs/import_mr/addr-null", .doc = DOC_ADDR,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = VC_NEEDS,
-		 .contract = { RC_SUCCEEDS } },
-	  .check = import_own, .rung = VL_PD, .arg = 1 },
-	{ .c = { .id = "verbs/import_mr/handle-of-no-mr", .doc = DOC_VALID,
+	  .check = import_own,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/import_mr/addr-null",
+		 .doc = DOC_ADDR,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "0x7ead5eed, no MR's handle: NULL", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = import_own,
+	  .rung = VL_PD,
+	  .arg = 1 },
+	{ .c = { .id = "verbs/import_mr/handle-of-no-mr",
+		 .doc = DOC_VALID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0x7ead5eed, no MR's handle: NULL",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = import_bogus, .rung = VL_PD },
+	  .check = import_bogus,
+	  .rung = VL_PD },
 };
 
 static const struct vc_row unimport_rows[] = {
-	{ .c = { .id = "verbs/unimport_mr/kernel-mr-stays", .doc = DOC_UNIMPORT,
+	{ .c = { .id = "verbs/unimport_mr/kernel-mr-stays",
+		 .doc = DOC_UNIMPORT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, the kernel still has the MR, and the "
-			 "original deregisters", .needs = VC_NEEDS,
+			 "original deregisters",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = unimport_keeps, .rung = VL_PD },
+	  .check = unimport_keeps,
+	  .rung = VL_PD },
 };
 
 static void import_own(const struct vc_row *row, struct rc_ctx *ctx,
@@ -83,7 +100,7 @@ static void import_own(const struct vc_row *row, struct rc_ctx *ctx,
 		  mr->rkey != orig->rkey || mr->length != orig->length ||
 		  mr->pd != l->pd))
 		rc_obs_violation(ctx->obs, "handle/lkey/rkey/length/pd: not "
-				 "the original's");
+					   "the original's");
 	if (mr)
 		ctx->ops->ibv_unimport_mr(mr);
 	vc_mr_free(ctx, orig);
@@ -112,8 +129,9 @@ static void unimport_keeps(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	mr = ctx->ops->ibv_import_mr(l->pd, orig->handle);
 	if (!mr) {
-		rc_obs_state(ctx->obs, errno == EOPNOTSUPP ?
-			     RC_STATE_UNSUPPORTED : RC_STATE_BROKEN,
+		rc_obs_state(ctx->obs,
+			     errno == EOPNOTSUPP ? RC_STATE_UNSUPPORTED :
+						   RC_STATE_BROKEN,
 			     "ibv_import_mr of the context's own MR: %m");
 		vc_mr_free(ctx, orig);
 		return;

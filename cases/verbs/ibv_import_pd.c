@@ -27,13 +27,17 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_IMPORT "ibv_import_pd() returns a protection domain (PD) that " \
+#define DOC_IMPORT                                               \
+	"ibv_import_pd() returns a protection domain (PD) that " \
 	"is associated with the given pd_handle in the given context."
-#define DOC_USE "The returned ibv_pd can be used in all verbs that get a " \
+#define DOC_USE                                                    \
+	"The returned ibv_pd can be used in all verbs that get a " \
 	"protection domain."
-#define DOC_VALID "The input pd_handle value must be a valid kernel handle " \
+#define DOC_VALID                                                  \
+	"The input pd_handle value must be a valid kernel handle " \
 	"for a PD object in the given context."
-#define DOC_UNIMPORT "The first one will go to the kernel to destroy the " \
+#define DOC_UNIMPORT                                           \
+	"The first one will go to the kernel to destroy the "  \
 	"object once the second one way cleanup what ever is " \
 	"needed/opposite of the import without calling the kernel."
 #define DOC_UNIMPORT_PD "ibv_unimport_pd() unimport the PD."
@@ -43,32 +47,44 @@
 static vc_check import_own, import_bogus, unimport_keeps, unimport_one;
 
 static const struct vc_row import_rows[] = {
-	{ .c = { .id = "verbs/import_pd/own-handle", .doc = DOC_USE,
+	{ .c = { .id = "verbs/import_pd/own-handle",
+		 .doc = DOC_USE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the context's own PD's handle: handle and context as "
-			 "given, and an MR registers on it", .needs = VC_NEEDS,
+			 "given, and an MR registers on it",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = import_own, .rung = VL_PD },
-	{ .c = { .id = "verbs/import_pd/handle-of-no-pd", .doc = DOC_VALID,
+	  .check = import_own,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/import_pd/handle-of-no-pd",
+		 .doc = DOC_VALID,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "0x7ead5eed, no PD's handle: NULL", .needs = VC_NEEDS,
+		 .note = "0x7ead5eed, no PD's handle: NULL",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = import_bogus, .rung = VL_PD },
+	  .check = import_bogus,
+	  .rung = VL_PD },
 };
 
 static const struct vc_row unimport_rows[] = {
-	{ .c = { .id = "verbs/unimport_pd/kernel-pd-stays", .doc = DOC_UNIMPORT,
+	{ .c = { .id = "verbs/unimport_pd/kernel-pd-stays",
+		 .doc = DOC_UNIMPORT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, the original PD takes an MR and then "
-			 "deallocates", .needs = VC_NEEDS,
+			 "deallocates",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = unimport_keeps, .rung = VL_PD },
+	  .check = unimport_keeps,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/unimport_pd/one-of-two-imports",
-		 .doc = DOC_UNIMPORT_PD, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_UNIMPORT_PD,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "two imports of one handle, one unimported: the other "
-			 "still takes an MR", .needs = VC_NEEDS,
+			 "still takes an MR",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = unimport_one, .rung = VL_PD },
+	  .check = unimport_one,
+	  .rung = VL_PD },
 };
 
 /* An MR registers on @pd; a violation naming @what if not. */
@@ -91,8 +107,9 @@ static struct ibv_pd *imported(struct rc_ctx *ctx, struct vl *l)
 	struct ibv_pd *pd = ctx->ops->ibv_import_pd(l->ctx, l->pd->handle);
 
 	if (!pd)
-		rc_obs_state(ctx->obs, errno == EOPNOTSUPP ?
-			     RC_STATE_UNSUPPORTED : RC_STATE_BROKEN,
+		rc_obs_state(ctx->obs,
+			     errno == EOPNOTSUPP ? RC_STATE_UNSUPPORTED :
+						   RC_STATE_BROKEN,
 			     "ibv_import_pd of the context's own PD: %m");
 	return pd;
 }
@@ -106,9 +123,10 @@ static void import_own(const struct vc_row *row, struct rc_ctx *ctx,
 	if (!pd)
 		return;
 	if (pd->handle != l->pd->handle || pd->context != l->ctx)
-		rc_obs_violation(ctx->obs, "handle/context: %u, not the %u "
-				 "given, or another context", pd->handle,
-				 l->pd->handle);
+		rc_obs_violation(ctx->obs,
+				 "handle/context: %u, not the %u "
+				 "given, or another context",
+				 pd->handle, l->pd->handle);
 	else
 		takes_mr(ctx, pd, "imported pd");
 	ctx->ops->ibv_unimport_pd(pd);
@@ -130,13 +148,14 @@ static void unimport_keeps(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_pd *pd;
 
 	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_import_pd,
-			  "ibv_import_pd") || !(pd = imported(ctx, l)))
+			  "ibv_import_pd") ||
+	    !(pd = imported(ctx, l)))
 		return;
 	RC_OBSERVE(ctx, (ctx->ops->ibv_unimport_pd(pd), 0));
 	takes_mr(ctx, l->pd, "original pd");
 	if (ctx->ops->ibv_dealloc_pd(l->pd))
 		rc_obs_violation(ctx->obs, "original pd: does not deallocate: "
-				 "%m");
+					   "%m");
 	else
 		l->pd = NULL;
 }
@@ -147,7 +166,8 @@ static void unimport_one(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_pd *a, *b;
 
 	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_import_pd,
-			  "ibv_import_pd") || !(a = imported(ctx, l)))
+			  "ibv_import_pd") ||
+	    !(a = imported(ctx, l)))
 		return;
 	if (!(b = imported(ctx, l))) {
 		ctx->ops->ibv_unimport_pd(a);

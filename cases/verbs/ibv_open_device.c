@@ -31,14 +31,18 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_OPEN "ibv_open_device() opens the device device and creates a " \
+#define DOC_OPEN                                                   \
+	"ibv_open_device() opens the device device and creates a " \
 	"context for further use."
-#define DOC_OPEN_RET "ibv_open_device() returns a pointer to the allocated " \
+#define DOC_OPEN_RET                                            \
+	"ibv_open_device() returns a pointer to the allocated " \
 	"device context, or NULL if the request fails."
 #define DOC_CLOSE "ibv_close_device() closes the device context context."
-#define DOC_CLOSE_RET "ibv_close_device() returns 0 on success, -1 on " \
+#define DOC_CLOSE_RET                                     \
+	"ibv_close_device() returns 0 on success, -1 on " \
 	"failure."
-#define DOC_LEAK "ibv_close_device() does not release all the resources " \
+#define DOC_LEAK                                                 \
+	"ibv_close_device() does not release all the resources " \
 	"allocated using context context."
 
 static vc_check open_is_devices, open_twice, open_has_vector, open_no_fds,
@@ -46,48 +50,69 @@ static vc_check open_is_devices, open_twice, open_has_vector, open_no_fds,
 
 static const struct vc_row open_rows[] = {
 	{ .c = { .id = "verbs/open_device/context-of-the-device",
-		 .doc = DOC_OPEN, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "context->device is the device; cmd_fd is its "
-			 "/dev/infiniband/<dev_name>", .needs = VC_NEEDS,
+			 "/dev/infiniband/<dev_name>",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = open_is_devices, .rung = VL_LIST },
-	{ .c = { .id = "verbs/open_device/two-contexts", .doc = DOC_OPEN,
+	  .check = open_is_devices,
+	  .rung = VL_LIST },
+	{ .c = { .id = "verbs/open_device/two-contexts",
+		 .doc = DOC_OPEN,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second open: another context and command file; "
-			 "both answer ibv_query_device", .needs = VC_NEEDS,
+			 "both answer ibv_query_device",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = open_twice, .rung = VL_CONTEXT },
+	  .check = open_twice,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/open_device/has-a-completion-vector",
-		 .doc = DOC_OPEN, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "num_comp_vectors >= 1: ibv_create_cq(3) takes a "
-			 "vector below it", .needs = VC_NEEDS,
+			 "vector below it",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = open_has_vector, .rung = VL_LIST },
+	  .check = open_has_vector,
+	  .rung = VL_LIST },
 	{ .c = { .id = "verbs/open_device/no-free-descriptor",
-		 .doc = DOC_OPEN_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_OPEN_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "RLIMIT_NOFILE at the lowest free descriptor: the "
 			 "device's node cannot be opened, so NULL",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = open_no_fds, .rung = VL_LIST },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = open_no_fds,
+	  .rung = VL_LIST },
 };
 
 static const struct vc_row close_rows[] = {
 	{ .c = { .id = "verbs/close_device/closes-command-file",
-		 .doc = DOC_CLOSE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_CLOSE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "0, and cmd_fd names no uverbs node after",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = close_closes_fd, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/close_device/other-context-still-answers",
-		 .doc = DOC_CLOSE, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "of two contexts of the device, the one not closed "
-			 "answers ibv_query_device", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = close_one_of_two, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/close_device/pd-left-behind", .doc = DOC_LEAK,
+	  .check = close_closes_fd,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/close_device/other-context-still-answers",
+		 .doc = DOC_CLOSE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "of two contexts of the device, the one not closed "
+			 "answers ibv_query_device",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = close_one_of_two,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/close_device/pd-left-behind",
+		 .doc = DOC_LEAK,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a PD not deallocated: the close still succeeds",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = close_with_pd, .rung = VL_PD },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = close_with_pd,
+	  .rung = VL_PD },
 };
 
 static bool answers(struct rc_ctx *ctx, struct ibv_context *c)
@@ -135,7 +160,7 @@ static void open_twice(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "context: the first one again");
 	else if (!answers(ctx, c) || !answers(ctx, l->ctx))
 		rc_obs_violation(ctx->obs, "query_device: a context does not "
-				 "answer: %m");
+					   "answer: %m");
 	ctx->ops->ibv_close_device(c);
 }
 
@@ -167,8 +192,10 @@ static void close_closes_fd(const struct vc_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, ctx->ops->ibv_close_device(l->ctx));
 	l->ctx = NULL;
 	if (is_uverbs(fd, l->dev->dev_name))
-		rc_obs_violation(ctx->obs, "cmd_fd %d: still open on the "
-				 "device", fd);
+		rc_obs_violation(ctx->obs,
+				 "cmd_fd %d: still open on the "
+				 "device",
+				 fd);
 }
 
 static void close_one_of_two(const struct vc_row *row, struct rc_ctx *ctx,
@@ -178,14 +205,15 @@ static void close_one_of_two(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (!c || !rc_need_call(ctx, (const void *)ctx->ops->ibv_query_device,
 				"ibv_query_device")) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a second context "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a second context "
 			     "(set-up): %m");
 		return;
 	}
 	RC_OBSERVE(ctx, ctx->ops->ibv_close_device(c));
 	if (!answers(ctx, l->ctx))
 		rc_obs_violation(ctx->obs, "query_device: the other context "
-				 "does not answer: %m");
+					   "does not answer: %m");
 }
 
 static void close_with_pd(const struct vc_row *row, struct rc_ctx *ctx,
@@ -197,8 +225,10 @@ static void close_with_pd(const struct vc_row *row, struct rc_ctx *ctx,
 	l->ctx = NULL;
 	l->pd = NULL;
 	if (is_uverbs(fd, l->dev->dev_name))
-		rc_obs_violation(ctx->obs, "cmd_fd %d: still open on the "
-				 "device", fd);
+		rc_obs_violation(ctx->obs,
+				 "cmd_fd %d: still open on the "
+				 "device",
+				 fd);
 }
 
 VC_GROUP(open, ibv_open_device, RC_CONV_NULL_ERRNO, open_rows);

@@ -33,21 +33,27 @@
 #include "verbs_ctl.h"
 #include "../../harness/device.h"
 
-#define DOC_DEV "ibv_query_device() returns the attributes of the device " \
+#define DOC_DEV                                                    \
+	"ibv_query_device() returns the attributes of the device " \
 	"with context context."
-#define DOC_DEV_RET "ibv_query_device() returns 0 on success, or the value " \
+#define DOC_DEV_RET                                              \
+	"ibv_query_device() returns 0 on success, or the value " \
 	"of errno on failure (which indicates the failure reason)."
-#define DOC_EX "ibv_query_device_ex() returns the attributes of the device " \
+#define DOC_EX                                                        \
+	"ibv_query_device_ex() returns the attributes of the device " \
 	"with context context."
-#define DOC_EX_INPUT "The argument input is a pointer to an " \
+#define DOC_EX_INPUT                             \
+	"The argument input is a pointer to an " \
 	"ibv_query_device_ex_input structure, used for future extensions"
-#define DOC_EX_RET "ibv_query_device_ex() returns 0 on success, or the " \
+#define DOC_EX_RET                                            \
+	"ibv_query_device_ex() returns 0 on success, or the " \
 	"value of errno on failure (which indicates the failure reason)."
-#define DOC_MAX "The maximum values returned by this function are the " \
+#define DOC_MAX                                                 \
+	"The maximum values returned by this function are the " \
 	"upper limits of supported resources by the device."
 
-static vc_check dev_as_sysfs, dev_twice, dev_limits, dev_severed,
-	ex_orig_attr, ex_null_input, ex_unknown_mask, ex_severed;
+static vc_check dev_as_sysfs, dev_twice, dev_limits, dev_severed, ex_orig_attr,
+	ex_null_input, ex_unknown_mask, ex_severed;
 
 static const struct rc_field dev_fields[] = {
 	{ "fw_ver", offsetof(struct ibv_device_attr, fw_ver), 64 },
@@ -62,8 +68,8 @@ static const struct rc_field dev_fields[] = {
 	{ "hw_ver", offsetof(struct ibv_device_attr, hw_ver), 4 },
 	{ "max_qp", offsetof(struct ibv_device_attr, max_qp), 4 },
 	{ "max_qp_wr", offsetof(struct ibv_device_attr, max_qp_wr), 4 },
-	{ "device_cap_flags", offsetof(struct ibv_device_attr,
-				       device_cap_flags), 4 },
+	{ "device_cap_flags",
+	  offsetof(struct ibv_device_attr, device_cap_flags), 4 },
 	{ "max_sge", offsetof(struct ibv_device_attr, max_sge), 4 },
 	{ "max_cq", offsetof(struct ibv_device_attr, max_cq), 4 },
 	{ "max_cqe", offsetof(struct ibv_device_attr, max_cqe), 4 },
@@ -71,12 +77,13 @@ static const struct rc_field dev_fields[] = {
 	{ "max_pd", offsetof(struct ibv_device_attr, max_pd), 4 },
 	{ "max_srq_wr", offsetof(struct ibv_device_attr, max_srq_wr), 4 },
 	{ "max_pkeys", offsetof(struct ibv_device_attr, max_pkeys), 2 },
-	{ "phys_port_cnt", offsetof(struct ibv_device_attr, phys_port_cnt),
-	  1 },
+	{ "phys_port_cnt", offsetof(struct ibv_device_attr, phys_port_cnt), 1 },
 };
 
 static const struct rc_layout dev_layout = {
-	"ibv_device_attr", dev_fields, ARRAY_SIZE(dev_fields),
+	"ibv_device_attr",
+	dev_fields,
+	ARRAY_SIZE(dev_fields),
 };
 
 static const struct rc_field ex_fields[] = {
@@ -84,74 +91,100 @@ static const struct rc_field ex_fields[] = {
 	{ "comp_mask", offsetof(struct ibv_device_attr_ex, comp_mask), 4 },
 	{ "odp_caps", offsetof(struct ibv_device_attr_ex, odp_caps),
 	  sizeof(struct ibv_odp_caps) },
-	{ "completion_timestamp_mask", offsetof(struct ibv_device_attr_ex,
-						completion_timestamp_mask), 8 },
-	{ "hca_core_clock", offsetof(struct ibv_device_attr_ex,
-				     hca_core_clock), 8 },
-	{ "device_cap_flags_ex", offsetof(struct ibv_device_attr_ex,
-					  device_cap_flags_ex), 8 },
-	{ "phys_port_cnt_ex", offsetof(struct ibv_device_attr_ex,
-				       phys_port_cnt_ex), 4 },
+	{ "completion_timestamp_mask",
+	  offsetof(struct ibv_device_attr_ex, completion_timestamp_mask), 8 },
+	{ "hca_core_clock", offsetof(struct ibv_device_attr_ex, hca_core_clock),
+	  8 },
+	{ "device_cap_flags_ex",
+	  offsetof(struct ibv_device_attr_ex, device_cap_flags_ex), 8 },
+	{ "phys_port_cnt_ex",
+	  offsetof(struct ibv_device_attr_ex, phys_port_cnt_ex), 4 },
 };
 
 static const struct rc_layout ex_layout = {
-	"ibv_device_attr_ex", ex_fields, ARRAY_SIZE(ex_fields),
+	"ibv_device_attr_ex",
+	ex_fields,
+	ARRAY_SIZE(ex_fields),
 };
 
 static const struct vc_row dev_rows[] = {
-	{ .c = { .id = "verbs/query_device/attrs-as-sysfs", .doc = DOC_DEV,
+	{ .c = { .id = "verbs/query_device/attrs-as-sysfs",
+		 .doc = DOC_DEV,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "node_guid, sys_image_guid (network order), fw_ver, "
 			 "phys_port_cnt as sysfs has them; the whole struct "
-			 "the same on both implementations", .needs = VC_NEEDS,
+			 "the same on both implementations",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0), .layout = &dev_layout } },
-	  .check = dev_as_sysfs, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/query_device/second-call-same", .doc = DOC_DEV,
+	  .check = dev_as_sysfs,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/query_device/second-call-same",
+		 .doc = DOC_DEV,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second call into a buffer of another fill: the "
-			 "same bytes", .needs = VC_NEEDS,
+			 "same bytes",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = dev_twice, .rung = VL_CONTEXT },
+	  .check = dev_twice,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_device/limits-at-least-one",
-		 .doc = DOC_MAX, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_MAX,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "max_qp, max_qp_wr, max_sge, max_cq, max_cqe, max_mr, "
 			 "max_pd, phys_port_cnt: a device whose port is active "
-			 "supports one of each", .needs = VC_NEEDS,
+			 "supports one of each",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = dev_limits, .rung = VL_CONTEXT },
+	  .check = dev_limits,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_device/command-file-gone",
-		 .doc = DOC_DEV_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_DEV_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor: the device cannot be asked", .needs = VC_NEEDS,
+			 "descriptor: the device cannot be asked",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = dev_severed, .rung = VL_CONTEXT },
+	  .check = dev_severed,
+	  .rung = VL_CONTEXT },
 };
 
 static const struct vc_row ex_rows[] = {
-	{ .c = { .id = "verbs/query_device_ex/orig-attr", .doc = DOC_EX,
+	{ .c = { .id = "verbs/query_device_ex/orig-attr",
+		 .doc = DOC_EX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "orig_attr is ibv_query_device's answer; the whole "
 			 "struct the same on both implementations",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0), .layout = &ex_layout } },
-	  .check = ex_orig_attr, .rung = VL_CONTEXT },
-	{ .c = { .id = "verbs/query_device_ex/null-input", .doc = DOC_EX_INPUT,
+	  .check = ex_orig_attr,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/query_device_ex/null-input",
+		 .doc = DOC_EX_INPUT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "input NULL: no extension asked for, the attributes "
-			 "answered", .needs = VC_NEEDS,
+			 "answered",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = ex_null_input, .rung = VL_CONTEXT },
+	  .check = ex_null_input,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_device_ex/unknown-input-comp-mask",
-		 .doc = DOC_EX_INPUT, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_EX_INPUT,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "input comp_mask 1 << 31: an extension that does not "
-			 "exist cannot be answered", .needs = VC_NEEDS,
+			 "exist cannot be answered",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = ex_unknown_mask, .rung = VL_CONTEXT },
+	  .check = ex_unknown_mask,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_device_ex/command-file-gone",
-		 .doc = DOC_EX_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_EX_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor", .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = ex_severed, .rung = VL_CONTEXT },
+			 "descriptor",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = ex_severed,
+	  .rung = VL_CONTEXT },
 };
 
 static uint64_t sysfs_guid(struct rc_ctx *ctx, const char *file)
@@ -160,7 +193,8 @@ static uint64_t sysfs_guid(struct rc_ctx *ctx, const char *file)
 	uint64_t g;
 
 	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/%s",
-			  ctx->target->ca, file) || rc_guid_parse(buf, &g))
+			  ctx->target->ca, file) ||
+	    rc_guid_parse(buf, &g))
 		return 0;
 	return htobe64(g);
 }
@@ -185,15 +219,18 @@ static void dev_as_sysfs(const struct vc_row *row, struct rc_ctx *ctx,
 	if (query(ctx, l, &a, 0xa5))
 		return;
 	if (a.node_guid != sysfs_guid(ctx, "node_guid"))
-		rc_obs_violation(ctx->obs, "node_guid %016llx is not sysfs's "
+		rc_obs_violation(ctx->obs,
+				 "node_guid %016llx is not sysfs's "
 				 "in network order",
 				 (unsigned long long)a.node_guid);
 	else if (a.sys_image_guid != sysfs_guid(ctx, "sys_image_guid"))
-		rc_obs_violation(ctx->obs, "sys_image_guid %016llx is not "
+		rc_obs_violation(ctx->obs,
+				 "sys_image_guid %016llx is not "
 				 "sysfs's in network order",
 				 (unsigned long long)a.sys_image_guid);
 	else if (!rc_sysfs_read(fw, sizeof(fw), RC_SYSFS_IB "/%s/fw_ver",
-				ctx->target->ca) && fw[0] && strcmp(fw, a.fw_ver))
+				ctx->target->ca) &&
+		 fw[0] && strcmp(fw, a.fw_ver))
 		rc_obs_violation(ctx->obs, "fw_ver \"%.63s\", sysfs \"%s\"",
 				 a.fw_ver, fw);
 	else if (a.phys_port_cnt != ports)
@@ -209,7 +246,8 @@ static void dev_twice(const struct vc_row *row, struct rc_ctx *ctx,
 
 	memset(&b, 0x5a, sizeof(b));
 	if (ctx->ops->ibv_query_device(l->ctx, &b)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a first "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a first "
 			     "ibv_query_device (set-up) failed");
 		return;
 	}
@@ -217,7 +255,7 @@ static void dev_twice(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	if (memcmp(&a, &b, sizeof(a)))
 		rc_obs_violation(ctx->obs, "attributes: the second call's "
-				 "differ from the first's");
+					   "differ from the first's");
 }
 
 static void dev_limits(const struct vc_row *row, struct rc_ctx *ctx,
@@ -227,9 +265,9 @@ static void dev_limits(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (query(ctx, l, &a, 0))
 		return;
-#define AT_LEAST_ONE(f) \
-	do { \
-		if (a.f < 1) \
+#define AT_LEAST_ONE(f)                                                 \
+	do {                                                            \
+		if (a.f < 1)                                            \
 			rc_obs_violation(ctx->obs, #f " %d", (int)a.f); \
 	} while (0)
 	AT_LEAST_ONE(max_qp);
@@ -275,7 +313,7 @@ static void ex_orig_attr(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	if (memcmp(&a, &x.orig_attr, sizeof(a)))
 		rc_obs_violation(ctx->obs, "orig_attr: not ibv_query_device's "
-				 "answer");
+					   "answer");
 	rc_obs_out(ctx->obs, &x, sizeof(x));
 }
 
@@ -288,7 +326,7 @@ static void ex_null_input(const struct vc_row *row, struct rc_ctx *ctx,
 	if (vc_attr(ctx, l, &a) && !query_ex(ctx, l, NULL, &x) &&
 	    memcmp(&a, &x.orig_attr, sizeof(a)))
 		rc_obs_violation(ctx->obs, "orig_attr: not ibv_query_device's "
-				 "answer");
+					   "answer");
 }
 
 static void ex_unknown_mask(const struct vc_row *row, struct rc_ctx *ctx,

@@ -32,15 +32,19 @@
 #include "verbs_ctl.h"
 #include "../../harness/device.h"
 
-#define DOC_PKEY "ibv_query_pkey() returns the P_Key value (in network byte " \
+#define DOC_PKEY                                                             \
+	"ibv_query_pkey() returns the P_Key value (in network byte "         \
 	"order) in entry index of port port_num for device context context " \
 	"through the pointer pkey."
-#define DOC_PKEY_RET "ibv_query_pkey() returns 0 on success, and -1 on " \
+#define DOC_PKEY_RET                                        \
+	"ibv_query_pkey() returns 0 on success, and -1 on " \
 	"error."
-#define DOC_INDEX "Hence the function ibv_get_pkey_index() that accepts a " \
+#define DOC_INDEX                                                             \
+	"Hence the function ibv_get_pkey_index() that accepts a "             \
 	"P_Key in network byte order and that returns an index in the P_Key " \
 	"table as result."
-#define DOC_INDEX_RET "ibv_get_pkey_index() returns the P_Key index on " \
+#define DOC_INDEX_RET                                      \
+	"ibv_get_pkey_index() returns the P_Key index on " \
 	"success, and -1 on error."
 
 static vc_check pkey_at, pkey_bad, index_of, index_bad;
@@ -49,57 +53,92 @@ static vc_check pkey_at, pkey_bad, index_of, index_bad;
 enum { AT_0, AT_LAST, AT_PAST, AT_MINUS_1, AT_PORT_0 };
 
 static const struct vc_row pkey_rows[] = {
-	{ .c = { .id = "verbs/query_pkey/index-0", .doc = DOC_PKEY,
+	{ .c = { .id = "verbs/query_pkey/index-0",
+		 .doc = DOC_PKEY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "entry 0 as sysfs's pkeys/0, big endian",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = pkey_at, .rung = VL_CONTEXT, .arg = AT_0 },
-	{ .c = { .id = "verbs/query_pkey/last-index", .doc = DOC_PKEY,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = pkey_at,
+	  .rung = VL_CONTEXT,
+	  .arg = AT_0 },
+	{ .c = { .id = "verbs/query_pkey/last-index",
+		 .doc = DOC_PKEY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "entry pkey_tbl_len - 1 (sysfs's count of pkeys), as "
-			 "sysfs has it", .needs = VC_NEEDS,
+			 "sysfs has it",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = pkey_at, .rung = VL_CONTEXT, .arg = AT_LAST },
+	  .check = pkey_at,
+	  .rung = VL_CONTEXT,
+	  .arg = AT_LAST },
 	{ .c = { .id = "verbs/query_pkey/index-past-table",
-		 .doc = DOC_PKEY_RET, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "entry pkey_tbl_len: no entry to return",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = pkey_bad, .rung = VL_CONTEXT, .arg = AT_PAST },
-	{ .c = { .id = "verbs/query_pkey/index-minus-1", .doc = DOC_PKEY_RET,
+		 .doc = DOC_PKEY_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "index -1: no entry to return", .needs = VC_NEEDS,
+		 .note = "entry pkey_tbl_len: no entry to return",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = pkey_bad, .rung = VL_CONTEXT, .arg = AT_MINUS_1 },
-	{ .c = { .id = "verbs/query_pkey/port-0", .doc = DOC_PKEY_RET,
+	  .check = pkey_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = AT_PAST },
+	{ .c = { .id = "verbs/query_pkey/index-minus-1",
+		 .doc = DOC_PKEY_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "index -1: no entry to return",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = pkey_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = AT_MINUS_1 },
+	{ .c = { .id = "verbs/query_pkey/port-0",
+		 .doc = DOC_PKEY_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "ports are numbered from 1: no table",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = pkey_bad, .rung = VL_CONTEXT, .arg = AT_PORT_0 },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = pkey_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = AT_PORT_0 },
 };
 
 static const struct vc_row index_rows[] = {
-	{ .c = { .id = "verbs/get_pkey_index/entry-0", .doc = DOC_INDEX,
+	{ .c = { .id = "verbs/get_pkey_index/entry-0",
+		 .doc = DOC_INDEX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "sysfs's pkeys/0, big endian: index 0",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = index_of, .rung = VL_CONTEXT },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = index_of,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/get_pkey_index/absent-pkey",
-		 .doc = DOC_INDEX_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_INDEX_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "0x1234, in no entry of the table (checked in sysfs): "
-			 "no index to return", .needs = VC_NEEDS,
+			 "no index to return",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = index_bad, .rung = VL_CONTEXT, .arg = 0x1234 },
+	  .check = index_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = 0x1234 },
 	{ .c = { .id = "verbs/get_pkey_index/limited-member-of-full",
-		 .doc = DOC_INDEX_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_INDEX_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "0x7fff where the table has 0xffff only: the "
 			 "membership bit is part of the P_Key, so no index",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = index_bad, .rung = VL_CONTEXT, .arg = 0x7fff },
-	{ .c = { .id = "verbs/get_pkey_index/port-0", .doc = DOC_INDEX_RET,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = index_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = 0x7fff },
+	{ .c = { .id = "verbs/get_pkey_index/port-0",
+		 .doc = DOC_INDEX_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "ports are numbered from 1: no table",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = index_bad, .rung = VL_CONTEXT, .arg = -1 },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = index_bad,
+	  .rung = VL_CONTEXT,
+	  .arg = -1 },
 };
 
 static int table_len(struct rc_ctx *ctx, int port)
@@ -129,8 +168,10 @@ static int sysfs_pkey(struct rc_ctx *ctx, int port, int i)
  * (iWARP), BROKEN otherwise. */
 static void no_table(struct rc_ctx *ctx, int i)
 {
-	if (!table_len(ctx, ctx->target->port) || ctx->target->link == RC_LINK_IWARP)
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the port has no "
+	if (!table_len(ctx, ctx->target->port) ||
+	    ctx->target->link == RC_LINK_IWARP)
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the port has no "
 			     "P_Key table");
 	else
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no pkeys/%d in sysfs",
@@ -147,8 +188,7 @@ static bool in_table(struct rc_ctx *ctx, int port, int pkey)
 	return false;
 }
 
-static void pkey_at(const struct vc_row *row, struct rc_ctx *ctx,
-		    struct vl *l)
+static void pkey_at(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	int i = row->arg == AT_LAST ? table_len(ctx, l->port) - 1 : 0;
 	int want = sysfs_pkey(ctx, l->port, i), ret;
@@ -158,30 +198,30 @@ static void pkey_at(const struct vc_row *row, struct rc_ctx *ctx,
 		no_table(ctx, i);
 		return;
 	}
-	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_pkey(l->ctx, l->port, i,
-						       &pkey));
+	RC_OBSERVE(ctx,
+		   ret = ctx->ops->ibv_query_pkey(l->ctx, l->port, i, &pkey));
 	if (ret)
 		return;
 	if (pkey != htobe16(want))
-		rc_obs_violation(ctx->obs, "pkey 0x%04x of entry %d, sysfs's "
-				 "0x%04x in network order is 0x%04x", pkey, i,
-				 want, htobe16(want));
+		rc_obs_violation(ctx->obs,
+				 "pkey 0x%04x of entry %d, sysfs's "
+				 "0x%04x in network order is 0x%04x",
+				 pkey, i, want, htobe16(want));
 	rc_obs_out(ctx->obs, &pkey, sizeof(pkey));
 }
 
-static void pkey_bad(const struct vc_row *row, struct rc_ctx *ctx,
-		     struct vl *l)
+static void pkey_bad(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	int port = row->arg == AT_PORT_0 ? 0 : l->port;
-	int i = row->arg == AT_PAST ? table_len(ctx, l->port) :
-		row->arg == AT_MINUS_1 ? -1 : 0;
+	int i = row->arg == AT_PAST    ? table_len(ctx, l->port) :
+		row->arg == AT_MINUS_1 ? -1 :
+					 0;
 	uint16_t pkey = 0xa5a5;
 
 	RC_OBSERVE(ctx, ctx->ops->ibv_query_pkey(l->ctx, port, i, &pkey));
 }
 
-static void index_of(const struct vc_row *row, struct rc_ctx *ctx,
-		     struct vl *l)
+static void index_of(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	int want = sysfs_pkey(ctx, l->port, 0);
 
@@ -200,12 +240,14 @@ static void index_bad(const struct vc_row *row, struct rc_ctx *ctx,
 	int pkey = row->arg < 0 ? sysfs_pkey(ctx, l->port, 0) : row->arg;
 
 	if (row->arg >= 0 && in_table(ctx, l->port, pkey)) {
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the port's table "
-			     "has P_Key 0x%04x", pkey);
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the port's table "
+			     "has P_Key 0x%04x",
+			     pkey);
 		return;
 	}
-	RC_OBSERVE(ctx, ctx->ops->ibv_get_pkey_index(l->ctx, port,
-						     htobe16(pkey)));
+	RC_OBSERVE(ctx,
+		   ctx->ops->ibv_get_pkey_index(l->ctx, port, htobe16(pkey)));
 }
 
 VC_GROUP(pkey, ibv_query_pkey, RC_CONV_M1_ERRNO, pkey_rows);

@@ -22,13 +22,17 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_MBPS "ibv_rate_to_mbps() converts the IB transmission rate " \
+#define DOC_MBPS                                                \
+	"ibv_rate_to_mbps() converts the IB transmission rate " \
 	"enumeration rate to a number of Mbit/sec."
-#define DOC_MBPS_EX "For example, if rate is IBV_RATE_5_GBPS, the value " \
+#define DOC_MBPS_EX                                           \
+	"For example, if rate is IBV_RATE_5_GBPS, the value " \
 	"5000 will be returned (5 Gbit/sec = 5000 Mbit/sec)."
-#define DOC_RATE "mbps_to_ibv_rate() converts the number of Mbit/sec mult " \
+#define DOC_RATE                                                   \
+	"mbps_to_ibv_rate() converts the number of Mbit/sec mult " \
 	"to an IB transmission rate enumeration."
-#define DOC_RATE_EX "For example, if mult is 5000, the rate enumeration " \
+#define DOC_RATE_EX                                           \
+	"For example, if mult is 5000, the rate enumeration " \
 	"IBV_RATE_5_GBPS will be returned."
 
 /* beyond 1200 Gbit/s in either reading */
@@ -38,44 +42,56 @@ static vc_check mbps_example, mbps_whole, mbps_not_rate, rate_example,
 	rate_round_trip, rate_not_rate;
 
 static const struct vc_row mbps_rows[] = {
-	{ .c = { .id = "verbs/rate_to_mbps/example-5-gbps", .doc = DOC_MBPS_EX,
+	{ .c = { .id = "verbs/rate_to_mbps/example-5-gbps",
+		 .doc = DOC_MBPS_EX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .contract = { RC_RETURNS(5000) } },
-	  .check = mbps_example, .rung = VC_BARE },
-	{ .c = { .id = "verbs/rate_to_mbps/whole-domain", .doc = DOC_MBPS,
+	  .check = mbps_example,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/rate_to_mbps/whole-domain",
+		 .doc = DOC_MBPS,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "each of the 23 rates: its nominal Mbit/s or its "
 			 "lanes' data rate as Linux's ib_rate_to_mbps has it; "
 			 "returns how many",
 		 .contract = { RC_RETURNS(23) } },
-	  .check = mbps_whole, .rung = VC_BARE },
-	{ .c = { .id = "verbs/rate_to_mbps/not-a-rate", .doc = DOC_MBPS,
+	  .check = mbps_whole,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/rate_to_mbps/not-a-rate",
+		 .doc = DOC_MBPS,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "IBV_RATE_MAX (0), 1, one beyond the last rate, -1, "
 			 "INT_MAX: no rate, so no positive number; the page "
 			 "names no failure",
 		 .contract = { RC_RETURNS(5) } },
-	  .check = mbps_not_rate, .rung = VC_BARE },
+	  .check = mbps_not_rate,
+	  .rung = VC_BARE },
 };
 
 static const struct vc_row rate_rows[] = {
 	{ .c = { .id = "verbs/mbps_to_ibv_rate/example-5000",
-		 .doc = DOC_RATE_EX, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_RATE_EX,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .contract = { RC_RETURNS(IBV_RATE_5_GBPS) } },
-	  .check = rate_example, .rung = VC_BARE },
-	{ .c = { .id = "verbs/mbps_to_ibv_rate/round-trip", .doc = DOC_RATE,
+	  .check = rate_example,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/mbps_to_ibv_rate/round-trip",
+		 .doc = DOC_RATE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "each rate's number from ibv_rate_to_mbps converts "
 			 "back to it; returns how many of the 23 did",
 		 .contract = { RC_RETURNS(23) } },
-	  .check = rate_round_trip, .rung = VC_BARE },
-	{ .c = { .id = "verbs/mbps_to_ibv_rate/not-a-rate", .doc = DOC_RATE,
+	  .check = rate_round_trip,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/mbps_to_ibv_rate/not-a-rate",
+		 .doc = DOC_RATE,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "every number from -1 to 1300000 and INT_MIN: "
 			 "IBV_RATE_MAX unless it is a rate's own number or "
 			 "nominal Mbit/s; returns 1 when all are",
 		 .contract = { RC_RETURNS(1) } },
-	  .check = rate_not_rate, .rung = VC_BARE },
+	  .check = rate_not_rate,
+	  .rung = VC_BARE },
 };
 
 static void mbps_example(const struct vc_row *row, struct rc_ctx *ctx,
@@ -154,7 +170,8 @@ static int round_trip_ok(struct rc_ctx *ctx)
 		if (e == vc_rates[i].rate)
 			ok++;
 		else
-			rc_obs_violation(ctx->obs, "mbps %d: rate %d, "
+			rc_obs_violation(ctx->obs,
+					 "mbps %d: rate %d, "
 					 "ibv_rate_to_mbps had it of rate %d",
 					 m, e, vc_rates[i].rate);
 	}

@@ -25,13 +25,17 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_MULT "ibv_rate_to_mult() converts the IB transmission rate " \
+#define DOC_MULT                                                \
+	"ibv_rate_to_mult() converts the IB transmission rate " \
 	"enumeration rate to a multiple of 2.5 Gbit/sec (the base rate)."
-#define DOC_MULT_EX "For example, if rate is IBV_RATE_5_GBPS, the value 2 " \
+#define DOC_MULT_EX                                             \
+	"For example, if rate is IBV_RATE_5_GBPS, the value 2 " \
 	"will be returned (5 Gbit/sec = 2 * 2.5 Gbit/sec)."
-#define DOC_RATE "mult_to_ibv_rate() converts the multiplier value (of 2.5 " \
+#define DOC_RATE                                                    \
+	"mult_to_ibv_rate() converts the multiplier value (of 2.5 " \
 	"Gbit/sec) mult to an IB transmission rate enumeration."
-#define DOC_RATE_EX "For example, if mult is 2, the rate enumeration " \
+#define DOC_RATE_EX                                        \
+	"For example, if mult is 2, the rate enumeration " \
 	"IBV_RATE_5_GBPS will be returned."
 
 /* the highest multiplier walked: one beyond 1200 Gbit/s's 480 */
@@ -41,50 +45,64 @@ static vc_check mult_example, mult_whole, mult_between, mult_not_rate,
 	rate_example, rate_whole, rate_not_multiple;
 
 static const struct vc_row mult_rows[] = {
-	{ .c = { .id = "verbs/rate_to_mult/example-5-gbps", .doc = DOC_MULT_EX,
+	{ .c = { .id = "verbs/rate_to_mult/example-5-gbps",
+		 .doc = DOC_MULT_EX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .contract = { RC_RETURNS(2) } },
-	  .check = mult_example, .rung = VC_BARE },
-	{ .c = { .id = "verbs/rate_to_mult/whole-multiples", .doc = DOC_MULT,
+	  .check = mult_example,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/rate_to_mult/whole-multiples",
+		 .doc = DOC_MULT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "returns how many of the 18 rates that are whole "
 			 "multiples of 2.5 Gbit/s convert to their multiple",
 		 .contract = { RC_RETURNS(18) } },
-	  .check = mult_whole, .rung = VC_BARE },
-	{ .c = { .id = "verbs/rate_to_mult/between-multiples", .doc = DOC_MULT,
+	  .check = mult_whole,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/rate_to_mult/between-multiples",
+		 .doc = DOC_MULT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "14, 28, 56, 112 and 168 Gbit/s are no multiple of 2.5: "
 			 "-1, or the nearest multiple (as Linux's "
 			 "ib_rate_to_mult rounds them)",
 		 .contract = { RC_RETURNS(5) } },
-	  .check = mult_between, .rung = VC_BARE },
-	{ .c = { .id = "verbs/rate_to_mult/not-a-rate", .doc = DOC_MULT,
+	  .check = mult_between,
+	  .rung = VC_BARE },
+	{ .c = { .id = "verbs/rate_to_mult/not-a-rate",
+		 .doc = DOC_MULT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "IBV_RATE_MAX (0), 1, one beyond the last rate, -1, "
 			 "INT_MAX: no rate, so no multiple (a value <= 0); the "
 			 "page names no failure",
 		 .contract = { RC_RETURNS(5) } },
-	  .check = mult_not_rate, .rung = VC_BARE },
+	  .check = mult_not_rate,
+	  .rung = VC_BARE },
 };
 
 static const struct vc_row rate_rows[] = {
-	{ .c = { .id = "verbs/mult_to_ibv_rate/example-2", .doc = DOC_RATE_EX,
+	{ .c = { .id = "verbs/mult_to_ibv_rate/example-2",
+		 .doc = DOC_RATE_EX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .contract = { RC_RETURNS(IBV_RATE_5_GBPS) } },
-	  .check = rate_example, .rung = VC_BARE },
+	  .check = rate_example,
+	  .rung = VC_BARE },
 	{ .c = { .id = "verbs/mult_to_ibv_rate/whole-multiples",
-		 .doc = DOC_RATE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_RATE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "returns how many of the 18 multipliers of a rate "
 			 "convert back to that rate",
 		 .contract = { RC_RETURNS(18) } },
-	  .check = rate_whole, .rung = VC_BARE },
+	  .check = rate_whole,
+	  .rung = VC_BARE },
 	{ .c = { .id = "verbs/mult_to_ibv_rate/not-a-multiple",
-		 .doc = DOC_RATE, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_RATE,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "every multiplier from INT_MIN, -1 to 500 that is no "
 			 "rate's: IBV_RATE_MAX, or a rate between multiples "
 			 "within 1.25 Gbit/s of it; returns how many did",
 		 .contract = { RC_RETURNS(MULT_LAST + 3 - 18) } },
-	  .check = rate_not_multiple, .rung = VC_BARE },
+	  .check = rate_not_multiple,
+	  .rung = VC_BARE },
 };
 
 static bool whole(const struct vc_rate *r)
@@ -112,10 +130,12 @@ static int whole_ok(struct rc_ctx *ctx)
 		if (got[r->rate] == r->gbps10 / 25)
 			ok++;
 		else
-			rc_obs_violation(ctx->obs, "rate %d (%d.%d Gbit/s): %d, "
-					 "its multiple is %d", r->rate,
-					 r->gbps10 / 10, r->gbps10 % 10,
-					 got[r->rate], r->gbps10 / 25);
+			rc_obs_violation(ctx->obs,
+					 "rate %d (%d.%d Gbit/s): %d, "
+					 "its multiple is %d",
+					 r->rate, r->gbps10 / 10,
+					 r->gbps10 % 10, got[r->rate],
+					 r->gbps10 / 25);
 	}
 	rc_obs_out(ctx->obs, got, sizeof(got));
 	return ok;
@@ -164,8 +184,8 @@ static int not_rate_ok(struct rc_ctx *ctx)
 		if (m <= 0)
 			ok++;
 		else
-			rc_obs_violation(ctx->obs, "rate %d: multiple %d",
-					 v[i], m);
+			rc_obs_violation(ctx->obs, "rate %d: multiple %d", v[i],
+					 m);
 	}
 	return ok;
 }
@@ -197,10 +217,11 @@ static int rate_whole_ok(struct rc_ctx *ctx)
 		if (e == r->rate)
 			ok++;
 		else
-			rc_obs_violation(ctx->obs, "mult %d: rate %d, %d.%d "
-					 "Gbit/s is %d", r->gbps10 / 25, e,
-					 r->gbps10 / 10, r->gbps10 % 10,
-					 r->rate);
+			rc_obs_violation(ctx->obs,
+					 "mult %d: rate %d, %d.%d "
+					 "Gbit/s is %d",
+					 r->gbps10 / 25, e, r->gbps10 / 10,
+					 r->gbps10 % 10, r->rate);
 	}
 	rc_obs_out(ctx->obs, got, sizeof(got));
 	return ok;

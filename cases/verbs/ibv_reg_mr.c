@@ -46,25 +46,32 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_REG "ibv_reg_mr() registers a memory region (MR) associated " \
+#define DOC_REG                                                             \
+	"ibv_reg_mr() registers a memory region (MR) associated "           \
 	"with the protection domain pd. The MR's starting address is addr " \
 	"and its size is length."
-#define DOC_ACCESS "The argument access describes the desired memory " \
+#define DOC_ACCESS                                                           \
+	"The argument access describes the desired memory "                  \
 	"protection attributes; it is either 0 or the bitwise OR of one or " \
 	"more of the following flags:"
-#define DOC_LOCAL_WRITE "If IBV_ACCESS_REMOTE_WRITE or " \
+#define DOC_LOCAL_WRITE                                                         \
+	"If IBV_ACCESS_REMOTE_WRITE or "                                        \
 	"IBV_ACCESS_REMOTE_ATOMIC is set, then IBV_ACCESS_LOCAL_WRITE must be " \
 	"set too."
 #define DOC_READ "Local read access is always enabled for the MR."
-#define DOC_RET "ibv_reg_mr() / ibv_reg_mr_iova() / ibv_reg_dmabuf_mr() " \
+#define DOC_RET                                                   \
+	"ibv_reg_mr() / ibv_reg_mr_iova() / ibv_reg_dmabuf_mr() " \
 	"returns a pointer to the registered MR, or NULL if the request fails."
-#define DOC_IOVA "ibv_reg_mr_iova() ibv_reg_mr_iova is the same as the " \
+#define DOC_IOVA                                                         \
+	"ibv_reg_mr_iova() ibv_reg_mr_iova is the same as the "          \
 	"normal reg_mr, except that the user is allowed to specify the " \
 	"virtual base address of the MR when accessed through a lkey or rkey."
-#define DOC_IOVA0 "Specifying 0 for hca_va has the same effect as " \
+#define DOC_IOVA0                                         \
+	"Specifying 0 for hca_va has the same effect as " \
 	"IBV_ACCESS_ZERO_BASED."
 #define DOC_DEREG "ibv_dereg_mr() deregisters the MR mr."
-#define DOC_DEREG_RET "ibv_dereg_mr() returns 0 on success, or the value " \
+#define DOC_DEREG_RET                                        \
+	"ibv_dereg_mr() returns 0 on success, or the value " \
 	"of errno on failure (which indicates the failure reason)."
 
 /* an MR that starts 100 bytes into a page and ends in the next one */
@@ -79,106 +86,156 @@ static vc_check reg_lands, reg_access, reg_all_access, reg_read_only,
 enum { RO_NONE, RO_WRITE };
 
 static const struct vc_row reg_rows[] = {
-	{ .c = { .id = "verbs/reg_mr/lands-in-kernel", .doc = DOC_REG,
+	{ .c = { .id = "verbs/reg_mr/lands-in-kernel",
+		 .doc = DOC_REG,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "5000 bytes from 100 into a page: addr, length, pd, "
 			 "context as given; the kernel's MR of its lkey has "
-			 "its length and rkey", .needs = VC_NEEDS,
+			 "its length and rkey",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = reg_lands, .rung = VL_PD },
-	{ .c = { .id = "verbs/reg_mr/access-0", .doc = DOC_ACCESS,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = VC_NEEDS,
+	  .check = reg_lands,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/reg_mr/access-0",
+		 .doc = DOC_ACCESS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = reg_access, .rung = VL_PD, .arg = 0 },
+	  .check = reg_access,
+	  .rung = VL_PD,
+	  .arg = 0 },
 	{ .c = { .id = "verbs/reg_mr/every-access-combination",
-		 .doc = DOC_LOCAL_WRITE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_LOCAL_WRITE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the 32 combinations of LOCAL_WRITE, REMOTE_WRITE, "
 			 "REMOTE_READ, REMOTE_ATOMIC, MW_BIND: refused exactly "
 			 "where a remote write or atomic lacks LOCAL_WRITE; "
 			 "returns how many of the 32 behaved so",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(32) } },
-	  .check = reg_all_access, .rung = VL_PD },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(32) } },
+	  .check = reg_all_access,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/reg_mr/remote-write-without-local-write",
-		 .doc = DOC_LOCAL_WRITE, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = reg_access, .rung = VL_PD,
+		 .doc = DOC_LOCAL_WRITE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = reg_access,
+	  .rung = VL_PD,
 	  .arg = IBV_ACCESS_REMOTE_WRITE },
 	{ .c = { .id = "verbs/reg_mr/remote-atomic-without-local-write",
-		 .doc = DOC_LOCAL_WRITE, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = reg_access, .rung = VL_PD,
-	  .arg = IBV_ACCESS_REMOTE_ATOMIC },
-	{ .c = { .id = "verbs/reg_mr/read-only-memory", .doc = DOC_READ,
+		 .doc = DOC_LOCAL_WRITE,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "a PROT_READ mapping, access 0", .needs = VC_NEEDS,
-		 .contract = { RC_SUCCEEDS } },
-	  .check = reg_read_only, .rung = VL_PD, .arg = RO_NONE },
-	{ .c = { .id = "verbs/reg_mr/read-only-memory-local-write",
-		 .doc = DOC_RET, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "a PROT_READ mapping with LOCAL_WRITE: the memory "
-			 "cannot be written, so no MR", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = reg_read_only, .rung = VL_PD, .arg = RO_WRITE },
-	{ .c = { .id = "verbs/reg_mr/unmapped-memory", .doc = DOC_RET,
+	  .check = reg_access,
+	  .rung = VL_PD,
+	  .arg = IBV_ACCESS_REMOTE_ATOMIC },
+	{ .c = { .id = "verbs/reg_mr/read-only-memory",
+		 .doc = DOC_READ,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a PROT_READ mapping, access 0",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = reg_read_only,
+	  .rung = VL_PD,
+	  .arg = RO_NONE },
+	{ .c = { .id = "verbs/reg_mr/read-only-memory-local-write",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a PROT_READ mapping with LOCAL_WRITE: the memory "
+			 "cannot be written, so no MR",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = reg_read_only,
+	  .rung = VL_PD,
+	  .arg = RO_WRITE },
+	{ .c = { .id = "verbs/reg_mr/unmapped-memory",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "two pages just unmapped: nothing to register",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = reg_unmapped, .rung = VL_PD },
-	{ .c = { .id = "verbs/reg_mr/length-0", .doc = DOC_RET,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = reg_unmapped,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/reg_mr/length-0",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a region of no bytes: nothing to register",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = reg_zero_length, .rung = VL_PD },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = reg_zero_length,
+	  .rung = VL_PD },
 };
 
 static const struct vc_row iova_rows[] = {
-	{ .c = { .id = "verbs/reg_mr_iova/lands-in-kernel", .doc = DOC_IOVA,
+	{ .c = { .id = "verbs/reg_mr_iova/lands-in-kernel",
+		 .doc = DOC_IOVA,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "hca_va 0x0123456789ab0064 (addr's page offset): addr "
 			 "and length as given, the kernel holds it",
-		 .needs = VC_NEEDS, .contract = { RC_SUCCEEDS } },
-	  .check = iova_lands, .rung = VL_PD, .arg = 1 },
-	{ .c = { .id = "verbs/reg_mr_iova/hca-va-0", .doc = DOC_IOVA0,
-		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "a page-aligned region at hca_va 0", .needs = VC_NEEDS,
+		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = iova_lands, .rung = VL_PD, .arg = 0 },
-	{ .c = { .id = "verbs/reg_mr_iova/other-page-offset", .doc = DOC_RET,
+	  .check = iova_lands,
+	  .rung = VL_PD,
+	  .arg = 1 },
+	{ .c = { .id = "verbs/reg_mr_iova/hca-va-0",
+		 .doc = DOC_IOVA0,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a page-aligned region at hca_va 0",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = iova_lands,
+	  .rung = VL_PD,
+	  .arg = 0 },
+	{ .c = { .id = "verbs/reg_mr_iova/other-page-offset",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "hca_va 1 byte past addr's page offset: "
 			 "ib_uverbs_reg_mr (drivers/infiniband/core/"
 			 "uverbs_cmd.c) refuses start and hca_va of different "
-			 "page offsets", .needs = VC_NEEDS,
+			 "page offsets",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = iova_other_offset, .rung = VL_PD },
+	  .check = iova_other_offset,
+	  .rung = VL_PD },
 };
 
 static const struct vc_row dereg_rows[] = {
-	{ .c = { .id = "verbs/dereg_mr/gone-from-kernel", .doc = DOC_DEREG,
+	{ .c = { .id = "verbs/dereg_mr/gone-from-kernel",
+		 .doc = DOC_DEREG,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "0, and the kernel no longer has an MR of its lkey",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = dereg_gone, .rung = VL_PD },
-	{ .c = { .id = "verbs/dereg_mr/pd-then-deallocates", .doc = DOC_DEREG,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = dereg_gone,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/dereg_mr/pd-then-deallocates",
+		 .doc = DOC_DEREG,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the PD the MR held deallocates after it (it did not "
-			 "before)", .needs = VC_NEEDS,
+			 "before)",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = dereg_then_pd, .rung = VL_PD },
+	  .check = dereg_then_pd,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/dereg_mr/command-file-gone",
-		 .doc = DOC_DEREG_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_DEREG_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor: an errno value", .needs = VC_NEEDS,
+			 "descriptor: an errno value",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = dereg_severed, .rung = VL_PD },
+	  .check = dereg_severed,
+	  .rung = VL_PD },
 };
 
 /* Two fresh pages, or NULL (BROKEN) */
 static uint8_t *pages(struct rc_ctx *ctx, int prot)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	void *p = mmap(NULL, 2 * page, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		       0);
+	void *p =
+		mmap(NULL, 2 * page, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p != MAP_FAILED)
 		return p;
@@ -199,15 +256,20 @@ static void check_mr(struct rc_ctx *ctx, struct vl *l, struct ibv_mr *mr,
 	uint32_t krkey;
 
 	if (mr->addr != addr || mr->length != len)
-		rc_obs_violation(ctx->obs, "addr/length %p/%zu, registered "
-				 "%p/%zu", mr->addr, mr->length, addr, len);
+		rc_obs_violation(ctx->obs,
+				 "addr/length %p/%zu, registered "
+				 "%p/%zu",
+				 mr->addr, mr->length, addr, len);
 	else if (mr->pd != l->pd || mr->context != l->ctx)
 		rc_obs_violation(ctx->obs, "pd/context: not the PD's");
 	else if (!vc_kernel_mr(ctx, mr->lkey, &klen, &krkey))
-		rc_obs_violation(ctx->obs, "lkey 0x%x: the kernel has no such "
-				 "MR of this process", mr->lkey);
+		rc_obs_violation(ctx->obs,
+				 "lkey 0x%x: the kernel has no such "
+				 "MR of this process",
+				 mr->lkey);
 	else if (klen != len || krkey != mr->rkey)
-		rc_obs_violation(ctx->obs, "length/rkey: the kernel's MR has "
+		rc_obs_violation(ctx->obs,
+				 "length/rkey: the kernel's MR has "
 				 "%llu/0x%x, the caller's %zu/0x%x",
 				 (unsigned long long)klen, krkey, len,
 				 mr->rkey);
@@ -284,8 +346,8 @@ static void reg_all_access(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (!vc_attr(ctx, l, &a) || !(p = pages(ctx, PROT_READ | PROT_WRITE)))
 		return;
-	RC_OBSERVE(ctx, combinations(ctx, l, p,
-				     a.atomic_cap != IBV_ATOMIC_NONE));
+	RC_OBSERVE(ctx,
+		   combinations(ctx, l, p, a.atomic_cap != IBV_ATOMIC_NONE));
 	unpages(p);
 }
 
@@ -297,8 +359,10 @@ static void reg_read_only(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (!p)
 		return;
-	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr)(l->pd, p, LEN,
-		   row->arg == RO_WRITE ? IBV_ACCESS_LOCAL_WRITE : 0));
+	RC_OBSERVE(ctx,
+		   mr = (ctx->ops->ibv_reg_mr)(
+			   l->pd, p, LEN,
+			   row->arg == RO_WRITE ? IBV_ACCESS_LOCAL_WRITE : 0));
 	if (mr) {
 		check_mr(ctx, l, mr, p, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
@@ -343,8 +407,9 @@ static void iova_lands(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (!p)
 		return;
-	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr_iova)(l->pd, p + off, LEN,
-		   row->arg ? IOVA + OFF : 0, IBV_ACCESS_LOCAL_WRITE));
+	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr_iova)(
+				l->pd, p + off, LEN, row->arg ? IOVA + OFF : 0,
+				IBV_ACCESS_LOCAL_WRITE));
 	if (mr) {
 		check_mr(ctx, l, mr, p + off, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
@@ -360,8 +425,9 @@ static void iova_other_offset(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (!p)
 		return;
-	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr_iova)(l->pd, p + OFF, LEN,
-		   IOVA + OFF + 1, IBV_ACCESS_LOCAL_WRITE));
+	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr_iova)(
+				l->pd, p + OFF, LEN, IOVA + OFF + 1,
+				IBV_ACCESS_LOCAL_WRITE));
 	if (mr)
 		ctx->ops->ibv_dereg_mr(mr);
 	unpages(p);
@@ -380,7 +446,8 @@ static void dereg_gone(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	mr = (ctx->ops->ibv_reg_mr)(l->pd, p, LEN, 0);
 	if (!mr) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_reg_mr (set-up): "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_reg_mr (set-up): "
 			     "%m");
 		unpages(p);
 		return;
@@ -388,8 +455,10 @@ static void dereg_gone(const struct vc_row *row, struct rc_ctx *ctx,
 	lkey = mr->lkey;
 	RC_OBSERVE(ctx, ret = ctx->ops->ibv_dereg_mr(mr));
 	if (!ret && vc_kernel_mr(ctx, lkey, &len, &rkey))
-		rc_obs_violation(ctx->obs, "lkey 0x%x: the kernel still has "
-				 "the MR", lkey);
+		rc_obs_violation(ctx->obs,
+				 "lkey 0x%x: the kernel still has "
+				 "the MR",
+				 lkey);
 	unpages(p);
 }
 
@@ -404,7 +473,8 @@ static void dereg_then_pd(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	mr = (ctx->ops->ibv_reg_mr)(l->pd, p, LEN, 0);
 	if (!mr || !ctx->ops->ibv_dealloc_pd(l->pd)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "an MR that holds its "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "an MR that holds its "
 			     "PD (set-up)");
 		if (!mr)
 			unpages(p);
@@ -430,7 +500,8 @@ static void dereg_severed(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	mr = (ctx->ops->ibv_reg_mr)(l->pd, p, LEN, 0);
 	if (!mr)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_reg_mr (set-up): "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_reg_mr (set-up): "
 			     "%m");
 	else if (vc_sever(ctx, l))
 		RC_OBSERVE(ctx, ctx->ops->ibv_dereg_mr(mr));

@@ -21,44 +21,64 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_RESIZE "ibv_resize_cq() resizes the completion queue (CQ) cq " \
+#define DOC_RESIZE                                              \
+	"ibv_resize_cq() resizes the completion queue (CQ) cq " \
 	"to have at least cqe entries."
-#define DOC_LESS "If cqe is a valid value less than the current CQ size, " \
+#define DOC_LESS                                                            \
+	"If cqe is a valid value less than the current CQ size, "           \
 	"ibv_resize_cq() may not do anything, since this function is only " \
-	"guaranteed to resize the CQ to a size at least as big as the " \
+	"guaranteed to resize the CQ to a size at least as big as the "     \
 	"requested size."
 #define DOC_CQE "The cqe member of cq will be updated to the actual size."
-#define DOC_RET "ibv_resize_cq() returns 0 on success, or the value of " \
+#define DOC_RET                                                  \
+	"ibv_resize_cq() returns 0 on success, or the value of " \
 	"errno on failure (which indicates the failure reason)."
 
 static vc_check resize_to, resize_max, resize_past_max, resize_down;
 
 static const struct vc_row rows[] = {
-	{ .c = { .id = "verbs/resize_cq/grows", .doc = DOC_CQE,
+	{ .c = { .id = "verbs/resize_cq/grows",
+		 .doc = DOC_CQE,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "16 to 100: cq->cqe >= 100 after", .needs = VC_NEEDS,
+		 .note = "16 to 100: cq->cqe >= 100 after",
+		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = resize_to, .rung = VL_CQ, .arg = 100 },
-	{ .c = { .id = "verbs/resize_cq/to-max-cqe", .doc = DOC_RESIZE,
+	  .check = resize_to,
+	  .rung = VL_CQ,
+	  .arg = 100 },
+	{ .c = { .id = "verbs/resize_cq/to-max-cqe",
+		 .doc = DOC_RESIZE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "to ibv_query_device's max_cqe: cq->cqe >= it",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = resize_max, .rung = VL_CQ },
-	{ .c = { .id = "verbs/resize_cq/max-cqe-plus-1", .doc = DOC_RET,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = resize_max,
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/resize_cq/max-cqe-plus-1",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "to max_cqe + 1: beyond the device; cq->cqe as it was",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = resize_past_max, .rung = VL_CQ },
-	{ .c = { .id = "verbs/resize_cq/shrinks-or-keeps", .doc = DOC_LESS,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = resize_past_max,
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/resize_cq/shrinks-or-keeps",
+		 .doc = DOC_LESS,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "grown to 100, then to 16: 0, and cq->cqe >= 16",
-		 .needs = VC_NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = resize_down, .rung = VL_CQ },
-	{ .c = { .id = "verbs/resize_cq/minus-1", .doc = DOC_RET,
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = resize_down,
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/resize_cq/minus-1",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "to -1 entries: no such size; cq->cqe as it was",
-		 .needs = VC_NEEDS, .contract = { RC_FAILS() } },
-	  .check = resize_to, .rung = VL_CQ, .arg = -1 },
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = resize_to,
+	  .rung = VL_CQ,
+	  .arg = -1 },
 };
 
 /* The call under test to @cqe; cq->cqe checked after it. */
@@ -68,14 +88,17 @@ static int resize(struct rc_ctx *ctx, struct vl *l, int cqe, bool must)
 
 	RC_OBSERVE(ctx, ret = ctx->ops->ibv_resize_cq(l->cq, cqe));
 	if (ret == EOPNOTSUPP && must)
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the device "
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the device "
 			     "cannot resize a CQ (EOPNOTSUPP)");
 	else if (!ret && l->cq->cqe < cqe)
-		rc_obs_violation(ctx->obs, "cqe %d after, asked %d",
-				 l->cq->cqe, cqe);
+		rc_obs_violation(ctx->obs, "cqe %d after, asked %d", l->cq->cqe,
+				 cqe);
 	else if (ret && l->cq->cqe != before)
-		rc_obs_violation(ctx->obs, "cqe %d after the failure, %d "
-				 "before", l->cq->cqe, before);
+		rc_obs_violation(ctx->obs,
+				 "cqe %d after the failure, %d "
+				 "before",
+				 l->cq->cqe, before);
 	return ret;
 }
 
@@ -109,13 +132,16 @@ static void resize_down(const struct vc_row *row, struct rc_ctx *ctx,
 	int err = ctx->ops->ibv_resize_cq(l->cq, 100);
 
 	if (err == EOPNOTSUPP) {
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the device "
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the device "
 			     "cannot resize a CQ (EOPNOTSUPP)");
 		return;
 	}
 	if (err) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "growing the CQ to 100 "
-			     "(set-up): %s", rc_errno_name(err));
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "growing the CQ to 100 "
+			     "(set-up): %s",
+			     rc_errno_name(err));
 		return;
 	}
 	resize(ctx, l, 16, true);

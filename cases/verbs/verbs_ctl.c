@@ -12,17 +12,28 @@
 #include "../../harness/device.h"
 
 const struct vc_rate vc_rates[] = {
-	{ IBV_RATE_2_5_GBPS, 25, 2500 },	{ IBV_RATE_5_GBPS, 50, 5000 },
-	{ IBV_RATE_10_GBPS, 100, 10000 },	{ IBV_RATE_20_GBPS, 200, 20000 },
-	{ IBV_RATE_30_GBPS, 300, 30000 },	{ IBV_RATE_40_GBPS, 400, 40000 },
-	{ IBV_RATE_60_GBPS, 600, 60000 },	{ IBV_RATE_80_GBPS, 800, 80000 },
-	{ IBV_RATE_120_GBPS, 1200, 120000 },	{ IBV_RATE_14_GBPS, 140, 14062 },
-	{ IBV_RATE_56_GBPS, 560, 56250 },	{ IBV_RATE_112_GBPS, 1120, 112500 },
-	{ IBV_RATE_168_GBPS, 1680, 168750 },	{ IBV_RATE_25_GBPS, 250, 25781 },
-	{ IBV_RATE_100_GBPS, 1000, 103125 },	{ IBV_RATE_200_GBPS, 2000, 206250 },
-	{ IBV_RATE_300_GBPS, 3000, 309375 },	{ IBV_RATE_28_GBPS, 280, 28125 },
-	{ IBV_RATE_50_GBPS, 500, 53125 },	{ IBV_RATE_400_GBPS, 4000, 425000 },
-	{ IBV_RATE_600_GBPS, 6000, 637500 },	{ IBV_RATE_800_GBPS, 8000, 850000 },
+	{ IBV_RATE_2_5_GBPS, 25, 2500 },
+	{ IBV_RATE_5_GBPS, 50, 5000 },
+	{ IBV_RATE_10_GBPS, 100, 10000 },
+	{ IBV_RATE_20_GBPS, 200, 20000 },
+	{ IBV_RATE_30_GBPS, 300, 30000 },
+	{ IBV_RATE_40_GBPS, 400, 40000 },
+	{ IBV_RATE_60_GBPS, 600, 60000 },
+	{ IBV_RATE_80_GBPS, 800, 80000 },
+	{ IBV_RATE_120_GBPS, 1200, 120000 },
+	{ IBV_RATE_14_GBPS, 140, 14062 },
+	{ IBV_RATE_56_GBPS, 560, 56250 },
+	{ IBV_RATE_112_GBPS, 1120, 112500 },
+	{ IBV_RATE_168_GBPS, 1680, 168750 },
+	{ IBV_RATE_25_GBPS, 250, 25781 },
+	{ IBV_RATE_100_GBPS, 1000, 103125 },
+	{ IBV_RATE_200_GBPS, 2000, 206250 },
+	{ IBV_RATE_300_GBPS, 3000, 309375 },
+	{ IBV_RATE_28_GBPS, 280, 28125 },
+	{ IBV_RATE_50_GBPS, 500, 53125 },
+	{ IBV_RATE_400_GBPS, 4000, 425000 },
+	{ IBV_RATE_600_GBPS, 6000, 637500 },
+	{ IBV_RATE_800_GBPS, 8000, 850000 },
 	{ IBV_RATE_1200_GBPS, 12000, 1275000 },
 };
 const int vc_nrates = ARRAY_SIZE(vc_rates);
@@ -52,7 +63,8 @@ bool vc_attr(struct rc_ctx *ctx, struct vl *l, struct ibv_device_attr *a)
 	errno = ctx->ops->ibv_query_device(l->ctx, a);
 	if (!errno)
 		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_query_device failed "
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_query_device failed "
 		     "(set-up): %m");
 	return false;
 }
@@ -62,7 +74,8 @@ bool vc_sever(struct rc_ctx *ctx, struct vl *l)
 	int fd = open("/", O_PATH);
 
 	if (fd < 0 || dup2(fd, l->ctx->cmd_fd) < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not take the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "could not take the "
 			     "command file away (set-up): %m");
 		if (fd >= 0)
 			close(fd);
@@ -80,7 +93,8 @@ bool vc_no_fds(struct rc_ctx *ctx, struct rlimit *saved)
 	if (fd < 0)
 		fd = open("/dev/null", O_RDONLY);
 	if (fd < 0 || getrlimit(RLIMIT_NOFILE, saved)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no file limit to "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no file limit to "
 			     "lower (set-up): %m");
 		return false;
 	}
@@ -88,7 +102,8 @@ bool vc_no_fds(struct rc_ctx *ctx, struct rlimit *saved)
 	r = *saved;
 	r.rlim_cur = fd;
 	if (setrlimit(RLIMIT_NOFILE, &r)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "setrlimit (set-up): "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "setrlimit (set-up): "
 			     "%m");
 		return false;
 	}
@@ -136,7 +151,8 @@ struct ibv_mr *vc_mr(struct rc_ctx *ctx, struct ibv_pd *pd, size_t len,
 	}
 	mr = (ctx->ops->ibv_reg_mr)(pd, buf, len, access);
 	if (!mr) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_reg_mr failed "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_reg_mr failed "
 			     "(set-up): %m");
 		munmap(buf, len);
 	}
@@ -200,8 +216,7 @@ bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 	return false;
 }
 
-bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can,
-		   const char *why)
+bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why)
 {
 	if (!can)
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "%s", why);

@@ -28,8 +28,8 @@ typedef void vc_check(const struct vc_row *row, struct rc_ctx *ctx,
 struct vc_row {
 	struct rc_case c;
 	vc_check *check;
-	int rung;		/* enum vl_rung, or VC_BARE */
-	long arg;		/* what differs between rows of one check */
+	int rung; /* enum vl_rung, or VC_BARE */
+	long arg; /* what differs between rows of one check */
 };
 
 /* The row: @fn (the call under test) present, the ladder up to the
@@ -38,16 +38,20 @@ void vc_run(const struct vc_row *row, struct rc_ctx *ctx, const void *fn,
 	    const char *name);
 
 /* The group of @fn, whose rows are @table, reporting as @cv. */
-#define VC_GROUP(var, fn, cv, table) \
+#define VC_GROUP(var, fn, cv, table)                             \
 	static void var##_run(const void *r, struct rc_ctx *ctx) \
-	{ \
+	{                                                        \
 		vc_run(r, ctx, (const void *)ctx->ops->fn, #fn); \
-	} \
-	static const struct rc_group var##_group = { \
-		.call = #fn, .conv = cv, .lib = "verbs", .rows = table, \
-		.row_size = sizeof(table[0]), .nrows = ARRAY_SIZE(table), \
-		.run = var##_run, \
-	}; \
+	}                                                        \
+	static const struct rc_group var##_group = {             \
+		.call = #fn,                                     \
+		.conv = cv,                                      \
+		.lib = "verbs",                                  \
+		.rows = table,                                   \
+		.row_size = sizeof(table[0]),                    \
+		.nrows = ARRAY_SIZE(table),                      \
+		.run = var##_run,                                \
+	};                                                       \
 	RC_GROUP(var##_group)
 
 /* The device's attributes through the implementation under test (set-up:
@@ -102,5 +106,4 @@ bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 		  uint32_t *rkey);
 /* Whether the device does what a row needs (query_device through the
  * implementation under test); UNSUPPORTED with @why when not. */
-bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can,
-		   const char *why);
+bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why);

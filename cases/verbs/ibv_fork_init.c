@@ -13,7 +13,8 @@
  * not."
  *
  * Whether the kernel copies DMA pages on fork is read apart from the
- * calls: RDMA netlink's copy-on-fork attribute (`rdma sys show`).  Each
+ * calls: RDMA netlink's copy-on-fork attribute (`rdma sys show`;
+ * verbs_nl.h).  Each
  * row runs in a process of its own, so each starts with libibverbs
  * before any ibv_fork_init and any registration.
  *
@@ -28,10 +29,10 @@
  *   (documented; UNSUPPORTED on a kernel that copies)
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "verbs_ctl.h"
+#include "verbs_nl.h"
 
 #define DOC_INIT_RET                                          \
 	"ibv_fork_init() returns 0 on success, or the value " \
@@ -89,7 +90,7 @@ static const struct vc_row status_rows[] = {
 	{ .c = { .id = "verbs/is_fork_initialized/unneeded-before-fork-init",
 		 .doc = DOC_UNNEEDED,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "a kernel that copies (rdma sys show): UNNEEDED",
+		 .note = "a kernel that copies (RDMA netlink): UNNEEDED",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(IBV_FORK_UNNEEDED) } },
 	  .check = status_copies,
@@ -124,23 +125,6 @@ static const struct vc_row status_rows[] = {
 	  .rung = VC_BARE,
 	  .arg = AFTER },
 };
-
-/* 1: the kernel copies DMA pages on fork, 0: it does not, -1: unknown */
-static int kernel_copies(void)
-{
-	char buf[512];
-	size_t n;
-	FILE *f = popen("rdma sys show 2>/dev/null", "r");
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	pclose(f);
-	if (strstr(buf, "copy-on-fork on"))
-		return 1;
-	return strstr(buf, "copy-on-fork off") ? 0 : -1;
-}
 
 static void init_first(const struct vc_row *row, struct rc_ctx *ctx,
 		       struct vl *l)
@@ -178,12 +162,11 @@ static void init_after_mr(const struct vc_row *row, struct rc_ctx *ctx,
  * a kernel that copies (@copies) or not: UNSUPPORTED elsewhere. */
 static void status(const struct vc_row *row, struct rc_ctx *ctx, bool copies)
 {
-	int k = kernel_copies();
+	int k = vn_copy_on_fork();
 
 	if (k < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "rdma sys show says "
-			     "nothing of copy-on-fork");
+			     "RDMA netlink says nothing of copy-on-fork");
 		return;
 	}
 	if (k != copies) {

@@ -5,19 +5,16 @@
  * doesn't support device indexes."
  *
  * - the target's: the kernel's index of the device, as RDMA netlink
- *   gives it to `rdma -j dev show` (documented); compared across the
- *   implementations
+ *   gives it (`rdma dev show`; verbs_nl.h) (documented); compared across
+ *   the implementations
  * - every device of the list: its own kernel index, none twice
  *   (documented: "as it is assigned by the kernel")
  * - stable: a second list gives the same (documented)
  * Every kernel the suite runs on has device indexes (4.17 and later):
  * no row takes the -1.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "verbs_ctl.h"
+#include "verbs_nl.h"
 
 #define DOC_INDEX                                                \
 	"ibv_get_device_index() returns stable IB device index " \
@@ -30,7 +27,7 @@ static const struct vc_row rows[] = {
 		 .doc = DOC_INDEX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target's: RDMA netlink's index of the device "
-			 "(rdma -j dev show)",
+			 "(as rdma dev show has it)",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_ANY_RETURN } },
 	  .check = target_index,
@@ -53,27 +50,9 @@ static const struct vc_row rows[] = {
 	  .rung = VL_LIST },
 };
 
-/* The kernel's index of device @name, or -1 (rdma's JSON:
- * [{"ifindex":0,"ifname":"rxe0",...},...]). */
 static int kernel_index(const char *name)
 {
-	static char buf[16384];
-	char key[96], *p, *q;
-	size_t n;
-	FILE *f = popen("rdma -j dev show 2>/dev/null", "r");
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	pclose(f);
-	snprintf(key, sizeof(key), "\"ifname\":\"%s\"", name);
-	p = strstr(buf, key);
-	if (!p)
-		return -1;
-	for (q = p; q > buf && strncmp(q, "\"ifindex\":", 10); q--)
-		;
-	return strncmp(q, "\"ifindex\":", 10) ? -1 : atoi(q + 10);
+	return vn_dev_index(name);
 }
 
 static void target_index(const struct vc_row *row, struct rc_ctx *ctx,
@@ -83,8 +62,7 @@ static void target_index(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (want < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "rdma -j dev show has "
-			     "no index of %s",
+			     "RDMA netlink has no index of %s",
 			     ctx->target->ca);
 		return;
 	}

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "verbs_ctl.h"
+#include "verbs_nl.h"
 #include "../../harness/device.h"
 
 const struct vc_rate vc_rates[] = {
@@ -183,37 +184,7 @@ int vc_sysfs_ports(struct rc_ctx *ctx)
 bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 		  uint32_t *rkey)
 {
-	static char buf[65536];
-	char cmd[160], key[48], *p, *end, *f;
-	FILE *out;
-	size_t n;
-
-	snprintf(cmd, sizeof(cmd), "rdma -j -d res show mr dev %s 2>/dev/null",
-		 ctx->target->ca);
-	out = popen(cmd, "r");
-	if (!out)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, out);
-	buf[n] = 0;
-	pclose(out);
-	snprintf(key, sizeof(key), "\"lkey\":\"%x\"", lkey);
-	for (p = buf; (p = strstr(p, key)); p = end) {
-		while (p > buf && *p != '{')
-			p--;
-		end = strchr(p, '}');
-		if (!end)
-			return false;
-		*end++ = 0;
-		f = strstr(p, "\"pid\":");
-		if (!f || atoi(f + 6) != getpid())
-			continue;
-		f = strstr(p, "\"mrlen\":");
-		*len = f ? strtoull(f + 8, NULL, 10) : 0;
-		f = strstr(p, "\"rkey\":\"");
-		*rkey = f ? strtoul(f + 8, NULL, 16) : 0;
-		return true;
-	}
-	return false;
+	return vn_mr(ctx->target->ca, lkey, len, rkey);
 }
 
 bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why)

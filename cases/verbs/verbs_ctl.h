@@ -98,9 +98,9 @@ extern const int vc_nrates;
 #define VC_RATE_LAST IBV_RATE_1200_GBPS
 
 /*
- * The kernel's record of this process's MR of @lkey on the target device,
- * as RDMA netlink gives it to `rdma -j -d res show mr`: true when there is
- * one, with its length and rkey.
+ * The kernel's record of this process's MR of @lkey on the target device
+ * (RDMA netlink, as `rdma res show mr` has it; verbs_nl.h): true when
+ * there is one, with its length and rkey.
  */
 bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 		  uint32_t *rkey);

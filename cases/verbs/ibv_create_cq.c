@@ -12,8 +12,9 @@
  * - cqe 1, a cq_context of distinct bytes, a channel: cq->cqe >= 1, and
  *   context, cq_context and channel as given (documented)
  * - cqe = max_cqe (ibv_query_device's), an exact fit: cq->cqe >= it
- *   (documented); max_cqe + 1: NULL (interpretation: "at least cqe
- *   entries" the device cannot have)
+ *   (documented; UNSUPPORTED where such a CQ is more memory than a row
+ *   takes, as siw's is: verbs_ctl.h); max_cqe + 1: NULL (interpretation:
+ *   "at least cqe entries" the device cannot have)
  * - no channel (documented: optional)
  * - comp_vector num_comp_vectors - 1 (an exact fit) succeeds;
  *   num_comp_vectors and -1 fail (documented)
@@ -201,7 +202,7 @@ static void create_max(const struct vc_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_device_attr a;
 
-	if (vc_attr(ctx, l, &a))
+	if (vc_attr(ctx, l, &a) && vc_cq_fits(ctx, a.max_cqe))
 		create_of(ctx, l, a.max_cqe);
 }
 

@@ -10,8 +10,8 @@
  * - cqe 1, IBV_WC_EX_WITH_BYTE_LEN, a cq_context of distinct bytes and a
  *   channel: cqe >= 1, context, cq_context and channel as given, and
  *   ibv_destroy_cq takes it (documented)
- * - cqe = max_cqe, an exact fit (documented); max_cqe + 1: NULL
- *   (interpretation)
+ * - cqe = max_cqe, an exact fit (documented; UNSUPPORTED where such a CQ
+ *   is more memory than a row takes); max_cqe + 1: NULL (interpretation)
  * - comp_vector num_comp_vectors: NULL (documented)
  * - a comp_mask bit beyond the two the page names: NULL (interpretation:
  *   no such extension)
@@ -123,7 +123,7 @@ static void ex_cqe(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 	struct ibv_device_attr d;
 	struct ibv_cq_ex *x;
 
-	if (!vc_attr(ctx, l, &d))
+	if (!vc_attr(ctx, l, &d) || !vc_cq_fits(ctx, d.max_cqe))
 		return;
 	a.cqe = d.max_cqe;
 	RC_OBSERVE(ctx, x = ctx->ops->ibv_create_cq_ex(l->ctx, &a));

@@ -8,7 +8,8 @@
  *
  * The new size is read back from cq->cqe, where the page says it lands.
  * - from 16 to 100: 0, and cqe >= 100 (documented)
- * - to max_cqe, an exact fit: 0, and cqe >= max_cqe (documented)
+ * - to max_cqe, an exact fit: 0, and cqe >= max_cqe (documented;
+ *   UNSUPPORTED where such a CQ is more memory than a row takes)
  * - to max_cqe + 1: an errno value, and cqe as it was (interpretation:
  *   beyond the device; a failed call changes nothing)
  * - from 100 down to 16: 0, and cqe >= 16 (documented: it may keep the
@@ -113,7 +114,7 @@ static void resize_max(const struct vc_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_device_attr a;
 
-	if (vc_attr(ctx, l, &a))
+	if (vc_attr(ctx, l, &a) && vc_cq_fits(ctx, a.max_cqe))
 		resize(ctx, l, a.max_cqe, true);
 }
 

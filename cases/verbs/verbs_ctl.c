@@ -193,3 +193,15 @@ bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why)
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "%s", why);
 	return can;
 }
+
+bool vc_cq_fits(struct rc_ctx *ctx, int cqe)
+{
+	if ((unsigned long long)cqe * 64 <= VC_CQ_BYTES)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+		     "a CQ of max_cqe (%d) "
+		     "entries is more of the machine than a row takes (%u MB "
+		     "at 64 bytes an entry)",
+		     cqe, VC_CQ_BYTES >> 20);
+	return false;
+}

@@ -107,3 +107,13 @@ bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 /* Whether the device does what a row needs (query_device through the
  * implementation under test); UNSUPPORTED with @why when not. */
 bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why);
+
+/*
+ * Whether a CQ of @cqe entries is within what a row may take of the
+ * machine (VC_CQ_BYTES at 64 bytes an entry); UNSUPPORTED when not.
+ * ibv_query_device(3): "it may not be possible to use these maximum
+ * values, since the actual number of any resource that can be created may
+ * be limited by the machine configuration, the amount of host memory".
+ */
+#define VC_CQ_BYTES (8u << 20)
+bool vc_cq_fits(struct rc_ctx *ctx, int cqe);

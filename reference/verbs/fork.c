@@ -6,7 +6,8 @@
  * A kernel that copies DMA-pinned pages on fork (Linux 5.13 and later,
  * RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK) needs nothing: "IBV_FORK_UNNEEDED
  * will be returned regardless of whether ibv_fork_init() was called or
- * not", and ibv_fork_init succeeds without doing anything.  Elsewhere,
+ * not", and ibv_fork_init keeps no pages from the child; after a
+ * registration it still fails with EINVAL, as its page says.  Elsewhere,
  * fork protection keeps the pages of every registered MR from the child
  * (madvise MADV_DONTFORK), page-aligned, and gives them back (MADV_DOFORK)
  * once no registered range covers them.  "Setting the environment
@@ -31,7 +32,7 @@ struct range {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
-static bool protecting, registered;
+static bool initialized, protecting, registered;
 static struct range *ranges;
 static int copy_on_fork = -1;
 
@@ -44,14 +45,15 @@ static bool kernel_copies(void)
 
 static int fork_init_locked(void)
 {
-	if (kernel_copies() || protecting)
+	if (initialized)
 		return 0;
 	/* "An error value of EINVAL indicates that there had been RDMA memory
 	 * registration already and it is therefore not safe anymore to
-	 * fork." */
+	 * fork.": whatever the kernel does, the page gives no exception */
 	if (registered)
 		return EINVAL;
-	protecting = true;
+	initialized = true;
+	protecting = !kernel_copies();
 	return 0;
 }
 

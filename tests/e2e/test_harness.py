@@ -422,7 +422,7 @@ def test_a_run_that_tests_nothing_is_not_green(tmp_path):
         assert "selects no case" in p.stderr
     if not os.path.isdir("/sys/class/infiniband"):
         # every row needs a device this host has not: all SKIP
-        p = subprocess.run([RDMACONF, "run", "--filter", "verbs/*"],
+        p = subprocess.run([RDMACONF, "run", "--filter", "verbs/create_ah/*"],
                            capture_output=True, text=True)
         assert p.returncode == 4 and "no case ran here" in p.stderr, \
             p.stderr

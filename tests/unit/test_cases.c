@@ -147,6 +147,12 @@ static const struct {
 	{ "umad_set_pkey", "no argument is documented as invalid: any index is stored" },
 	{ "umad_get_cas_names", "fails only when sysfs has no infiniband_mad class, "
 	  "which a row cannot take away from the running kernel" },
+	{ "ibv_get_device_list", "fails only without the kernel's verbs ABI "
+	  "(ENOSYS) or memory: a row cannot take the ABI away from a library "
+	  "the harness initialised before the row (the device's fingerprint)" },
+	{ "ibv_close_device", "no failure a caller can cause: close(2) of the "
+	  "command file releases what is left on it (ibv_open_device(3)'s "
+	  "NOTES)" },
 	{ "umad_get_ca_device_list", "its page's one error is ENOMEM, which a "
 	  "row cannot bring about in the library alone" },
 	{ "umad_get_smi_gsi_pairs", "its page names no error for its -1, and "

@@ -32,19 +32,21 @@ static enum rc_cli_result fail(char *err, size_t len, const char *fmt, ...)
 }
 
 /* the combinations of options that make no sense */
-static enum rc_cli_result check(bool list, const struct rc_opts *o,
-				char *err, size_t len)
+static enum rc_cli_result check(bool list, const struct rc_opts *o, char *err,
+				size_t len)
 {
 	/* what list does not take, the table keeps from it */
 	if (list)
 		return RC_CLI_LIST;
 	if (o->ibsim && (o->vm || o->device))
-		return fail(err, len, "--target ibsim excludes --vm and "
+		return fail(err, len,
+			    "--target ibsim excludes --vm and "
 			    "--device");
 	if ((o->two || o->siw) && !o->vm)
 		return fail(err, len, "--two and --siw are options of --vm");
 	if ((o->kernel || o->dist) && !o->vm)
-		return fail(err, len, "--kernel and --dist are options of --vm");
+		return fail(err, len,
+			    "--kernel and --dist are options of --vm");
 	return RC_CLI_RUN;
 }
 
@@ -96,11 +98,12 @@ void rc_cli_getopt(enum rc_cmd cmd, struct option *opts, char *shortopts)
 	for (i = 0; i < RC_NOPTS; i++) {
 		if (!(options[i].commands & (1u << cmd)))
 			continue;
-		opts[n++] = (struct option){
-			.name = options[i].name,
-			.has_arg = options[i].value ? required_argument :
-				   no_argument,
-			.val = OPT_VAL(i) };
+		opts[n++] =
+			(struct option){ .name = options[i].name,
+					 .has_arg = options[i].value ?
+							    required_argument :
+							    no_argument,
+					 .val = OPT_VAL(i) };
 		if (options[i].letter) {
 			shortopts[k++] = options[i].letter;
 			if (options[i].value)
@@ -144,11 +147,11 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 
 	/* getopt's own messages would be a second line: ours say it */
 	opterr = 0;
-	optind = 0;		/* a fresh scan (GNU), from argv[2] on */
+	optind = 0; /* a fresh scan (GNU), from argv[2] on */
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, shortopts, long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, long_opts, NULL)) !=
+	       -1) {
 		switch (rc_cli_opt_of(c)) {
 		case RC_OPT_FILTER:
 			o->filter = optarg;
@@ -157,10 +160,12 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			impl = rc_impl_parse(optarg);
 			o->impl[RC_IMPL_SYSTEM] = impl == RC_IMPL_SYSTEM ||
 						  !strcmp(optarg, "both");
-			o->impl[RC_IMPL_REFERENCE] = impl == RC_IMPL_REFERENCE ||
-						     !strcmp(optarg, "both");
+			o->impl[RC_IMPL_REFERENCE] =
+				impl == RC_IMPL_REFERENCE ||
+				!strcmp(optarg, "both");
 			if (!o->impl[0] && !o->impl[1])
-				return fail(err, errlen, "--impl takes %s, %s "
+				return fail(err, errlen,
+					    "--impl takes %s, %s "
 					    "or both, not '%.64s'",
 					    rc_impl_name(RC_IMPL_SYSTEM),
 					    rc_impl_name(RC_IMPL_REFERENCE),
@@ -195,9 +200,10 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			case RC_TARGET_HOST:
 				break;
 			default:
-				return fail(err, errlen, "--target takes %s, "
-					    "not '%.64s'", rc_target_choices(),
-					    optarg);
+				return fail(err, errlen,
+					    "--target takes %s, "
+					    "not '%.64s'",
+					    rc_target_choices(), optarg);
 			}
 			break;
 		case RC_OPT_RDMA_CORE:
@@ -208,9 +214,11 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			break;
 		case RC_OPT_WATCHDOG_MS:
 			if (!number(optarg, UINT_MAX, &o->watchdog_ms))
-				return fail(err, errlen, "--watchdog-ms takes a "
+				return fail(err, errlen,
+					    "--watchdog-ms takes a "
 					    "positive number of milliseconds, "
-					    "not '%.64s'", optarg);
+					    "not '%.64s'",
+					    optarg);
 			break;
 		case RC_OPT_KERNEL:
 			o->kernel = optarg;
@@ -220,7 +228,8 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 			break;
 		case RC_OPT_JOBS:
 			if (!number(optarg, RC_MAX_JOBS, &o->jobs))
-				return fail(err, errlen, "--jobs takes a number "
+				return fail(err, errlen,
+					    "--jobs takes a number "
 					    "from 1 to %d, not '%.64s'",
 					    RC_MAX_JOBS, optarg);
 			break;
@@ -284,8 +293,8 @@ void rc_cli_usage(FILE *f)
 	size_t c, i, col;
 
 	for (c = 0; c < RC_NCMDS; c++) {
-		col = fprintf(f, "%s rdmaconf %s", c ? "      " : "usage:",
-			      commands[c].name);
+		col = fprintf(f, "%s rdmaconf %s",
+			      c ? "      " : "usage:", commands[c].name);
 		for (i = 0; i < RC_NOPTS; i++) {
 			char word[96];
 
@@ -319,16 +328,17 @@ void rc_cli_usage(FILE *f)
 			 options[i].value ? " " : "",
 			 options[i].value ? options[i].value : "");
 		wrapped(f, head, 34, options[i].help,
-			options[i].complete &&
-			!strcmp(options[i].complete, "@targets") ?
-			rc_target_choices() : NULL);
+			options[i].complete && !strcmp(options[i].complete,
+						       "@targets") ?
+				rc_target_choices() :
+				NULL);
 	}
 	fprintf(f, "\nRuns every documented behaviour (case) of libibumad, "
-		"libibverbs and\nlibrdmacm on the system rdma-core, as the "
-		"dynamic linker finds it, and on\nrdmaconf's own reference "
-		"implementation, each case in an isolated child.\nKTAP on "
-		"stdout; exit 0 when no case fails, crashes, hangs or "
-		"diverges.\nSee rdmaconf(1).\n");
+		   "libibverbs and\nlibrdmacm on the system rdma-core, as the "
+		   "dynamic linker finds it, and on\nrdmaconf's own reference "
+		   "implementation, each case in an isolated child.\nKTAP on "
+		   "stdout; exit 0 when no case fails, crashes, hangs or "
+		   "diverges.\nSee rdmaconf(1).\n");
 }
 
 int rc_cli_launcher_words(char *const *a)
@@ -422,11 +432,12 @@ int rc_cmd_complete(int argc, char **argv)
 			else
 				for (; *w; w += strspn(w, " "))
 					w += printf("%.*s\n",
-						    (int)strcspn(w, " "), w) - 1;
+						    (int)strcspn(w, " "), w) -
+					     1;
 		}
 	} else {
 		fprintf(stderr, "rdmaconf: __complete commands | options CMD "
-			"| values OPTION\n");
+				"| values OPTION\n");
 		return RC_EXIT_USAGE;
 	}
 	return fflush(stdout) ? RC_EXIT_ENV : RC_EXIT_OK;
@@ -463,10 +474,12 @@ void rc_cli_vocab_json(struct rc_str *b)
 		rc_str_json(b, options[i].value);
 		rc_str_printf(b, ", \"complete\": ");
 		rc_str_json(b, options[i].complete);
-		rc_str_printf(b, ", \"launcher\": %s, \"writes\": %s, "
-			      "\"help\": ",
-			      options[i].role == RC_ROLE_LAUNCHER ? "true" : "false",
-			      options[i].role == RC_ROLE_WRITES ? "true" : "false");
+		rc_str_printf(
+			b,
+			", \"launcher\": %s, \"writes\": %s, "
+			"\"help\": ",
+			options[i].role == RC_ROLE_LAUNCHER ? "true" : "false",
+			options[i].role == RC_ROLE_WRITES ? "true" : "false");
 		rc_str_json(b, options[i].help);
 		rc_str_printf(b, "}");
 	}

@@ -19,19 +19,22 @@
 #include "rdmaconf.h"
 
 /* X(ID, name, positional arguments, what it does) */
-#define RC_COMMANDS(X) \
-	X(LIST, "list", "", "print the ids of the selected cases, or with " \
-	  "--json the rows as data") \
-	X(RUN, "run", "", "run every selected case on both implementations, " \
-	  "each in an isolated child; KTAP on stdout") \
-	X(FLEET, "fleet", "", "run the suite on every node of a Slurm " \
-	  "allocation (ci/fleet), one report") \
-	X(REPORT, "report", "RESULTS.json [MORE.json ...]", \
+#define RC_COMMANDS(X)                                                       \
+	X(LIST, "list", "",                                                  \
+	  "print the ids of the selected cases, or with "                    \
+	  "--json the rows as data")                                         \
+	X(RUN, "run", "",                                                    \
+	  "run every selected case on both implementations, "                \
+	  "each in an isolated child; KTAP on stdout")                       \
+	X(FLEET, "fleet", "",                                                \
+	  "run the suite on every node of a Slurm "                          \
+	  "allocation (ci/fleet), one report")                               \
+	X(REPORT, "report", "RESULTS.json [MORE.json ...]",                  \
 	  "one HTML page and a Markdown summary, a column per results file") \
-	X(GATE, "gate", "[RESULTS.json|DIR | BASE_BUILD HEAD_BUILD]", \
+	X(GATE, "gate", "[RESULTS.json|DIR | BASE_BUILD HEAD_BUILD]",        \
 	  "compare with a baseline; or build two revisions of an rdma-core " \
-	  "checkout, or take two builds, and run the suite on both in one " \
-	  "boot of the rxe VM (ci/gate-rdma-core): exit 1 when a case got " \
+	  "checkout, or take two builds, and run the suite on both in one "  \
+	  "boot of the rxe VM (ci/gate-rdma-core): exit 1 when a case got "  \
 	  "worse")
 
 #define RC_CMD_ENUM(e, ...) RC_CMD_##e,
@@ -39,7 +42,7 @@ enum rc_cmd { RC_COMMANDS(RC_CMD_ENUM) RC_NCMDS };
 #undef RC_CMD_ENUM
 
 #define ON(c) (1u << RC_CMD_##c)
-#define RUNS (ON(RUN) | ON(FLEET))	/* fleet passes run options on */
+#define RUNS (ON(RUN) | ON(FLEET)) /* fleet passes run options on */
 
 /*
  * X(ID, long name, short letter (0: none), value (NULL: a flag),
@@ -55,57 +58,61 @@ enum rc_opt_role { RC_ROLE_PLAIN, RC_ROLE_LAUNCHER, RC_ROLE_WRITES };
 #define PLAIN RC_ROLE_PLAIN
 #define LAUNCHER RC_ROLE_LAUNCHER
 #define WRITES RC_ROLE_WRITES
-#define RC_OPTIONS(X) \
+#define RC_OPTIONS(X)                                                          \
 	X(FILTER, "filter", 'f', "GLOB[,GLOB...]", ON(LIST) | RUNS | ON(GATE), \
-	  "@cases", PLAIN, \
-	  "the cases whose ids match one of the globs (fnmatch(3))") \
-	X(JSON, "json", 0, "FILE", ON(LIST) | ON(RUN), "@file", WRITES, \
-	  "write the results (list: the rows; '-' is stdout)") \
-	X(JUNIT, "junit", 0, "FILE", ON(RUN), "@file", WRITES, \
-	  "write JUnit XML") \
-	X(IMPL, "impl", 0, "system|reference|both", RUNS, "@impls", PLAIN, \
-	  "which implementations run the rows (default both)") \
-	X(DEVICE, "device", 0, "NAME", ON(RUN), "@devices", PLAIN, \
-	  "the RDMA device to test (default: the first with an ACTIVE port)") \
-	X(VM, "vm", 0, NULL, ON(RUN), NULL, LAUNCHER, \
-	  "run inside the rxe VM (ci/rxe-vm): --target vm") \
-	X(TWO, "two", 0, NULL, ON(RUN), NULL, LAUNCHER, \
-	  "with --vm: two rxe devices that reach each other") \
-	X(SIW, "siw", 0, NULL, ON(RUN), NULL, LAUNCHER, \
-	  "with --vm: siw (soft-iWARP) devices beside rxe (ci/siw-module)") \
+	  "@cases", PLAIN,                                                     \
+	  "the cases whose ids match one of the globs (fnmatch(3))")           \
+	X(JSON, "json", 0, "FILE", ON(LIST) | ON(RUN), "@file", WRITES,        \
+	  "write the results (list: the rows; '-' is stdout)")                 \
+	X(JUNIT, "junit", 0, "FILE", ON(RUN), "@file", WRITES,                 \
+	  "write JUnit XML")                                                   \
+	X(IMPL, "impl", 0, "system|reference|both", RUNS, "@impls", PLAIN,     \
+	  "which implementations run the rows (default both)")                 \
+	X(DEVICE, "device", 0, "NAME", ON(RUN), "@devices", PLAIN,             \
+	  "the RDMA device to test (default: the first with an ACTIVE port)")  \
+	X(VM, "vm", 0, NULL, ON(RUN), NULL, LAUNCHER,                          \
+	  "run inside the rxe VM (ci/rxe-vm): --target vm")                    \
+	X(TWO, "two", 0, NULL, ON(RUN), NULL, LAUNCHER,                        \
+	  "with --vm: two rxe devices that reach each other")                  \
+	X(SIW, "siw", 0, NULL, ON(RUN), NULL, LAUNCHER,                        \
+	  "with --vm: siw (soft-iWARP) devices beside rxe (ci/siw-module)")    \
 	X(KERNEL, "kernel", 0, "SPEC", RUNS, "bookworm trixie 6.1 6.12 @file", \
-	  LAUNCHER, "with --vm: boot this kernel (a suite, a version, a " \
-	  "package, a .deb or a build tree)") \
-	X(DIST, "dist", 0, "SUITE", RUNS, "bookworm trixie", LAUNCHER, \
-	  "with --vm: boot a Debian root of this suite") \
-	X(TARGET, "target", 0, "TARGET", RUNS, "@targets", LAUNCHER, \
-	  "where the rows run (rdmaconf __vocab: targets)") \
+	  LAUNCHER,                                                            \
+	  "with --vm: boot this kernel (a suite, a version, a "                \
+	  "package, a .deb or a build tree)")                                  \
+	X(DIST, "dist", 0, "SUITE", RUNS, "bookworm trixie", LAUNCHER,         \
+	  "with --vm: boot a Debian root of this suite")                       \
+	X(TARGET, "target", 0, "TARGET", RUNS, "@targets", LAUNCHER,           \
+	  "where the rows run (rdmaconf __vocab: targets)")                    \
 	X(RDMA_CORE, "rdma-core", 0, "DIR", ON(RUN) | ON(GATE), "@dir", PLAIN, \
-	  "run: test this rdma-core build tree (built in place) instead of " \
-	  "the installed one; gate: build and compare two revisions of " \
-	  "this rdma-core git checkout") \
-	X(EXPECT, "expect", 0, "FILE", RUNS, "@file", PLAIN, \
-	  "load this expectation profile only ('none': no profile)") \
-	X(WATCHDOG_MS, "watchdog-ms", 0, "MS", RUNS, NULL, PLAIN, \
-	  "a row with no result after MS (scaled by slowness) is a HANG") \
-	X(JOBS, "jobs", 0, "N", RUNS, NULL, PLAIN, \
-	  "rows in flight at once (default: four per CPU)") \
-	X(NODE_ENV, "node-env", 0, "NODE:VAR=VALUE", ON(FLEET), NULL, PLAIN, \
-	  "set VAR in the environment of node NODE only") \
-	X(OUTPUT, "output", 'o', "DIR", ON(FLEET) | ON(REPORT) | ON(GATE), \
-	  "@dir", PLAIN, "the directory to write into") \
-	X(FLEET_DIR, "fleet", 0, "DIR", ON(REPORT), "@dir", PLAIN, \
-	  "a fleet's directory: its fleet.json and node files") \
-	X(BASELINE, "baseline", 'b', "FILE|DIR", ON(GATE), "@file", PLAIN, \
-	  "the results (or fleet directory) to compare with") \
-	X(BASE, "base", 0, "REV", ON(GATE), NULL, PLAIN, "with --rdma-core: " \
-	  "the revision to compare with (default: the merge base of --head " \
-	  "and the branch's upstream)") \
-	X(HEAD, "head", 0, "REV", ON(GATE), NULL, PLAIN, "with --rdma-core: " \
-	  "the revision under test (default HEAD)") \
-	X(BUILDS, "builds", 0, NULL, ON(GATE), NULL, PLAIN, "compare two " \
+	  "run: test this rdma-core build tree (built in place) instead of "   \
+	  "the installed one; gate: build and compare two revisions of "       \
+	  "this rdma-core git checkout")                                       \
+	X(EXPECT, "expect", 0, "FILE", RUNS, "@file", PLAIN,                   \
+	  "load this expectation profile only ('none': no profile)")           \
+	X(WATCHDOG_MS, "watchdog-ms", 0, "MS", RUNS, NULL, PLAIN,              \
+	  "a row with no result after MS (scaled by slowness) is a HANG")      \
+	X(JOBS, "jobs", 0, "N", RUNS, NULL, PLAIN,                             \
+	  "rows in flight at once (default: four per CPU)")                    \
+	X(NODE_ENV, "node-env", 0, "NODE:VAR=VALUE", ON(FLEET), NULL, PLAIN,   \
+	  "set VAR in the environment of node NODE only")                      \
+	X(OUTPUT, "output", 'o', "DIR", ON(FLEET) | ON(REPORT) | ON(GATE),     \
+	  "@dir", PLAIN, "the directory to write into")                        \
+	X(FLEET_DIR, "fleet", 0, "DIR", ON(REPORT), "@dir", PLAIN,             \
+	  "a fleet's directory: its fleet.json and node files")                \
+	X(BASELINE, "baseline", 'b', "FILE|DIR", ON(GATE), "@file", PLAIN,     \
+	  "the results (or fleet directory) to compare with")                  \
+	X(BASE, "base", 0, "REV", ON(GATE), NULL, PLAIN,                       \
+	  "with --rdma-core: "                                                 \
+	  "the revision to compare with (default: the merge base of --head "   \
+	  "and the branch's upstream)")                                        \
+	X(HEAD, "head", 0, "REV", ON(GATE), NULL, PLAIN,                       \
+	  "with --rdma-core: "                                                 \
+	  "the revision under test (default HEAD)")                            \
+	X(BUILDS, "builds", 0, NULL, ON(GATE), NULL, PLAIN,                    \
+	  "compare two "                                                       \
 	  "rdma-core build trees, BASE_BUILD and HEAD_BUILD (built in place)") \
-	X(HELP, "help", 'h', NULL, ON(LIST) | RUNS | ON(REPORT) | ON(GATE), \
+	X(HELP, "help", 'h', NULL, ON(LIST) | RUNS | ON(REPORT) | ON(GATE),    \
 	  NULL, PLAIN, "this help")
 
 #define RC_OPT_ENUM(e, ...) RC_OPT_##e,
@@ -120,14 +127,14 @@ struct rc_opts {
 	const char *expect;
 	bool impl[RC_NIMPLS];
 	bool vm;
-	bool two;		/* --vm with two rxe devices */
-	bool siw;		/* --vm with siw devices beside them */
-	bool ibsim;		/* --target ibsim */
-	const char *kernel;	/* --vm --kernel SPEC (ci/rxe-vm) */
-	const char *dist;	/* --vm --dist SUITE */
-	const char *rdma_core;	/* an rdma-core build tree to test */
+	bool two; /* --vm with two rxe devices */
+	bool siw; /* --vm with siw devices beside them */
+	bool ibsim; /* --target ibsim */
+	const char *kernel; /* --vm --kernel SPEC (ci/rxe-vm) */
+	const char *dist; /* --vm --dist SUITE */
+	const char *rdma_core; /* an rdma-core build tree to test */
 	unsigned int watchdog_ms;
-	unsigned int jobs;	/* rows in flight at once; 0: as many as fit */
+	unsigned int jobs; /* rows in flight at once; 0: as many as fit */
 };
 
 enum rc_cli_result { RC_CLI_LIST, RC_CLI_RUN, RC_CLI_HELP, RC_CLI_USAGE };

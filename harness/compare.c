@@ -30,8 +30,7 @@ static bool ran(const char *v)
 }
 
 /* "system no longer runs it (SKIP: needs a second RDMA device ...)" */
-static const char *stopped_running(const struct rc_jv *b,
-				   const struct rc_jv *n)
+static const char *stopped_running(const struct rc_jv *b, const struct rc_jv *n)
 {
 	static char why[320];
 	const char *detail;
@@ -85,10 +84,12 @@ enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 		return RC_UPDATE;
 	}
 	if (flag(b, "ok") && !flag(n, "ok")) {
-		*why = stale ? stale : rc_jv_str(n, "divergence") ?
-		       rc_jv_str(n, "divergence") :
+		*why = stale ? stale :
+		       rc_jv_str(n, "divergence") ?
+			       rc_jv_str(n, "divergence") :
 		       rc_jv_str(n, "system_detail") ?
-		       rc_jv_str(n, "system_detail") : "not ok";
+			       rc_jv_str(n, "system_detail") :
+			       "not ok";
 		return RC_WORSE;
 	}
 	stopped = stopped_running(b, n);
@@ -106,8 +107,8 @@ enum rc_change rc_compare_case(const struct rc_jv *b, const struct rc_jv *n,
 const char *rc_change_name(enum rc_change c)
 {
 	static const char *const names[] = {
-		[RC_SAME] = "SAME", [RC_WORSE] = "WORSE",
-		[RC_UPDATE] = "UPDATE", [RC_BETTER] = "BETTER",
+		[RC_SAME] = "SAME",	  [RC_WORSE] = "WORSE",
+		[RC_UPDATE] = "UPDATE",	  [RC_BETTER] = "BETTER",
 		[RC_CHANGED] = "CHANGED",
 	};
 

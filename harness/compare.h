@@ -12,12 +12,12 @@
 
 enum rc_change {
 	RC_SAME,
-	RC_WORSE,	/* was ok, is not; stopped running; new and not ok;
+	RC_WORSE, /* was ok, is not; stopped running; new and not ok;
 			 * vanished */
-	RC_UPDATE,	/* now conforms where a profile expects a failure,
+	RC_UPDATE, /* now conforms where a profile expects a failure,
 			 * and did not in the first file */
-	RC_BETTER,	/* was not ok, is ok */
-	RC_CHANGED,	/* a verdict changed, ok both times */
+	RC_BETTER, /* was not ok, is ok */
+	RC_CHANGED, /* a verdict changed, ok both times */
 };
 
 /*

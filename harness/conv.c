@@ -19,7 +19,7 @@ bool rc_conv_failed(enum rc_conv conv, long long ret, int err, int *errp)
 	case RC_CONV_M1_ERRNO:
 		*errp = ret == -1 ? err : 0;
 		return ret == -1;
-	default:	/* VALUE, OFFSET: no failure to tell */
+	default: /* VALUE, OFFSET: no failure to tell */
 		*errp = 0;
 		return false;
 	}

@@ -42,8 +42,8 @@ static bool port_active(const char *dev, int port, struct rc_device *d)
 {
 	char st[32];
 
-	if (rc_sysfs_read(st, sizeof(st), RC_SYSFS_IB "/%s/ports/%d/state",
-			  dev, port))
+	if (rc_sysfs_read(st, sizeof(st), RC_SYSFS_IB "/%s/ports/%d/state", dev,
+			  port))
 		return false;
 	if (d) {
 		snprintf(d->state, sizeof(d->state), "%s",
@@ -52,7 +52,8 @@ static bool port_active(const char *dev, int port, struct rc_device *d)
 		 * fake sysfs): InfiniBand, the only one there was */
 		if (rc_sysfs_read(d->link_layer, sizeof(d->link_layer),
 				  RC_SYSFS_IB "/%s/ports/%d/link_layer", dev,
-				  port) || !d->link_layer[0])
+				  port) ||
+		    !d->link_layer[0])
 			snprintf(d->link_layer, sizeof(d->link_layer),
 				 "InfiniBand");
 	}
@@ -69,9 +70,9 @@ static int first_active_port(const char *dev, struct rc_device *d)
 	return -1;
 }
 
-static int find_first(const char *not, struct rc_device *d);
+static int find_first(const char * not, struct rc_device *d);
 
-int rc_device_find_other(const char *not, struct rc_device *d)
+int rc_device_find_other(const char * not, struct rc_device *d)
 {
 	memset(d, 0, sizeof(*d));
 	return find_first(not, d);
@@ -97,7 +98,7 @@ int rc_device_find(const char *want, struct rc_device *d)
 	return find_first(NULL, d);
 }
 
-static int find_first(const char *not, struct rc_device *d)
+static int find_first(const char * not, struct rc_device *d)
 {
 	struct dirent **names;
 	int n, i, port, ret = -ENODEV;
@@ -142,7 +143,8 @@ enum rc_link rc_device_link(const struct rc_device *d)
 		return RC_LINK_NONE;
 	/* node_type "4: RNIC": iWARP, whose link layer reads Ethernet too */
 	if (!rc_sysfs_read(type, sizeof(type), RC_SYSFS_IB "/%s/node_type",
-			   d->name) && atoi(type) == 4)
+			   d->name) &&
+	    atoi(type) == 4)
 		return RC_LINK_IWARP;
 	return strcmp(d->link_layer, "Ethernet") ? RC_LINK_IB : RC_LINK_ROCE;
 }
@@ -157,9 +159,11 @@ bool rc_device_umad(const struct rc_device *d)
 	while (dir && !found && (e = readdir(dir))) {
 		if (strncmp(e->d_name, "umad", 4) ||
 		    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/ibdev",
-				  e->d_name) || strcmp(buf, d->name) ||
+				  e->d_name) ||
+		    strcmp(buf, d->name) ||
 		    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/port",
-				  e->d_name) || atoi(buf) != d->port)
+				  e->d_name) ||
+		    atoi(buf) != d->port)
 			continue;
 		snprintf(path, sizeof(path), "/dev/infiniband/%s", e->d_name);
 		found = !access(path, F_OK);
@@ -187,7 +191,7 @@ static void driver_name(const char *dev, char *buf, size_t len)
 		snprintf(buf, len, "rdma_rxe");
 	else if (!strncmp(dev, "siw", 3))
 		snprintf(buf, len, "siw");
-	else if (!strncmp(dev, "ibsim", 5))	/* ibsim's umad2sim */
+	else if (!strncmp(dev, "ibsim", 5)) /* ibsim's umad2sim */
 		snprintf(buf, len, "ibsim");
 	else
 		buf[0] = 0;
@@ -222,10 +226,11 @@ static void query_ids(struct rc_str *b, const char *name)
 		json_attr(b, "vendor_part_id", name, "device/device");
 		json_attr(b, "fw_ver", name, "fw_ver");
 	} else {
-		rc_str_printf(b, ", \"vendor_id\": \"0x%06x\", "
+		rc_str_printf(b,
+			      ", \"vendor_id\": \"0x%06x\", "
 			      "\"vendor_part_id\": \"%u\", \"hw_ver\": \"%u\", "
-			      "\"fw_ver\": ", a.vendor_id, a.vendor_part_id,
-			      a.hw_ver);
+			      "\"fw_ver\": ",
+			      a.vendor_id, a.vendor_part_id, a.hw_ver);
 		rc_str_json(b, a.fw_ver[0] ? a.fw_ver : NULL);
 	}
 	if (c)
@@ -258,8 +263,9 @@ void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b)
 	/* Only the first entries: every GID read costs a lot under TCG. */
 	rc_str_printf(b, ", \"gids\": [");
 	for (i = 0; i < 4; i++) {
-		if (rc_sysfs_read(v, sizeof(v), RC_SYSFS_IB "/%s/ports/%d/gids/%d",
-				  d->name, d->port, i))
+		if (rc_sysfs_read(v, sizeof(v),
+				  RC_SYSFS_IB "/%s/ports/%d/gids/%d", d->name,
+				  d->port, i))
 			break;
 		rc_str_printf(b, "%s", i ? ", " : "");
 		rc_str_json(b, v);
@@ -316,15 +322,16 @@ int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16])
 	int idx;
 
 	for (idx = 0; idx < 16; idx++) {
-		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
-				  "/%s/ports/%d/gids/%d", ca, port, idx) ||
+		if (rc_sysfs_read(buf, sizeof(buf),
+				  RC_SYSFS_IB "/%s/ports/%d/gids/%d", ca, port,
+				  idx) ||
 		    rc_gid_parse(buf, gid))
 			continue;
 		if (!memcmp(gid, zero, 16))
 			continue;
 		if (ipv4 ? !memcmp(gid, v4map, 12) :
-		    memcmp(gid, v4map, 12) &&
-		    !(gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80))
+			   memcmp(gid, v4map, 12) && !(gid[0] == 0xfe &&
+						       (gid[1] & 0xc0) == 0x80))
 			return idx;
 	}
 	return -1;

@@ -24,7 +24,7 @@ struct rc_device {
  */
 int rc_device_find(const char *want, struct rc_device *d);
 /* The first device other than @not with an ACTIVE port: 0 or -ENODEV. */
-int rc_device_find_other(const char *not, struct rc_device *d);
+int rc_device_find_other(const char * not, struct rc_device *d);
 /* The "device" object of the results: a fingerprint read from sysfs. */
 void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b);
 /* The kind of link of the device's port, from sysfs's node_type and

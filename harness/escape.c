@@ -27,15 +27,28 @@ void rc_str_html(struct rc_str *b, const char *s)
 	for (; s && *s; s++) {
 		s += plain(b, s, html_special);
 		switch (*s) {
-		case 0: return;
-		case '<': rc_str_printf(b, "&lt;"); break;
-		case '>': rc_str_printf(b, "&gt;"); break;
-		case '&': rc_str_printf(b, "&amp;"); break;
-		case '"': rc_str_printf(b, "&quot;"); break;
-		case '\'': rc_str_printf(b, "&#39;"); break;
+		case 0:
+			return;
+		case '<':
+			rc_str_printf(b, "&lt;");
+			break;
+		case '>':
+			rc_str_printf(b, "&gt;");
+			break;
+		case '&':
+			rc_str_printf(b, "&amp;");
+			break;
+		case '"':
+			rc_str_printf(b, "&quot;");
+			break;
+		case '\'':
+			rc_str_printf(b, "&#39;");
+			break;
 		default:
-			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 &&
-				      *s != '\n' ? '?' : *s);
+			rc_str_printf(b, "%c",
+				      (unsigned char)*s < 0x20 && *s != '\n' ?
+					      '?' :
+					      *s);
 		}
 	}
 }
@@ -51,8 +64,10 @@ void rc_str_md(struct rc_str *b, const char *s)
 		else if (*s == '\n' || *s == '\r' || *s == '\t')
 			rc_str_printf(b, " ");
 		else
-			rc_str_printf(b, "%c", (unsigned char)*s < 0x20 ||
-				      *s == 0x7f ? '?' : *s);
+			rc_str_printf(b, "%c",
+				      (unsigned char)*s < 0x20 || *s == 0x7f ?
+					      '?' :
+					      *s);
 	}
 }
 

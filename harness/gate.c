@@ -65,8 +65,8 @@ static void row(const char *mark, const char *who, const char *id,
 	const char *doc;
 
 	snprintf(case_id, sizeof(case_id), "%s%s%s",
-		 who ? rc_term_str(who, node, sizeof(node)) : "", who ? ":" : "",
-		 rc_term_str(id, shown_why, sizeof(shown_why)));
+		 who ? rc_term_str(who, node, sizeof(node)) : "",
+		 who ? ":" : "", rc_term_str(id, shown_why, sizeof(shown_why)));
 	printf("%-8s %-58s %5s/%-5s -> %5s/%-5s %s\n", mark, case_id,
 	       b ? rc_case_verdict(b, RC_IMPL_SYSTEM) : "",
 	       b ? rc_case_verdict(b, RC_IMPL_REFERENCE) : "",
@@ -107,7 +107,8 @@ static bool gate_file(const char *base_path, const char *now_path,
 		enum rc_change ch;
 
 		if (!b && partial) {
-			row("WORSE", who, id, b, n, "not in the baseline, "
+			row("WORSE", who, id, b, n,
+			    "not in the baseline, "
 			    "whose run did not complete");
 			t->worse++;
 			continue;
@@ -153,18 +154,18 @@ out:
  */
 struct fleet_gate {
 	struct rc_fleet base, now;
-	long *match;		/* per node of now: its baseline node, or -1 */
-	bool *claimed;		/* per baseline node: matched by some node */
-	struct rc_fleet_set guids;	/* of baseline nodes gone by name */
-	long *guid_node;	/* ... each one's node, -1 when ambiguous */
-	struct rc_fleet_set keys;	/* what changed, once per kind */
+	long *match; /* per node of now: its baseline node, or -1 */
+	bool *claimed; /* per baseline node: matched by some node */
+	struct rc_fleet_set guids; /* of baseline nodes gone by name */
+	long *guid_node; /* ... each one's node, -1 when ambiguous */
+	struct rc_fleet_set keys; /* what changed, once per kind */
 	struct change {
 		const char *mark;
 		char *why;
 		size_t nodes;
 		long first[RC_FLEET_NAMES];
-	} *ch;
-	uint8_t *seen;		/* per baseline case: in the node's results */
+	} * ch;
+	uint8_t *seen; /* per baseline case: in the node's results */
 	struct tally *t;
 };
 
@@ -183,20 +184,22 @@ static const struct rc_jv *synth(struct synth *s, uint8_t code)
 	memset(s, 0, sizeof(*s));
 	s->keys[0] = (char *)"ok";
 	s->keys[1] = (char *)"verdict";
-	s->c = (struct rc_jv){ .type = RC_JOBJ, .n = 2, .items = s->items,
-			       .keys = s->keys };
-	s->items[0] = (struct rc_jv){ .type = RC_JBOOL,
-				      .b = rc_fleet_code_ok(code) };
-	s->items[1] = (struct rc_jv){ .type = RC_JOBJ, .n = RC_NIMPLS,
-				      .items = s->v, .keys = s->vkeys };
+	s->c = (struct rc_jv){
+		.type = RC_JOBJ, .n = 2, .items = s->items, .keys = s->keys
+	};
+	s->items[0] =
+		(struct rc_jv){ .type = RC_JBOOL, .b = rc_fleet_code_ok(code) };
+	s->items[1] = (struct rc_jv){
+		.type = RC_JOBJ, .n = RC_NIMPLS, .items = s->v, .keys = s->vkeys
+	};
 	BUILD_ASSERT(RC_NIMPLS == ARRAY_SIZE(s->v));
 	for (i = 0; i < RC_NIMPLS; i++) {
 		const char *v = rc_fleet_code_verdict(code, i);
 
 		s->vkeys[i] = (char *)rc_impl_name(i);
-		s->v[i] = strcmp(v, "-") ?
-			  (struct rc_jv){ .type = RC_JSTR, .str = (char *)v } :
-			  (struct rc_jv){ .type = RC_JNULL };
+		s->v[i] = strcmp(v, "-") ? (struct rc_jv){ .type = RC_JSTR,
+							   .str = (char *)v } :
+					   (struct rc_jv){ .type = RC_JNULL };
 	}
 	return &s->c;
 }
@@ -280,8 +283,10 @@ static int gate_node(struct rc_fleet *f, size_t i,
 		/* a baseline whose run did not complete says nothing of the
 		 * cases it lacks: those are not new, they are unknown */
 		if (!b && !bn->complete) {
-			change(g, "WORSE", cid, 0, nc, "not in the baseline, "
-			       "whose run did not complete", i);
+			change(g, "WORSE", cid, 0, nc,
+			       "not in the baseline, "
+			       "whose run did not complete",
+			       i);
 			g->t->worse++;
 			continue;
 		}
@@ -310,7 +315,8 @@ static bool all_read(const struct rc_fleet *f)
 
 	for (i = 0; i < f->n; i++)
 		if (f->nodes[i].unreadable) {
-			fprintf(stderr, "rdmaconf: %s\n", f->nodes[i].unreadable);
+			fprintf(stderr, "rdmaconf: %s\n",
+				f->nodes[i].unreadable);
 			return false;
 		}
 	return true;
@@ -335,38 +341,46 @@ static void print_changes(const struct fleet_gate *g)
 
 			if (!*id != !pass)
 				continue;
-			snprintf(who, sizeof(who), "%s", rc_term_str(node_name(
-				 g, c->first[0]), shown, sizeof(shown)));
+			snprintf(who, sizeof(who), "%s",
+				 rc_term_str(node_name(g, c->first[0]), shown,
+					     sizeof(shown)));
 			if (c->nodes > 1)
-				snprintf(who + strlen(who), sizeof(who) -
-					 strlen(who), " +%zu", c->nodes - 1);
+				snprintf(who + strlen(who),
+					 sizeof(who) - strlen(who), " +%zu",
+					 c->nodes - 1);
 			if (!*id) {
 				printf("%-8s %-58s %s", c->mark, who,
 				       rc_term_str(c->why, why, sizeof(why)));
 			} else {
 				for (j = 0; j < RC_NIMPLS; j++) {
-					snprintf(b[j], sizeof(b[j]), "%s", bc ?
-						 rc_fleet_code_verdict(bc, j) : "");
-					snprintf(n[j], sizeof(n[j]), "%s", nc ?
-						 rc_fleet_code_verdict(nc, j) : "");
+					snprintf(b[j], sizeof(b[j]), "%s",
+						 bc ? rc_fleet_code_verdict(bc,
+									    j) :
+						      "");
+					snprintf(n[j], sizeof(n[j]), "%s",
+						 nc ? rc_fleet_code_verdict(nc,
+									    j) :
+						      "");
 				}
-				snprintf(who + strlen(who), sizeof(who) -
-					 strlen(who), ":%s", rc_term_str(
-					 id, shown, sizeof(shown)));
+				snprintf(who + strlen(who),
+					 sizeof(who) - strlen(who), ":%s",
+					 rc_term_str(id, shown, sizeof(shown)));
 				printf("%-8s %-58s %5s/%-5s -> %5s/%-5s %s",
 				       c->mark, who, b[0], b[1], n[0], n[1],
 				       rc_term_str(c->why, why, sizeof(why)));
 			}
 			if (c->nodes > 1) {
 				printf(" [%zu nodes: ", c->nodes);
-				for (j = 0; j < c->nodes &&
-				     j < RC_FLEET_NAMES; j++)
+				for (j = 0; j < c->nodes && j < RC_FLEET_NAMES;
+				     j++)
 					printf("%s%s", j ? ", " : "",
-					       rc_term_str(node_name(g,
-					       c->first[j]), shown,
-					       sizeof(shown)));
+					       rc_term_str(
+						       node_name(g,
+								 c->first[j]),
+						       shown, sizeof(shown)));
 				printf("%s]", c->nodes > RC_FLEET_NAMES ?
-				       " and more" : "");
+						      " and more" :
+						      "");
 			}
 			printf("\n");
 		}
@@ -381,8 +395,7 @@ static bool gate_fleet(const char *base_dir, const char *now_dir,
 	size_t i, before;
 	long k;
 
-	if (rc_fleet_open(&g.base, base_dir) ||
-	    rc_fleet_open(&g.now, now_dir))
+	if (rc_fleet_open(&g.base, base_dir) || rc_fleet_open(&g.now, now_dir))
 		goto out;
 	rc_fleet_read(&g.base, NULL, NULL);
 	if (!all_read(&g.base))
@@ -425,13 +438,15 @@ static bool gate_fleet(const char *base_dir, const char *now_dir,
 		if (bi < 0) {
 			change(&g, "NEW", "", 0, 0, "not in the baseline", i);
 		} else if (strcmp(g.base.nodes[bi].name, nd->name)) {
-			snprintf(why, sizeof(why), "was %s (the same device "
-				 "node GUID)", rc_term_str(g.base.nodes[bi].name,
-							   shown, sizeof(shown)));
+			snprintf(why, sizeof(why),
+				 "was %s (the same device "
+				 "node GUID)",
+				 rc_term_str(g.base.nodes[bi].name, shown,
+					     sizeof(shown)));
 			change(&g, "RENAMED", "", 0, 0, why, i);
 		} else if (!g.base.nodes[bi].loaded) {
-			change(&g, "NEW", "", 0, 0, "no results in the baseline",
-			       i);
+			change(&g, "NEW", "", 0, 0,
+			       "no results in the baseline", i);
 		}
 	}
 	for (i = 0; i < g.base.n; i++)
@@ -493,7 +508,8 @@ int rc_cmd_gate(int argc, char **argv)
 			builds = true;
 			break;
 		default:
-			fprintf(stderr, "rdmaconf: usage: rdmaconf gate "
+			fprintf(stderr,
+				"rdmaconf: usage: rdmaconf gate "
 				"--baseline BASELINE.json|DIR RESULTS.json|DIR, "
 				"or --rdma-core TREE, or --builds BASE HEAD\n");
 			return RC_EXIT_USAGE;
@@ -503,7 +519,7 @@ int rc_cmd_gate(int argc, char **argv)
 	 * which judges their results here again */
 	if (builds && base) {
 		fprintf(stderr, "rdmaconf: gate --baseline compares results "
-			"files; --rdma-core and --builds make them\n");
+				"files; --rdma-core and --builds make them\n");
 		return RC_EXIT_USAGE;
 	}
 	if (builds)
@@ -511,13 +527,15 @@ int rc_cmd_gate(int argc, char **argv)
 				      "RDMACONF_GATE_RDMA_CORE", argc - 1,
 				      argv + 1);
 	if (!base || argc - optind != 1) {
-		fprintf(stderr, "rdmaconf: gate needs --baseline BASELINE.json "
+		fprintf(stderr,
+			"rdmaconf: gate needs --baseline BASELINE.json "
 			"and one RESULTS.json (or two fleet directories)\n");
 		return RC_EXIT_USAGE;
 	}
 	now = argv[optind];
 	if (is_dir(base) != is_dir(now)) {
-		fprintf(stderr, "rdmaconf: gate compares a results file with a "
+		fprintf(stderr,
+			"rdmaconf: gate compares a results file with a "
 			"results file, or a fleet directory with a fleet "
 			"directory\n");
 		return RC_EXIT_USAGE;
@@ -529,8 +547,8 @@ int rc_cmd_gate(int argc, char **argv)
 	if (!ok)
 		return RC_EXIT_ENV;
 	printf("gate: %u worse, %u now conform (update the profile), %u "
-	       "better, %u unchanged (baseline %s)\n", t.worse, t.update,
-	       t.better, t.same, base);
+	       "better, %u unchanged (baseline %s)\n",
+	       t.worse, t.update, t.better, t.same, base);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "rdmaconf: writing stdout failed: %m\n");
 		return RC_EXIT_ENV;

@@ -47,7 +47,8 @@ static void *lookup(struct rc_lib *lib, const char *name)
 	return dlsym(RTLD_DEFAULT, name);
 }
 
-static struct rc_ops system_ops = { .name = "system", .id = RC_IMPL_SYSTEM,
+static struct rc_ops system_ops = { .name = "system",
+				    .id = RC_IMPL_SYSTEM,
 				    .provider_objects = true };
 
 /*
@@ -71,9 +72,8 @@ static void system_umad_free(void *umad)
  * _ibv_query_gid_table with the size of the caller's entry: the same call,
  * through the symbol as the dynamic linker finds it.
  */
-static int (*system_query_gid_ex_sym)(struct ibv_context *, uint32_t,
-				      uint32_t, struct ibv_gid_entry *,
-				      uint32_t, size_t);
+static int (*system_query_gid_ex_sym)(struct ibv_context *, uint32_t, uint32_t,
+				      struct ibv_gid_entry *, uint32_t, size_t);
 static ssize_t (*system_query_gid_table_sym)(struct ibv_context *,
 					     struct ibv_gid_entry *, size_t,
 					     uint32_t, size_t);
@@ -103,8 +103,7 @@ static ssize_t system_ibv_query_gid_table(struct ibv_context *context,
  * ibv_reg_mr_iova are what a caller with run-time access flags gets (the
  * header chooses ibv_reg_mr_iova2 then).
  */
-static int system_ibv_query_port(struct ibv_context *context,
-				 uint8_t port_num,
+static int system_ibv_query_port(struct ibv_context *context, uint8_t port_num,
 				 struct ibv_port_attr *port_attr)
 {
 	return ibv_query_port(context, port_num, port_attr);
@@ -220,9 +219,9 @@ static void system_inline_verbs(struct rc_ops *o)
 
 	o->ibv_query_port = has_query_port ? system_ibv_query_port : NULL;
 	o->ibv_query_device_ex = has_query_device ? system_ibv_query_device_ex :
-				 NULL;
+						    NULL;
 	o->ibv_query_rt_values_ex = has_lib ? system_ibv_query_rt_values_ex :
-				    NULL;
+					      NULL;
 	o->ibv_reg_mr = has_iova2 ? system_ibv_reg_mr : NULL;
 	o->ibv_reg_mr_iova = has_iova2 ? system_ibv_reg_mr_iova : NULL;
 	o->ibv_alloc_mw = has_lib ? system_ibv_alloc_mw : NULL;
@@ -241,11 +240,10 @@ static void system_inline_verbs(struct rc_ops *o)
 
 static bool system_resolved;
 
-static const struct rc_ops reference_ops = {
-	.name = "reference",
-	.id = RC_IMPL_REFERENCE,
+static const struct rc_ops reference_ops = { .name = "reference",
+					     .id = RC_IMPL_REFERENCE,
 #define RC_REF_MEMBER(n, r, a) .n = ref_##n,
-	RC_ALL_CALLS(RC_REF_MEMBER)
+					     RC_ALL_CALLS(RC_REF_MEMBER)
 #undef RC_REF_MEMBER
 };
 
@@ -262,14 +260,17 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 		RC_RDMACM_CALLS(RC_SYS_RDMACM)
 		system_ops.umad_alloc = system_umad_alloc;
 		system_ops.umad_free = system_umad_free;
-		system_query_gid_ex_sym = lookup(&lib_verbs, "_ibv_query_gid_ex");
-		system_query_gid_table_sym = lookup(&lib_verbs,
-						    "_ibv_query_gid_table");
+		system_query_gid_ex_sym =
+			lookup(&lib_verbs, "_ibv_query_gid_ex");
+		system_query_gid_table_sym =
+			lookup(&lib_verbs, "_ibv_query_gid_table");
 		system_ops.ibv_query_gid_ex = system_query_gid_ex_sym ?
-					      system_ibv_query_gid_ex : NULL;
-		system_ops.ibv_query_gid_table = system_query_gid_table_sym ?
-						 system_ibv_query_gid_table :
-						 NULL;
+						      system_ibv_query_gid_ex :
+						      NULL;
+		system_ops.ibv_query_gid_table =
+			system_query_gid_table_sym ?
+				system_ibv_query_gid_table :
+				NULL;
 		system_inline_verbs(&system_ops);
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS

@@ -23,62 +23,69 @@
 #include "../reference/umad/umad_pair.h"
 
 /* X(name, return type, parameter list): every call under test, once. */
-#define RC_UMAD_CALLS(X) \
-	X(umad_init, int, (void)) \
-	X(umad_done, int, (void)) \
-	X(umad_get_cas_names, int, (char cas[][UMAD_CA_NAME_LEN], int max)) \
-	X(umad_get_ca, int, (const char *ca_name, umad_ca_t *ca)) \
-	X(umad_get_ca_portguids, int, (const char *ca_name, __be64 *portguids, \
-				       int max)) \
-	X(umad_get_issm_path, int, (const char *ca_name, int portnum, \
-				    char path[], int max)) \
-	X(umad_release_ca, int, (umad_ca_t *ca)) \
-	X(umad_get_ca_device_list, struct umad_device_node *, (void)) \
-	X(umad_free_ca_device_list, void, (struct umad_device_node *head)) \
-	X(umad_sort_ca_device_list, int, (struct umad_device_node **head, \
-					  size_t size)) \
-	X(umad_get_port, int, (const char *ca_name, int portnum, umad_port_t *port)) \
-	X(umad_release_port, int, (umad_port_t *port)) \
-	X(umad_open_port, int, (const char *ca_name, int portnum)) \
-	X(umad_open_smi_port, int, (char *ca_name, int portnum)) \
-	X(umad_get_smi_gsi_pairs, int, (struct rc_umad_ca_pair cas[], \
-					size_t max)) \
-	X(umad_get_smi_gsi_pair_by_ca_name, int, (const char *devname, \
-						  uint8_t portnum, \
-						  struct rc_umad_ca_pair *ca, \
-						  unsigned enforce_smi)) \
-	X(umad_close_port, int, (int portid)) \
-	X(umad_register, int, (int portid, int mgmt_class, int mgmt_version, \
-			       uint8_t rmpp_version, long method_mask[16 / sizeof(long)])) \
-	X(umad_register_oui, int, (int portid, int mgmt_class, uint8_t rmpp_version, \
-				   uint8_t oui[3], long method_mask[16 / sizeof(long)])) \
-	X(umad_register2, int, (int port_fd, struct umad_reg_attr *attr, \
-				uint32_t *agent_id)) \
-	X(umad_unregister, int, (int portid, int agentid)) \
-	X(umad_send, int, (int portid, int agentid, void *umad, int length, \
-			   int timeout_ms, int retries)) \
-	X(umad_recv, int, (int portid, void *umad, int *length, int timeout_ms)) \
-	X(umad_poll, int, (int portid, int timeout_ms)) \
-	X(umad_get_fd, int, (int portid)) \
-	X(umad_get_mad, void *, (void *umad)) \
-	X(umad_size, size_t, (void)) \
-	X(umad_status, int, (void *umad)) \
-	X(umad_get_mad_addr, ib_mad_addr_t *, (void *umad)) \
-	X(umad_set_grh_net, int, (void *umad, void *mad_addr)) \
-	X(umad_set_grh, int, (void *umad, void *mad_addr)) \
-	X(umad_set_addr_net, int, (void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey)) \
-	X(umad_set_addr, int, (void *umad, int dlid, int dqp, int sl, int qkey)) \
-	X(umad_set_pkey, int, (void *umad, int pkey_index)) \
-	X(umad_get_pkey, int, (void *umad)) \
-	X(umad_alloc, void *, (int num, size_t size)) \
-	X(umad_free, void, (void *umad)) \
-	X(umad_debug, int, (int level)) \
-	X(umad_dump, void, (void *umad)) \
-	X(umad_addr_dump, void, (ib_mad_addr_t *addr)) \
-	X(umad_class_str, const char *, (uint8_t mgmt_class)) \
+#define RC_UMAD_CALLS(X)                                                       \
+	X(umad_init, int, (void))                                              \
+	X(umad_done, int, (void))                                              \
+	X(umad_get_cas_names, int, (char cas[][UMAD_CA_NAME_LEN], int max))    \
+	X(umad_get_ca, int, (const char *ca_name, umad_ca_t *ca))              \
+	X(umad_get_ca_portguids, int,                                          \
+	  (const char *ca_name, __be64 *portguids, int max))                   \
+	X(umad_get_issm_path, int,                                             \
+	  (const char *ca_name, int portnum, char path[], int max))            \
+	X(umad_release_ca, int, (umad_ca_t * ca))                              \
+	X(umad_get_ca_device_list, struct umad_device_node *, (void))          \
+	X(umad_free_ca_device_list, void, (struct umad_device_node * head))    \
+	X(umad_sort_ca_device_list, int,                                       \
+	  (struct umad_device_node * *head, size_t size))                      \
+	X(umad_get_port, int,                                                  \
+	  (const char *ca_name, int portnum, umad_port_t *port))               \
+	X(umad_release_port, int, (umad_port_t * port))                        \
+	X(umad_open_port, int, (const char *ca_name, int portnum))             \
+	X(umad_open_smi_port, int, (char *ca_name, int portnum))               \
+	X(umad_get_smi_gsi_pairs, int,                                         \
+	  (struct rc_umad_ca_pair cas[], size_t max))                          \
+	X(umad_get_smi_gsi_pair_by_ca_name, int,                               \
+	  (const char *devname, uint8_t portnum, struct rc_umad_ca_pair *ca,   \
+	   unsigned enforce_smi))                                              \
+	X(umad_close_port, int, (int portid))                                  \
+	X(umad_register, int,                                                  \
+	  (int portid, int mgmt_class, int mgmt_version, uint8_t rmpp_version, \
+	   long method_mask[16 / sizeof(long)]))                               \
+	X(umad_register_oui, int,                                              \
+	  (int portid, int mgmt_class, uint8_t rmpp_version, uint8_t oui[3],   \
+	   long method_mask[16 / sizeof(long)]))                               \
+	X(umad_register2, int,                                                 \
+	  (int port_fd, struct umad_reg_attr *attr, uint32_t *agent_id))       \
+	X(umad_unregister, int, (int portid, int agentid))                     \
+	X(umad_send, int,                                                      \
+	  (int portid, int agentid, void *umad, int length, int timeout_ms,    \
+	   int retries))                                                       \
+	X(umad_recv, int,                                                      \
+	  (int portid, void *umad, int *length, int timeout_ms))               \
+	X(umad_poll, int, (int portid, int timeout_ms))                        \
+	X(umad_get_fd, int, (int portid))                                      \
+	X(umad_get_mad, void *, (void *umad))                                  \
+	X(umad_size, size_t, (void))                                           \
+	X(umad_status, int, (void *umad))                                      \
+	X(umad_get_mad_addr, ib_mad_addr_t *, (void *umad))                    \
+	X(umad_set_grh_net, int, (void *umad, void *mad_addr))                 \
+	X(umad_set_grh, int, (void *umad, void *mad_addr))                     \
+	X(umad_set_addr_net, int,                                              \
+	  (void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey))          \
+	X(umad_set_addr, int,                                                  \
+	  (void *umad, int dlid, int dqp, int sl, int qkey))                   \
+	X(umad_set_pkey, int, (void *umad, int pkey_index))                    \
+	X(umad_get_pkey, int, (void *umad))                                    \
+	X(umad_alloc, void *, (int num, size_t size))                          \
+	X(umad_free, void, (void *umad))                                       \
+	X(umad_debug, int, (int level))                                        \
+	X(umad_dump, void, (void *umad))                                       \
+	X(umad_addr_dump, void, (ib_mad_addr_t * addr))                        \
+	X(umad_class_str, const char *, (uint8_t mgmt_class))                  \
 	X(umad_method_str, const char *, (uint8_t mgmt_class, uint8_t method)) \
-	X(umad_attribute_str, const char *, (uint8_t mgmt_class, __be16 attr_id)) \
-	X(umad_common_mad_status_str, const char *, (__be16 status)) \
+	X(umad_attribute_str, const char *,                                    \
+	  (uint8_t mgmt_class, __be16 attr_id))                                \
+	X(umad_common_mad_status_str, const char *, (__be16 status))           \
 	X(umad_sa_mad_status_str, const char *, (__be16 status))
 
 /*
@@ -87,148 +94,175 @@
  * call them through the table as (ops->ibv_query_port)(...), or the
  * header's macro rewrites the member's name.
  */
-#define RC_VERBS_CALLS(X) \
-	X(ibv_get_device_list, struct ibv_device **, (int *num_devices)) \
-	X(ibv_free_device_list, void, (struct ibv_device **list)) \
-	X(ibv_get_device_name, const char *, (struct ibv_device *device)) \
-	X(ibv_get_device_guid, uint64_t, (struct ibv_device *device)) \
-	X(ibv_get_device_index, int, (struct ibv_device *device)) \
-	X(ibv_open_device, struct ibv_context *, (struct ibv_device *device)) \
-	X(ibv_close_device, int, (struct ibv_context *context)) \
-	X(ibv_import_device, struct ibv_context *, (int cmd_fd)) \
-	X(ibv_query_device, int, (struct ibv_context *context, \
-				  struct ibv_device_attr *device_attr)) \
-	X(ibv_query_device_ex, int, (struct ibv_context *context, \
-				     const struct ibv_query_device_ex_input *input, \
-				     struct ibv_device_attr_ex *attr)) \
-	X(ibv_query_port, int, (struct ibv_context *context, uint8_t port_num, \
-				struct ibv_port_attr *port_attr)) \
-	X(ibv_query_pkey, int, (struct ibv_context *context, uint8_t port_num, \
-				int index, uint16_t *pkey)) \
-	X(ibv_get_pkey_index, int, (struct ibv_context *context, uint8_t port_num, \
-				    __be16 pkey)) \
-	X(ibv_query_rt_values_ex, int, (struct ibv_context *context, \
-					struct ibv_values_ex *values)) \
-	X(ibv_node_type_str, const char *, (enum ibv_node_type node_type)) \
-	X(ibv_port_state_str, const char *, (enum ibv_port_state port_state)) \
-	X(ibv_event_type_str, const char *, (enum ibv_event_type event)) \
-	X(ibv_wc_status_str, const char *, (enum ibv_wc_status status)) \
-	X(ibv_rate_to_mult, int, (enum ibv_rate rate)) \
-	X(mult_to_ibv_rate, enum ibv_rate, (int mult)) \
-	X(ibv_rate_to_mbps, int, (enum ibv_rate rate)) \
-	X(mbps_to_ibv_rate, enum ibv_rate, (int mbps)) \
-	X(ibv_fork_init, int, (void)) \
-	X(ibv_is_fork_initialized, enum ibv_fork_status, (void)) \
-	X(ibv_alloc_pd, struct ibv_pd *, (struct ibv_context *context)) \
-	X(ibv_dealloc_pd, int, (struct ibv_pd *pd)) \
-	X(ibv_import_pd, struct ibv_pd *, (struct ibv_context *context, \
-					   uint32_t pd_handle)) \
-	X(ibv_unimport_pd, void, (struct ibv_pd *pd)) \
-	X(ibv_reg_mr, struct ibv_mr *, (struct ibv_pd *pd, void *addr, \
-					size_t length, int access)) \
-	X(ibv_reg_mr_iova, struct ibv_mr *, (struct ibv_pd *pd, void *addr, \
-					     size_t length, uint64_t iova, \
-					     int access)) \
-	X(ibv_rereg_mr, int, (struct ibv_mr *mr, int flags, struct ibv_pd *pd, \
-			      void *addr, size_t length, int access)) \
-	X(ibv_dereg_mr, int, (struct ibv_mr *mr)) \
-	X(ibv_import_mr, struct ibv_mr *, (struct ibv_pd *pd, uint32_t mr_handle)) \
-	X(ibv_unimport_mr, void, (struct ibv_mr *mr)) \
-	X(ibv_alloc_mw, struct ibv_mw *, (struct ibv_pd *pd, enum ibv_mw_type type)) \
-	X(ibv_dealloc_mw, int, (struct ibv_mw *mw)) \
-	X(ibv_inc_rkey, uint32_t, (uint32_t rkey)) \
-	X(ibv_create_comp_channel, struct ibv_comp_channel *, \
-	  (struct ibv_context *context)) \
-	X(ibv_destroy_comp_channel, int, (struct ibv_comp_channel *channel)) \
-	X(ibv_create_cq, struct ibv_cq *, (struct ibv_context *context, int cqe, \
-					   void *cq_context, \
-					   struct ibv_comp_channel *channel, \
-					   int comp_vector)) \
-	X(ibv_create_cq_ex, struct ibv_cq_ex *, (struct ibv_context *context, \
-						 struct ibv_cq_init_attr_ex *cq_attr)) \
-	X(ibv_resize_cq, int, (struct ibv_cq *cq, int cqe)) \
-	X(ibv_destroy_cq, int, (struct ibv_cq *cq)) \
-	X(ibv_create_qp, struct ibv_qp *, (struct ibv_pd *pd, \
-					   struct ibv_qp_init_attr *qp_init_attr)) \
-	X(ibv_create_qp_ex, struct ibv_qp *, (struct ibv_context *context, \
-					      struct ibv_qp_init_attr_ex *qp_init_attr_ex)) \
-	X(ibv_query_qp, int, (struct ibv_qp *qp, struct ibv_qp_attr *attr, \
-			      int attr_mask, struct ibv_qp_init_attr *init_attr)) \
-	X(ibv_modify_qp, int, (struct ibv_qp *qp, struct ibv_qp_attr *attr, \
-			       int attr_mask)) \
-	X(ibv_destroy_qp, int, (struct ibv_qp *qp)) \
-	X(ibv_create_srq, struct ibv_srq *, (struct ibv_pd *pd, \
-					     struct ibv_srq_init_attr *srq_init_attr)) \
-	X(ibv_create_srq_ex, struct ibv_srq *, (struct ibv_context *context, \
-						struct ibv_srq_init_attr_ex *srq_init_attr_ex)) \
-	X(ibv_modify_srq, int, (struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, \
-				int srq_attr_mask)) \
-	X(ibv_query_srq, int, (struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)) \
-	X(ibv_destroy_srq, int, (struct ibv_srq *srq)) \
-	X(ibv_get_srq_num, int, (struct ibv_srq *srq, uint32_t *srq_num)) \
-	X(ibv_post_send, int, (struct ibv_qp *qp, struct ibv_send_wr *wr, \
-			       struct ibv_send_wr **bad_wr)) \
-	X(ibv_post_recv, int, (struct ibv_qp *qp, struct ibv_recv_wr *wr, \
-			       struct ibv_recv_wr **bad_wr)) \
-	X(ibv_post_srq_recv, int, (struct ibv_srq *srq, struct ibv_recv_wr *wr, \
-				   struct ibv_recv_wr **bad_wr)) \
-	X(ibv_poll_cq, int, (struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)) \
-	X(ibv_req_notify_cq, int, (struct ibv_cq *cq, int solicited_only)) \
-	X(ibv_get_cq_event, int, (struct ibv_comp_channel *channel, \
-				  struct ibv_cq **cq, void **cq_context)) \
-	X(ibv_ack_cq_events, void, (struct ibv_cq *cq, unsigned int nevents)) \
-	X(ibv_get_async_event, int, (struct ibv_context *context, \
-				     struct ibv_async_event *event)) \
-	X(ibv_ack_async_event, void, (struct ibv_async_event *event)) \
-	X(ibv_create_ah, struct ibv_ah *, (struct ibv_pd *pd, struct ibv_ah_attr *attr)) \
-	X(ibv_destroy_ah, int, (struct ibv_ah *ah)) \
-	X(ibv_query_gid, int, (struct ibv_context *context, uint8_t port_num, \
-			       int index, union ibv_gid *gid)) \
-	X(ibv_query_gid_ex, int, (struct ibv_context *context, uint32_t port_num, \
-				  uint32_t gid_index, struct ibv_gid_entry *entry, \
-				  uint32_t flags)) \
-	X(ibv_query_gid_table, ssize_t, (struct ibv_context *context, \
-					 struct ibv_gid_entry *entries, \
-					 size_t max_entries, uint32_t flags)) \
-	X(ibv_init_ah_from_wc, int, (struct ibv_context *context, uint8_t port_num, \
-				     struct ibv_wc *wc, struct ibv_grh *grh, \
-				     struct ibv_ah_attr *ah_attr)) \
-	X(ibv_create_ah_from_wc, struct ibv_ah *, (struct ibv_pd *pd, struct ibv_wc *wc, \
-						   struct ibv_grh *grh, uint8_t port_num)) \
-	X(ibv_attach_mcast, int, (struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)) \
-	X(ibv_detach_mcast, int, (struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid))
+#define RC_VERBS_CALLS(X)                                                      \
+	X(ibv_get_device_list, struct ibv_device **, (int *num_devices))       \
+	X(ibv_free_device_list, void, (struct ibv_device * *list))             \
+	X(ibv_get_device_name, const char *, (struct ibv_device * device))     \
+	X(ibv_get_device_guid, uint64_t, (struct ibv_device * device))         \
+	X(ibv_get_device_index, int, (struct ibv_device * device))             \
+	X(ibv_open_device, struct ibv_context *, (struct ibv_device * device)) \
+	X(ibv_close_device, int, (struct ibv_context * context))               \
+	X(ibv_import_device, struct ibv_context *, (int cmd_fd))               \
+	X(ibv_query_device, int,                                               \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_device_attr * device_attr))                              \
+	X(ibv_query_device_ex, int,                                            \
+	  (struct ibv_context * context,                                       \
+	   const struct ibv_query_device_ex_input *input,                      \
+	   struct ibv_device_attr_ex *attr))                                   \
+	X(ibv_query_port, int,                                                 \
+	  (struct ibv_context * context, uint8_t port_num,                     \
+	   struct ibv_port_attr * port_attr))                                  \
+	X(ibv_query_pkey, int,                                                 \
+	  (struct ibv_context * context, uint8_t port_num, int index,          \
+	   uint16_t *pkey))                                                    \
+	X(ibv_get_pkey_index, int,                                             \
+	  (struct ibv_context * context, uint8_t port_num, __be16 pkey))       \
+	X(ibv_query_rt_values_ex, int,                                         \
+	  (struct ibv_context * context, struct ibv_values_ex * values))       \
+	X(ibv_node_type_str, const char *, (enum ibv_node_type node_type))     \
+	X(ibv_port_state_str, const char *, (enum ibv_port_state port_state))  \
+	X(ibv_event_type_str, const char *, (enum ibv_event_type event))       \
+	X(ibv_wc_status_str, const char *, (enum ibv_wc_status status))        \
+	X(ibv_rate_to_mult, int, (enum ibv_rate rate))                         \
+	X(mult_to_ibv_rate, enum ibv_rate, (int mult))                         \
+	X(ibv_rate_to_mbps, int, (enum ibv_rate rate))                         \
+	X(mbps_to_ibv_rate, enum ibv_rate, (int mbps))                         \
+	X(ibv_fork_init, int, (void))                                          \
+	X(ibv_is_fork_initialized, enum ibv_fork_status, (void))               \
+	X(ibv_alloc_pd, struct ibv_pd *, (struct ibv_context * context))       \
+	X(ibv_dealloc_pd, int, (struct ibv_pd * pd))                           \
+	X(ibv_import_pd, struct ibv_pd *,                                      \
+	  (struct ibv_context * context, uint32_t pd_handle))                  \
+	X(ibv_unimport_pd, void, (struct ibv_pd * pd))                         \
+	X(ibv_reg_mr, struct ibv_mr *,                                         \
+	  (struct ibv_pd * pd, void *addr, size_t length, int access))         \
+	X(ibv_reg_mr_iova, struct ibv_mr *,                                    \
+	  (struct ibv_pd * pd, void *addr, size_t length, uint64_t iova,       \
+	   int access))                                                        \
+	X(ibv_rereg_mr, int,                                                   \
+	  (struct ibv_mr * mr, int flags, struct ibv_pd *pd, void *addr,       \
+	   size_t length, int access))                                         \
+	X(ibv_dereg_mr, int, (struct ibv_mr * mr))                             \
+	X(ibv_import_mr, struct ibv_mr *,                                      \
+	  (struct ibv_pd * pd, uint32_t mr_handle))                            \
+	X(ibv_unimport_mr, void, (struct ibv_mr * mr))                         \
+	X(ibv_alloc_mw, struct ibv_mw *,                                       \
+	  (struct ibv_pd * pd, enum ibv_mw_type type))                         \
+	X(ibv_dealloc_mw, int, (struct ibv_mw * mw))                           \
+	X(ibv_inc_rkey, uint32_t, (uint32_t rkey))                             \
+	X(ibv_create_comp_channel, struct ibv_comp_channel *,                  \
+	  (struct ibv_context * context))                                      \
+	X(ibv_destroy_comp_channel, int, (struct ibv_comp_channel * channel))  \
+	X(ibv_create_cq, struct ibv_cq *,                                      \
+	  (struct ibv_context * context, int cqe, void *cq_context,            \
+	   struct ibv_comp_channel *channel, int comp_vector))                 \
+	X(ibv_create_cq_ex, struct ibv_cq_ex *,                                \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_cq_init_attr_ex * cq_attr))                              \
+	X(ibv_resize_cq, int, (struct ibv_cq * cq, int cqe))                   \
+	X(ibv_destroy_cq, int, (struct ibv_cq * cq))                           \
+	X(ibv_create_qp, struct ibv_qp *,                                      \
+	  (struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr))        \
+	X(ibv_create_qp_ex, struct ibv_qp *,                                   \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_qp_init_attr_ex * qp_init_attr_ex))                      \
+	X(ibv_query_qp, int,                                                   \
+	  (struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask,       \
+	   struct ibv_qp_init_attr *init_attr))                                \
+	X(ibv_modify_qp, int,                                                  \
+	  (struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask))      \
+	X(ibv_destroy_qp, int, (struct ibv_qp * qp))                           \
+	X(ibv_create_srq, struct ibv_srq *,                                    \
+	  (struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr))      \
+	X(ibv_create_srq_ex, struct ibv_srq *,                                 \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_srq_init_attr_ex * srq_init_attr_ex))                    \
+	X(ibv_modify_srq, int,                                                 \
+	  (struct ibv_srq * srq, struct ibv_srq_attr * srq_attr,               \
+	   int srq_attr_mask))                                                 \
+	X(ibv_query_srq, int,                                                  \
+	  (struct ibv_srq * srq, struct ibv_srq_attr * srq_attr))              \
+	X(ibv_destroy_srq, int, (struct ibv_srq * srq))                        \
+	X(ibv_get_srq_num, int, (struct ibv_srq * srq, uint32_t * srq_num))    \
+	X(ibv_post_send, int,                                                  \
+	  (struct ibv_qp * qp, struct ibv_send_wr * wr,                        \
+	   struct ibv_send_wr * *bad_wr))                                      \
+	X(ibv_post_recv, int,                                                  \
+	  (struct ibv_qp * qp, struct ibv_recv_wr * wr,                        \
+	   struct ibv_recv_wr * *bad_wr))                                      \
+	X(ibv_post_srq_recv, int,                                              \
+	  (struct ibv_srq * srq, struct ibv_recv_wr * wr,                      \
+	   struct ibv_recv_wr * *bad_wr))                                      \
+	X(ibv_poll_cq, int,                                                    \
+	  (struct ibv_cq * cq, int num_entries, struct ibv_wc *wc))            \
+	X(ibv_req_notify_cq, int, (struct ibv_cq * cq, int solicited_only))    \
+	X(ibv_get_cq_event, int,                                               \
+	  (struct ibv_comp_channel * channel, struct ibv_cq * *cq,             \
+	   void **cq_context))                                                 \
+	X(ibv_ack_cq_events, void, (struct ibv_cq * cq, unsigned int nevents)) \
+	X(ibv_get_async_event, int,                                            \
+	  (struct ibv_context * context, struct ibv_async_event * event))      \
+	X(ibv_ack_async_event, void, (struct ibv_async_event * event))         \
+	X(ibv_create_ah, struct ibv_ah *,                                      \
+	  (struct ibv_pd * pd, struct ibv_ah_attr * attr))                     \
+	X(ibv_destroy_ah, int, (struct ibv_ah * ah))                           \
+	X(ibv_query_gid, int,                                                  \
+	  (struct ibv_context * context, uint8_t port_num, int index,          \
+	   union ibv_gid *gid))                                                \
+	X(ibv_query_gid_ex, int,                                               \
+	  (struct ibv_context * context, uint32_t port_num,                    \
+	   uint32_t gid_index, struct ibv_gid_entry * entry, uint32_t flags))  \
+	X(ibv_query_gid_table, ssize_t,                                        \
+	  (struct ibv_context * context, struct ibv_gid_entry * entries,       \
+	   size_t max_entries, uint32_t flags))                                \
+	X(ibv_init_ah_from_wc, int,                                            \
+	  (struct ibv_context * context, uint8_t port_num, struct ibv_wc * wc, \
+	   struct ibv_grh * grh, struct ibv_ah_attr * ah_attr))                \
+	X(ibv_create_ah_from_wc, struct ibv_ah *,                              \
+	  (struct ibv_pd * pd, struct ibv_wc * wc, struct ibv_grh * grh,       \
+	   uint8_t port_num))                                                  \
+	X(ibv_attach_mcast, int,                                               \
+	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))        \
+	X(ibv_detach_mcast, int,                                               \
+	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))
 
-#define RC_RDMACM_CALLS(X) \
-	X(rdma_create_event_channel, struct rdma_event_channel *, (void)) \
-	X(rdma_destroy_event_channel, void, (struct rdma_event_channel *channel)) \
-	X(rdma_create_id, int, (struct rdma_event_channel *channel, struct rdma_cm_id **id, \
-				void *context, enum rdma_port_space ps)) \
-	X(rdma_destroy_id, int, (struct rdma_cm_id *id)) \
-	X(rdma_bind_addr, int, (struct rdma_cm_id *id, struct sockaddr *addr)) \
-	X(rdma_join_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr, \
-				     void *context)) \
-	X(rdma_join_multicast_ex, int, (struct rdma_cm_id *id, \
-					struct rdma_cm_join_mc_attr_ex *attr, \
-					void *context)) \
-	X(rdma_leave_multicast, int, (struct rdma_cm_id *id, struct sockaddr *addr)) \
-	X(rdma_get_cm_event, int, (struct rdma_event_channel *channel, \
-				   struct rdma_cm_event **event)) \
-	X(rdma_ack_cm_event, int, (struct rdma_cm_event *event)) \
-	X(rdma_create_qp, int, (struct rdma_cm_id *id, struct ibv_pd *pd, \
-				struct ibv_qp_init_attr *qp_init_attr)) \
-	X(rdma_destroy_qp, void, (struct rdma_cm_id *id))
+#define RC_RDMACM_CALLS(X)                                                 \
+	X(rdma_create_event_channel, struct rdma_event_channel *, (void))  \
+	X(rdma_destroy_event_channel, void,                                \
+	  (struct rdma_event_channel * channel))                           \
+	X(rdma_create_id, int,                                             \
+	  (struct rdma_event_channel * channel, struct rdma_cm_id * *id,   \
+	   void *context, enum rdma_port_space ps))                        \
+	X(rdma_destroy_id, int, (struct rdma_cm_id * id))                  \
+	X(rdma_bind_addr, int,                                             \
+	  (struct rdma_cm_id * id, struct sockaddr * addr))                \
+	X(rdma_join_multicast, int,                                        \
+	  (struct rdma_cm_id * id, struct sockaddr * addr, void *context)) \
+	X(rdma_join_multicast_ex, int,                                     \
+	  (struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * attr,  \
+	   void *context))                                                 \
+	X(rdma_leave_multicast, int,                                       \
+	  (struct rdma_cm_id * id, struct sockaddr * addr))                \
+	X(rdma_get_cm_event, int,                                          \
+	  (struct rdma_event_channel * channel,                            \
+	   struct rdma_cm_event * *event))                                 \
+	X(rdma_ack_cm_event, int, (struct rdma_cm_event * event))          \
+	X(rdma_create_qp, int,                                             \
+	  (struct rdma_cm_id * id, struct ibv_pd * pd,                     \
+	   struct ibv_qp_init_attr * qp_init_attr))                        \
+	X(rdma_destroy_qp, void, (struct rdma_cm_id * id))
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 
-
 struct rc_ops {
-	const char *name;	/* "system" or "reference" */
+	const char *name; /* "system" or "reference" */
 	enum rc_impl_id id;
 	/* The objects it creates (AHs) are the provider's own, so rdma-core's
 	 * data path (ibv_post_send) can use them.  The reference's are kernel
 	 * objects only: traffic through them is not tried. */
 	bool provider_objects;
-#define RC_OPS_MEMBER(n, r, a) r (*n) a;
+#define RC_OPS_MEMBER(n, r, a) r(*n) a;
 	RC_ALL_CALLS(RC_OPS_MEMBER)
 #undef RC_OPS_MEMBER
 };

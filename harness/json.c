@@ -45,11 +45,21 @@ void rc_str_json(struct rc_str *b, const char *s)
 	rc_str_printf(b, "\"");
 	for (; *p; p++) {
 		switch (*p) {
-		case '"': rc_str_printf(b, "\\\""); break;
-		case '\\': rc_str_printf(b, "\\\\"); break;
-		case '\n': rc_str_printf(b, "\\n"); break;
-		case '\t': rc_str_printf(b, "\\t"); break;
-		case '\r': rc_str_printf(b, "\\r"); break;
+		case '"':
+			rc_str_printf(b, "\\\"");
+			break;
+		case '\\':
+			rc_str_printf(b, "\\\\");
+			break;
+		case '\n':
+			rc_str_printf(b, "\\n");
+			break;
+		case '\t':
+			rc_str_printf(b, "\\t");
+			break;
+		case '\r':
+			rc_str_printf(b, "\\r");
+			break;
 		default:
 			/* control bytes and non-UTF-8 garbage from the code
 			 * under test must not break the document */

@@ -14,7 +14,7 @@ struct rc_str {
 
 void rc_str_printf(struct rc_str *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void rc_str_json(struct rc_str *b, const char *s);	/* quoted, escaped */
+void rc_str_json(struct rc_str *b, const char *s); /* quoted, escaped */
 void rc_str_hex(struct rc_str *b, const uint8_t *p, size_t len); /* quoted */
 void rc_str_free(struct rc_str *b);
 

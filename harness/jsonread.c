@@ -26,8 +26,8 @@ static bool fail(struct parser *ps, const char *fmt, ...)
 
 	if (ps->err[0])
 		return false;
-	n = snprintf(ps->err, ps->errlen, "byte %zu: ",
-		     (size_t)(ps->p - ps->start));
+	n = snprintf(ps->err, ps->errlen,
+		     "byte %zu: ", (size_t)(ps->p - ps->start));
 	va_start(ap, fmt);
 	vsnprintf(ps->err + n, ps->errlen - n, fmt, ap);
 	va_end(ap);
@@ -119,12 +119,13 @@ static bool string(struct parser *ps, char **out)
 	const char *q, *end = ps->end;
 	bool ok;
 
-	ps->p++;			/* the opening quote */
+	ps->p++; /* the opening quote */
 	/* most strings have no escape and no control character: copied at
 	 * once (a fleet's report reads gigabytes); the others, and every
 	 * error, take the way below */
-	for (q = ps->p; q < end && *q != '"' && *q != '\\' &&
-	     (unsigned char)*q >= 0x20; q++)
+	for (q = ps->p;
+	     q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20;
+	     q++)
 		;
 	if (q < end && *q == '"') {
 		*out = xcalloc(q - ps->p + 1, 1);
@@ -163,14 +164,30 @@ static bool string_body(struct parser *ps, char *o)
 		if (ps->p >= ps->end)
 			return fail(ps, "bad escape");
 		switch (*ps->p++) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '/': *o++ = '/'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'n': *o++ = '\n'; break;
-		case 'r': *o++ = '\r'; break;
-		case 't': *o++ = '\t'; break;
+		case '"':
+			*o++ = '"';
+			break;
+		case '\\':
+			*o++ = '\\';
+			break;
+		case '/':
+			*o++ = '/';
+			break;
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
 		case 'u':
 			if (!hex4(ps, &u))
 				return false;
@@ -181,10 +198,11 @@ static bool string_body(struct parser *ps, char *o)
 					return false;
 				if (lo < 0xdc00 || lo > 0xdfff)
 					return fail(ps, "bad surrogate pair");
-				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+				u = 0x10000 + ((u - 0xd800) << 10) +
+				    (lo - 0xdc00);
 			}
 			if (!u)
-				u = '?';	/* no NUL inside C strings */
+				u = '?'; /* no NUL inside C strings */
 			o += utf8(u, o);
 			break;
 		default:
@@ -238,7 +256,8 @@ static bool collection(struct parser *ps, struct rc_jv *v, bool obj)
 			cap = cap ? 2 * cap : 8;
 			v->items = realloc(v->items, cap * sizeof(*v->items));
 			if (obj)
-				v->keys = realloc(v->keys, cap * sizeof(*v->keys));
+				v->keys = realloc(v->keys,
+						  cap * sizeof(*v->keys));
 			if (!v->items || (obj && !v->keys))
 				abort();
 		}
@@ -329,8 +348,11 @@ void rc_jv_free(struct rc_jv *v)
 struct rc_jv *rc_json_parse(const char *text, size_t len, char *err,
 			    size_t errlen)
 {
-	struct parser ps = { .p = text, .end = text + len, .start = text,
-			     .err = err, .errlen = errlen };
+	struct parser ps = { .p = text,
+			     .end = text + len,
+			     .start = text,
+			     .err = err,
+			     .errlen = errlen };
 	struct rc_jv *v = xcalloc(1, sizeof(*v));
 
 	err[0] = 0;
@@ -413,12 +435,12 @@ double rc_jv_num(const struct rc_jv *obj, const char *key, double dflt)
 	return v && v->type == RC_JNUM ? v->num : dflt;
 }
 
-const struct rc_jv *rc_results_find(const struct rc_jv *results,
-				    const char *id)
+const struct rc_jv *rc_results_find(const struct rc_jv *results, const char *id)
 {
 	size_t i;
 
-	for (i = 0; results && results->type == RC_JARR && i < results->n; i++) {
+	for (i = 0; results && results->type == RC_JARR && i < results->n;
+	     i++) {
 		const char *cid = rc_jv_str(&results->items[i], "id");
 
 		if (cid && !strcmp(cid, id))

@@ -17,10 +17,10 @@ struct rc_jv {
 	enum rc_jtype type;
 	bool b;
 	double num;
-	char *str;		/* RC_JSTR: NUL-terminated, unescaped */
-	size_t n;		/* RC_JARR, RC_JOBJ: elements */
-	struct rc_jv *items;	/* their values */
-	char **keys;		/* RC_JOBJ: their keys */
+	char *str; /* RC_JSTR: NUL-terminated, unescaped */
+	size_t n; /* RC_JARR, RC_JOBJ: elements */
+	struct rc_jv *items; /* their values */
+	char **keys; /* RC_JOBJ: their keys */
 };
 
 /* Parse @len bytes; NULL and a cause in @err on error.  rc_jv_free frees. */

@@ -11,7 +11,6 @@
 #include "paths.h"
 #include "run.h"
 
-
 /*
  * --rdma-core DIR: run against an rdma-core build tree (built in place, as
  * its build.sh does: DIR/lib holds the libraries, and they find their
@@ -29,8 +28,10 @@ int rc_exec_with_rdma_core(const char *dir, int argc, char **argv)
 
 	snprintf(lib, sizeof(lib), "%s/lib/libibverbs.so.1", dir);
 	if (access(lib, R_OK)) {
-		fprintf(stderr, "rdmaconf: %s is not an rdma-core build tree "
-			"(no lib/libibverbs.so.1)\n", dir);
+		fprintf(stderr,
+			"rdmaconf: %s is not an rdma-core build tree "
+			"(no lib/libibverbs.so.1)\n",
+			dir);
 		return RC_EXIT_ENV;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -156,9 +157,11 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 		const char *tree = rc_path_source_tree();
 
 		if (!tree) {
-			fprintf(stderr, "rdmaconf: --dist boots %s's own root, "
+			fprintf(stderr,
+				"rdmaconf: --dist boots %s's own root, "
 				"which has no rdmaconf: run it from a build "
-				"tree of rdmaconf\n", l->dist);
+				"tree of rdmaconf\n",
+				l->dist);
 			return RC_EXIT_ENV;
 		}
 		args[k++] = (char *)"--dist";
@@ -191,8 +194,9 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 			inner[n++] = argv[i];
 			inner[n++] = abs;
 			skip = 2;
-		} else if (asprintf(&inner[n++], "%.*s%s", (int)(eq - argv[i] + 1),
-				    argv[i], abs) < 0) {
+		} else if (asprintf(&inner[n++], "%.*s%s",
+				    (int)(eq - argv[i] + 1), argv[i],
+				    abs) < 0) {
 			return RC_EXIT_ENV;
 		}
 	}
@@ -204,8 +208,9 @@ int rc_exec_launcher(const struct rc_launch *l, int argc, char **argv)
 	for (i = 0; i < n; i++)
 		args[k++] = inner[i];
 	execv(launcher, args);
-	fprintf(stderr, "rdmaconf: cannot start the test-host launcher %s: "
-		"%m\n", launcher);
+	fprintf(stderr,
+		"rdmaconf: cannot start the test-host launcher %s: "
+		"%m\n",
+		launcher);
 	return RC_EXIT_ENV;
 }
-

@@ -17,12 +17,12 @@ int rc_exec_with_rdma_core(const char *dir, int argc, char **argv);
 
 /* What the launcher is told, beyond the command. */
 struct rc_launch {
-	enum rc_target_id target;	/* whose launcher (target.h) */
-	bool two;		/* ci/rxe-vm --two */
-	bool siw;		/* ci/rxe-vm --siw */
-	const char *kernel;	/* ci/rxe-vm --kernel */
-	const char *dist;	/* ci/rxe-vm --dist */
-	const char *filter;	/* added to the command as --filter */
+	enum rc_target_id target; /* whose launcher (target.h) */
+	bool two; /* ci/rxe-vm --two */
+	bool siw; /* ci/rxe-vm --siw */
+	const char *kernel; /* ci/rxe-vm --kernel */
+	const char *dist; /* ci/rxe-vm --dist */
+	const char *filter; /* added to the command as --filter */
 };
 
 /*

@@ -21,7 +21,6 @@
 #include "run.h"
 #include "vocab_json.h"
 
-
 static void die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 
@@ -36,7 +35,6 @@ static void die_usage(const char *fmt, ...)
 	fprintf(stderr, " (see rdmaconf --help)\n");
 	exit(RC_EXIT_USAGE);
 }
-
 
 /* rdmaconf list [--json FILE|-]: the selected ids, or the rows as data */
 static int cmd_list(const struct rc_opts *o)
@@ -59,7 +57,7 @@ static int cmd_list(const struct rc_opts *o)
 		fprintf(stderr, "rdmaconf: cannot write %s: %m\n", o->json);
 		return RC_EXIT_ENV;
 	}
-	for_each_row(gp, i) {
+	for_each_row (gp, i) {
 		const struct rc_case *c = RC_ROW(*gp, i);
 
 		if (!rc_cli_selected(c->id, o->filter))
@@ -133,8 +131,10 @@ int main(int argc, char **argv)
 	if (o.rdma_core && !getenv("RDMACONF_RDMA_CORE_ACTIVE"))
 		return rc_exec_with_rdma_core(o.rdma_core, argc, argv);
 	if (o.vm) {
-		struct rc_launch l = { .target = RC_TARGET_VM, .two = o.two,
-				       .siw = o.siw, .kernel = o.kernel,
+		struct rc_launch l = { .target = RC_TARGET_VM,
+				       .two = o.two,
+				       .siw = o.siw,
+				       .kernel = o.kernel,
 				       .dist = o.dist };
 
 		return rc_exec_launcher(&l, argc, argv);
@@ -142,14 +142,18 @@ int main(int argc, char **argv)
 	if (o.ibsim) {
 		/* ibsim simulates the MAD interface only: its cases, unless
 		 * told otherwise */
-		struct rc_launch l = { .target = RC_TARGET_IBSIM,
-				       .filter = o.filter ? NULL :
-				       rc_target_filter(RC_TARGET_IBSIM) };
+		struct rc_launch l = {
+			.target = RC_TARGET_IBSIM,
+			.filter = o.filter ? NULL :
+					     rc_target_filter(RC_TARGET_IBSIM)
+		};
 		char lanes[16];
 
 		/* a fabric per row in flight (ci/ibsim-run) */
-		snprintf(lanes, sizeof(lanes), "%u", rc_sched_lanes(o.jobs,
-			 rc_count_selected(o.filter ? o.filter : l.filter)));
+		snprintf(lanes, sizeof(lanes), "%u",
+			 rc_sched_lanes(o.jobs, rc_count_selected(
+							o.filter ? o.filter :
+								   l.filter)));
 		setenv("RDMACONF_IBSIM_LANES", lanes, 1);
 		return rc_exec_launcher(&l, argc, argv);
 	}

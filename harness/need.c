@@ -12,8 +12,10 @@
 #include "rdmaconf.h"
 
 static const char *const link_names[] = {
-	[RC_LINK_NONE] = "none", [RC_LINK_IB] = "InfiniBand",
-	[RC_LINK_ROCE] = "RoCE", [RC_LINK_IWARP] = "iWARP",
+	[RC_LINK_NONE] = "none",
+	[RC_LINK_IB] = "InfiniBand",
+	[RC_LINK_ROCE] = "RoCE",
+	[RC_LINK_IWARP] = "iWARP",
 };
 
 /* Is need @index met on @t?  If not, why (beyond what it asks). */
@@ -34,9 +36,9 @@ static bool met(unsigned int index, const struct rc_target *t, char *why,
 	case RC_NEED_ROCE:
 	case RC_NEED_IWARP:
 		snprintf(why, len, "the port's is %s", link_names[t->link]);
-		return t->link == (1u << index == RC_NEED_IB ? RC_LINK_IB :
+		return t->link == (1u << index == RC_NEED_IB   ? RC_LINK_IB :
 				   1u << index == RC_NEED_ROCE ? RC_LINK_ROCE :
-				   RC_LINK_IWARP);
+								 RC_LINK_IWARP);
 	case RC_NEED_CA:
 	case RC_NEED_UD:
 		snprintf(why, len, "the port is %s", link_names[t->link]);

@@ -16,25 +16,34 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define RC_NEEDS(X) \
+#define RC_NEEDS(X)                                                           \
 	X(DEVICE, "device", "an RDMA device with an active port", SKIP, true) \
-	X(ROOT, "root", "root", SKIP, false) \
-	X(PEER, "peer", "a second RDMA device that reaches the first", SKIP, \
-	  true) \
-	X(IB, "ib", "an InfiniBand link layer", UNSUPPORTED, true) \
-	X(ROCE, "roce", "RoCE: an Ethernet link layer on a device of the " \
-	  "InfiniBand transport", UNSUPPORTED, true) \
-	X(IWARP, "iwarp", "iWARP: a device of the iWARP transport", \
-	  UNSUPPORTED, true) \
-	X(CA, "ca", "an InfiniBand-transport channel adapter (InfiniBand or " \
-	  "RoCE), what libibumad's pages call a ca; an iWARP RNIC is none", \
-	  UNSUPPORTED, true) \
-	X(UD, "ud", "datagrams: UD QPs, address handles and multicast, which " \
-	  "iWARP has not", UNSUPPORTED, true) \
-	X(UMAD, "umad", "the port's umad device (/dev/infiniband/umadN, made " \
-	  "by ib_umad)", SKIP, true) \
-	X(REMOTE, "remote", "rdmaconf-peer on another node of the fabric, " \
-	  "named by RDMACONF_REMOTE=LID:PORT_GUID", SKIP, true)
+	X(ROOT, "root", "root", SKIP, false)                                  \
+	X(PEER, "peer", "a second RDMA device that reaches the first", SKIP,  \
+	  true)                                                               \
+	X(IB, "ib", "an InfiniBand link layer", UNSUPPORTED, true)            \
+	X(ROCE, "roce",                                                       \
+	  "RoCE: an Ethernet link layer on a device of the "                  \
+	  "InfiniBand transport",                                             \
+	  UNSUPPORTED, true)                                                  \
+	X(IWARP, "iwarp", "iWARP: a device of the iWARP transport",           \
+	  UNSUPPORTED, true)                                                  \
+	X(CA, "ca",                                                           \
+	  "an InfiniBand-transport channel adapter (InfiniBand or "           \
+	  "RoCE), what libibumad's pages call a ca; an iWARP RNIC is none",   \
+	  UNSUPPORTED, true)                                                  \
+	X(UD, "ud",                                                           \
+	  "datagrams: UD QPs, address handles and multicast, which "          \
+	  "iWARP has not",                                                    \
+	  UNSUPPORTED, true)                                                  \
+	X(UMAD, "umad",                                                       \
+	  "the port's umad device (/dev/infiniband/umadN, made "              \
+	  "by ib_umad)",                                                      \
+	  SKIP, true)                                                         \
+	X(REMOTE, "remote",                                                   \
+	  "rdmaconf-peer on another node of the fabric, "                     \
+	  "named by RDMACONF_REMOTE=LID:PORT_GUID",                           \
+	  SKIP, true)
 
 #define RC_NEED_INDEX(e, ...) RC_NEED_INDEX_##e,
 enum { RC_NEEDS(RC_NEED_INDEX) RC_NNEEDS };

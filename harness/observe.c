@@ -68,7 +68,7 @@ void rc_obs_violation(struct rc_obs *obs, const char *fmt, ...)
 	va_list ap;
 
 	if (obs->violation[0])
-		return;		/* the first one tells */
+		return; /* the first one tells */
 	va_start(ap, fmt);
 	vsnprintf(obs->violation, sizeof(obs->violation), fmt, ap);
 	va_end(ap);

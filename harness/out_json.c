@@ -11,7 +11,6 @@
 #include "paths.h"
 #include "target.h"
 
-
 /* PRETTY_NAME of /etc/os-release ("Debian GNU/Linux 13 (trixie)"): the
  * distribution whose rdma-core runs, for a matrix's columns */
 static const char *os_name(void)
@@ -24,8 +23,8 @@ static const char *os_name(void)
 	while (f && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "PRETTY_NAME=", 12))
 			continue;
-		snprintf(name, sizeof(name), "%s", line + 12 +
-			 (line[12] == '"'));
+		snprintf(name, sizeof(name), "%s",
+			 line + 12 + (line[12] == '"'));
 		n = strcspn(name, "\"\n");
 		name[n] = 0;
 	}
@@ -48,8 +47,10 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	struct utsname u;
 
 	uname(&u);
-	rc_str_printf(b, "\"schema\": %d,\n\"tool\": {\"name\": \"rdmaconf\", "
-		      "\"version\": ", RC_RESULTS_SCHEMA);
+	rc_str_printf(b,
+		      "\"schema\": %d,\n\"tool\": {\"name\": \"rdmaconf\", "
+		      "\"version\": ",
+		      RC_RESULTS_SCHEMA);
 	rc_str_json(b, rc_version);
 	rc_str_printf(b, ", \"revision\": ");
 	rc_str_json(b, rc_revision);
@@ -78,9 +79,10 @@ void rc_json_head(struct rc_str *b, const struct rc_device *dev,
 	rc_str_json(b, t->peer);
 	rc_str_printf(b, ", \"remote_node\": ");
 	if (t->remote_lid)
-		rc_str_printf(b, "{\"lid\": %u, \"port_guid\": "
-			      "\"0x%016" PRIx64 "\"}", t->remote_lid,
-			      t->remote_guid);
+		rc_str_printf(b,
+			      "{\"lid\": %u, \"port_guid\": "
+			      "\"0x%016" PRIx64 "\"}",
+			      t->remote_lid, t->remote_guid);
 	else
 		rc_str_printf(b, "null");
 	rc_str_printf(b, ", \"slowness\": %.2f", t->slowness);
@@ -117,7 +119,8 @@ static void contract(struct rc_str *b, const struct rc_group *g,
 	if (e->ret == RC_RET_EQ || e->ret == RC_RET_IN)
 		rc_str_printf(b, ", \"value\": %lld", e->value);
 	if (e->ret == RC_RET_IN)
-		rc_str_printf(b, ", \"alt\": [%lld, %lld]", e->alt[0], e->alt[1]);
+		rc_str_printf(b, ", \"alt\": [%lld, %lld]", e->alt[0],
+			      e->alt[1]);
 	rc_str_printf(b, ", \"errno\": [");
 	for (i = 0; i < RC_MAX_ERRNOS && e->errnos[i]; i++)
 		rc_str_printf(b, "%s\"%s\"", i ? ", " : "",
@@ -146,9 +149,10 @@ static void observed(struct rc_str *b, const struct rc_outcome *oc)
 	rc_str_json(b, o->err ? rc_errno_name(o->err) : NULL);
 	rc_str_printf(b, ", \"out\": ");
 	rc_str_hex(b, o->out, o->out_len);
-	rc_str_printf(b, ", \"elapsed_ms\": %.3f, \"setup_ms\": %.3f, "
-		      "\"teardown_ms\": %.3f", o->elapsed_ms, o->setup_ms,
-		      rc_obs_teardown_ms(o));
+	rc_str_printf(b,
+		      ", \"elapsed_ms\": %.3f, \"setup_ms\": %.3f, "
+		      "\"teardown_ms\": %.3f",
+		      o->elapsed_ms, o->setup_ms, rc_obs_teardown_ms(o));
 	/* it failed on timing beside other rows, then ran alone */
 	if (oc->first_ms)
 		rc_str_printf(b, ", \"first_ms\": %.3f", oc->first_ms);
@@ -189,13 +193,15 @@ void rc_json_row(struct rc_str *b, const struct rc_group *g,
 	case_fields(b, g, c);
 	rc_str_printf(b, ", \"verdict\": {");
 	for (i = 0; i < RC_NIMPLS; i++) {
-		rc_str_printf(b, "%s\"%s\": ", i ? ", " : "",
-			      rc_impl_name(i));
-		rc_str_json(b, oc[i].selected ? rc_verdict_name(oc[i].j.verdict) :
-			    NULL);
+		rc_str_printf(b, "%s\"%s\": ", i ? ", " : "", rc_impl_name(i));
+		rc_str_json(b, oc[i].selected ?
+				       rc_verdict_name(oc[i].j.verdict) :
+				       NULL);
 	}
-	rc_str_printf(b, "}, \"agree\": %s", r->agree < 0 ? "null" :
-		      r->agree ? "true" : "false");
+	rc_str_printf(b, "}, \"agree\": %s",
+		      r->agree < 0 ? "null" :
+		      r->agree	   ? "true" :
+				     "false");
 	for (i = 0; i < RC_NIMPLS; i++) {
 		rc_str_printf(b, ", \"%s\": ", rc_impl_name(i));
 		observed(b, &oc[i]);

@@ -21,10 +21,12 @@ void rc_junit_row(struct rc_str *b, const struct rc_group *g,
 	rc_str_printf(b, "\">");
 	if (r->bad) {
 		rc_str_printf(b, "<failure message=\"");
-		rc_str_html(b, r->why[0] && !r->expected_divergence ? r->why :
-			   r->stale[0] ? r->stale :
-			   oc[0].selected && rc_verdict_bad(oc[0].j.verdict) ?
-			   oc[0].j.msg : oc[1].j.msg);
+		rc_str_html(b,
+			    r->why[0] && !r->expected_divergence ? r->why :
+			    r->stale[0]				 ? r->stale :
+			    oc[0].selected && rc_verdict_bad(oc[0].j.verdict) ?
+					  oc[0].j.msg :
+					  oc[1].j.msg);
 		rc_str_printf(b, "\"/>");
 	} else if (!r->anyran) {
 		rc_str_printf(b, "<skipped message=\"");
@@ -53,8 +55,8 @@ static void properties(struct rc_str *b, const struct rc_device *dev)
 	uname(&u);
 	rc_str_printf(b, "  <properties>\n");
 	property(b, "kernel", u.release);
-	property(b, "rdma_core", rc_impl_rdma_core_version(
-			 rc_impl_system_origin("umad")));
+	property(b, "rdma_core",
+		 rc_impl_rdma_core_version(rc_impl_system_origin("umad")));
 	for (i = 0; i < ARRAY_SIZE(libs); i++) {
 		snprintf(name, sizeof(name), "lib_%s", libs[i]);
 		property(b, name, rc_impl_system_origin(libs[i]));
@@ -72,9 +74,11 @@ int rc_junit_write(const char *path, const struct rc_str *rows,
 	struct rc_str doc = {};
 	int ret;
 
-	rc_str_printf(&doc, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	rc_str_printf(&doc,
+		      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		      "<testsuite name=\"rdmaconf\" tests=\"%u\" "
-		      "failures=\"%u\">\n", s->cases, s->bad);
+		      "failures=\"%u\">\n",
+		      s->cases, s->bad);
 	properties(&doc, dev);
 	rc_str_printf(&doc, "%s</testsuite>\n", rows->s ? rows->s : "");
 	/* whole, or not at all: a full disk says so, and cuts nothing */

@@ -24,13 +24,16 @@ static void dump(FILE *f, const struct rc_case *c, const struct rc_outcome *oc)
 			continue;
 		rc_bytes_build(c->contract.out, want);
 		fprintf(f, "# %s: expected\n", rc_impl_name(i));
-		rc_hexdump(f, "#   ", want, oc[i].obs.out, c->contract.out->len);
+		rc_hexdump(f, "#   ", want, oc[i].obs.out,
+			   c->contract.out->len);
 		fprintf(f, "# %s: observed\n", rc_impl_name(i));
 		rc_hexdump(f, "#   ", oc[i].obs.out, want, oc[i].obs.out_len);
 	}
-	if (oc[0].selected && oc[1].selected && oc[0].obs.out_len == oc[1].obs.out_len &&
+	if (oc[0].selected && oc[1].selected &&
+	    oc[0].obs.out_len == oc[1].obs.out_len &&
 	    memcmp(oc[0].obs.out, oc[1].obs.out, oc[0].obs.out_len) &&
-	    !(oc[0].j.kind == RC_FAIL_OUTPUT || oc[1].j.kind == RC_FAIL_OUTPUT)) {
+	    !(oc[0].j.kind == RC_FAIL_OUTPUT ||
+	      oc[1].j.kind == RC_FAIL_OUTPUT)) {
 		fprintf(f, "# system output\n");
 		rc_hexdump(f, "#   ", oc[0].obs.out, oc[1].obs.out,
 			   oc[0].obs.out_len);
@@ -56,7 +59,8 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 	int i;
 
 	if (!r->bad && !r->anyran) {
-		const struct rc_outcome *first = oc[0].selected ? &oc[0] : &oc[1];
+		const struct rc_outcome *first = oc[0].selected ? &oc[0] :
+								  &oc[1];
 
 		fprintf(f, "ok %u %s # SKIP %s", n, c->id,
 			r->by_profile ? "not run, by profile: " : "");
@@ -76,13 +80,14 @@ void rc_ktap_row(FILE *f, unsigned int n, const struct rc_case *c,
 		}
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (oc[i].first_ms)
-			fprintf(f, "# %s: took %.1f ms beside other rows, out of "
+			fprintf(f,
+				"# %s: took %.1f ms beside other rows, out of "
 				"its time tolerance: ran again alone (%.1f ms)\n",
 				rc_impl_name(i), oc[i].first_ms,
 				oc[i].obs.elapsed_ms);
 	if (r->agree == 0) {
-		fprintf(f, "# DIVERGE%s: ", r->expected_divergence ?
-			" (expected)" : "");
+		fprintf(f, "# DIVERGE%s: ",
+			r->expected_divergence ? " (expected)" : "");
 		line(f, r->why);
 	}
 	if (r->stale[0]) {

@@ -24,9 +24,9 @@
 
 struct rc_summary {
 	unsigned int cases, ok, bad, diverge, agree, stale;
-	unsigned int ran;		/* rows some implementation ran */
-	unsigned int conforms_now;	/* not ok only for an outdated profile */
-	unsigned int by_profile;	/* kept from running by a SKIP entry */
+	unsigned int ran; /* rows some implementation ran */
+	unsigned int conforms_now; /* not ok only for an outdated profile */
+	unsigned int by_profile; /* kept from running by a SKIP entry */
 	unsigned int count[RC_NIMPLS][RC_NVERDICTS];
 	/* failures (FAIL, XFAIL, CRASH, HANG, ABSENT) by the row's basis:
 	 * "breaks the man page" counts only documented rows */

@@ -78,9 +78,9 @@ int rc_version_cmp(const char *a, const char *b)
 struct reading {
 	const char *path;
 	unsigned int lineno;
-	bool scope[RC_NIMPLS];	/* %scope */
-	bool when;		/* %when holds here */
-	bool target;		/* %target names this run's target */
+	bool scope[RC_NIMPLS]; /* %scope */
+	bool when; /* %when holds here */
+	bool target; /* %target names this run's target */
 	char *err;
 	size_t errlen;
 };
@@ -127,17 +127,21 @@ static int when_holds(const struct rc_profile *p, char *s)
 		return 0;
 	c = rc_version_cmp(have, ver);
 	switch (i) {
-	case 0: return c < 0;
-	case 1: return c <= 0;
-	case 2: return c == 0;
-	case 3: return c >= 0;
-	default: return c > 0;
+	case 0:
+		return c < 0;
+	case 1:
+		return c <= 0;
+	case 2:
+		return c == 0;
+	case 3:
+		return c >= 0;
+	default:
+		return c > 0;
 	}
 }
 
 /* "%target NAME [NAME...]" or "%target all": does it name this run's? */
-static int target_holds(const struct rc_profile *p, struct reading *rd,
-			char *s)
+static int target_holds(const struct rc_profile *p, struct reading *rd, char *s)
 {
 	char *w = next_word(&s);
 	bool holds = false;
@@ -148,8 +152,10 @@ static int target_holds(const struct rc_profile *p, struct reading *rd,
 	for (; w; w = next_word(&s)) {
 		t = rc_target_parse(w);
 		if (t < 0)
-			return bad(rd, "%%target names no target '%.32s' (%s, "
-				   "or all)", w, rc_target_choices());
+			return bad(rd,
+				   "%%target names no target '%.32s' (%s, "
+				   "or all)",
+				   w, rc_target_choices());
 		holds |= t == (int)p->target;
 	}
 	return holds;
@@ -165,7 +171,8 @@ static int directive(const struct rc_profile *p, struct reading *rd,
 	if (!strcmp(name, "%when")) {
 		holds = when_holds(p, s);
 		if (holds < 0)
-			return bad(rd, "expected '%%when kernel|rdma-core "
+			return bad(rd,
+				   "expected '%%when kernel|rdma-core "
 				   "<|<=|==|>=|> VERSION' or '%%when always'");
 		rd->when = holds;
 		return 0;
@@ -200,11 +207,11 @@ static int entry_kind(struct reading *rd, char *kind, int *xkind,
 	*fail_kind = 0;
 	*pin = strchr(kind, '=');
 	if (*pin)
-		*(*pin)++ = 0;	/* XFAIL:return=N: the kind, then N */
+		*(*pin)++ = 0; /* XFAIL:return=N: the kind, then N */
 	if (*pin && strcmp(kind, "XFAIL:return") &&
 	    strcmp(kind, "XFAIL:output"))
 		return bad(rd, "only XFAIL:return= and XFAIL:output= take a "
-			   "value");
+			       "value");
 	if (*pin && !**pin)
 		return bad(rd, "nothing after '='");
 	if (*pin && !strcmp(kind, "XFAIL:return") && !valid_number(*pin))
@@ -212,7 +219,7 @@ static int entry_kind(struct reading *rd, char *kind, int *xkind,
 			   *pin);
 	qualifier = strchr(kind, ':');
 	if (qualifier)
-		*qualifier++ = 0;	/* XFAIL:errno: the kind, then "errno" */
+		*qualifier++ = 0; /* XFAIL:errno: the kind, then "errno" */
 	*xkind = rc_entry_kind_parse(kind);
 	if (*xkind < 0)
 		return bad(rd, "unknown kind '%.32s' (%s)", kind,
@@ -268,8 +275,8 @@ static int add_entry(struct rc_profile *p, struct reading *rd,
 	e->id = strdup(id);
 	e->reason = strdup(reason);
 	if (!e->id || !e->reason || (pin && !e->pin) ||
-	    asprintf(&e->where, "%s:%u", shown_path(p, rd->path),
-		     rd->lineno) < 0)
+	    asprintf(&e->where, "%s:%u", shown_path(p, rd->path), rd->lineno) <
+		    0)
 		abort();
 	return 0;
 }
@@ -277,9 +284,12 @@ static int add_entry(struct rc_profile *p, struct reading *rd,
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen)
 {
-	struct reading rd = { .path = path, .when = true, .target = true,
+	struct reading rd = { .path = path,
+			      .when = true,
+			      .target = true,
 			      .scope = { [RC_IMPL_SYSTEM] = true },
-			      .err = err, .errlen = errlen };
+			      .err = err,
+			      .errlen = errlen };
 	char *line = NULL, *s, *id, *kind, *pin;
 	size_t cap = 0, n;
 	unsigned int first = p->n;
@@ -315,7 +325,8 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		while (*s && isspace((unsigned char)*s))
 			s++;
 		if (!kind || !*s) {
-			bad(&rd, "expected '<case id> KIND <reason>' (KIND: %s)",
+			bad(&rd,
+			    "expected '<case id> KIND <reason>' (KIND: %s)",
 			    rc_entry_kind_choices());
 			goto out;
 		}

@@ -64,13 +64,13 @@
 struct rc_profile_entry {
 	char *id;
 	enum rc_entry_kind kind;
-	int fail_kind;		/* enum rc_fail_kind; 0: any */
+	int fail_kind; /* enum rc_fail_kind; 0: any */
 	/* XFAIL:return=N, XFAIL:output=FIELD[,FIELD...]: the known wrong
 	 * value, or the fields the known wrong output differs in, so that
 	 * another wrong answer is a new failure, not the known one */
 	char *pin;
 	char *reason;
-	char *where;		/* file:line */
+	char *where; /* file:line */
 	/* which implementations the entry applies to (%scope) */
 	bool applies[RC_NIMPLS];
 };
@@ -78,10 +78,10 @@ struct rc_profile_entry {
 struct rc_profile {
 	struct rc_profile_entry *e;
 	unsigned int n;
-	char files[512];	/* the files loaded, for the results */
+	char files[512]; /* the files loaded, for the results */
 	/* what %when compares against; NULL: unknown */
 	const char *kernel, *rdma_core;
-	enum rc_target_id target;	/* what %target names */
+	enum rc_target_id target; /* what %target names */
 	/* the data directory: an entry's "where" names its profiles
 	 * relative to it ("rdma-core.expect:71"), not by this host's path */
 	const char *dir;

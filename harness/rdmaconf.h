@@ -50,9 +50,9 @@ enum rc_share {
 
 /* One field of an expected output buffer, in the order the ABI defines. */
 enum rc_order {
-	RC_RAW,			/* bytes as given */
-	RC_BE,			/* value stored big endian (network order) */
-	RC_HOST,		/* value stored in host order */
+	RC_RAW, /* bytes as given */
+	RC_BE, /* value stored big endian (network order) */
+	RC_HOST, /* value stored in host order */
 };
 
 struct rc_patch {
@@ -63,9 +63,18 @@ struct rc_patch {
 	const uint8_t *raw;
 };
 
-#define RC_PATCH_BE(o, l, v) { .off = (o), .len = (l), .order = RC_BE, .value = (v) }
-#define RC_PATCH_HOST(o, l, v) { .off = (o), .len = (l), .order = RC_HOST, .value = (v) }
-#define RC_PATCH_RAW(o, l, p) { .off = (o), .len = (l), .order = RC_RAW, .raw = (p) }
+#define RC_PATCH_BE(o, l, v)                                         \
+	{                                                            \
+		.off = (o), .len = (l), .order = RC_BE, .value = (v) \
+	}
+#define RC_PATCH_HOST(o, l, v)                                         \
+	{                                                              \
+		.off = (o), .len = (l), .order = RC_HOST, .value = (v) \
+	}
+#define RC_PATCH_RAW(o, l, p)                                       \
+	{                                                           \
+		.off = (o), .len = (l), .order = RC_RAW, .raw = (p) \
+	}
 
 #define RC_MAX_PATCH 8
 /* The whole expected buffer: @fill everywhere a patch does not write. */
@@ -96,46 +105,46 @@ struct rc_layout {
 struct rc_contract {
 	enum rc_ret ret;
 	long long value;
-	long long alt[2];		/* RC_RET_IN: the other allowed values */
-	int errnos[RC_MAX_ERRNOS];	/* allowed on failure; 0 ends the list */
-	const struct rc_bytes *out;	/* NULL: output not checked */
+	long long alt[2]; /* RC_RET_IN: the other allowed values */
+	int errnos[RC_MAX_ERRNOS]; /* allowed on failure; 0 ends the list */
+	const struct rc_bytes *out; /* NULL: output not checked */
 	const struct rc_layout *layout;
-	unsigned int ms;		/* expected duration of a timed call */
+	unsigned int ms; /* expected duration of a timed call */
 	/* +/- tolerance, scaled by the host's slowness up to a ceiling
 	 * (rc_tolerance_ms) */
 	unsigned int tol_ms;
 };
 
 struct rc_case {
-	const char *id;		/* stable: lib/call/behaviour */
+	const char *id; /* stable: lib/call/behaviour */
 	/* the man page's sentence, verbatim; for a "linux" row, the
 	 * kernel's header, document or errno(3) text it rests on */
 	const char *doc;
-	const char *note;	/* how the sentence is read where it is vague */
+	const char *note; /* how the sentence is read where it is vague */
 	enum rc_basis basis;
-	unsigned int needs;	/* enum rc_need (need.h) */
+	unsigned int needs; /* enum rc_need (need.h) */
 	/* the oldest Linux that has what the row checks ("6.11"), or NULL */
 	const char *kernel;
 	unsigned int watchdog_ms; /* 0: the default */
-	unsigned int shares;	/* enum rc_share, beyond its group's */
+	unsigned int shares; /* enum rc_share, beyond its group's */
 	struct rc_contract contract;
 };
 
 /* A row's outcome, within its call's convention */
-#define RC_RETURNS(v)	.ret = RC_RET_EQ, .value = (v)
-#define RC_SUCCEEDS	.ret = RC_RET_OK
-#define RC_FAILS(...)	.ret = RC_RET_ERR, .errnos = { __VA_ARGS__ }
-#define RC_ANY_RETURN	.ret = RC_RET_ANY
+#define RC_RETURNS(v) .ret = RC_RET_EQ, .value = (v)
+#define RC_SUCCEEDS .ret = RC_RET_OK
+#define RC_FAILS(...) .ret = RC_RET_ERR, .errnos = { __VA_ARGS__ }
+#define RC_ANY_RETURN .ret = RC_RET_ANY
 
 /* What one run of one row on one implementation saw; lives in shared memory. */
 enum rc_state {
-	RC_STATE_NONE,		/* child never got to the row */
-	RC_STATE_STARTED,	/* inside the code under test */
+	RC_STATE_NONE, /* child never got to the row */
+	RC_STATE_STARTED, /* inside the code under test */
 	RC_STATE_RAN,
-	RC_STATE_ABSENT,	/* the implementation lacks the call */
-	RC_STATE_UNSUPPORTED,	/* the device or kernel cannot do it */
-	RC_STATE_SKIP,		/* a requirement of the row is not met */
-	RC_STATE_BROKEN,	/* setup around the call failed */
+	RC_STATE_ABSENT, /* the implementation lacks the call */
+	RC_STATE_UNSUPPORTED, /* the device or kernel cannot do it */
+	RC_STATE_SKIP, /* a requirement of the row is not met */
+	RC_STATE_BROKEN, /* setup around the call failed */
 };
 
 #define RC_OUT_MAX 1024
@@ -145,43 +154,43 @@ struct rc_obs {
 	long long ret;
 	int err;
 	uint32_t out_len;
-	double elapsed_ms;	/* the call under test */
+	double elapsed_ms; /* the call under test */
 	/* where the rest of the row's time goes: the runner sets t_start
 	 * (CLOCK_MONOTONIC ms, before fork) and total_ms (after the child
 	 * ended); the call's start sets setup_ms */
 	double t_start, setup_ms, total_ms;
 	char reason[RC_REASON_MAX];
-	char violation[RC_REASON_MAX];	/* a documented property not met */
+	char violation[RC_REASON_MAX]; /* a documented property not met */
 	uint8_t out[RC_OUT_MAX];
 };
 
 /* How a row's process ended, as the runner saw it: facts, no verdict
  * (verdict.c decides what they mean). */
 enum rc_end_how {
-	RC_END_NONE,		/* no process: the row was settled before it
+	RC_END_NONE, /* no process: the row was settled before it
 				 * started (a need not met, a profile's SKIP) */
-	RC_END_EXITED,		/* .status is its exit status */
-	RC_END_SIGNALED,	/* .status is the signal that killed it */
-	RC_END_HUNG,		/* it outlived its watchdog and was killed */
-	RC_END_NO_START,	/* fork failed (the observation says why) */
+	RC_END_EXITED, /* .status is its exit status */
+	RC_END_SIGNALED, /* .status is the signal that killed it */
+	RC_END_HUNG, /* it outlived its watchdog and was killed */
+	RC_END_NO_START, /* fork failed (the observation says why) */
 };
 
 struct rc_end {
 	enum rc_end_how how;
 	int status;
-	unsigned int watchdog_ms;	/* what it was given */
+	unsigned int watchdog_ms; /* what it was given */
 };
 
 /* The device a run targets, as the run probed it: what a row's needs
  * are decided on (need.c) and its setup uses. */
 struct rc_target {
-	const char *ca;		/* NULL: no device */
+	const char *ca; /* NULL: no device */
 	int port;
-	const char *link_layer;	/* "InfiniBand", "Ethernet" (sysfs) */
-	enum rc_link link;	/* InfiniBand, RoCE or iWARP */
-	bool umad;		/* the port has its umad device */
-	const char *kernel;	/* the running kernel's release */
-	const char *peer;	/* another device with an active port, or NULL */
+	const char *link_layer; /* "InfiniBand", "Ethernet" (sysfs) */
+	enum rc_link link; /* InfiniBand, RoCE or iWARP */
+	bool umad; /* the port has its umad device */
+	const char *kernel; /* the running kernel's release */
+	const char *peer; /* another device with an active port, or NULL */
 	int peer_port;
 	/* another node of the fabric running rdmaconf-peer (RDMACONF_REMOTE=
 	 * LID:PORT_GUID): its LID, 0 when there is none, and port GUID */
@@ -192,7 +201,7 @@ struct rc_target {
 	 * that did not pass once it is gone did not run (run.c) */
 	const char *remote_alive;
 	bool root;
-	double slowness;	/* >= 1: how much slower than a native host */
+	double slowness; /* >= 1: how much slower than a native host */
 };
 
 /* How such a row's reason begins, for the fleet's report */
@@ -202,34 +211,36 @@ struct rc_ctx {
 	const struct rc_ops *ops;
 	const struct rc_target *target;
 	struct rc_obs *obs;
-	unsigned int shares;	/* enum rc_share the row declared, its group's
+	unsigned int shares; /* enum rc_share the row declared, its group's
 				 * included: what it may touch */
-	unsigned int needs;	/* enum rc_need the row declared: what its
+	unsigned int needs; /* enum rc_need the row declared: what its
 				 * set-up may assume of the target */
-	unsigned int slot;	/* the run's pool slot it runs in: no two rows
+	unsigned int slot; /* the run's pool slot it runs in: no two rows
 				 * running at once have the same */
-	unsigned int oui;	/* its RC_SHARE_VENDOR_OUI token, likewise */
+	unsigned int oui; /* its RC_SHARE_VENDOR_OUI token, likewise */
 };
 
 struct rc_group {
-	const char *call;		/* documented name, e.g. "umad_set_grh" */
-	enum rc_conv conv;		/* how it reports success and failure */
-	const char *lib;		/* "umad", "verbs", "rdmacm" */
+	const char *call; /* documented name, e.g. "umad_set_grh" */
+	enum rc_conv conv; /* how it reports success and failure */
+	const char *lib; /* "umad", "verbs", "rdmacm" */
 	const void *rows;
 	size_t row_size;
 	size_t nrows;
-	unsigned int shares;		/* enum rc_share, of every row */
+	unsigned int shares; /* enum rc_share, of every row */
 	/* Perform @row in a forked child; record into ctx->obs. */
 	void (*run)(const void *row, struct rc_ctx *ctx);
 };
 
-#define RC_ROW(g, i) \
-	((const struct rc_case *)((const char *)(g)->rows + (i) * (g)->row_size))
+#define RC_ROW(g, i)                                        \
+	((const struct rc_case *)((const char *)(g)->rows + \
+				  (i) * (g)->row_size))
 
 /* Every group registers itself in this section; the harness walks it. */
-#define RC_GROUP(name) \
+#define RC_GROUP(name)                                          \
 	static const struct rc_group *const rc_group_ptr_##name \
-	__attribute__((section("rc_groups"), used, aligned(sizeof(void *)))) = &name
+		__attribute__((section("rc_groups"), used,      \
+			       aligned(sizeof(void *)))) = &name
 
 extern const struct rc_group *const __start_rc_groups[];
 extern const struct rc_group *const __stop_rc_groups[];
@@ -259,11 +270,11 @@ double rc_now_ms(void);
 int rc_scaled_ms(const struct rc_ctx *ctx, int ms);
 
 /* Call @expr with errno cleared and timed; record ret and errno. */
-#define RC_OBSERVE(ctx, expr) \
-	do { \
-		rc_obs_begin((ctx)->obs); \
+#define RC_OBSERVE(ctx, expr)                      \
+	do {                                       \
+		rc_obs_begin((ctx)->obs);          \
 		long long __r = (long long)(expr); \
-		rc_obs_end((ctx)->obs, __r); \
+		rc_obs_end((ctx)->obs, __r);       \
 	} while (0)
 
 /* "EINVAL" for EINVAL (verdict messages, results) */

@@ -38,8 +38,8 @@
 
 /* The run's own count (summary.c decides what a break is); 0 in results
  * written before rows had a basis. */
-static unsigned int breaks_of(const struct rc_report_run *r, enum rc_impl_id impl,
-			      enum rc_basis basis)
+static unsigned int breaks_of(const struct rc_report_run *r,
+			      enum rc_impl_id impl, enum rc_basis basis)
 {
 	char key[32];
 
@@ -57,14 +57,16 @@ static bool not_run_by_profile(const struct rc_jv *c)
 
 /* A table of the breaks per basis, and the rows a profile kept from
  * running; HTML or Markdown. */
-static void breaks(struct rc_str *b, const struct rc_report_run *runs, int n, bool html)
+static void breaks(struct rc_str *b, const struct rc_report_run *runs, int n,
+		   bool html)
 {
 	size_t i, k;
 	int r;
 
 	rc_str_printf(b, html ? "<h2>Failures by basis</h2><table><tr><th>"
-		      "run</th><th></th>" : "\n## Failures by basis\n\n"
-		      "| run | |");
+				"run</th><th></th>" :
+				"\n## Failures by basis\n\n"
+				"| run | |");
 	for (k = RC_BASIS_DOCUMENTED; k < RC_NBASES; k++)
 		rc_str_printf(b, html ? "<th>%s</th>" : " %s |",
 			      rc_basis_title(k));
@@ -74,8 +76,10 @@ static void breaks(struct rc_str *b, const struct rc_report_run *runs, int n, bo
 	rc_str_printf(b, html ? "" : "\n");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < RC_NIMPLS; i++) {
-			rc_str_printf(b, html ? "<tr><td>%d</td><td>%s</td>" :
-				      "| %d | %s |", r + 1, rc_impl_name(i));
+			rc_str_printf(b,
+				      html ? "<tr><td>%d</td><td>%s</td>" :
+					     "| %d | %s |",
+				      r + 1, rc_impl_name(i));
 			for (k = RC_BASIS_DOCUMENTED; k < RC_NBASES; k++)
 				rc_str_printf(b, html ? "<td>%u</td>" : " %u |",
 					      breaks_of(&runs[r], i, k));
@@ -88,16 +92,18 @@ static void breaks(struct rc_str *b, const struct rc_report_run *runs, int n, bo
 				      rc_verdict_name(k));
 	if (html)
 		rc_str_printf(b, ", by the basis of the row: only a "
-			      "documented row's sentence says what it "
-			      "requires.</p>");
+				 "documented row's sentence says what it "
+				 "requires.</p>");
 	for (r = 0; r < n; r++)
 		for (i = 0; i < runs[r].results->n; i++) {
 			const struct rc_jv *c = &runs[r].results->items[i];
 
 			if (!not_run_by_profile(c))
 				continue;
-			rc_str_printf(b, html ? "<p>Not run, by profile (%d): "
-				      "<code>" : "Not run, by profile (%d): ",
+			rc_str_printf(b,
+				      html ? "<p>Not run, by profile (%d): "
+					     "<code>" :
+					     "Not run, by profile (%d): ",
 				      r + 1);
 			rc_str_text(b, html, rc_jv_str(c, "id"));
 			rc_str_printf(b, html ? "</code></p>" : "\n");
@@ -131,8 +137,8 @@ static int write_file(const char *dir, const char *name, const struct rc_str *b)
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	ret = rc_wfile_write(path, &(struct rc_piece){ b->s ? b->s : "", b->len },
-			     1);
+	ret = rc_wfile_write(path,
+			     &(struct rc_piece){ b->s ? b->s : "", b->len }, 1);
 	if (ret) {
 		fprintf(stderr, "rdmaconf: cannot write %s: %s\n", path,
 			strerror(-ret));
@@ -165,7 +171,8 @@ int rc_cmd_report(int argc, char **argv)
 			continue;
 		}
 		if (rc_cli_opt_of(c) != RC_OPT_OUTPUT) {
-			fprintf(stderr, "rdmaconf: usage: rdmaconf report "
+			fprintf(stderr,
+				"rdmaconf: usage: rdmaconf report "
 				"RESULTS.json [MORE.json ...] -o DIR, or "
 				"rdmaconf report --fleet DIR [-o DIR]\n");
 			return RC_EXIT_USAGE;
@@ -177,14 +184,16 @@ int rc_cmd_report(int argc, char **argv)
 	/* a fleet: each node's file read once, in a pass of its own */
 	if (fleet_dir) {
 		if (n) {
-			fprintf(stderr, "rdmaconf: report --fleet DIR takes its "
+			fprintf(stderr,
+				"rdmaconf: report --fleet DIR takes its "
 				"results files from DIR/fleet.json\n");
 			return RC_EXIT_USAGE;
 		}
 		return rc_report_fleet(fleet_dir, out ? out : fleet_dir);
 	}
 	if (!out || n < 1) {
-		fprintf(stderr, "rdmaconf: report needs -o DIR and at least one "
+		fprintf(stderr,
+			"rdmaconf: report needs -o DIR and at least one "
 			"results file\n");
 		return RC_EXIT_USAGE;
 	}
@@ -199,10 +208,12 @@ int rc_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	ids = rc_report_ids(runs, n, &nids);
-	rc_str_printf(&page, "<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
-		      "<title>rdmaconf conformance report</title><style>%s"
-		      "</style></head><body><h1>rdmaconf conformance report</h1>",
-		      rc_report_css);
+	rc_str_printf(
+		&page,
+		"<!DOCTYPE html><html><head><meta charset=\"utf-8\">"
+		"<title>rdmaconf conformance report</title><style>%s"
+		"</style></head><body><h1>rdmaconf conformance report</h1>",
+		rc_report_css);
 	rc_report_verdict(&page, runs, n, true);
 	rc_str_printf(&page, "<h2>Devices and hosts</h2>");
 	for (r = 0; r < n; r++)
@@ -211,15 +222,18 @@ int rc_cmd_report(int argc, char **argv)
 	changes(&page, runs, n, ids, nids, true);
 	breaks(&page, runs, n, true);
 	rc_report_details(&page, runs, n, ids, nids);
-	rc_str_printf(&page, "<h2>Timing</h2><p>Each timed row: what it asks "
+	rc_str_printf(&page,
+		      "<h2>Timing</h2><p>Each timed row: what it asks "
 		      "for, against what each implementation took; the dashed "
 		      "line is equality.</p>");
 	for (r = 0; r < n; r++)
 		rc_report_plot(&page, &runs[r], r);
-	rc_str_printf(&page, "<h2>Where the time goes</h2><p>Per "
-		      "implementation, the time of the rows' processes; then the "
-		      "%d slowest rows, both implementations added up.</p>",
-		      RC_REPORT_SLOWEST);
+	rc_str_printf(
+		&page,
+		"<h2>Where the time goes</h2><p>Per "
+		"implementation, the time of the rows' processes; then the "
+		"%d slowest rows, both implementations added up.</p>",
+		RC_REPORT_SLOWEST);
 	for (r = 0; r < n; r++)
 		rc_report_time_breakdown(&page, &runs[r], r);
 	rc_str_printf(&page, "</body></html>\n");
@@ -229,9 +243,10 @@ int rc_cmd_report(int argc, char **argv)
 	if (!write_file(out, "index.html", &page) &&
 	    !write_file(out, "summary.md", &md)) {
 		printf("report: %s/index.html %s/summary.md (%d results file%s, "
-		       "%zu cases)\n", out, out, n, n == 1 ? "" : "s", nids);
+		       "%zu cases)\n",
+		       out, out, n, n == 1 ? "" : "s", nids);
 		ret = fflush(stdout) || ferror(stdout) ? RC_EXIT_ENV :
-		      RC_EXIT_OK;
+							 RC_EXIT_OK;
 	}
 	free(ids);
 out:

@@ -48,10 +48,12 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 
 	if (n < 2)
 		return;
-	rc_str_printf(b, html ? "<h2>What changed</h2><p>From each column to "
-		      "the next, every case whose verdict changed, judged as "
-		      "<code>rdmaconf gate</code> does.</p>" :
-		      "\n## What changed\n");
+	rc_str_printf(
+		b,
+		html ? "<h2>What changed</h2><p>From each column to "
+		       "the next, every case whose verdict changed, judged as "
+		       "<code>rdmaconf gate</code> does.</p>" :
+		       "\n## What changed\n");
 	for (r = 1; r < n; r++) {
 		changed = 0;
 		if (html) {
@@ -60,15 +62,17 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 			rc_str_printf(b, " &rarr; ");
 			rc_str_html(b, labels[r]);
 			rc_str_printf(b, "</p><table><tr><th>change</th>"
-				      "<th>case</th><th>system</th>"
-				      "<th>reference</th><th>why</th></tr>");
+					 "<th>case</th><th>system</th>"
+					 "<th>reference</th><th>why</th></tr>");
 		} else {
 			rc_str_printf(b, "\n### %d -> %d: ", r, r + 1);
 			rc_str_md(b, labels[r - 1]);
 			rc_str_printf(b, " -> ");
 			rc_str_md(b, labels[r]);
-			rc_str_printf(b, "\n\n| change | case | system | "
-				      "reference | why |\n|---|---|---|---|---|\n");
+			rc_str_printf(
+				b,
+				"\n\n| change | case | system | "
+				"reference | why |\n|---|---|---|---|---|\n");
 		}
 		for (i = 0; i < nids; i++) {
 			const struct rc_jv *was =
@@ -86,8 +90,8 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 			changed++;
 		}
 		if (html)
-			rc_str_printf(b, "</table>%s", changed ? "" :
-				      "<p>Nothing changed.</p>");
+			rc_str_printf(b, "</table>%s",
+				      changed ? "" : "<p>Nothing changed.</p>");
 		else if (!changed)
 			rc_str_printf(b, "\nNothing changed.\n");
 	}

@@ -13,7 +13,7 @@
 
 /* a scalar member as text ("" when absent) */
 const char *rc_report_text(const struct rc_jv *obj, const char *key, char *buf,
-			size_t len)
+			   size_t len)
 {
 	const struct rc_jv *v = rc_jv_get(obj, key);
 
@@ -75,7 +75,8 @@ int rc_report_load_one(const char *path, struct rc_report_run *run, char *err,
 	run->results = rc_jv_get(run->doc, "results");
 	dev = rc_jv_get(run->doc, "device");
 	host = rc_jv_get(run->doc, "host");
-	snprintf(run->label, sizeof(run->label), "%s (%s), "
+	snprintf(run->label, sizeof(run->label),
+		 "%s (%s), "
 		 "rdma-core %s, Linux %s%s%s",
 		 rc_jv_str(dev, "name") ? rc_jv_str(dev, "name") : "no device",
 		 rc_jv_str(dev, "driver") ? rc_jv_str(dev, "driver") : "-",
@@ -99,13 +100,15 @@ int rc_report_load(int n, char **paths, struct rc_report_run *runs)
 	return 0;
 }
 
-const struct rc_jv *rc_report_find(const struct rc_report_run *r, const char *id)
+const struct rc_jv *rc_report_find(const struct rc_report_run *r,
+				   const char *id)
 {
 	return rc_results_find(r->results, id);
 }
 
 /* Every case id of every run, first appearance first. */
-const char **rc_report_ids(const struct rc_report_run *runs, int n, size_t *count)
+const char **rc_report_ids(const struct rc_report_run *runs, int n,
+			   size_t *count)
 {
 	const char **ids = NULL;
 	size_t k = 0, i, j;
@@ -113,7 +116,8 @@ const char **rc_report_ids(const struct rc_report_run *runs, int n, size_t *coun
 
 	for (r = 0; r < n; r++)
 		for (i = 0; i < runs[r].results->n; i++) {
-			const char *id = rc_jv_str(&runs[r].results->items[i], "id");
+			const char *id =
+				rc_jv_str(&runs[r].results->items[i], "id");
 
 			for (j = 0; id && j < k && strcmp(ids[j], id); j++)
 				;

@@ -20,8 +20,8 @@ struct rc_report_run {
 
 /* A scalar member (or an array of strings) as text; "" when absent.  Not
  * escaped: the caller shows it through its medium's function. */
-const char *rc_report_text(const struct rc_jv *obj, const char *key,
-			   char *buf, size_t len);
+const char *rc_report_text(const struct rc_jv *obj, const char *key, char *buf,
+			   size_t len);
 bool rc_report_case_ok(const struct rc_jv *c);
 /* Not a plain PASS on both, or not ok, or diverging: worth a look */
 bool rc_report_noteworthy(const struct rc_jv *c);

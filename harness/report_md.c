@@ -13,8 +13,8 @@
 #include "report_page.h"
 #include "report_verdict.h"
 
-void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int n,
-		     const char **ids, size_t nids)
+void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs,
+			int n, const char **ids, size_t nids)
 {
 	size_t i;
 	int r;
@@ -28,7 +28,8 @@ void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int 
 		rc_str_printf(b, "%d. ", r + 1);
 		rc_str_md(b, runs[r].label);
 		rc_str_printf(b, ": %g cases, %g ok, %g not ok, %g diverge (",
-			      rc_jv_num(sum, "cases", 0), rc_jv_num(sum, "ok", 0),
+			      rc_jv_num(sum, "cases", 0),
+			      rc_jv_num(sum, "ok", 0),
 			      rc_jv_num(sum, "not_ok", 0),
 			      rc_jv_num(sum, "diverge", 0));
 		rc_str_md(b, runs[r].path);
@@ -45,7 +46,8 @@ void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int 
 		bool any = false;
 
 		for (r = 0; r < n; r++) {
-			const struct rc_jv *c = rc_report_find(&runs[r], ids[i]);
+			const struct rc_jv *c =
+				rc_report_find(&runs[r], ids[i]);
 
 			any |= c && rc_report_noteworthy(c);
 		}
@@ -55,7 +57,8 @@ void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int 
 		rc_str_md(b, ids[i]);
 		rc_str_printf(b, " |");
 		for (r = 0; r < n; r++) {
-			const struct rc_jv *c = rc_report_find(&runs[r], ids[i]);
+			const struct rc_jv *c =
+				rc_report_find(&runs[r], ids[i]);
 
 			rc_str_printf(b, " %s | %s |",
 				      rc_case_verdict(c, RC_IMPL_SYSTEM),
@@ -64,5 +67,5 @@ void rc_report_markdown(struct rc_str *b, const struct rc_report_run *runs, int 
 		rc_str_printf(b, "\n");
 	}
 	rc_str_printf(b, "\nEvery other case passes on both implementations. "
-		      "Details, hex dumps and timing plots: index.html.\n");
+			 "Details, hex dumps and timing plots: index.html.\n");
 }

@@ -33,13 +33,16 @@ const char rc_report_css[] =
 void rc_report_fingerprint(struct rc_str *b, const struct rc_report_run *r)
 {
 	static const char *const dev_keys[] = {
-		"name", "driver", "vendor_id", "vendor_part_id", "hw_ver", "fw_ver",
-		"node_guid", "node_type", "hca_type", "port", "link_layer",
-		"port_state", "gids" };
+		"name",	    "driver", "vendor_id",  "vendor_part_id",
+		"hw_ver",   "fw_ver", "node_guid",  "node_type",
+		"hca_type", "port",   "link_layer", "port_state",
+		"gids"
+	};
 	static const char *const host_keys[] = {
-		"kernel", "machine", "rdma_core", "libibumad", "libibverbs",
-		"librdmacm", "ld_preload", "ld_library_path", "peer_device",
-		"slowness" };
+		"kernel",      "machine",   "rdma_core",  "libibumad",
+		"libibverbs",  "librdmacm", "ld_preload", "ld_library_path",
+		"peer_device", "slowness"
+	};
 	const struct rc_jv *dev = rc_jv_get(r->doc, "device");
 	const struct rc_jv *host = rc_jv_get(r->doc, "host");
 	const struct rc_jv *sum = rc_jv_get(r->doc, "summary");
@@ -53,7 +56,8 @@ void rc_report_fingerprint(struct rc_str *b, const struct rc_report_run *r)
 	rc_str_html(b, r->path);
 	rc_str_printf(b, "</code>%s</p><table>",
 		      complete && complete->type == RC_JBOOL && !complete->b ?
-		      " <b>(incomplete: the run was stopped)</b>" : "");
+			      " <b>(incomplete: the run was stopped)</b>" :
+			      "");
 	for (i = 0; i < ARRAY_SIZE(dev_keys); i++) {
 		rc_str_printf(b, "<tr><th>device %s</th><td>", dev_keys[i]);
 		rc_str_html(b, rc_report_text(dev, dev_keys[i], v, sizeof(v)));
@@ -61,12 +65,15 @@ void rc_report_fingerprint(struct rc_str *b, const struct rc_report_run *r)
 	}
 	for (i = 0; i < ARRAY_SIZE(host_keys); i++) {
 		rc_str_printf(b, "<tr><th>host %s</th><td>", host_keys[i]);
-		rc_str_html(b, rc_report_text(host, host_keys[i], v, sizeof(v)));
+		rc_str_html(b,
+			    rc_report_text(host, host_keys[i], v, sizeof(v)));
 		rc_str_printf(b, "</td></tr>");
 	}
-	rc_str_printf(b, "<tr><th>summary</th><td>%g cases, %g ok, %g not ok, "
-		      "%g diverge</td></tr></table>", rc_jv_num(sum, "cases", 0),
-		      rc_jv_num(sum, "ok", 0), rc_jv_num(sum, "not_ok", 0),
+	rc_str_printf(b,
+		      "<tr><th>summary</th><td>%g cases, %g ok, %g not ok, "
+		      "%g diverge</td></tr></table>",
+		      rc_jv_num(sum, "cases", 0), rc_jv_num(sum, "ok", 0),
+		      rc_jv_num(sum, "not_ok", 0),
 		      rc_jv_num(sum, "diverge", 0));
 }
 
@@ -102,7 +109,7 @@ static void call_counts(struct rc_str *b, const struct rc_report_run *r,
 }
 
 void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs, int n,
-		   const char **ids, size_t nids)
+		      const char **ids, size_t nids)
 {
 	const char **seen = calloc(nids ? nids : 1, sizeof(*seen));
 	size_t i, j, nseen = 0;
@@ -113,8 +120,9 @@ void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs, int n,
 	rc_str_printf(b, "<h2>Verdicts per call</h2><table><tr><th>call</th>");
 	for (r = 0; r < n; r++)
 		for (k = 0; k < RC_NIMPLS; k++) {
-			rc_str_printf(b, "<th>%s<br><small>%d: ",
-				      rc_impl_name(k), r + 1);
+			rc_str_printf(b,
+				      "<th>%s<br><small>%d: ", rc_impl_name(k),
+				      r + 1);
 			rc_str_html(b, runs[r].label);
 			rc_str_printf(b, "</small></th>");
 		}
@@ -142,9 +150,8 @@ void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs, int n,
 	}
 	free(seen);
 	rc_str_printf(b, "</table><h2>Verdicts per case</h2><table><tr>"
-		      "<th>case</th>");
-	for (r = 0; r < n; r++)
-	{
+			 "<th>case</th>");
+	for (r = 0; r < n; r++) {
 		for (k = 0; k < RC_NIMPLS; k++)
 			rc_str_printf(b, "<th>%s %d</th>", rc_impl_name(k),
 				      r + 1);
@@ -158,7 +165,8 @@ void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs, int n,
 		rc_str_html(b, ids[i]);
 		rc_str_printf(b, "</code></a></td>");
 		for (r = 0; r < n; r++) {
-			const struct rc_jv *c = rc_report_find(&runs[r], ids[i]);
+			const struct rc_jv *c =
+				rc_report_find(&runs[r], ids[i]);
 			const struct rc_jv *ag = rc_jv_get(c, "agree");
 
 			for (k = 0; k < RC_NIMPLS; k++)
@@ -167,9 +175,11 @@ void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs, int n,
 					      rc_case_verdict(c, k));
 			rc_str_printf(b, "<td%s>%s</td>",
 				      ag && ag->type == RC_JBOOL && !ag->b ?
-				      " class=\"DIV\"" : "",
+					      " class=\"DIV\"" :
+					      "",
 				      !ag || ag->type != RC_JBOOL ? "-" :
-				      ag->b ? "yes" : "DIVERGE");
+				      ag->b			  ? "yes" :
+								    "DIVERGE");
 		}
 		rc_str_printf(b, "</tr>");
 	}
@@ -185,7 +195,8 @@ static char hexdigit(char c)
 /* 16 bytes a line; bytes that differ from @other marked */
 static void hexdump(struct rc_str *b, const char *hex, const char *other)
 {
-	size_t n = hex ? strlen(hex) / 2 : 0, on = other ? strlen(other) / 2 : 0;
+	size_t n = hex ? strlen(hex) / 2 : 0,
+	       on = other ? strlen(other) / 2 : 0;
 	size_t i;
 
 	if (!n) {
@@ -194,8 +205,8 @@ static void hexdump(struct rc_str *b, const char *hex, const char *other)
 	}
 	rc_str_printf(b, "<pre>");
 	for (i = 0; i < n; i++) {
-		bool diff = other && (i >= on || strncmp(hex + 2 * i,
-							 other + 2 * i, 2));
+		bool diff = other &&
+			    (i >= on || strncmp(hex + 2 * i, other + 2 * i, 2));
 
 		if (i % 16 == 0)
 			rc_str_printf(b, "%s%04zx:", i ? "\n" : "", i);
@@ -251,8 +262,8 @@ static void observed(struct rc_str *b, const struct rc_jv *c,
 	rc_str_printf(b, "</td></tr>");
 }
 
-void rc_report_details(struct rc_str *b, const struct rc_report_run *runs, int n,
-		    const char **ids, size_t nids)
+void rc_report_details(struct rc_str *b, const struct rc_report_run *runs,
+		       int n, const char **ids, size_t nids)
 {
 	char v[512];
 	size_t i;
@@ -261,14 +272,17 @@ void rc_report_details(struct rc_str *b, const struct rc_report_run *runs, int n
 	rc_str_printf(b, "<h2>Failures, divergences and known deviations</h2>");
 	for (i = 0; i < nids; i++)
 		for (r = 0; r < n; r++) {
-			const struct rc_jv *c = rc_report_find(&runs[r], ids[i]);
+			const struct rc_jv *c =
+				rc_report_find(&runs[r], ids[i]);
 			const struct rc_jv *exp = rc_jv_get(c, "contract");
 			const struct rc_jv *x = rc_jv_get(c, "profile_entry");
 			const char *eout = rc_jv_str(exp, "out");
-			const char *sout = rc_jv_str(rc_jv_get(c,
-				rc_impl_name(RC_IMPL_SYSTEM)), "out");
-			const char *rout = rc_jv_str(rc_jv_get(c,
-				rc_impl_name(RC_IMPL_REFERENCE)), "out");
+			const char *sout = rc_jv_str(
+				rc_jv_get(c, rc_impl_name(RC_IMPL_SYSTEM)),
+				"out");
+			const char *rout = rc_jv_str(
+				rc_jv_get(c, rc_impl_name(RC_IMPL_REFERENCE)),
+				"out");
 
 			if (!c || !rc_report_noteworthy(c))
 				continue;
@@ -282,15 +296,17 @@ void rc_report_details(struct rc_str *b, const struct rc_report_run *runs, int n
 			rc_str_html(b, rc_jv_str(c, "doc"));
 			rc_str_printf(b, " <small>(basis: ");
 			rc_str_html(b, rc_jv_str(c, "basis") ?
-				   rc_jv_str(c, "basis") : "not recorded");
+					       rc_jv_str(c, "basis") :
+					       "not recorded");
 			rc_str_printf(b, ")</small></p>");
 			if (rc_jv_str(c, "note")) {
-				rc_str_printf(b, "<p>Note (the row's reading): ");
+				rc_str_printf(b,
+					      "<p>Note (the row's reading): ");
 				rc_str_html(b, rc_jv_str(c, "note"));
 				rc_str_printf(b, "</p>");
 			}
 			rc_str_printf(b, "<table><tr><th>contract</th>"
-				      "<td colspan=3>");
+					 "<td colspan=3>");
 			contract(b, exp);
 			if (eout)
 				hexdump(b, eout, NULL);
@@ -299,13 +315,13 @@ void rc_report_details(struct rc_str *b, const struct rc_report_run *runs, int n
 			observed(b, c, RC_IMPL_REFERENCE, eout ? eout : sout);
 			if (rc_jv_str(c, "divergence")) {
 				rc_str_printf(b, "<tr><th>divergence</th><td "
-					      "colspan=3 class=\"DIV\">");
+						 "colspan=3 class=\"DIV\">");
 				rc_str_html(b, rc_jv_str(c, "divergence"));
 				rc_str_printf(b, "</td></tr>");
 			}
 			if (x) {
 				rc_str_printf(b, "<tr><th>profile entry</th>"
-					      "<td colspan=3>");
+						 "<td colspan=3>");
 				rc_str_html(b, rc_report_text(x, "kind", v,
 							      sizeof(v)));
 				rc_str_printf(b, ": ");
@@ -315,7 +331,8 @@ void rc_report_details(struct rc_str *b, const struct rc_report_run *runs, int n
 				rc_str_printf(b, ")</small></td></tr>");
 			}
 			if (rc_jv_str(c, "stale")) {
-				rc_str_printf(b, "<tr><th>STALE</th><td colspan=3 "
+				rc_str_printf(b,
+					      "<tr><th>STALE</th><td colspan=3 "
 					      "class=\"FAIL\">");
 				rc_str_html(b, rc_jv_str(c, "stale"));
 				rc_str_printf(b, "</td></tr>");

@@ -15,8 +15,8 @@ extern const char rc_report_css[];
 #define RC_REPORT_SLOWEST 15
 
 void rc_report_fingerprint(struct rc_str *b, const struct rc_report_run *r);
-void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs,
-		      int n, const char **ids, size_t nids);
+void rc_report_matrix(struct rc_str *b, const struct rc_report_run *runs, int n,
+		      const char **ids, size_t nids);
 void rc_report_details(struct rc_str *b, const struct rc_report_run *runs,
 		       int n, const char **ids, size_t nids);
 void rc_report_time_breakdown(struct rc_str *b, const struct rc_report_run *r,

@@ -18,8 +18,7 @@
  * the same three phases, both implementations added up.
  */
 
-static const char *const phases[] = { "setup_ms", "elapsed_ms",
-				      "teardown_ms" };
+static const char *const phases[] = { "setup_ms", "elapsed_ms", "teardown_ms" };
 static const char *const phase_names[] = { "set-up", "call",
 					   "checks and clean-up" };
 static const char *const phase_colours[] = { "#89b", "#c63", "#bbb" };
@@ -43,10 +42,11 @@ static int slower_first(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-void rc_report_time_breakdown(struct rc_str *b, const struct rc_report_run *r, int idx)
+void rc_report_time_breakdown(struct rc_str *b, const struct rc_report_run *r,
+			      int idx)
 {
-	const struct rc_jv *top[RC_REPORT_SLOWEST] = {}, **all, *sum = rc_jv_get(r->doc,
-								     "summary");
+	const struct rc_jv *top[RC_REPORT_SLOWEST] = {}, **all,
+			   *sum = rc_jv_get(r->doc, "summary");
 	size_t nall = 0;
 	const int w = 760, bar = 16, label = 330;
 	char key[32];
@@ -65,10 +65,11 @@ void rc_report_time_breakdown(struct rc_str *b, const struct rc_report_run *r, i
 
 		snprintf(key, sizeof(key), "%s_ms", rc_impl_name(k));
 		t = rc_jv_get(sum, key);
-		rc_str_printf(b, "<tr><td>%s</td><td>%.0f ms</td><td>%.0f ms</td>"
-			      "<td>%.0f ms</td><td>%.0f ms</td></tr>", rc_impl_name(k),
-			      rc_jv_num(t, "rows", 0), rc_jv_num(t, "setup", 0),
-			      rc_jv_num(t, "call", 0),
+		rc_str_printf(b,
+			      "<tr><td>%s</td><td>%.0f ms</td><td>%.0f ms</td>"
+			      "<td>%.0f ms</td><td>%.0f ms</td></tr>",
+			      rc_impl_name(k), rc_jv_num(t, "rows", 0),
+			      rc_jv_num(t, "setup", 0), rc_jv_num(t, "call", 0),
 			      rc_jv_num(t, "teardown", 0));
 	}
 	rc_str_printf(b, "</table>");
@@ -86,9 +87,10 @@ void rc_report_time_breakdown(struct rc_str *b, const struct rc_report_run *r, i
 	if (!n)
 		return;
 	max = row_ms(top[0]);
-	rc_str_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
-		      "width=\"%d\" height=\"%d\" font-size=\"11\">", w,
-		      (n + 1) * bar + 8);
+	rc_str_printf(b,
+		      "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+		      "width=\"%d\" height=\"%d\" font-size=\"11\">",
+		      w, (n + 1) * bar + 8);
 	for (i = 0; i < (size_t)n; i++) {
 		double x = label;
 
@@ -96,23 +98,28 @@ void rc_report_time_breakdown(struct rc_str *b, const struct rc_report_run *r, i
 		rc_str_html(b, rc_jv_str(top[i], "id"));
 		rc_str_printf(b, "</text>");
 		for (p = 0; p < 3; p++) {
-			double len = phase_of(top[i], p) / max * (w - label - 60);
+			double len =
+				phase_of(top[i], p) / max * (w - label - 60);
 
-			rc_str_printf(b, "<rect x=\"%.1f\" y=\"%zu\" "
+			rc_str_printf(b,
+				      "<rect x=\"%.1f\" y=\"%zu\" "
 				      "width=\"%.1f\" height=\"%d\" "
-				      "fill=\"%s\"/>", x, i * bar + 2, len,
-				      bar - 4, phase_colours[p]);
+				      "fill=\"%s\"/>",
+				      x, i * bar + 2, len, bar - 4,
+				      phase_colours[p]);
 			x += len;
 		}
 		rc_str_printf(b, "<text x=\"%.1f\" y=\"%zu\">%.0f ms</text>",
 			      x + 4, i * bar + 12, row_ms(top[i]));
 	}
 	for (p = 0; p < 3; p++)
-		rc_str_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" "
+		rc_str_printf(b,
+			      "<rect x=\"%d\" y=\"%d\" width=\"10\" "
 			      "height=\"10\" fill=\"%s\"/><text x=\"%d\" "
-			      "y=\"%d\">%s</text>", label + p * 130,
-			      n * bar + 2, phase_colours[p], label + p * 130 + 14,
-			      n * bar + 11, phase_names[p]);
+			      "y=\"%d\">%s</text>",
+			      label + p * 130, n * bar + 2, phase_colours[p],
+			      label + p * 130 + 14, n * bar + 11,
+			      phase_names[p]);
 	rc_str_printf(b, "</svg>");
 }
 
@@ -144,30 +151,37 @@ void rc_report_plot(struct rc_str *b, const struct rc_report_run *r, int idx)
 	max *= 1.1;
 #define X(v) (m + (v) / max * (w - 2 * m))
 #define Y(v) (h - m - (v) / max * (h - 2 * m))
-	rc_str_printf(b, "<h3>Timed rows, run %d</h3><svg xmlns=\"http://www."
+	rc_str_printf(b,
+		      "<h3>Timed rows, run %d</h3><svg xmlns=\"http://www."
 		      "w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		      "font-size=\"11\"><rect width=\"%d\" height=\"%d\" "
-		      "fill=\"white\" stroke=\"#ccc\"/>", idx + 1, w, h, w, h);
-	rc_str_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+		      "fill=\"white\" stroke=\"#ccc\"/>",
+		      idx + 1, w, h, w, h);
+	rc_str_printf(b,
+		      "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 		      "stroke=\"#000\"/><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
-		      "y2=\"%d\" stroke=\"#000\"/>", m, h - m, w - m, h - m, m,
-		      h - m, m, m);
-	rc_str_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		      "stroke=\"#999\" stroke-dasharray=\"4\"/>", X(0.0), Y(0.0),
-		      X(max), Y(max));
+		      "y2=\"%d\" stroke=\"#000\"/>",
+		      m, h - m, w - m, h - m, m, h - m, m, m);
+	rc_str_printf(b,
+		      "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		      "stroke=\"#999\" stroke-dasharray=\"4\"/>",
+		      X(0.0), Y(0.0), X(max), Y(max));
 	for (t = 0; t <= 4; t++) {
 		double v = max * t / 4;
 
-		rc_str_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
-			      "%.0f</text><text x=\"%d\" y=\"%.1f\" text-anchor="
-			      "\"end\">%.0f</text>", X(v), h - m + 15, v, m - 4,
-			      Y(v) + 4, v);
+		rc_str_printf(
+			b,
+			"<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">"
+			"%.0f</text><text x=\"%d\" y=\"%.1f\" text-anchor="
+			"\"end\">%.0f</text>",
+			X(v), h - m + 15, v, m - 4, Y(v) + 4, v);
 	}
-	rc_str_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
+	rc_str_printf(b,
+		      "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
 		      "requested ms (the row's contract)</text>"
 		      "<text x=\"12\" y=\"%d\" transform=\"rotate(-90 12 %d)\" "
-		      "text-anchor=\"middle\">observed ms</text>", w / 2, h - 12,
-		      h / 2, h / 2);
+		      "text-anchor=\"middle\">observed ms</text>",
+		      w / 2, h - 12, h / 2, h / 2);
 	for (i = 0; i < r->results->n; i++) {
 		const struct rc_jv *c = &r->results->items[i];
 		double req = rc_jv_num(rc_jv_get(c, "contract"), "ms", -1);
@@ -180,19 +194,24 @@ void rc_report_plot(struct rc_str *b, const struct rc_report_run *r, int idx)
 
 			if (obs < 0)
 				continue;
-			rc_str_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
-				      "fill=\"%s\" fill-opacity=\"0.6\"><title>",
-				      X(req) + (k ? 3 : -3), Y(obs),
-				      k ? "#2a7" : "#c33");
+			rc_str_printf(
+				b,
+				"<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" "
+				"fill=\"%s\" fill-opacity=\"0.6\"><title>",
+				X(req) + (k ? 3 : -3), Y(obs),
+				k ? "#2a7" : "#c33");
 			rc_str_html(b, rc_jv_str(c, "id"));
-			rc_str_printf(b, " %s: %.1f ms</title></circle>", rc_impl_name(k),
-				      obs);
+			rc_str_printf(b, " %s: %.1f ms</title></circle>",
+				      rc_impl_name(k), obs);
 		}
 	}
-	rc_str_printf(b, "<circle cx=\"%d\" cy=\"20\" r=\"4\" fill=\"#c33\"/>"
-		      "<text x=\"%d\" y=\"24\">system</text><circle cx=\"%d\" "
-		      "cy=\"36\" r=\"4\" fill=\"#2a7\"/><text x=\"%d\" y=\"40\">"
-		      "reference</text></svg>", m + 10, m + 18, m + 10, m + 18);
+	rc_str_printf(
+		b,
+		"<circle cx=\"%d\" cy=\"20\" r=\"4\" fill=\"#c33\"/>"
+		"<text x=\"%d\" y=\"24\">system</text><circle cx=\"%d\" "
+		"cy=\"36\" r=\"4\" fill=\"#2a7\"/><text x=\"%d\" y=\"40\">"
+		"reference</text></svg>",
+		m + 10, m + 18, m + 10, m + 18);
 #undef X
 #undef Y
 }

@@ -25,7 +25,7 @@ void rc_report_conformance(const struct rc_report_run *run,
 		int basis = rc_basis_parse(rc_jv_str(k, "basis"));
 
 		if (v < 0)
-			continue;	/* not run on this implementation */
+			continue; /* not run on this implementation */
 		if (v == RC_PASS)
 			c->conforms++;
 		else if (!rc_verdict_ran(v))
@@ -47,9 +47,9 @@ static void sentence(struct rc_str *b, const struct rc_conformance *c)
 	rc_str_printf(b, "conforms in %u case%s", c->conforms,
 		      c->conforms == 1 ? "" : "s");
 	for (k = RC_BASIS_DOCUMENTED; k < RC_NBASES; k++) {
-		rc_str_printf(b, "%s %s in %u", k == RC_BASIS_DOCUMENTED ?
-			      "; breaks" : ",", rc_basis_short(k),
-			      c->breaks[k]);
+		rc_str_printf(b, "%s %s in %u",
+			      k == RC_BASIS_DOCUMENTED ? "; breaks" : ",",
+			      rc_basis_short(k), c->breaks[k]);
 		all += c->breaks[k];
 	}
 	if (all)
@@ -68,8 +68,9 @@ void rc_report_verdict(struct rc_str *b, const struct rc_report_run *runs,
 	for (r = 0; r < n; r++)
 		for (i = 0; i < RC_NIMPLS; i++) {
 			rc_report_conformance(&runs[r], i, &c);
-			rc_str_printf(b, html ? "<li><b>%s</b> on " :
-				      "- **%s** on ", rc_impl_name(i));
+			rc_str_printf(
+				b, html ? "<li><b>%s</b> on " : "- **%s** on ",
+				rc_impl_name(i));
 			rc_str_text(b, html, runs[r].label);
 			rc_str_printf(b, n > 1 ? " (%d): " : ": ", r + 1);
 			sentence(b, &c);
@@ -81,6 +82,8 @@ void rc_report_verdict(struct rc_str *b, const struct rc_report_run *runs,
 		if (rc_verdict_breaks(i))
 			rc_str_printf(b, "%s%s", r++ ? ", " : "",
 				      rc_verdict_name(i));
-	rc_str_printf(b, ", counted by the basis of the row; one that a "
-		      "profile records is not new.%s", html ? "</p>" : "\n");
+	rc_str_printf(b,
+		      ", counted by the basis of the row; one that a "
+		      "profile records is not new.%s",
+		      html ? "</p>" : "\n");
 }

@@ -17,10 +17,10 @@
 
 /* What one implementation did with one file's cases */
 struct rc_conformance {
-	unsigned int conforms;		/* PASS */
-	unsigned int breaks[RC_NBASES];	/* by the basis of the row */
-	unsigned int fresh;		/* breaks no profile entry records */
-	unsigned int not_run;		/* SKIP, UNSUPPORTED, ABSENT, BROKEN */
+	unsigned int conforms; /* PASS */
+	unsigned int breaks[RC_NBASES]; /* by the basis of the row */
+	unsigned int fresh; /* breaks no profile entry records */
+	unsigned int not_run; /* SKIP, UNSUPPORTED, ABSENT, BROKEN */
 };
 
 void rc_report_conformance(const struct rc_report_run *run,

@@ -59,11 +59,15 @@ static bool typed(const struct rc_jv *o, const char *key, enum rc_jtype type,
  * names: NULL, or what is wrong with it. */
 static const char *bad_case(const struct rc_jv *c)
 {
-	static const char *const texts[] = {
-		"call", "doc", "note", "divergence", "stale",
-		"system_detail", "reference_detail" };
-	static const char *const objects[] = {
-		"contract", "profile_entry", "system", "reference" };
+	static const char *const texts[] = { "call",
+					     "doc",
+					     "note",
+					     "divergence",
+					     "stale",
+					     "system_detail",
+					     "reference_detail" };
+	static const char *const objects[] = { "contract", "profile_entry",
+					       "system", "reference" };
 	const struct rc_jv *verdict = rc_jv_get(c, "verdict");
 	size_t i;
 
@@ -115,8 +119,10 @@ static int check(const char *path, const struct rc_jv *doc,
 	int ret = 0;
 
 	if (!typed(doc, "complete", RC_JBOOL, false)) {
-		snprintf(err, errlen, "%s: no \"complete\" true or false: not "
-			 "a results file of rdmaconf", path);
+		snprintf(err, errlen,
+			 "%s: no \"complete\" true or false: not "
+			 "a results file of rdmaconf",
+			 path);
 		return -1;
 	}
 	for (i = 0; i < results->n; i++) {
@@ -154,19 +160,23 @@ struct rc_jv *rc_results_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	results = (struct rc_jv *)rc_jv_get(doc, "results");
 	if (!results || results->type != RC_JARR) {
-		snprintf(err, errlen, "%s: not an rdmaconf results file (no "
-			 "\"results\" array)", path);
+		snprintf(err, errlen,
+			 "%s: not an rdmaconf results file (no "
+			 "\"results\" array)",
+			 path);
 		goto fail;
 	}
 	/* a file without one is of the first schema */
 	schema = rc_jv_get(doc, "schema");
 	version = schema ? (schema->type == RC_JNUM ? (int)schema->num : -1) :
-		  1;
+			   1;
 	if (version < 1 || version > RC_RESULTS_SCHEMA ||
 	    (schema && schema->num != version)) {
-		snprintf(err, errlen, "%s: results schema %s, this rdmaconf "
-			 "reads 1 to %d", path, version < 0 ? "not a number" :
-			 "unknown", RC_RESULTS_SCHEMA);
+		snprintf(err, errlen,
+			 "%s: results schema %s, this rdmaconf "
+			 "reads 1 to %d",
+			 path, version < 0 ? "not a number" : "unknown",
+			 RC_RESULTS_SCHEMA);
 		goto fail;
 	}
 	if (version == 1)
@@ -203,9 +213,12 @@ static int save(struct rc_results *r, const char *summary, bool complete,
 		return 0;
 	rc_str_printf(&tail, "\n],\n\"summary\": %s,\n\"complete\": %s}\n",
 		      summary, complete ? "true" : "false");
-	ret = rc_wfile_write(r->path, (const struct rc_piece[]){
-		{ r->head.s, r->head.len }, { r->cases.s, r->cases.len },
-		{ tail.s, tail.len } }, 3);
+	ret = rc_wfile_write(
+		r->path,
+		(const struct rc_piece[]){ { r->head.s, r->head.len },
+					   { r->cases.s, r->cases.len },
+					   { tail.s, tail.len } },
+		3);
 	if (!ret)
 		r->saved = r->ncases;
 	r->saved_ms = rc_now_ms();

@@ -19,11 +19,11 @@
 #include "jsonread.h"
 
 struct rc_results {
-	char *path;		/* the results file */
+	char *path; /* the results file */
 	struct rc_str head, cases;
-	unsigned int ncases, saved;	/* cases in memory, in the file */
-	bool stream;		/* a device or a pipe: written once, at the end */
-	double saved_ms;		/* when the file was last written */
+	unsigned int ncases, saved; /* cases in memory, in the file */
+	bool stream; /* a device or a pipe: written once, at the end */
+	double saved_ms; /* when the file was last written */
 };
 
 /* Start @path with @head (the members before "results"); 0 or -errno. */

@@ -48,8 +48,9 @@ bool rc_agree(const struct rc_group *g, const struct rc_case *c,
 		snprintf(why, len, "output bytes differ in %s", fields);
 		return false;
 	}
-	if (e->tol_ms && rc_within_tolerance(e, a->elapsed_ms, slowness) !=
-	    rc_within_tolerance(e, b->elapsed_ms, slowness)) {
+	if (e->tol_ms &&
+	    rc_within_tolerance(e, a->elapsed_ms, slowness) !=
+		    rc_within_tolerance(e, b->elapsed_ms, slowness)) {
 		snprintf(why, len, "timing class: %.1f ms vs %.1f ms",
 			 a->elapsed_ms, b->elapsed_ms);
 		return false;
@@ -60,8 +61,8 @@ bool rc_agree(const struct rc_group *g, const struct rc_case *c,
 /* The call's fastest time in the run, this row's returned calls
  * included; < 0 where the row is not judged for blocking (a documented
  * wait) or the run keeps no times. */
-static double fastest_so_far(const struct rc_group *g,
-			     const struct rc_case *c, struct rc_call_times *t,
+static double fastest_so_far(const struct rc_group *g, const struct rc_case *c,
+			     struct rc_call_times *t,
 			     const struct rc_row_result *r)
 {
 	double *fastest = NULL;
@@ -94,9 +95,10 @@ void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
 		   const struct rc_profile_entry *x, double slowness,
 		   struct rc_call_times *times, struct rc_row_result *r)
 {
-	struct rc_verdict_in in = { .slowness = slowness, .entry = x,
-				    .fastest_ms = fastest_so_far(g, c, times,
-								 r) };
+	struct rc_verdict_in in = { .slowness = slowness,
+				    .entry = x,
+				    .fastest_ms =
+					    fastest_so_far(g, c, times, r) };
 	struct rc_outcome *a = &r->oc[RC_IMPL_SYSTEM];
 	struct rc_outcome *b = &r->oc[RC_IMPL_REFERENCE];
 	bool worse = false;
@@ -128,13 +130,15 @@ void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
 				    sizeof(r->why));
 	/* what one does wrong, the other need not; and a DIVERGE entry
 	 * goes stale when the two agree */
-	r->expected_divergence = x && (x->kind == RC_ENTRY_XFAIL ||
-				       x->kind == RC_ENTRY_DIVERGE);
+	r->expected_divergence =
+		x && (x->kind == RC_ENTRY_XFAIL || x->kind == RC_ENTRY_DIVERGE);
 	if (x && x->kind == RC_ENTRY_DIVERGE && r->agree == 1) {
 		r->conforms_now = true;
-		snprintf(r->stale, sizeof(r->stale), "now agrees: update the "
+		snprintf(r->stale, sizeof(r->stale),
+			 "now agrees: update the "
 			 "profile (%s expects a divergence, but the "
-			 "implementations agree)", x->where);
+			 "implementations agree)",
+			 x->where);
 	}
 	/* everything wrong with the row but a profile that is out of date
 	 * because the implementation now conforms */

@@ -17,17 +17,17 @@
 
 struct rc_row_result {
 	struct rc_outcome oc[RC_NIMPLS];
-	int agree;		/* 1 agree, 0 diverge, -1 not comparable */
-	char why[256];		/* the divergence */
-	const struct rc_profile_entry *x;	/* the profile's entry, or NULL */
+	int agree; /* 1 agree, 0 diverge, -1 not comparable */
+	char why[256]; /* the divergence */
+	const struct rc_profile_entry *x; /* the profile's entry, or NULL */
 	bool expected_divergence;
-	char stale[RC_STALE_MAX];	/* the entry no longer matches */
+	char stale[RC_STALE_MAX]; /* the entry no longer matches */
 	/* stale because a known failure now conforms: the profile needs an
 	 * update, nothing got worse */
 	bool conforms_now;
-	bool by_profile;	/* a SKIP entry kept it from running */
-	bool anyran;		/* some implementation ran the call */
-	bool bad;		/* "not ok": the run fails */
+	bool by_profile; /* a SKIP entry kept it from running */
+	bool anyran; /* some implementation ran the call */
+	bool bad; /* "not ok": the run fails */
 };
 
 /* Per-call durations seen so far in a run, for calls with no documented

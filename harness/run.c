@@ -30,7 +30,6 @@
 #include "schedule.h"
 #include "target.h"
 
-
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
@@ -67,7 +66,8 @@ static double measure_slowness(void)
 		for (i = 0; i < 2000000; i++)
 			x = x * 1664525u + 1013904223u;
 		clock_gettime(CLOCK_MONOTONIC, &b);
-		ms = (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+		ms = (b.tv_sec - a.tv_sec) * 1e3 +
+		     (b.tv_nsec - a.tv_nsec) / 1e6;
 		if (!n || ms < best)
 			best = ms;
 	}
@@ -80,7 +80,7 @@ struct run_row {
 	const struct rc_case *c;
 	const struct rc_profile_entry *x;
 	struct rc_row_result res;
-	unsigned int pending;	/* jobs not yet done */
+	unsigned int pending; /* jobs not yet done */
 };
 
 /*
@@ -123,7 +123,9 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 		}
 		jobs[*njobs] = (struct rc_job){
 			.shares = rc_sched_holds(c->shares | rr->g->shares),
-			.row = row, .impl = i };
+			.row = row,
+			.impl = i
+		};
 		(*njobs)++;
 		rr->pending++;
 	}
@@ -163,7 +165,8 @@ static void partner_gone(struct rc_outcome *oc)
 {
 	oc->end = (struct rc_end){ .how = RC_END_NONE };
 	oc->obs.state = RC_STATE_SKIP;
-	snprintf(oc->obs.reason, sizeof(oc->obs.reason), RC_PARTNER_GONE
+	snprintf(oc->obs.reason, sizeof(oc->obs.reason),
+		 RC_PARTNER_GONE
 		 ": the remote node stopped answering while the row ran "
 		 "(RDMACONF_REMOTE_ALIVE was not renewed after it)");
 }
@@ -212,7 +215,7 @@ static bool case_exists(const char *id)
 	const struct rc_group *const *gp;
 	size_t i;
 
-	for_each_row(gp, i)
+	for_each_row (gp, i)
 		if (!strcmp(RC_ROW(*gp, i)->id, id))
 			return true;
 	return false;
@@ -237,9 +240,10 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 
 	p->dir = dir;
 	/* what %when lines are decided on */
-	rc_profile_set_host(p, kernel_release(), rc_impl_rdma_core_version(
-				    rc_impl_system_origin("umad")),
-			    rc_target_current());
+	rc_profile_set_host(
+		p, kernel_release(),
+		rc_impl_rdma_core_version(rc_impl_system_origin("umad")),
+		rc_target_current());
 
 	if (o->expect) {
 		if (!strcmp(o->expect, "none"))
@@ -265,8 +269,8 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 	}
 	return 0;
 fail:
-	fprintf(stderr, "rdmaconf: %s%s\n", err, getenv("RDMACONF_EXPECT_DIR") ?
-		" (RDMACONF_EXPECT_DIR)" : "");
+	fprintf(stderr, "rdmaconf: %s%s\n", err,
+		getenv("RDMACONF_EXPECT_DIR") ? " (RDMACONF_EXPECT_DIR)" : "");
 	return -1;
 }
 
@@ -290,7 +294,7 @@ static bool target_from_env(struct rc_target *t, struct rc_device *dev)
 	t->port = dev->port;
 	t->link_layer = dev->link_layer;
 	t->link = strcmp(dev->link_layer, "Ethernet") ? RC_LINK_IB :
-		  RC_LINK_ROCE;
+							RC_LINK_ROCE;
 	t->umad = !strcmp(provides, "umad");
 	return true;
 }
@@ -336,18 +340,21 @@ int rc_cmd_case(int argc, char **argv)
 	target_from_env(&t, &dev);
 	remote_from_env(&t);
 	t.slowness = getenv("RDMACONF_SLOWNESS") ?
-		     atof(getenv("RDMACONF_SLOWNESS")) : 1;
+			     atof(getenv("RDMACONF_SLOWNESS")) :
+			     1;
 	t.root = geteuid() == 0;
 	ctx.obs = rc_obs_attach(atoi(argv[4]));
 	ctx.slot = getenv("RDMACONF_CASE_SLOT") ?
-		   atoi(getenv("RDMACONF_CASE_SLOT")) : 0;
+			   atoi(getenv("RDMACONF_CASE_SLOT")) :
+			   0;
 	ctx.oui = getenv("RDMACONF_CASE_OUI") ?
-		  atoi(getenv("RDMACONF_CASE_OUI")) : 0;
+			  atoi(getenv("RDMACONF_CASE_OUI")) :
+			  0;
 	ctx.ops = rc_impl(strcmp(argv[3], "system") ? RC_IMPL_REFERENCE :
-			  RC_IMPL_SYSTEM);
+						      RC_IMPL_SYSTEM);
 	if (!ctx.obs)
 		return 127;
-	for_each_row(gp, i)
+	for_each_row (gp, i)
 		if (!strcmp(RC_ROW(*gp, i)->id, argv[2])) {
 			ctx.shares = RC_ROW(*gp, i)->shares | (*gp)->shares;
 			ctx.needs = RC_ROW(*gp, i)->needs;
@@ -359,7 +366,6 @@ int rc_cmd_case(int argc, char **argv)
 	return 127;
 }
 
-
 /* Find the target the rows run on: RDMACONF_TARGET, or --device, or the
  * first device with an ACTIVE port; and a second device, for peer rows. */
 static int find_target(const struct rc_opts *o, struct rc_target *t,
@@ -368,7 +374,8 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 	int ret;
 
 	if (!remote_from_env(t)) {
-		fprintf(stderr, "rdmaconf: RDMACONF_REMOTE=%s is not "
+		fprintf(stderr,
+			"rdmaconf: RDMACONF_REMOTE=%s is not "
 			"LID:PORT_GUID (what rdmaconf-peer prints)\n",
 			getenv("RDMACONF_REMOTE"));
 		return RC_EXIT_USAGE;
@@ -377,7 +384,7 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 	if (ret == -ENOENT || (o->device && ret)) {
 		fprintf(stderr, "rdmaconf: device %s %s\n", o->device,
 			ret == -ENOENT ? "does not exist" :
-			"has no ACTIVE port");
+					 "has no ACTIVE port");
 		return RC_EXIT_ENV;
 	}
 	if (!ret && !t->ca) {
@@ -406,8 +413,8 @@ struct run_out {
 	struct rc_summary s;
 	struct rc_call_times times;
 	struct run_row *rows;
-	unsigned int nrows, next;	/* rows[next] is the next to print */
-	bool tty;			/* progress on stderr */
+	unsigned int nrows, next; /* rows[next] is the next to print */
+	bool tty; /* progress on stderr */
 };
 
 /* The results file could not be written (-@err): what it holds now. */
@@ -417,8 +424,10 @@ static void results_failed(const struct run_out *w, int err)
 		fprintf(stderr, "rdmaconf: writing %s failed: %s\n", w->o->json,
 			strerror(-err));
 	else
-		fprintf(stderr, "rdmaconf: writing %s failed: %s; it holds the "
-			"first %u cases\n", w->o->json, strerror(-err),
+		fprintf(stderr,
+			"rdmaconf: writing %s failed: %s; it holds the "
+			"first %u cases\n",
+			w->o->json, strerror(-err),
 			rc_results_saved(&w->results));
 }
 
@@ -431,23 +440,22 @@ static int emit_row(struct run_out *w, unsigned int i)
 
 	if (w->tty)
 		fprintf(stderr, "\r\033[K");
-	rc_row_decide(rr->g, rr->c, rr->x, w->t->slowness, &w->times,
-		      &rr->res);
+	rc_row_decide(rr->g, rr->c, rr->x, w->t->slowness, &w->times, &rr->res);
 	rc_summary_add(&w->s, rr->c, &rr->res);
 	rc_ktap_row(stdout, i + 1, rr->c, &rr->res);
 	w->row.len = 0;
 	w->sum.len = 0;
 	rc_json_row(&w->row, rr->g, rr->c, &rr->res);
 	rc_summary_json(&w->sum, &w->s);
-	ret = w->o->json ? rc_results_add(&w->results, w->row.s, w->sum.s) :
-	      0;
+	ret = w->o->json ? rc_results_add(&w->results, w->row.s, w->sum.s) : 0;
 	if (ret) {
 		results_failed(w, ret);
 		return -1;
 	}
 	rc_junit_row(&w->junit, rr->g, rr->c, &rr->res);
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "rdmaconf: writing the KTAP stream failed: %m\n");
+		fprintf(stderr,
+			"rdmaconf: writing the KTAP stream failed: %m\n");
 		return -1;
 	}
 	return 0;
@@ -468,7 +476,7 @@ unsigned int rc_count_selected(const char *filter)
 	unsigned int n = 0;
 	size_t r;
 
-	for_each_row(gp, r)
+	for_each_row (gp, r)
 		n += rc_cli_selected(RC_ROW(*gp, r)->id, filter);
 	return n;
 }
@@ -485,7 +493,7 @@ static struct run_row *select_rows(const struct rc_opts *o,
 	*n = 0;
 	if (!rows)
 		return NULL;
-	for_each_row(gp, r) {
+	for_each_row (gp, r) {
 		const struct rc_case *c = RC_ROW(*gp, r);
 
 		if (!rc_cli_selected(c->id, o->filter))
@@ -513,7 +521,8 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 	int j, failed;
 
 	if (!slots || rc_runner_guard()) {
-		fprintf(stderr, "rdmaconf: cannot set up the case runner: %m\n");
+		fprintf(stderr,
+			"rdmaconf: cannot set up the case runner: %m\n");
 		return RC_EXIT_ENV;
 	}
 	failed = emit_ready(w);
@@ -529,7 +538,7 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 				break;
 			rr = &w->rows[jobs[j].row];
 			wd = rr->c->watchdog_ms ? rr->c->watchdog_ms :
-			     w->o->watchdog_ms;
+						  w->o->watchdog_ms;
 			rc_sched_start(&jobs[j], &held);
 			slots[i].job = j;
 			slots[i].oui = jobs[j].oui;
@@ -592,8 +601,10 @@ int rc_cmd_run(const struct rc_opts *o)
 	}
 	/* a run that selects nothing tests nothing: never a green run */
 	if (!w.nrows) {
-		fprintf(stderr, "rdmaconf: --filter '%.64s' selects no case "
-			"(rdmaconf list shows the ids)\n", o->filter);
+		fprintf(stderr,
+			"rdmaconf: --filter '%.64s' selects no case "
+			"(rdmaconf list shows the ids)\n",
+			o->filter);
 		return RC_EXIT_USAGE;
 	}
 	for (i = 0; i < w.nrows; i++)
@@ -610,9 +621,8 @@ int rc_cmd_run(const struct rc_opts *o)
 		}
 	}
 	printf("KTAP version 1\n1..%u\n", w.nrows);
-	printf("# rdmaconf %s; device %s; slowness %.1f; jobs %u\n",
-	       rc_version, target.ca ? target.ca : "none",
-	       target.slowness, nslots);
+	printf("# rdmaconf %s; device %s; slowness %.1f; jobs %u\n", rc_version,
+	       target.ca ? target.ca : "none", target.slowness, nslots);
 
 	ret = run_jobs(&w, jobs, njobs, nslots);
 	if (ret)
@@ -628,8 +638,7 @@ int rc_cmd_run(const struct rc_opts *o)
 	}
 	w.sum.len = 0;
 	rc_summary_json(&w.sum, &w.s);
-	ret = o->json ? rc_results_close(&w.results, w.sum.s, !interrupted) :
-	      0;
+	ret = o->json ? rc_results_close(&w.results, w.sum.s, !interrupted) : 0;
 	if (ret) {
 		results_failed(&w, ret);
 		return RC_EXIT_ENV;
@@ -645,7 +654,8 @@ int rc_cmd_run(const struct rc_opts *o)
 	}
 	rc_summary_ktap(stdout, &w.s, o->impl);
 	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "rdmaconf: writing the KTAP stream failed: %m\n");
+		fprintf(stderr,
+			"rdmaconf: writing the KTAP stream failed: %m\n");
 		return RC_EXIT_ENV;
 	}
 	rc_str_free(&head);
@@ -654,16 +664,20 @@ int rc_cmd_run(const struct rc_opts *o)
 	rc_str_free(&w.junit);
 	rc_profile_free(&profile);
 	if (interrupted) {
-		fprintf(stderr, "rdmaconf: interrupted after %u of %u cases; "
-			"results so far kept\n", w.next, w.nrows);
+		fprintf(stderr,
+			"rdmaconf: interrupted after %u of %u cases; "
+			"results so far kept\n",
+			w.next, w.nrows);
 		return RC_EXIT_INTERRUPTED;
 	}
 	if (w.s.bad)
 		return RC_EXIT_FAILURES;
 	/* every row skipped or unsupported: nothing was tested */
 	if (!w.s.ran) {
-		fprintf(stderr, "rdmaconf: no case ran here: all %u were "
-			"skipped or unsupported (see their reasons)\n", w.nrows);
+		fprintf(stderr,
+			"rdmaconf: no case ran here: all %u were "
+			"skipped or unsupported (see their reasons)\n",
+			w.nrows);
 		return RC_EXIT_NOTHING;
 	}
 	return RC_EXIT_OK;

@@ -8,7 +8,7 @@
 	for (gp = __start_rc_groups; gp < __stop_rc_groups; gp++)
 /* every row of every group, RC_ROW(*gp, r), in table order */
 #define for_each_row(gp, r) \
-	for_each_group(gp) \
+	for_each_group (gp) \
 		for (r = 0; r < (*gp)->nrows; r++)
 
 /* How many rows @filter selects (NULL: all). */

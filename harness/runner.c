@@ -187,8 +187,10 @@ static void exec_case(const struct rc_case *c, const struct rc_ops *ops,
 {
 	char self[4096], fd[16], slow[32], slot[16];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *args[] = { self, (char *)"__case", (char *)c->id,
-			 (char *)ops->name, fd, NULL };
+	char *args[] = {
+		self, (char *)"__case", (char *)c->id, (char *)ops->name, fd,
+		NULL
+	};
 
 	if (n < 0)
 		_exit(127);
@@ -232,9 +234,13 @@ static void child(const struct rc_group *g, const struct rc_case *c,
 		  const struct rc_ops *ops, const struct rc_target *t,
 		  const struct rc_slot *s, pid_t parent)
 {
-	struct rc_ctx ctx = { .ops = ops, .target = t, .obs = s->obs,
+	struct rc_ctx ctx = { .ops = ops,
+			      .target = t,
+			      .obs = s->obs,
 			      .shares = c->shares | g->shares,
-			      .needs = c->needs, .slot = s - slots, .oui = s->oui };
+			      .needs = c->needs,
+			      .slot = s - slots,
+			      .oui = s->oui };
 	unsigned int i;
 	sigset_t none;
 
@@ -291,7 +297,7 @@ void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
 	}
 	if (s->pid == 0)
 		child(g, c, ops, t, s, parent);
-	setpgid(s->pid, s->pid);	/* both sides: whoever runs first wins */
+	setpgid(s->pid, s->pid); /* both sides: whoever runs first wins */
 	guard(s, s->pid);
 	s->failed_start = false;
 	/* kernels before 5.3 have no pidfd: rc_slots_wait() polls */
@@ -299,8 +305,7 @@ void rc_slot_start(struct rc_slot *s, const struct rc_group *g,
 }
 
 /* The slot's child has ended with @status, or hung (@hung): how. */
-static void finish(struct rc_slot *s, int status, bool hung,
-		   struct rc_end *end)
+static void finish(struct rc_slot *s, int status, bool hung, struct rc_end *end)
 {
 	struct rc_obs *obs = s->obs;
 

@@ -15,14 +15,14 @@
 struct rc_slot {
 	struct rc_obs *obs;
 	int obs_fd;
-	pid_t pid;			/* 0: the slot is free */
+	pid_t pid; /* 0: the slot is free */
 	int pidfd;
-	bool failed_start;		/* fork failed: obs says why */
+	bool failed_start; /* fork failed: obs says why */
 	double start;
 	unsigned int watchdog_ms;
 	const struct rc_case *c;
-	int job;			/* the caller's: which job it runs */
-	unsigned int oui;		/* the job's RC_SHARE_VENDOR_OUI token */
+	int job; /* the caller's: which job it runs */
+	unsigned int oui; /* the job's RC_SHARE_VENDOR_OUI token */
 };
 
 /* @n slots, each with its observation page; NULL on failure. */

@@ -28,8 +28,7 @@ int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
 			continue;
 		/* nothing after it overtakes it */
 		if (j->shares & RC_SHARE_ALONE)
-			return free_job >= 0 ? free_job :
-			       h->running ? -1 : i;
+			return free_job >= 0 ? free_job : h->running ? -1 : i;
 		if (h->shares & RC_SHARE_ALONE)
 			return -1;
 		if (!fits(j, h))

@@ -13,16 +13,16 @@ enum rc_job_state { RC_JOB_WAITING, RC_JOB_RUNNING, RC_JOB_DONE };
 
 /* One row on one implementation. */
 struct rc_job {
-	unsigned int shares;	/* enum rc_share: the row's and its group's */
+	unsigned int shares; /* enum rc_share: the row's and its group's */
 	enum rc_job_state state;
-	int row, impl;		/* the caller's: which row, which side */
-	unsigned int oui;	/* while running: its RC_SHARE_VENDOR_OUI token */
+	int row, impl; /* the caller's: which row, which side */
+	unsigned int oui; /* while running: its RC_SHARE_VENDOR_OUI token */
 };
 
 /* What the jobs now running hold. */
 struct rc_held {
-	unsigned int shares;	/* the locks (all but RC_SHARE_VENDOR_OUI) */
-	unsigned int ouis;	/* the RC_SHARE_VENDOR_OUI tokens, a bit each */
+	unsigned int shares; /* the locks (all but RC_SHARE_VENDOR_OUI) */
+	unsigned int ouis; /* the RC_SHARE_VENDOR_OUI tokens, a bit each */
 	unsigned int running;
 };
 

@@ -26,7 +26,8 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 			s->teardown_ms[i] += rc_obs_teardown_ms(o);
 		}
 		s->count[i][r->oc[i].j.verdict]++;
-		if (rc_verdict_breaks(r->oc[i].j.verdict) && c->basis < RC_NBASES)
+		if (rc_verdict_breaks(r->oc[i].j.verdict) &&
+		    c->basis < RC_NBASES)
 			s->breaks[i][c->basis]++;
 	}
 	s->cases++;
@@ -52,7 +53,8 @@ void rc_summary_json(struct rc_str *b, const struct rc_summary *s)
 {
 	int i, v;
 
-	rc_str_printf(b, "{\"cases\": %u, \"ok\": %u, \"not_ok\": %u, "
+	rc_str_printf(b,
+		      "{\"cases\": %u, \"ok\": %u, \"not_ok\": %u, "
 		      "\"agree\": %u, \"diverge\": %u, \"stale\": %u, "
 		      "\"conforms_now\": %u, \"not_run_by_profile\": %u",
 		      s->cases, s->ok, s->bad, s->agree, s->diverge, s->stale,
@@ -62,7 +64,8 @@ void rc_summary_json(struct rc_str *b, const struct rc_summary *s)
 		for (v = 0; v < RC_NVERDICTS; v++)
 			rc_str_printf(b, "%s\"%s\": %u", v ? ", " : "",
 				      rc_verdict_name(v), s->count[i][v]);
-		rc_str_printf(b, "}, \"%s_ms\": {\"setup\": %.1f, \"call\": "
+		rc_str_printf(b,
+			      "}, \"%s_ms\": {\"setup\": %.1f, \"call\": "
 			      "%.1f, \"teardown\": %.1f, \"rows\": %.1f",
 			      rc_impl_name(i), s->setup_ms[i], s->call_ms[i],
 			      s->teardown_ms[i], s->rows_ms[i]);
@@ -84,19 +87,24 @@ void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (impl[i])
-			fprintf(f, "# %s time: %.0f ms in rows: set-up %.0f, "
+			fprintf(f,
+				"# %s time: %.0f ms in rows: set-up %.0f, "
 				"calls %.0f, checks and clean-up %.0f\n",
 				rc_impl_name(i), s->rows_ms[i], s->setup_ms[i],
 				s->call_ms[i], s->teardown_ms[i]);
 	for (i = 0; i < RC_NIMPLS; i++)
 		if (impl[i])
-			fprintf(f, "# %s breaks: the man page %u, Linux's ABI "
-				"%u, our reading %u\n", rc_impl_name(i),
+			fprintf(f,
+				"# %s breaks: the man page %u, Linux's ABI "
+				"%u, our reading %u\n",
+				rc_impl_name(i),
 				s->breaks[i][RC_BASIS_DOCUMENTED],
 				s->breaks[i][RC_BASIS_LINUX],
 				s->breaks[i][RC_BASIS_INTERPRETATION]);
-	fprintf(f, "# rdmaconf: %u cases: %u ok, %u not ok, %u diverge, "
-		"%u stale", s->cases, s->ok, s->bad, s->diverge, s->stale);
+	fprintf(f,
+		"# rdmaconf: %u cases: %u ok, %u not ok, %u diverge, "
+		"%u stale",
+		s->cases, s->ok, s->bad, s->diverge, s->stale);
 	if (s->conforms_now)
 		fprintf(f, " (%u now conform: update the profile)",
 			s->conforms_now);
@@ -106,7 +114,8 @@ void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 		if (!impl[i])
 			continue;
 		k = s->count[i];
-		fprintf(f, "; %s %u pass %u fail %u xfail %u skip "
+		fprintf(f,
+			"; %s %u pass %u fail %u xfail %u skip "
 			"%u unsupported %u absent %u crash %u hang",
 			rc_impl_name(i), k[RC_PASS], k[RC_FAIL], k[RC_XFAIL],
 			k[RC_SKIP], k[RC_UNSUPPORTED], k[RC_ABSENT],

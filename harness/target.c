@@ -51,8 +51,8 @@ const char *rc_target_choices(void)
 	int i;
 
 	for (i = 0; !buf[0] && i < RC_NTARGETS; i++)
-		n += snprintf(buf + n, sizeof(buf) - n, "%s%s",
-			      i ? ", " : "", targets[i].name);
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? ", " : "",
+			      targets[i].name);
 	return buf;
 }
 

@@ -13,13 +13,13 @@
 #include <stdio.h>
 
 /* X(ID, name, launcher, override, default filter, what it provides) */
-#define RC_TARGETS(X) \
-	X(HOST, "host", NULL, NULL, NULL, \
-	  "this host's own RDMA device, as sysfs shows it") \
-	X(VM, "vm", "rxe-vm", "RDMACONF_RXE_VM", NULL, \
-	  "Debian's kernel in qemu (ci/rxe-vm): rxe on RoCE, root, the " \
-	  "port's umad device; with --two a second device that reaches it") \
-	X(IBSIM, "ibsim", "ibsim-run", "RDMACONF_IBSIM_RUN", "umad/*", \
+#define RC_TARGETS(X)                                                         \
+	X(HOST, "host", NULL, NULL, NULL,                                     \
+	  "this host's own RDMA device, as sysfs shows it")                   \
+	X(VM, "vm", "rxe-vm", "RDMACONF_RXE_VM", NULL,                        \
+	  "Debian's kernel in qemu (ci/rxe-vm): rxe on RoCE, root, the "      \
+	  "port's umad device; with --two a second device that reaches it")   \
+	X(IBSIM, "ibsim", "ibsim-run", "RDMACONF_IBSIM_RUN", "umad/*",        \
 	  "a simulated InfiniBand fabric (ci/ibsim-run): an InfiniBand link " \
 	  "layer, the port's umad device, a remote node; MADs only")
 

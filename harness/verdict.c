@@ -41,11 +41,10 @@ const char *rc_errno_name(int err)
 	return buf;
 }
 
-static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt,
-		...) __attribute__((format(printf, 3, 4)));
+static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt,
-		...)
+static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -55,11 +54,11 @@ static void set(struct rc_judgement *j, enum rc_verdict v, const char *fmt,
 	va_end(ap);
 }
 
-static void fail(struct rc_judgement *j, enum rc_fail_kind k,
-		 const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(struct rc_judgement *j, enum rc_fail_kind k, const char *fmt,
+		 ...) __attribute__((format(printf, 3, 4)));
 
-static void fail(struct rc_judgement *j, enum rc_fail_kind k,
-		 const char *fmt, ...)
+static void fail(struct rc_judgement *j, enum rc_fail_kind k, const char *fmt,
+		 ...)
 {
 	va_list ap;
 	int n;
@@ -81,8 +80,9 @@ static bool judge_end(const struct rc_outcome *o, struct rc_judgement *j)
 	switch (e->how) {
 	case RC_END_HUNG:
 		set(j, RC_HANG, "no result after %u ms (watchdog), %s",
-		    e->watchdog_ms, in_call ? "inside the call under test" :
-		    "in the row's setup");
+		    e->watchdog_ms,
+		    in_call ? "inside the call under test" :
+			      "in the row's setup");
 		return true;
 	case RC_END_SIGNALED:
 		set(j, RC_CRASH, "killed by signal %d (%s)%s", e->status,
@@ -94,9 +94,9 @@ static bool judge_end(const struct rc_outcome *o, struct rc_judgement *j)
 			return false;
 		set(j, RC_CRASH, "process exited with status %d %s", e->status,
 		    in_call ? "inside the call under test" :
-		    "before recording a result");
+			      "before recording a result");
 		return true;
-	default:	/* NONE, NO_START: the observation says */
+	default: /* NONE, NO_START: the observation says */
 		return false;
 	}
 }
@@ -139,16 +139,18 @@ static bool judge_return(enum rc_conv conv, const struct rc_contract *e,
 	case RC_RET_EQ:
 		if (o->ret == e->value)
 			return true;
-		fail(j, RC_FAIL_RETURN, "expected %lld, got %lld%s%s",
-		     e->value, o->ret, failed ? " errno " : "",
+		fail(j, RC_FAIL_RETURN, "expected %lld, got %lld%s%s", e->value,
+		     o->ret, failed ? " errno " : "",
 		     failed ? rc_errno_name(err) : "");
 		return false;
 	case RC_RET_IN:
 		if (o->ret == e->value || o->ret == e->alt[0] ||
 		    o->ret == e->alt[1])
 			return true;
-		fail(j, RC_FAIL_RETURN, "expected %lld (or %lld, %lld), got "
-		     "%lld", e->value, e->alt[0], e->alt[1], o->ret);
+		fail(j, RC_FAIL_RETURN,
+		     "expected %lld (or %lld, %lld), got "
+		     "%lld",
+		     e->value, e->alt[0], e->alt[1], o->ret);
 		return false;
 	case RC_RET_OK:
 		if (!failed)
@@ -159,14 +161,18 @@ static bool judge_return(enum rc_conv conv, const struct rc_contract *e,
 	case RC_RET_ERR:
 		errno_set_str(e, errs, sizeof(errs));
 		if (!failed) {
-			fail(j, RC_FAIL_UNEXPECTED_SUCCESS, "expected failure "
-			     "with %s, got %lld", errs, o->ret);
+			fail(j, RC_FAIL_UNEXPECTED_SUCCESS,
+			     "expected failure "
+			     "with %s, got %lld",
+			     errs, o->ret);
 			return false;
 		}
 		/* "the value of errno": an errno value is positive */
 		if (conv == RC_CONV_ERRNO_RET && o->ret < 0) {
-			fail(j, RC_FAIL_RETURN, "expected the value of errno "
-			     "(positive), got %lld", o->ret);
+			fail(j, RC_FAIL_RETURN,
+			     "expected the value of errno "
+			     "(positive), got %lld",
+			     o->ret);
 			return false;
 		}
 		if ((rc_conv_has_errno(conv) || e->errnos[0]) &&
@@ -176,7 +182,7 @@ static bool judge_return(enum rc_conv conv, const struct rc_contract *e,
 			return false;
 		}
 		return true;
-	default:	/* RC_RET_ANY: the row judges other effects */
+	default: /* RC_RET_ANY: the row judges other effects */
 		return true;
 	}
 }
@@ -189,8 +195,8 @@ static void violated_fields(const char *v, char *buf, size_t len)
 	buf[0] = 0;
 	while (*v && n + 1 < len) {
 		w = strcspn(v, " ;");
-		n += snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "",
-			      (int)w, v);
+		n += snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)w,
+			      v);
 		v = strstr(v, "; ");
 		if (!v)
 			break;
@@ -310,9 +316,10 @@ static void judge_blocking(const struct rc_group *g, const struct rc_case *c,
 	if (limit < RC_BLOCK_MIN_MS * in->slowness)
 		limit = RC_BLOCK_MIN_MS * in->slowness;
 	if (o->obs.elapsed_ms > limit)
-		fail(j, RC_FAIL_TIMING, "%s documents no wait, but blocked "
-		     "%.0f ms; elsewhere in this run it took %.1f ms", g->call,
-		     o->obs.elapsed_ms, in->fastest_ms);
+		fail(j, RC_FAIL_TIMING,
+		     "%s documents no wait, but blocked "
+		     "%.0f ms; elsewhere in this run it took %.1f ms",
+		     g->call, o->obs.elapsed_ms, in->fastest_ms);
 }
 
 /* Is the failure the very one a pinned entry records? */
@@ -321,14 +328,13 @@ static bool pin_matches(const struct rc_profile_entry *x,
 			const struct rc_judgement *j)
 {
 	if (!x->pin || x->fail_kind != (int)j->kind)
-		return true;	/* no pin; a wrong kind is judged below */
+		return true; /* no pin; a wrong kind is judged below */
 	if (x->fail_kind == RC_FAIL_RETURN)
 		return o->obs.ret == strtoll(x->pin, NULL, 0);
 	return !strcmp(j->fields, x->pin);
 }
 
-static void expected(const struct rc_profile_entry *x,
-		     struct rc_judgement *j)
+static void expected(const struct rc_profile_entry *x, struct rc_judgement *j)
 {
 	set(j, RC_XFAIL, "%s (%s)", x->reason, x->where);
 }
@@ -354,28 +360,33 @@ static void apply_entry(const struct rc_profile_entry *x,
 		if (x->fail_kind == kind)
 			expected(x, j);
 		else if (x->fail_kind)
-			snprintf(j->stale, len, "%s expects a failure of kind "
-				 "'%s', got %s", x->where,
-				 rc_fail_kind_name(x->fail_kind),
+			snprintf(j->stale, len,
+				 "%s expects a failure of kind "
+				 "'%s', got %s",
+				 x->where, rc_fail_kind_name(x->fail_kind),
 				 rc_verdict_name(v));
 		return;
 	}
 	if (v == RC_FAIL && !pin_matches(x, o, j)) {
 		snprintf(j->stale, len, "%s expects %s %.60s, got %.160s",
-			 x->where, x->fail_kind == RC_FAIL_OUTPUT ?
-			 "wrong output in exactly" : "the wrong return value",
+			 x->where,
+			 x->fail_kind == RC_FAIL_OUTPUT ?
+				 "wrong output in exactly" :
+				 "the wrong return value",
 			 x->pin, j->msg);
 	} else if (v == RC_FAIL) {
 		if (!x->fail_kind || x->fail_kind == (int)j->kind)
 			expected(x, j);
 		else
-			snprintf(j->stale, len, "%s expects a failure of kind "
-				 "'%s', got '%s'", x->where,
-				 rc_fail_kind_name(x->fail_kind),
+			snprintf(j->stale, len,
+				 "%s expects a failure of kind "
+				 "'%s', got '%s'",
+				 x->where, rc_fail_kind_name(x->fail_kind),
 				 rc_fail_kind_name(j->kind));
 	} else if (v == RC_PASS) {
 		j->conforms_now = true;
-		snprintf(j->stale, len, "now conforms: update the profile (%s "
+		snprintf(j->stale, len,
+			 "now conforms: update the profile (%s "
 			 "expects a failure, but the %s implementation passes)",
 			 x->where, rc_impl_name(impl));
 		set(j, RC_XPASS, "%s", j->stale);

@@ -30,26 +30,26 @@ struct rc_judgement {
 	 * needs an update, nothing got worse */
 	bool conforms_now;
 	char msg[512];
-	char fields[256];	/* RC_FAIL_OUTPUT: the fields that differ */
-	char stale[RC_STALE_MAX];	/* the entry no longer matches */
+	char fields[256]; /* RC_FAIL_OUTPUT: the fields that differ */
+	char stale[RC_STALE_MAX]; /* the entry no longer matches */
 };
 
 /* One implementation's run of a row: what the verdict is decided from. */
 struct rc_outcome {
-	bool selected;		/* --impl chose it */
+	bool selected; /* --impl chose it */
 	struct rc_obs obs;
-	struct rc_end end;	/* how its process ended */
+	struct rc_end end; /* how its process ended */
 	/* the call's time when it first failed on timing alone; the row
 	 * then ran again, alone, and that run is judged (0: it did not) */
 	double first_ms;
-	unsigned int attempts;	/* processes it took: 1, or 2 */
+	unsigned int attempts; /* processes it took: 1, or 2 */
 	struct rc_judgement j;
 };
 
 /* What the verdict depends on beyond the outcome. */
 struct rc_verdict_in {
 	enum rc_impl_id impl;
-	double slowness;	/* the host's, for tolerances (>= 1) */
+	double slowness; /* the host's, for tolerances (>= 1) */
 	/* the call's fastest time anywhere in the run so far, this row
 	 * included; < 0: not known (the row is not judged for blocking) */
 	double fastest_ms;

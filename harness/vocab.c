@@ -72,7 +72,7 @@ static int find(const char *const *names, size_t stride, size_t n,
 
 	for (i = 0; name && i < n; i++) {
 		const char *s = *(const char *const *)((const char *)names +
-						      i * stride);
+						       i * stride);
 
 		if (s && *s && !strcmp(s, name))
 			return i;
@@ -204,7 +204,7 @@ static const char *choices(char *buf, size_t len, const char *const *names,
 		return buf;
 	for (i = 0; i < n && used < len; i++) {
 		const char *s = *(const char *const *)((const char *)names +
-						      i * stride);
+						       i * stride);
 
 		if (s && *s)
 			used += snprintf(buf + used, len - used, "%s%s",

@@ -29,15 +29,15 @@ static void verdicts(struct rc_str *b)
 	const char *sep = "";
 
 	rc_str_printf(b, "\"verdicts\": [");
-#define V(e, n, rank, ran, bad, breaks, meaning) \
+#define V(e, n, rank, ran, bad, breaks, meaning)    \
 	rc_str_printf(b, "%s\n  {\"name\": ", sep); \
-	rc_str_json(b, n); \
-	rc_str_printf(b, ", \"rank\": %d", rank); \
-	bool_member(b, "ran", ran); \
-	bool_member(b, "bad", bad); \
-	bool_member(b, "breaks", breaks); \
-	str_member(b, "meaning", meaning); \
-	rc_str_printf(b, "}"); \
+	rc_str_json(b, n);                          \
+	rc_str_printf(b, ", \"rank\": %d", rank);   \
+	bool_member(b, "ran", ran);                 \
+	bool_member(b, "bad", bad);                 \
+	bool_member(b, "breaks", breaks);           \
+	str_member(b, "meaning", meaning);          \
+	rc_str_printf(b, "}");                      \
 	sep = ",";
 	RC_VERDICTS(V)
 #undef V
@@ -49,15 +49,16 @@ static void fail_kinds(struct rc_str *b)
 	const char *sep = "";
 
 	rc_str_printf(b, ",\n\"fail_kinds\": [");
-#define K(e, q, t, covers) \
-	if (*q) { \
-		rc_str_printf(b, "%s\n  {\"qualifier\": ", sep); \
-		rc_str_json(b, q); \
-		str_member(b, "text", t); \
-		str_member(b, "covers", covers < RC_NVERDICTS ? \
-			   rc_verdict_name(covers) : "FAIL"); \
-		rc_str_printf(b, "}"); \
-		sep = ","; \
+#define K(e, q, t, covers)                                                   \
+	if (*q) {                                                            \
+		rc_str_printf(b, "%s\n  {\"qualifier\": ", sep);             \
+		rc_str_json(b, q);                                           \
+		str_member(b, "text", t);                                    \
+		str_member(b, "covers",                                      \
+			   covers < RC_NVERDICTS ? rc_verdict_name(covers) : \
+						   "FAIL");                  \
+		rc_str_printf(b, "}");                                       \
+		sep = ",";                                                   \
 	}
 	RC_FAIL_KINDS(K)
 #undef K
@@ -69,12 +70,12 @@ static void bases(struct rc_str *b)
 	const char *sep = "";
 
 	rc_str_printf(b, ",\n\"bases\": [");
-#define B(e, n, title, brief) \
+#define B(e, n, title, brief)                       \
 	rc_str_printf(b, "%s\n  {\"name\": ", sep); \
-	rc_str_json(b, n); \
-	str_member(b, "title", title); \
-	str_member(b, "short", brief); \
-	rc_str_printf(b, "}"); \
+	rc_str_json(b, n);                          \
+	str_member(b, "title", title);              \
+	str_member(b, "short", brief);              \
+	rc_str_printf(b, "}");                      \
 	sep = ",";
 	RC_BASES(B)
 #undef B
@@ -82,18 +83,18 @@ static void bases(struct rc_str *b)
 }
 
 /* a table of a name and a meaning */
-#define NAMED(b, key, TABLE) \
-	do { \
-		const char *sep = ""; \
+#define NAMED(b, key, TABLE)                           \
+	do {                                           \
+		const char *sep = "";                  \
 		rc_str_printf(b, ",\n\"%s\": [", key); \
-		TABLE(NAMED_ROW) \
-		rc_str_printf(b, "]"); \
+		TABLE(NAMED_ROW)                       \
+		rc_str_printf(b, "]");                 \
 	} while (0)
-#define NAMED_ROW(e, n, meaning) \
+#define NAMED_ROW(e, n, meaning)                    \
 	rc_str_printf(b, "%s\n  {\"name\": ", sep); \
-	rc_str_json(b, n); \
-	str_member(b, "meaning", meaning); \
-	rc_str_printf(b, "}"); \
+	rc_str_json(b, n);                          \
+	str_member(b, "meaning", meaning);          \
+	rc_str_printf(b, "}");                      \
 	sep = ",";
 
 static void exits(struct rc_str *b)
@@ -101,11 +102,11 @@ static void exits(struct rc_str *b)
 	const char *sep = "";
 
 	rc_str_printf(b, ",\n\"exits\": [");
-#define X(e, code, meaning) \
+#define X(e, code, meaning)                                                \
 	rc_str_printf(b, "%s\n  {\"name\": \"%s\", \"code\": %d", sep, #e, \
-		      code); \
-	str_member(b, "meaning", meaning); \
-	rc_str_printf(b, "}"); \
+		      code);                                               \
+	str_member(b, "meaning", meaning);                                 \
+	rc_str_printf(b, "}");                                             \
 	sep = ",";
 	RC_EXITS(X)
 #undef X
@@ -131,7 +132,7 @@ int rc_cmd_vocab(void)
 	rc_cli_vocab_json(b);
 	rc_str_printf(b, "\n}\n");
 	ret = fputs(b->s, stdout) < 0 || fflush(stdout) ? RC_EXIT_ENV :
-	      RC_EXIT_OK;
+							  RC_EXIT_OK;
 	rc_str_free(b);
 	return ret;
 }

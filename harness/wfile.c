@@ -30,12 +30,10 @@ bool rc_wfile_stream(const char *path)
 {
 	struct stat st;
 
-	return !stat(path, &st) && !S_ISREG(st.st_mode) &&
-	       !S_ISDIR(st.st_mode);
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-int rc_wfile_write(const char *path, const struct rc_piece *pieces,
-		   size_t n)
+int rc_wfile_write(const char *path, const struct rc_piece *pieces, size_t n)
 {
 	const char *slash = strrchr(path, '/');
 	bool stream = rc_wfile_stream(path);
@@ -47,13 +45,15 @@ int rc_wfile_write(const char *path, const struct rc_piece *pieces,
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return -EISDIR;
 	/* beside it: a rename never crosses file systems */
-	if (!stream && asprintf(&tmp, "%.*s.%s.tmp%d",
-				slash ? (int)(slash - path + 1) : 0, path,
-				slash ? slash + 1 : path, getpid()) < 0)
+	if (!stream &&
+	    asprintf(&tmp, "%.*s.%s.tmp%d", slash ? (int)(slash - path + 1) : 0,
+		     path, slash ? slash + 1 : path, getpid()) < 0)
 		return -ENOMEM;
-	fd = stream ? open(path, O_WRONLY | O_CLOEXEC) :
-		      open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
-			   O_NOFOLLOW, 0644);
+	fd = stream ?
+		     open(path, O_WRONLY | O_CLOEXEC) :
+		     open(tmp,
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+			  0644);
 	if (fd < 0)
 		ret = -errno;
 	for (i = 0; !ret && i < n; i++)

@@ -22,7 +22,6 @@ int rc_write_all(int fd, const char *s, size_t len);
 /* Is @path a stream (exists, and is no regular file nor a directory)? */
 bool rc_wfile_stream(const char *path);
 /* @n pieces into @path, whole; 0 or -errno (-EISDIR for a directory). */
-int rc_wfile_write(const char *path, const struct rc_piece *pieces,
-		   size_t n);
+int rc_wfile_write(const char *path, const struct rc_piece *pieces, size_t n);
 
 #endif

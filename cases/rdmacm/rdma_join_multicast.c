@@ -29,24 +29,32 @@
 
 #include "rdmacm_member.h"
 
-#define DOC_JOIN "Joins a multicast group and attaches an associated QP to " \
+#define DOC_JOIN                                                    \
+	"Joins a multicast group and attaches an associated QP to " \
 	"the group."
-#define DOC_CONTEXT "The join context is returned to the user through the " \
+#define DOC_CONTEXT                                             \
+	"The join context is returned to the user through the " \
 	"private_data field in the rdma_cm_event."
-#define DOC_BOUND "Before joining a multicast group, the rdma_cm_id must be " \
-	"bound to an RDMA device by calling rdma_bind_addr or " \
+#define DOC_BOUND                                                   \
+	"Before joining a multicast group, the rdma_cm_id must be " \
+	"bound to an RDMA device by calling rdma_bind_addr or "     \
 	"rdma_resolve_addr."
-#define DOC_NO_QP "Otherwise, the user is responsible for calling " \
+#define DOC_NO_QP                                         \
+	"Otherwise, the user is responsible for calling " \
 	"ibv_attach_mcast to bind the QP to the multicast group."
 #define DOC_EX "Joins a multicast group (MCG) with extended options."
-#define DOC_SENDONLY "When \"Send Only Full Member\" is used the QP will " \
+#define DOC_SENDONLY                                          \
+	"When \"Send Only Full Member\" is used the QP will " \
 	"not be attached to the MCG."
-#define DOC_NO_IGMP "Initiating a MC join as \"Send Only Full Member\" on " \
+#define DOC_NO_IGMP                                                           \
+	"Initiating a MC join as \"Send Only Full Member\" on "               \
 	"RoCEv2/ETH will not send any IGMP messages unlike a Full Member MC " \
 	"join."
-#define DOC_FLAG "join_flags; /* Use a single flag from " \
+#define DOC_FLAG                                 \
+	"join_flags; /* Use a single flag from " \
 	"\"rdma_cm_mc_join_flags\" enum */"
-#define DOC_MASK "comp_mask; /* Bitwise OR between " \
+#define DOC_MASK                            \
+	"comp_mask; /* Bitwise OR between " \
 	"\"rdma_cm_join_mc_attr_mask\" enum */"
 #define DOC_ERR "Returns 0 on success, or -1 on error."
 
@@ -59,7 +67,7 @@ struct join_row {
 	struct rc_case c;
 	join_check *check;
 	int family;
-	bool ex;		/* rdma_join_multicast_ex, with these: */
+	bool ex; /* rdma_join_multicast_ex, with these: */
 	uint32_t comp_mask;
 	uint32_t join_flags;
 };
@@ -75,21 +83,32 @@ static join_check message_arrives, context_in_event, second_join_one_copy,
 
 static const struct join_row rows[] = {
 	{ .c = { .id = "rdmacm/join_multicast/ipv4-message-arrives",
-		 .doc = DOC_JOIN, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_JOIN,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after the join event, one message to the group "
 			 "reaches the QP, and the netdev is in the IPv4 group",
-		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = message_arrives, .family = AF_INET },
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = message_arrives,
+	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/join_multicast/ipv6-message-arrives",
-		 .doc = DOC_JOIN, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_JOIN,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same for an IPv6 group (Linux refuses these on "
-			 "RoCE v2)", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = message_arrives, .family = AF_INET6 },
+			 "RoCE v2)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = message_arrives,
+	  .family = AF_INET6 },
 	{ .c = { .id = "rdmacm/join_multicast/context-in-event",
-		 .doc = DOC_CONTEXT, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = context_in_event, .family = AF_INET },
-	{ .c = { .id = "rdmacm/join_multicast/twice-one-copy", .doc = DOC_JOIN,
+		 .doc = DOC_CONTEXT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = context_in_event,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/join_multicast/twice-one-copy",
+		 .doc = DOC_JOIN,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the same group joined twice on one id: the page is "
 			 "silent on a second join, which may fail (-1); if it "
@@ -97,61 +116,96 @@ static const struct join_row rows[] = {
 			 "once, as for a QP attached twice (ibv_attach_mcast(3))",
 		 .needs = NEEDS,
 		 .contract = { .ret = RC_RET_IN,
-			     .value = 0, .alt = { -1, -1 } } },
-	  .check = second_join_one_copy, .family = AF_INET },
-	{ .c = { .id = "rdmacm/join_multicast/id-without-qp", .doc = DOC_NO_QP,
+			       .value = 0,
+			       .alt = { -1, -1 } } },
+	  .check = second_join_one_copy,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/join_multicast/id-without-qp",
+		 .doc = DOC_NO_QP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a bound id with no QP joins: 0, and the join event "
 			 "comes with status 0 (attaching is the caller's)",
-		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = id_without_qp_joins, .family = AF_INET },
-	{ .c = { .id = "rdmacm/join_multicast/id-not-bound", .doc = DOC_BOUND,
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = id_without_qp_joins,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/join_multicast/id-not-bound",
+		 .doc = DOC_BOUND,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an id bound to nothing cannot join: read as -1",
-		 .needs = NEEDS, .contract = { RC_FAILS() } },
-	  .check = unbound_id_fails, .family = AF_INET },
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = unbound_id_fails,
+	  .family = AF_INET },
 };
 
 static const struct join_row ex_rows[] = {
 	{ .c = { .id = "rdmacm/join_multicast_ex/fullmember-message-arrives",
-		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_EX,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "RDMA_MC_JOIN_FLAG_FULLMEMBER: as rdma_join_multicast",
-		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = message_arrives, .family = AF_INET, .ex = true,
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = message_arrives,
+	  .family = AF_INET,
+	  .ex = true,
 	  .comp_mask = EX_MASK },
 	{ .c = { .id = "rdmacm/join_multicast_ex/sendonly-not-attached",
-		 .doc = DOC_SENDONLY, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_SENDONLY,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the join event comes; a message to the group does "
-			 "not reach the QP", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = sendonly_not_attached, .family = AF_INET, .ex = true,
+			 "not reach the QP",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = sendonly_not_attached,
+	  .family = AF_INET,
+	  .ex = true,
 	  .comp_mask = EX_MASK,
 	  .join_flags = RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER },
 	{ .c = { .id = "rdmacm/join_multicast_ex/sendonly-no-igmp",
-		 .doc = DOC_NO_IGMP, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_NO_IGMP,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after the join event, the netdev is not in the IPv4 "
-			 "group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = sendonly_no_igmp, .family = AF_INET, .ex = true,
+			 "group",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = sendonly_no_igmp,
+	  .family = AF_INET,
+	  .ex = true,
 	  .comp_mask = EX_MASK,
 	  .join_flags = RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER },
 	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-flag",
-		 .doc = DOC_FLAG, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FLAG,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "join_flags RDMA_MC_JOIN_FLAG_RESERVED: -1",
-		 .needs = NEEDS, .contract = { RC_FAILS() } },
-	  .check = join_refused, .family = AF_INET, .ex = true,
-	  .comp_mask = EX_MASK, .join_flags = RDMA_MC_JOIN_FLAG_RESERVED },
-	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-comp-mask-bit",
-		 .doc = DOC_MASK, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "RDMA_CM_JOIN_MC_ATTR_RESERVED set: a field the page "
-			 "does not have, read as -1", .needs = NEEDS,
+		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = join_refused, .family = AF_INET, .ex = true,
+	  .check = join_refused,
+	  .family = AF_INET,
+	  .ex = true,
+	  .comp_mask = EX_MASK,
+	  .join_flags = RDMA_MC_JOIN_FLAG_RESERVED },
+	{ .c = { .id = "rdmacm/join_multicast_ex/unknown-comp-mask-bit",
+		 .doc = DOC_MASK,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "RDMA_CM_JOIN_MC_ATTR_RESERVED set: a field the page "
+			 "does not have, read as -1",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = join_refused,
+	  .family = AF_INET,
+	  .ex = true,
 	  .comp_mask = EX_MASK | RDMA_CM_JOIN_MC_ATTR_RESERVED },
 	{ .c = { .id = "rdmacm/join_multicast_ex/no-address",
-		 .doc = DOC_MASK, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_MASK,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "comp_mask without RDMA_CM_JOIN_MC_ATTR_ADDRESS: no "
-			 "group to join, read as -1", .needs = NEEDS,
+			 "group to join, read as -1",
+		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = join_refused, .family = AF_INET, .ex = true,
+	  .check = join_refused,
+	  .family = AF_INET,
+	  .ex = true,
 	  .comp_mask = RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS },
 };
 
@@ -167,8 +221,8 @@ static int call_join(struct rc_ctx *ctx, const struct join_row *row,
 	int ret;
 
 	if (!row->ex) {
-		RC_OBSERVE(ctx, ret = ctx->ops->rdma_join_multicast(id,
-					(struct sockaddr *)group, group));
+		RC_OBSERVE(ctx, ret = ctx->ops->rdma_join_multicast(
+					id, (struct sockaddr *)group, group));
 		return ret;
 	}
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_join_multicast_ex(id, &a, group));
@@ -203,9 +257,10 @@ static void bare_id_joins(const struct join_row *row, struct rc_ctx *ctx,
 		goto out;
 	type = mc_next_event(ctx, &m, VRES_WAIT_MS, &ev);
 	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status)
-		rc_obs_violation(ctx->obs, "event %d status %d after the join, "
-				 "not MULTICAST_JOIN 0", type,
-				 type < 0 ? 0 : ev->status);
+		rc_obs_violation(ctx->obs,
+				 "event %d status %d after the join, "
+				 "not MULTICAST_JOIN 0",
+				 type, type < 0 ? 0 : ev->status);
 	if (type >= 0)
 		ops->rdma_ack_cm_event(ev);
 out:
@@ -221,8 +276,7 @@ static void unbound_id_fails(const struct join_row *row, struct rc_ctx *ctx,
 	bare_id_joins(row, ctx, group, false);
 }
 
-static void id_without_qp_joins(const struct join_row *row,
-				struct rc_ctx *ctx,
+static void id_without_qp_joins(const struct join_row *row, struct rc_ctx *ctx,
 				struct sockaddr_storage *group)
 {
 	bare_id_joins(row, ctx, group, true);
@@ -263,7 +317,8 @@ static bool joined(const struct join_row *row, struct rc_ctx *ctx,
 
 	if (call_join(ctx, row, j->m->id, group)) {
 		if (errno == KERNEL_ENOTSUPP)
-			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the "
+			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+				     "the "
 				     "kernel refuses this join on %s "
 				     "(ENOTSUPP): no IPv6 groups on RoCE v2",
 				     ctx->target->ca);
@@ -271,14 +326,15 @@ static bool joined(const struct join_row *row, struct rc_ctx *ctx,
 	}
 	type = mc_next_event(ctx, j->m, VRES_WAIT_MS, &ev);
 	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status) {
-		rc_obs_violation(ctx->obs, "event %d status %d after the join, "
-				 "not MULTICAST_JOIN 0", type,
-				 type < 0 ? 0 : ev->status);
+		rc_obs_violation(ctx->obs,
+				 "event %d status %d after the join, "
+				 "not MULTICAST_JOIN 0",
+				 type, type < 0 ? 0 : ev->status);
 		return false;
 	}
 	if (ev->param.ud.private_data != group)
 		rc_obs_violation(ctx->obs, "private_data of the join event is "
-				 "not the join's context");
+					   "not the join's context");
 	j->m->group_ah = ev->param.ud.ah_attr;
 	j->m->group_qkey = ev->param.ud.qkey;
 	ctx->ops->rdma_ack_cm_event(ev);
@@ -305,8 +361,10 @@ static void expect_messages(struct rc_ctx *ctx, struct joiner *j, int want)
 		return;
 	got = member_expect(ctx, j->m, want);
 	if (got != want)
-		rc_obs_violation(ctx->obs, "messages: %d of one sent to the "
-				 "group reached the QP", got);
+		rc_obs_violation(ctx->obs,
+				 "messages: %d of one sent to the "
+				 "group reached the QP",
+				 got);
 }
 
 /* Joined as a full member (after a first join, with @twice), the member
@@ -331,8 +389,7 @@ static void message_arrives(const struct join_row *row, struct rc_ctx *ctx,
 	full_member_gets(row, ctx, group, false);
 }
 
-static void second_join_one_copy(const struct join_row *row,
-				 struct rc_ctx *ctx,
+static void second_join_one_copy(const struct join_row *row, struct rc_ctx *ctx,
 				 struct sockaddr_storage *group)
 {
 	full_member_gets(row, ctx, group, true);
@@ -392,26 +449,34 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct rc_ops *ops = ctx->ops;
 	struct sockaddr_storage group;
 
-	if (!rc_need_call(ctx, row->ex ? (void *)ops->rdma_join_multicast_ex :
-			  (void *)ops->rdma_join_multicast,
+	if (!rc_need_call(ctx,
+			  row->ex ? (void *)ops->rdma_join_multicast_ex :
+				    (void *)ops->rdma_join_multicast,
 			  row->ex ? "rdma_join_multicast_ex" :
-			  "rdma_join_multicast"))
+				    "rdma_join_multicast"))
 		return;
 	mc_addr_of(row->family, MC_GROUP_OF(ctx, row->family), 0, &group);
 	row->check(row, ctx, &group);
 }
 
 static const struct rc_group group = {
-	.call = "rdma_join_multicast", .conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "rdma_join_multicast",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group ex_group = {
-	.call = "rdma_join_multicast_ex", .conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm", .rows = ex_rows,
-	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
+	.call = "rdma_join_multicast_ex",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = ex_rows,
+	.row_size = sizeof(ex_rows[0]),
+	.nrows = ARRAY_SIZE(ex_rows),
 	.run = run,
 };
 RC_GROUP(ex_group);

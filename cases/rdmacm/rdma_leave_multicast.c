@@ -36,8 +36,8 @@
  */
 struct leaver {
 	struct member *m;
-	struct member *m2;	/* a second id, for the row that needs one */
-	const char *ip;		/* the group */
+	struct member *m2; /* a second id, for the row that needs one */
+	const char *ip; /* the group */
 	struct sockaddr_storage group;
 	struct vres sender;
 };
@@ -56,86 +56,125 @@ static leave_check leaves_after_join, cancels_join, fails_never_joined,
 	fails_second_leave, fails_other_family, leaves_at_other_port,
 	destroy_id_leaves_all, other_id_stays, leaves_unacked_join;
 
-#define DOC_LEAVE "Leaves a multicast group and detaches an associated QP " \
+#define DOC_LEAVE                                                 \
+	"Leaves a multicast group and detaches an associated QP " \
 	"from the group."
-#define DOC_ERR "Returns 0 on success, or -1 on error.  If an error occurs, " \
+#define DOC_ERR                                                       \
+	"Returns 0 on success, or -1 on error.  If an error occurs, " \
 	"errno will be set to indicate the failure reason."
-#define DOC_CANCEL "Calling this function before a group has been fully " \
+#define DOC_CANCEL                                             \
+	"Calling this function before a group has been fully " \
 	"joined results in canceling the join operation."
-#define DOC_DESTROY "Destroying an rdma_cm_id will automatically leave all " \
+#define DOC_DESTROY                                              \
+	"Destroying an rdma_cm_id will automatically leave all " \
 	"multicast groups."
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_ROCE | RC_NEED_UD)
 
 static const struct leave_row rows[] = {
-	{ .c = { .id = "rdmacm/leave_multicast/ipv4-after-join", .doc = DOC_LEAVE,
+	{ .c = { .id = "rdmacm/leave_multicast/ipv4-after-join",
+		 .doc = DOC_LEAVE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message arrives before; none after, and the netdev "
-		 "leaves the IPv4 group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = leaves_after_join, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/ipv6-after-join", .doc = DOC_LEAVE,
-		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "a message arrives before; none after", .needs = NEEDS,
+			 "leaves the IPv4 group",
+		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = leaves_after_join, .family = AF_INET6 },
+	  .check = leaves_after_join,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/ipv6-after-join",
+		 .doc = DOC_LEAVE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a message arrives before; none after",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = leaves_after_join,
+	  .family = AF_INET6 },
 	{ .c = { .id = "rdmacm/leave_multicast/before-join-completes",
-		 .doc = DOC_CANCEL, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_CANCEL,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "leave right after the join, before "
-		 "its event is taken: no join event follows (the event seen, "
-		 "if any, is the output)", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = cancels_join, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/never-joined", .doc = DOC_ERR,
+			 "its event is taken: no join event follows (the event seen, "
+			 "if any, is the output)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = cancels_join,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/never-joined",
+		 .doc = DOC_ERR,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a group the id never joined: the page does not say "
-		 "that this fails; read as an error, as there is nothing to "
-		 "leave", .needs = NEEDS, .contract = { RC_FAILS() } },
-	  .check = fails_never_joined, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/twice", .doc = DOC_ERR,
-		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the second leave: the group is no longer "
-		 "joined, read as an error like a group never joined",
+			 "that this fails; read as an error, as there is nothing to "
+			 "leave",
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = fails_second_leave, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/other-family", .doc = DOC_ERR,
+	  .check = fails_never_joined,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/twice",
+		 .doc = DOC_ERR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the second leave: the group is no longer "
+			 "joined, read as an error like a group never joined",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = fails_second_leave,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/other-family",
+		 .doc = DOC_ERR,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "joined the IPv4 group, leaving the IPv6 one: a group "
-		 "never joined, read as an error", .needs = NEEDS,
+			 "never joined, read as an error",
+		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = fails_other_family, .family = AF_INET },
+	  .check = fails_other_family,
+	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/address-differs-in-port-only",
-		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_LEAVE,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "joined the IPv4 group port 0, leaving it at port "
-		 "4791: an IP multicast group has no port, so "
-		 "this is the group joined", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = leaves_at_other_port, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/destroy-id-leaves-all",
-		 .doc = DOC_DESTROY, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "two groups; after rdma_destroy_qp "
-		 "and rdma_destroy_id (the call observed) the netdev is in "
-		 "neither IPv4 group", .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = destroy_id_leaves_all, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/two-ids-one-leaves",
-		 .doc = DOC_LEAVE, .basis = RC_BASIS_DOCUMENTED,
-		 .note = "two ids in one group: after one "
-		 "leaves, the other still gets each message, the leaver none",
-		 .needs = NEEDS, .contract = { RC_RETURNS(0) } },
-	  .check = other_id_stays, .family = AF_INET },
-	{ .c = { .id = "rdmacm/leave_multicast/join-event-not-acked",
-		 .doc = DOC_LEAVE, .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the join event is taken but not yet "
-		 "acknowledged; nothing in the man pages makes leave wait "
-		 "for it", .needs = NEEDS, .watchdog_ms = LEAVE_WATCHDOG_MS,
+			 "4791: an IP multicast group has no port, so "
+			 "this is the group joined",
+		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = leaves_unacked_join, .family = AF_INET },
+	  .check = leaves_at_other_port,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/destroy-id-leaves-all",
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two groups; after rdma_destroy_qp "
+			 "and rdma_destroy_id (the call observed) the netdev is in "
+			 "neither IPv4 group",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = destroy_id_leaves_all,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/two-ids-one-leaves",
+		 .doc = DOC_LEAVE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two ids in one group: after one "
+			 "leaves, the other still gets each message, the leaver none",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = other_id_stays,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/join-event-not-acked",
+		 .doc = DOC_LEAVE,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the join event is taken but not yet "
+			 "acknowledged; nothing in the man pages makes leave wait "
+			 "for it",
+		 .needs = NEEDS,
+		 .watchdog_ms = LEAVE_WATCHDOG_MS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = leaves_unacked_join,
+	  .family = AF_INET },
 };
 
 /* The call under test on the first id, for the group at @addr. */
 static void observe_leave(struct rc_ctx *ctx, struct leaver *l,
 			  struct sockaddr_storage *addr)
 {
-	RC_OBSERVE(ctx, ctx->ops->rdma_leave_multicast(l->m->id,
-					(struct sockaddr *)addr));
+	RC_OBSERVE(ctx, ctx->ops->rdma_leave_multicast(
+				l->m->id, (struct sockaddr *)addr));
 }
 
 /* The group delivers before the leave, or the row proves nothing: a
@@ -145,7 +184,8 @@ static bool delivers(struct rc_ctx *ctx, struct leaver *l)
 	if (!mc_send_to_group(ctx, &l->sender, l->m))
 		return false;
 	if (member_count(ctx, l->m, VRES_QUIET_MS) != 1) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "a message to the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a message to the "
 			     "joined group did not arrive");
 		return false;
 	}
@@ -175,7 +215,7 @@ static void left(const struct leave_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "the id that stayed got no copy");
 	if (member_count(ctx, l->m, VRES_QUIET_MS))
 		rc_obs_violation(ctx->obs, "a message sent after the leave "
-				 "reached the QP");
+					   "reached the QP");
 	if (row->family == AF_INET && !stayed && mc_igmp_member(l->ip))
 		rc_obs_violation(ctx->obs, "the netdev is still in %s", l->ip);
 }
@@ -196,8 +236,8 @@ static void leaves_after_join(const struct leave_row *row, struct rc_ctx *ctx,
 	leave_joined(row, ctx, l, false);
 }
 
-static void leaves_unacked_join(const struct leave_row *row,
-				struct rc_ctx *ctx, struct leaver *l)
+static void leaves_unacked_join(const struct leave_row *row, struct rc_ctx *ctx,
+				struct leaver *l)
 {
 	leave_joined(row, ctx, l, true);
 }
@@ -221,17 +261,17 @@ static void cancels_join(const struct leave_row *row, struct rc_ctx *ctx,
 	rc_obs_out(ctx->obs, &type, sizeof(type));
 	if (type == RDMA_CM_EVENT_MULTICAST_JOIN)
 		rc_obs_violation(ctx->obs, "a join event came after the join "
-				 "was cancelled");
+					   "was cancelled");
 }
 
-static void fails_never_joined(const struct leave_row *row,
-			       struct rc_ctx *ctx, struct leaver *l)
+static void fails_never_joined(const struct leave_row *row, struct rc_ctx *ctx,
+			       struct leaver *l)
 {
 	observe_leave(ctx, l, &l->group);
 }
 
-static void fails_second_leave(const struct leave_row *row,
-			       struct rc_ctx *ctx, struct leaver *l)
+static void fails_second_leave(const struct leave_row *row, struct rc_ctx *ctx,
+			       struct leaver *l)
 {
 	if (!joined(ctx, l, false))
 		return;
@@ -239,8 +279,8 @@ static void fails_second_leave(const struct leave_row *row,
 	observe_leave(ctx, l, &l->group);
 }
 
-static void fails_other_family(const struct leave_row *row,
-			       struct rc_ctx *ctx, struct leaver *l)
+static void fails_other_family(const struct leave_row *row, struct rc_ctx *ctx,
+			       struct leaver *l)
 {
 	struct sockaddr_storage other;
 
@@ -279,7 +319,7 @@ static void destroy_id_leaves_all(const struct leave_row *row,
 	if (mc_igmp_member(l->ip) ||
 	    mc_igmp_member(mc_group(ctx, MC_IPV4_OTHER)))
 		rc_obs_violation(ctx->obs, "the netdev is still in a group of "
-				 "the destroyed id");
+					   "the destroyed id");
 }
 
 static void other_id_stays(const struct leave_row *row, struct rc_ctx *ctx,
@@ -298,7 +338,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct leave_row *row = r;
 	const struct rc_ops *ops = ctx->ops;
 	static struct member m, m2;
-	struct leaver l = { .m = &m, .m2 = &m2,
+	struct leaver l = { .m = &m,
+			    .m2 = &m2,
 			    .ip = MC_GROUP_OF(ctx, row->family) };
 	int join6 = -1;
 
@@ -330,8 +371,12 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "rdma_leave_multicast", .conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "rdma_leave_multicast",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

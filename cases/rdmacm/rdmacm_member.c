@@ -11,7 +11,7 @@
 #include "../../harness/device.h"
 
 void mc_addr_of(int family, const char *ip, int port,
-		    struct sockaddr_storage *ss)
+		struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
 	ss->ss_family = family;
@@ -36,8 +36,7 @@ bool mc_broken(struct rc_ctx *ctx, const char *what)
 }
 
 /* The port's own address of @family, from its GID. */
-bool mc_own_addr(struct rc_ctx *ctx, int family,
-		     struct sockaddr_storage *ss)
+bool mc_own_addr(struct rc_ctx *ctx, int family, struct sockaddr_storage *ss)
 {
 	uint8_t gid[16];
 	char ip[INET6_ADDRSTRLEN];
@@ -55,8 +54,10 @@ bool member_open(struct rc_ctx *ctx, struct member *m, int family)
 	const struct rc_ops *ops = ctx->ops;
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
-		.cap = { .max_send_wr = 4, .max_recv_wr = VRES_SLOTS,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = VRES_SLOTS,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
 	};
 	struct ibv_recv_wr wr = {}, *bad;
 	struct sockaddr_storage ss;
@@ -73,14 +74,14 @@ bool member_open(struct rc_ctx *ctx, struct member *m, int family)
 		m->id = NULL;
 		return mc_broken(ctx, "rdma_create_id");
 	}
-	if (ops->rdma_bind_addr(m->id, (struct sockaddr *)&ss) ||
-	    !m->id->verbs)
+	if (ops->rdma_bind_addr(m->id, (struct sockaddr *)&ss) || !m->id->verbs)
 		return mc_broken(ctx, "rdma_bind_addr to the port's address");
 	m->pd = ibv_alloc_pd(m->id->verbs);
-	m->cq = m->pd ? ibv_create_cq(m->id->verbs, VRES_SLOTS, NULL, NULL,
-				      0) : NULL;
+	m->cq = m->pd ? ibv_create_cq(m->id->verbs, VRES_SLOTS, NULL, NULL, 0) :
+			NULL;
 	m->mr = m->cq ? ibv_reg_mr(m->pd, m->buf, sizeof(m->buf),
-				   IBV_ACCESS_LOCAL_WRITE) : NULL;
+				   IBV_ACCESS_LOCAL_WRITE) :
+			NULL;
 	if (!m->mr)
 		return mc_broken(ctx, "PD, CQ or MR");
 	qa.send_cq = qa.recv_cq = m->cq;
@@ -121,18 +122,19 @@ void member_close(struct rc_ctx *ctx, struct member *m)
 
 /* The next event of the channel within @ms (scaled): its type, or -1. */
 int mc_next_event(struct rc_ctx *ctx, struct member *m, int ms,
-		      struct rdma_cm_event **ev)
+		  struct rdma_cm_event **ev)
 {
 	struct pollfd p = { .fd = m->ch->fd, .events = POLLIN };
 
-	if (poll(&p, 1, rc_scaled_ms(ctx, ms)) != 1 || ctx->ops->rdma_get_cm_event(m->ch, ev))
+	if (poll(&p, 1, rc_scaled_ms(ctx, ms)) != 1 ||
+	    ctx->ops->rdma_get_cm_event(m->ch, ev))
 		return -1;
 	return (*ev)->event;
 }
 
 /* Join @group and take the join event; acknowledge it unless @hold. */
 bool member_join(struct rc_ctx *ctx, struct member *m,
-			struct sockaddr_storage *group, bool hold)
+		 struct sockaddr_storage *group, bool hold)
 {
 	struct rdma_cm_event *ev;
 	int type;
@@ -141,22 +143,27 @@ bool member_join(struct rc_ctx *ctx, struct member *m,
 					  group)) {
 		/* the kernel's ENOTSUPP: no such join on this port */
 		if (errno == KERNEL_ENOTSUPP) {
-			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the kernel "
-				     "refuses this join on %s (ENOTSUPP): no IPv6 "
-				     "groups on RoCE v2", ctx->target->ca);
+			rc_obs_state(
+				ctx->obs, RC_STATE_UNSUPPORTED,
+				"the kernel "
+				"refuses this join on %s (ENOTSUPP): no IPv6 "
+				"groups on RoCE v2",
+				ctx->target->ca);
 			return false;
 		}
 		return mc_broken(ctx, "rdma_join_multicast");
 	}
 	type = mc_next_event(ctx, m, VRES_WAIT_MS, &ev);
 	if (type != RDMA_CM_EVENT_MULTICAST_JOIN || ev->status) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "join: event %d status "
-			     "%d", type, type < 0 ? 0 : ev->status);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "join: event %d status "
+			     "%d",
+			     type, type < 0 ? 0 : ev->status);
 		return false;
 	}
 	if (ev->param.ud.private_data != group)
 		rc_obs_violation(ctx->obs, "the join event's private_data is "
-				 "not the join's context");
+					   "not the join's context");
 	m->group_ah = ev->param.ud.ah_attr;
 	m->group_qkey = ev->param.ud.qkey;
 	if (!hold)
@@ -177,8 +184,7 @@ int member_count(struct rc_ctx *ctx, struct member *m, int ms)
 }
 
 /* One message to @m's group from a QP of the harness. */
-bool mc_send_to_group(struct rc_ctx *ctx, struct vres *sender,
-			  struct member *m)
+bool mc_send_to_group(struct rc_ctx *ctx, struct vres *sender, struct member *m)
 {
 	struct ibv_ah_attr a = m->group_ah;
 	struct ibv_ah *ah;

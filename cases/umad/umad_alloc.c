@@ -18,10 +18,12 @@
 
 #include "umad_hdr.h"
 
-#define DOC "umad_alloc() allocates memory for an array of num umad buffers " \
+#define DOC                                                               \
+	"umad_alloc() allocates memory for an array of num umad buffers " \
 	"of size bytes."
 #define DOC_NULL "umad_alloc() returns NULL if out of memory."
-#define DOC_FREE "umad_free() frees memory previously allocated with " \
+#define DOC_FREE                                              \
+	"umad_free() frees memory previously allocated with " \
 	"umad_alloc()."
 
 struct alloc_row;
@@ -37,32 +39,44 @@ struct alloc_row {
 static alloc_check buffers_writable, allocates_and_frees, frees_allocated;
 
 static const struct alloc_row rows[] = {
-	{ .c = { .id = "umad/alloc/num-buffers-writable", .doc = DOC,
+	{ .c = { .id = "umad/alloc/num-buffers-writable",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "4 buffers of 64 + 256 bytes: all 1280 written",
 		 .contract = { .ret = RC_RET_OK } },
-	  .check = buffers_writable, .num = 4, .size = 320 },
-	{ .c = { .id = "umad/alloc/out-of-memory", .doc = DOC_NULL,
+	  .check = buffers_writable,
+	  .num = 4,
+	  .size = 320 },
+	{ .c = { .id = "umad/alloc/out-of-memory",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "2 buffers of SIZE_MAX / 2 + 1 bytes: more than any "
 			 "address space",
 		 .contract = { .ret = RC_RET_ERR } },
-	  .check = allocates_and_frees, .num = 2, .size = SIZE_MAX / 2 + 1 },
-	{ .c = { .id = "umad/alloc/zero-buffers", .doc = DOC_NULL,
+	  .check = allocates_and_frees,
+	  .num = 2,
+	  .size = SIZE_MAX / 2 + 1 },
+	{ .c = { .id = "umad/alloc/zero-buffers",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "0 buffers of 320 bytes ask for no memory, so none "
 			 "can be out of it: not NULL (the page gives NULL no "
 			 "other meaning); what it gives, umad_free takes",
 		 .contract = { .ret = RC_RET_OK } },
-	  .check = allocates_and_frees, .num = 0, .size = 320 },
+	  .check = allocates_and_frees,
+	  .num = 0,
+	  .size = 320 },
 };
 
 static const struct alloc_row free_rows[] = {
-	{ .c = { .id = "umad/free/allocated", .doc = DOC_FREE,
+	{ .c = { .id = "umad/free/allocated",
+		 .doc = DOC_FREE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "returns, and the process goes on",
 		 .contract = { .ret = RC_RET_EQ } },
-	  .check = frees_allocated, .num = 2, .size = 320 },
+	  .check = frees_allocated,
+	  .num = 2,
+	  .size = 320 },
 };
 
 static void buffers_writable(const struct alloc_row *row, struct rc_ctx *ctx)
@@ -76,8 +90,7 @@ static void buffers_writable(const struct alloc_row *row, struct rc_ctx *ctx)
 	}
 }
 
-static void allocates_and_frees(const struct alloc_row *row,
-				struct rc_ctx *ctx)
+static void allocates_and_frees(const struct alloc_row *row, struct rc_ctx *ctx)
 {
 	void *p;
 
@@ -109,16 +122,23 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_alloc", .conv = RC_CONV_NULL_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_alloc",
+	.conv = RC_CONV_NULL_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group free_group = {
-	.call = "umad_free", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = free_rows,
-	.row_size = sizeof(free_rows[0]), .nrows = ARRAY_SIZE(free_rows),
+	.call = "umad_free",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = free_rows,
+	.row_size = sizeof(free_rows[0]),
+	.nrows = ARRAY_SIZE(free_rows),
 	.run = run,
 };
 RC_GROUP(free_group);

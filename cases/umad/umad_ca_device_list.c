@@ -24,20 +24,27 @@
 
 #include "umad_dev.h"
 
-#define DOC_GET "umad_get_ca_device_list() returns list of struct " \
+#define DOC_GET                                             \
+	"umad_get_ca_device_list() returns list of struct " \
 	"umad_device_node filled with local IB devices(CAs) names."
-#define DOC_FILLS "umad_get_ca_device_list() fills the cas list of struct " \
+#define DOC_FILLS                                                 \
+	"umad_get_ca_device_list() fills the cas list of struct " \
 	"umad_device_node with local IB devices (CAs) names."
-#define DOC_LAST "The last value of the list is NULL in order to indicate " \
+#define DOC_LAST                                                   \
+	"The last value of the list is NULL in order to indicate " \
 	"the number of entries filled."
-#define DOC_FREE "umad_free_ca_device_list() frees the struct " \
+#define DOC_FREE                                                    \
+	"umad_free_ca_device_list() frees the struct "              \
 	"umad_device_node list and its values that allocated with " \
 	"umad_get_ca_namelist()."
-#define DOC_EMPTY "In case of empty list (zero elements), NULL is returned " \
+#define DOC_EMPTY                                                  \
+	"In case of empty list (zero elements), NULL is returned " \
 	"and errno is not set."
-#define DOC_SORT "sort the cas list of struct umad_device_node by IB " \
+#define DOC_SORT                                              \
+	"sort the cas list of struct umad_device_node by IB " \
 	"devices (CAs) names (Alphabetical sorting)."
-#define DOC_SIZE0 "if size_t size input parameter is zero, the function " \
+#define DOC_SIZE0                                               \
+	"if size_t size input parameter is zero, the function " \
 	"will calculate the size of the cas list."
 #define DOC_SORTED "returns zero value if sorting was succeded."
 #define DOC_ERROR "On error, non-zero value is returned."
@@ -51,7 +58,7 @@ typedef void list_check(const struct list_row *row, struct rc_ctx *ctx);
 struct list_row {
 	struct rc_case c;
 	list_check *check;
-	size_t size;		/* umad_sort_ca_device_list's size */
+	size_t size; /* umad_sort_ca_device_list's size */
 };
 
 static list_check lists_target, same_as_cas_names, ends_with_null,
@@ -61,41 +68,52 @@ static list_check lists_target, same_as_cas_names, ends_with_null,
 
 static const struct list_row get_rows[] = {
 	{ .c = { .id = "umad/get_ca_device_list/lists-target-device",
-		 .doc = DOC_GET, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_GET,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target device is a name of the list, no name "
 			 "twice; the names, sorted, compared between the "
 			 "implementations",
-		 .needs = NEEDS_CA, .contract = { RC_SUCCEEDS } },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = lists_target },
 	{ .c = { .id = "umad/get_ca_device_list/names-of-get-cas-names",
-		 .doc = DOC_FILLS, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_FILLS,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "umad_get_cas_names(3) fills its array with \"local IB "
 			 "devices (CAs) names\" too: the same names, as sets",
-		 .needs = NEEDS_CA, .contract = { RC_SUCCEEDS } },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = same_as_cas_names },
 	{ .c = { .id = "umad/get_ca_device_list/ends-with-null",
-		 .doc = DOC_LAST, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_LAST,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the walk to NULL counts as many nodes as "
 			 "umad_get_cas_names gives names",
-		 .needs = NEEDS_CA, .contract = { RC_SUCCEEDS } },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = ends_with_null },
 	{ .c = { .id = "umad/get_ca_device_list/a-list-of-its-own-each-call",
-		 .doc = DOC_GET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_GET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "two calls, two lists: freeing the first leaves the "
 			 "second whole (no node or name shared)",
-		 .needs = NEEDS_CA, .contract = { RC_SUCCEEDS } },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = own_list_each_call },
 };
 
 static const struct list_row free_rows[] = {
 	{ .c = { .id = "umad/free_ca_device_list/every-byte-back",
-		 .doc = DOC_FREE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FREE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the heap in use (mallinfo2) is what it was before "
 			 "umad_get_ca_device_list, after eight warm-up call pairs",
-		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = frees_every_byte },
 	{ .c = { .id = "umad/free_ca_device_list/empty-list",
-		 .doc = DOC_EMPTY, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_EMPTY,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "NULL is the empty list umad_get_ca_device_list "
 			 "returns: freeing it returns",
 		 .contract = { RC_RETURNS(0) } },
@@ -104,54 +122,66 @@ static const struct list_row free_rows[] = {
 
 static const struct list_row sort_rows[] = {
 	{ .c = { .id = "umad/sort_ca_device_list/size-zero-counts-the-list",
-		 .doc = DOC_SIZE0, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_SIZE0,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "five names out of order, size 0: all five sorted",
 		 .contract = { RC_RETURNS(0) } },
-	  .check = sorts_counted, .size = 0 },
+	  .check = sorts_counted,
+	  .size = 0 },
 	{ .c = { .id = "umad/sort_ca_device_list/exact-size",
-		 .doc = DOC_SORTED, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_SORTED,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "five names out of order, size 5: all five sorted",
 		 .contract = { RC_RETURNS(0) } },
-	  .check = sorts_counted, .size = 5 },
+	  .check = sorts_counted,
+	  .size = 5 },
 	{ .c = { .id = "umad/sort_ca_device_list/every-order-of-four",
-		 .doc = DOC_SORT, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_SORT,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "all 24 orders of mlx5_1, mlx5_10, mlx5_2, rxe0 "
 			 "(strcmp's order; the first three differ late), "
 			 "each sorted alike; returns the last call's value",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = sorts_every_order },
 	{ .c = { .id = "umad/sort_ca_device_list/nodes-relinked-not-copied",
-		 .doc = DOC_SORT, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_SORT,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the list is the caller's: after the sort *head and "
 			 "every next are the same five nodes, none new, none "
 			 "lost, names untouched",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = relinks_nodes },
 	{ .c = { .id = "umad/sort_ca_device_list/two-names",
-		 .doc = DOC_SORT, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_SORT,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the shortest list with an order to change: rxe1, "
 			 "rxe0 becomes rxe0, rxe1",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = sorts_two },
 	{ .c = { .id = "umad/sort_ca_device_list/empty-list",
-		 .doc = DOC_SIZE0, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_SIZE0,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an empty list (head NULL) counts zero nodes: "
 			 "nothing to sort, success, *head still NULL",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = sorts_empty },
 	{ .c = { .id = "umad/sort_ca_device_list/size-one-short",
-		 .doc = DOC_ERROR, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_ERROR,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "size is \"the size of the cas list\" (or zero, for "
 			 "the function to count it): 4 for a list of five is a "
 			 "wrong argument, non-zero, and the list as it was",
 		 .contract = { RC_ANY_RETURN } },
-	  .check = refuses_wrong_size, .size = 4 },
+	  .check = refuses_wrong_size,
+	  .size = 4 },
 	{ .c = { .id = "umad/sort_ca_device_list/size-one-beyond",
-		 .doc = DOC_ERROR, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_ERROR,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "6 for a list of five: non-zero, and the list as it "
 			 "was",
 		 .contract = { RC_ANY_RETURN } },
-	  .check = refuses_wrong_size, .size = 6 },
+	  .check = refuses_wrong_size,
+	  .size = 6 },
 };
 
 static int by_name(const void *a, const void *b)
@@ -161,8 +191,7 @@ static int by_name(const void *a, const void *b)
 
 /* The names of @l, sorted, NUL-padded to UMAD_CA_NAME_LEN; how many, or
  * -1 when the list does not end within MAX_WALK nodes. */
-static int names_of(struct umad_device_node *l,
-		    char names[][UMAD_CA_NAME_LEN])
+static int names_of(struct umad_device_node *l, char names[][UMAD_CA_NAME_LEN])
 {
 	int n;
 
@@ -230,8 +259,10 @@ static void same_as_cas_names(const struct list_row *row, struct rc_ctx *ctx)
 	}
 	qsort(cas, k, UMAD_CA_NAME_LEN, by_name);
 	if (n != k || memcmp(names, cas, n * UMAD_CA_NAME_LEN))
-		rc_obs_violation(ctx->obs, "%d names, umad_get_cas_names "
-				 "gives %d others", n, k);
+		rc_obs_violation(ctx->obs,
+				 "%d names, umad_get_cas_names "
+				 "gives %d others",
+				 n, k);
 }
 
 static void ends_with_null(const struct list_row *row, struct rc_ctx *ctx)
@@ -246,17 +277,16 @@ static void ends_with_null(const struct list_row *row, struct rc_ctx *ctx)
 	ctx->ops->umad_free_ca_device_list(l);
 	k = ctx->ops->umad_get_cas_names(cas, MAX_WALK);
 	if (n < 0)
-		rc_obs_violation(ctx->obs, "no NULL within %d nodes",
-				 MAX_WALK);
+		rc_obs_violation(ctx->obs, "no NULL within %d nodes", MAX_WALK);
 	else if (n != k)
 		rc_obs_violation(ctx->obs, "NULL after %d nodes, for %d names",
 				 n, k);
 }
 
-static void own_list_each_call(const struct list_row *row,
-			       struct rc_ctx *ctx)
+static void own_list_each_call(const struct list_row *row, struct rc_ctx *ctx)
 {
-	char before[MAX_WALK][UMAD_CA_NAME_LEN], after[MAX_WALK][UMAD_CA_NAME_LEN];
+	char before[MAX_WALK][UMAD_CA_NAME_LEN],
+		after[MAX_WALK][UMAD_CA_NAME_LEN];
 	struct umad_device_node *a = ctx->ops->umad_get_ca_device_list();
 	struct umad_device_node *b = get(ctx);
 	int n;
@@ -273,7 +303,7 @@ static void own_list_each_call(const struct list_row *row,
 	if (n != names_of(b, after) ||
 	    memcmp(before, after, n * UMAD_CA_NAME_LEN))
 		rc_obs_violation(ctx->obs, "freeing one list changed the "
-				 "other");
+					   "other");
 	ctx->ops->umad_free_ca_device_list(b);
 }
 
@@ -327,8 +357,7 @@ static struct umad_device_node *make_list(struct umad_device_node *v,
 }
 
 /* Is @l @want, in that order, and nothing after? */
-static bool is_order(struct umad_device_node *l, const char *const *want,
-		     int n)
+static bool is_order(struct umad_device_node *l, const char *const *want, int n)
 {
 	int i;
 
@@ -340,8 +369,8 @@ static bool is_order(struct umad_device_node *l, const char *const *want,
 
 static void sorts_counted(const struct list_row *row, struct rc_ctx *ctx)
 {
-	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9",
-					     "rxe0", "hfi1_0" };
+	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
+					     "hfi1_0" };
 	static const char *const sorted[] = { "hfi1_0", "ibp0s9", "mlx5_0",
 					      "rxe0", "rxe1" };
 	struct umad_device_node v[5], *head = make_list(v, names, 5);
@@ -349,7 +378,7 @@ static void sorts_counted(const struct list_row *row, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ctx->ops->umad_sort_ca_device_list(&head, row->size));
 	if (!is_order(head, sorted, 5))
 		rc_obs_violation(ctx->obs, "the list is not hfi1_0, ibp0s9, "
-				 "mlx5_0, rxe0, rxe1");
+					   "mlx5_0, rxe0, rxe1");
 }
 
 static void sorts_every_order(const struct list_row *row, struct rc_ctx *ctx)
@@ -380,16 +409,18 @@ static void sorts_every_order(const struct list_row *row, struct rc_ctx *ctx)
 	}
 	rc_obs_end(ctx->obs, ret);
 	if (orders != 24)
-		abort();	/* the loop above is wrong, not the library */
+		abort(); /* the loop above is wrong, not the library */
 	if (wrong)
-		rc_obs_violation(ctx->obs, "%d of the 24 orders not sorted "
-				 "(or not 0)", wrong);
+		rc_obs_violation(ctx->obs,
+				 "%d of the 24 orders not sorted "
+				 "(or not 0)",
+				 wrong);
 }
 
 static void relinks_nodes(const struct list_row *row, struct rc_ctx *ctx)
 {
-	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9",
-					     "rxe0", "hfi1_0" };
+	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
+					     "hfi1_0" };
 	struct umad_device_node v[5], *head = make_list(v, names, 5), *l;
 	unsigned int seen = 0;
 	int i, n = 0;
@@ -399,15 +430,19 @@ static void relinks_nodes(const struct list_row *row, struct rc_ctx *ctx)
 		for (i = 0; i < 5 && l != &v[i]; i++)
 			;
 		if (i == 5 || l->ca_name != names[i]) {
-			rc_obs_violation(ctx->obs, "node %d is not one of the "
-					 "caller's five, as it was", n);
+			rc_obs_violation(ctx->obs,
+					 "node %d is not one of the "
+					 "caller's five, as it was",
+					 n);
 			return;
 		}
 		seen |= 1u << i;
 	}
 	if (n != 5 || seen != 0x1f)
-		rc_obs_violation(ctx->obs, "%d nodes after the sort, of the "
-				 "caller's five", n);
+		rc_obs_violation(ctx->obs,
+				 "%d nodes after the sort, of the "
+				 "caller's five",
+				 n);
 }
 
 static void sorts_two(const struct list_row *row, struct rc_ctx *ctx)
@@ -421,19 +456,20 @@ static void sorts_two(const struct list_row *row, struct rc_ctx *ctx)
 		rc_obs_violation(ctx->obs, "the list is not rxe0, rxe1");
 }
 
-static void refuses_wrong_size(const struct list_row *row,
-			       struct rc_ctx *ctx)
+static void refuses_wrong_size(const struct list_row *row, struct rc_ctx *ctx)
 {
-	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9",
-					     "rxe0", "hfi1_0" };
+	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
+					     "hfi1_0" };
 	struct umad_device_node v[5], *head = make_list(v, names, 5);
 	int ret;
 
-	RC_OBSERVE(ctx, ret = ctx->ops->umad_sort_ca_device_list(&head,
-								  row->size));
+	RC_OBSERVE(ctx,
+		   ret = ctx->ops->umad_sort_ca_device_list(&head, row->size));
 	if (!ret)
-		rc_obs_violation(ctx->obs, "0 (success) for size %zu of a list "
-				 "of 5", row->size);
+		rc_obs_violation(ctx->obs,
+				 "0 (success) for size %zu of a list "
+				 "of 5",
+				 row->size);
 	if (!is_order(head, names, 5))
 		rc_obs_violation(ctx->obs, "the list changed");
 }
@@ -464,26 +500,35 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group get_group = {
-	.call = "umad_get_ca_device_list", .conv = RC_CONV_NULL_ERRNO,
-	.lib = "umad", .rows = get_rows,
-	.row_size = sizeof(get_rows[0]), .nrows = ARRAY_SIZE(get_rows),
+	.call = "umad_get_ca_device_list",
+	.conv = RC_CONV_NULL_ERRNO,
+	.lib = "umad",
+	.rows = get_rows,
+	.row_size = sizeof(get_rows[0]),
+	.nrows = ARRAY_SIZE(get_rows),
 	.run = run,
 };
 RC_GROUP(get_group);
 
 static const struct rc_group free_group = {
-	.call = "umad_free_ca_device_list", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = free_rows,
-	.row_size = sizeof(free_rows[0]), .nrows = ARRAY_SIZE(free_rows),
+	.call = "umad_free_ca_device_list",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = free_rows,
+	.row_size = sizeof(free_rows[0]),
+	.nrows = ARRAY_SIZE(free_rows),
 	.run = run,
 };
 RC_GROUP(free_group);
 
 /* "On error, non-zero value is returned": a plain value, 0 the success */
 static const struct rc_group sort_group = {
-	.call = "umad_sort_ca_device_list", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = sort_rows,
-	.row_size = sizeof(sort_rows[0]), .nrows = ARRAY_SIZE(sort_rows),
+	.call = "umad_sort_ca_device_list",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = sort_rows,
+	.row_size = sizeof(sort_rows[0]),
+	.nrows = ARRAY_SIZE(sort_rows),
 	.run = run,
 };
 RC_GROUP(sort_group);

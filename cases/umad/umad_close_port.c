@@ -11,28 +11,39 @@
 
 #include "umad_dev.h"
 
-#define DOC_OK "umad_close_port() closes the port specified by the handle " \
+#define DOC_OK                                                       \
+	"umad_close_port() closes the port specified by the handle " \
 	"portid."
-#define DOC_EINVAL "-EINVAL is returned if the portid is not a handle to a " \
+#define DOC_EINVAL                                                \
+	"-EINVAL is returned if the portid is not a handle to a " \
 	"valid (open) port."
 
-static dev_check closes_open_port, rejects_never_opened,
-	rejects_closed_twice;
+static dev_check closes_open_port, rejects_never_opened, rejects_closed_twice;
 
 static const struct dev_row rows[] = {
-	{ .c = { .id = "umad/close_port/open-port", .doc = DOC_OK,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	{ .c = { .id = "umad/close_port/open-port",
+		 .doc = DOC_OK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .check = closes_open_port },
-	{ .c = { .id = "umad/close_port/never-opened", .doc = DOC_EINVAL,
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = closes_open_port },
+	{ .c = { .id = "umad/close_port/never-opened",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "handle 1000: not a descriptor umad_open_port gave",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_never_opened },
-	{ .c = { .id = "umad/close_port/closed-twice", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/close_port/closed-twice",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .check = rejects_closed_twice },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = rejects_closed_twice },
 };
 
 /* The target's port opened, not the call under test; -1 (BROKEN) when it
@@ -58,18 +69,18 @@ static void closes_open_port(const struct dev_row *row, struct rc_ctx *ctx)
 		return;
 	RC_OBSERVE(ctx, ctx->ops->umad_close_port(fd));
 	if (fcntl(fd, F_GETFD) >= 0)
-		rc_obs_violation(ctx->obs, "descriptor %d still open after "
-				 "umad_close_port", fd);
+		rc_obs_violation(ctx->obs,
+				 "descriptor %d still open after "
+				 "umad_close_port",
+				 fd);
 }
 
-static void rejects_never_opened(const struct dev_row *row,
-				 struct rc_ctx *ctx)
+static void rejects_never_opened(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_close_port(1000));
 }
 
-static void rejects_closed_twice(const struct dev_row *row,
-				 struct rc_ctx *ctx)
+static void rejects_closed_twice(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	int fd = open_target(row, ctx);
 
@@ -91,8 +102,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_close_port", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_close_port",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

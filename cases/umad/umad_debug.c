@@ -11,39 +11,62 @@
  */
 #include "umad_hdr.h"
 
-#define DOC "umad_debug() sets the umad library internal debug level to " \
+#define DOC                                                           \
+	"umad_debug() sets the umad library internal debug level to " \
 	"level."
 #define DOC_DEFAULT "0 - no debug (the default)"
-#define DOC_QUERY "Note that the current debug level can be queried by " \
+#define DOC_QUERY                                              \
+	"Note that the current debug level can be queried by " \
 	"passing a negative value as level."
 #define DOC_NEGATIVE "Negative values are ignored in terms of set."
 
 struct debug_row {
 	struct rc_case c;
-	int set;		/* -1: no set first */
-	int level;		/* the call observed */
+	int set; /* -1: no set first */
+	int level; /* the call observed */
 };
 
-#define LEVEL(v) { RC_RETURNS(v) }
+#define LEVEL(v)              \
+	{                     \
+		RC_RETURNS(v) \
+	}
 
 static const struct debug_row rows[] = {
-	{ .c = { .id = "umad/debug/default-is-zero", .doc = DOC_DEFAULT,
+	{ .c = { .id = "umad/debug/default-is-zero",
+		 .doc = DOC_DEFAULT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "queried with -1 in a process that set nothing",
-		 .contract = LEVEL(0) }, .set = -1, .level = -1 },
-	{ .c = { .id = "umad/debug/set-returns-level", .doc = DOC,
+		 .contract = LEVEL(0) },
+	  .set = -1,
+	  .level = -1 },
+	{ .c = { .id = "umad/debug/set-returns-level",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "\"returns the actual debug level\": 1 after setting 1",
-		 .contract = LEVEL(1) }, .set = -1, .level = 1 },
-	{ .c = { .id = "umad/debug/query-after-set", .doc = DOC_QUERY,
-		 .basis = RC_BASIS_DOCUMENTED, .note = "2 set, then -1",
-		 .contract = LEVEL(2) }, .set = 2, .level = -1 },
-	{ .c = { .id = "umad/debug/negative-does-not-set", .doc = DOC_NEGATIVE,
-		 .basis = RC_BASIS_DOCUMENTED, .note = "1 set, then -5",
-		 .contract = LEVEL(1) }, .set = 1, .level = -5 },
-	{ .c = { .id = "umad/debug/back-to-zero", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .note = "2 set, then 0",
-		 .contract = LEVEL(0) }, .set = 2, .level = 0 },
+		 .contract = LEVEL(1) },
+	  .set = -1,
+	  .level = 1 },
+	{ .c = { .id = "umad/debug/query-after-set",
+		 .doc = DOC_QUERY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "2 set, then -1",
+		 .contract = LEVEL(2) },
+	  .set = 2,
+	  .level = -1 },
+	{ .c = { .id = "umad/debug/negative-does-not-set",
+		 .doc = DOC_NEGATIVE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "1 set, then -5",
+		 .contract = LEVEL(1) },
+	  .set = 1,
+	  .level = -5 },
+	{ .c = { .id = "umad/debug/back-to-zero",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "2 set, then 0",
+		 .contract = LEVEL(0) },
+	  .set = 2,
+	  .level = 0 },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -58,8 +81,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_debug", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_debug",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

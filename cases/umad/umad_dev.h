@@ -30,9 +30,9 @@ struct dev_row {
 	struct rc_case c;
 	enum ca_arg ca;
 	int port;
-	int max;		/* umad_get_cas_names' max */
+	int max; /* umad_get_cas_names' max */
 	dev_check *check;
-	bool every_field;	/* umad_get_port, umad_get_ca: all of sysfs */
+	bool every_field; /* umad_get_port, umad_get_ca: all of sysfs */
 };
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);
@@ -45,6 +45,5 @@ int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 		    const char *pre);
 void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca);
-
 
 #endif

@@ -33,12 +33,15 @@
 
 #define DOC_DUMP "umad_dump() dumps the given umad buffer to stderr."
 #define DOC_ADDR "umad_addr_dump() dumps the given addr to stderr."
-#define NOTE_GID "the GID f0e1d2c3b4a5968778695a4b3c2d1e0f (16 different " \
+#define NOTE_GID                                                              \
+	"the GID f0e1d2c3b4a5968778695a4b3c2d1e0f (16 different "             \
 	"bytes) as one run of 32 hex digits and no more, in groups split by " \
 	"white space or colons at most, an 0x before it allowed"
-#define NOTE_LINE "the last byte on stderr is a newline: what the program " \
+#define NOTE_LINE                                                 \
+	"the last byte on stderr is a newline: what the program " \
 	"writes next to stderr starts a line of its own"
-#define NOTE_VALUES "the network-order fields are shown as the values they " \
+#define NOTE_VALUES                                                      \
+	"the network-order fields are shown as the values they "         \
 	"hold (decimal or 0x hex): qpn 42, qkey 0x80010000, lid 17767, " \
 	"flow_label 74565"
 
@@ -50,58 +53,77 @@ typedef void dump_check(const struct dump_row *row, struct rc_ctx *ctx,
 struct dump_row {
 	struct rc_case c;
 	dump_check *check;
-	bool addr_only;		/* umad_addr_dump of the header's address */
+	bool addr_only; /* umad_addr_dump of the header's address */
 };
 
 static dump_check goes_to_stderr_only, shows_address_values;
 static dump_check shows_gid_bytes, ends_line, shows_mad_header;
 
 static const struct dump_row rows[] = {
-	{ .c = { .id = "umad/dump/to-stderr", .doc = DOC_DUMP,
+	{ .c = { .id = "umad/dump/to-stderr",
+		 .doc = DOC_DUMP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "something on stderr, nothing on stdout",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = goes_to_stderr_only },
-	{ .c = { .id = "umad/dump/address-values", .doc = DOC_DUMP,
-		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
+	{ .c = { .id = "umad/dump/address-values",
+		 .doc = DOC_DUMP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_VALUES,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = shows_address_values },
-	{ .c = { .id = "umad/dump/gid-bytes", .doc = DOC_DUMP,
-		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_GID,
+	{ .c = { .id = "umad/dump/gid-bytes",
+		 .doc = DOC_DUMP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_GID,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = shows_gid_bytes },
-	{ .c = { .id = "umad/dump/ends-line", .doc = DOC_DUMP,
-		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_LINE,
+	{ .c = { .id = "umad/dump/ends-line",
+		 .doc = DOC_DUMP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_LINE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = ends_line },
-	{ .c = { .id = "umad/dump/mad-header", .doc = DOC_DUMP,
+	{ .c = { .id = "umad/dump/mad-header",
+		 .doc = DOC_DUMP,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the buffer holds the MAD after the umad header, "
-		 "umad_size() bytes in: its 24 header bytes a0 a1 ... b7 (all "
-		 "different) as one run of 48 hex digits and no more, in "
-		 "groups split by white space or colons at most",
+			 "umad_size() bytes in: its 24 header bytes a0 a1 ... b7 (all "
+			 "different) as one run of 48 hex digits and no more, in "
+			 "groups split by white space or colons at most",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = shows_mad_header },
 };
 
 static const struct dump_row addr_rows[] = {
-	{ .c = { .id = "umad/addr_dump/to-stderr", .doc = DOC_ADDR,
+	{ .c = { .id = "umad/addr_dump/to-stderr",
+		 .doc = DOC_ADDR,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "something on stderr, nothing on stdout",
 		 .contract = { RC_RETURNS(0) } },
-	  .check = goes_to_stderr_only, .addr_only = true },
-	{ .c = { .id = "umad/addr_dump/address-values", .doc = DOC_ADDR,
-		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_VALUES,
+	  .check = goes_to_stderr_only,
+	  .addr_only = true },
+	{ .c = { .id = "umad/addr_dump/address-values",
+		 .doc = DOC_ADDR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_VALUES,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = shows_address_values, .addr_only = true },
-	{ .c = { .id = "umad/addr_dump/gid-bytes", .doc = DOC_ADDR,
-		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_GID,
+	  .check = shows_address_values,
+	  .addr_only = true },
+	{ .c = { .id = "umad/addr_dump/gid-bytes",
+		 .doc = DOC_ADDR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_GID,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = shows_gid_bytes, .addr_only = true },
-	{ .c = { .id = "umad/addr_dump/ends-line", .doc = DOC_ADDR,
-		 .basis = RC_BASIS_INTERPRETATION, .note = NOTE_LINE,
+	  .check = shows_gid_bytes,
+	  .addr_only = true },
+	{ .c = { .id = "umad/addr_dump/ends-line",
+		 .doc = DOC_ADDR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_LINE,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = ends_line, .addr_only = true },
+	  .check = ends_line,
+	  .addr_only = true },
 };
 
 static const uint8_t gid[16] = {
@@ -164,8 +186,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 	bool whole = !row->addr_only;
 	ssize_t n;
 
-	if (!rc_need_call(ctx, whole ? (void *)ops->umad_dump :
-			  (void *)ops->umad_addr_dump,
+	if (!rc_need_call(ctx,
+			  whole ? (void *)ops->umad_dump :
+				  (void *)ops->umad_addr_dump,
 			  whole ? "umad_dump" : "umad_addr_dump") ||
 	    !rc_need_call(ctx, ops->umad_size, "umad_size"))
 		return;
@@ -174,7 +197,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		return;
 	}
 	memset(buf, 0, sizeof(buf));
-	fill(u, buf + ops->umad_size());	/* umad_get_mad(3)'s MAD */
+	fill(u, buf + ops->umad_size()); /* umad_get_mad(3)'s MAD */
 	fflush(NULL);
 	dup2(ofd, STDOUT_FILENO);
 	dup2(efd, STDERR_FILENO);
@@ -196,9 +219,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx, out, err);
 }
 
-static void goes_to_stderr_only(const struct dump_row *row,
-				struct rc_ctx *ctx, const char *out,
-				const char *err)
+static void goes_to_stderr_only(const struct dump_row *row, struct rc_ctx *ctx,
+				const char *out, const char *err)
 {
 	if (out[0])
 		rc_obs_violation(ctx->obs, "stdout \"%.60s\"", out);
@@ -207,19 +229,18 @@ static void goes_to_stderr_only(const struct dump_row *row,
 }
 
 /* "field: value not shown" for each, so a pin names the fields */
-static void shows_address_values(const struct dump_row *row,
-				 struct rc_ctx *ctx, const char *out,
-				 const char *err)
+static void shows_address_values(const struct dump_row *row, struct rc_ctx *ctx,
+				 const char *out, const char *err)
 {
 	char msg[RC_REASON_MAX];
 	int len = 0;
 
-#define SHOWN(name, v) \
-	do { \
-		if (!shows(err, v) && len < (int)sizeof(msg)) \
-			len += snprintf(msg + len, sizeof(msg) - len, \
+#define SHOWN(name, v)                                                      \
+	do {                                                                \
+		if (!shows(err, v) && len < (int)sizeof(msg))               \
+			len += snprintf(msg + len, sizeof(msg) - len,       \
 					"; " name " %" PRIu64 " not shown", \
-					(uint64_t)(v)); \
+					(uint64_t)(v));                     \
 	} while (0)
 	SHOWN("qpn", 42);
 	SHOWN("qkey", 0x80010000);
@@ -311,16 +332,23 @@ static void shows_mad_header(const struct dump_row *row, struct rc_ctx *ctx,
 }
 
 static const struct rc_group group = {
-	.call = "umad_dump", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_dump",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group addr_group = {
-	.call = "umad_addr_dump", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = addr_rows,
-	.row_size = sizeof(addr_rows[0]), .nrows = ARRAY_SIZE(addr_rows),
+	.call = "umad_addr_dump",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = addr_rows,
+	.row_size = sizeof(addr_rows[0]),
+	.nrows = ARRAY_SIZE(addr_rows),
 	.run = run,
 };
 RC_GROUP(addr_group);

@@ -38,8 +38,8 @@ enum {
  * checked.
  */
 struct fabric_query {
-	const char *who;	/* who answers, for the violations */
-	int mgmt_class;		/* 0: the vendor class the row gives */
+	const char *who; /* who answers, for the violations */
+	int mgmt_class; /* 0: the vendor class the row gives */
 	uint32_t tid;
 	/* what follows mad_build's header: the query, and where it goes */
 	bool (*build)(struct rc_ctx *ctx, uint8_t *umad, int mgmt_class);
@@ -128,8 +128,7 @@ static uint8_t *node_info_get(uint8_t *umad)
 	return mad;
 }
 
-static bool build_smp_dr_self(struct rc_ctx *ctx, uint8_t *umad,
-			      int mgmt_class)
+static bool build_smp_dr_self(struct rc_ctx *ctx, uint8_t *umad, int mgmt_class)
 {
 	uint8_t *mad = node_info_get(umad);
 
@@ -151,7 +150,7 @@ static bool build_smp_lid_remote(struct rc_ctx *ctx, uint8_t *umad,
 static bool build_sa_self(struct rc_ctx *ctx, uint8_t *umad, int mgmt_class)
 {
 	uint8_t *mad = node_info_get(umad);
-	uint64_t mask = htobe64(1);	/* NodeRecord component: LID */
+	uint64_t mask = htobe64(1); /* NodeRecord component: LID */
 	uint16_t lid, sm;
 
 	mad[2] = SA_CLASS_VERSION;
@@ -191,14 +190,14 @@ static void from_remote(struct rc_ctx *ctx, const struct fabric_query *q,
 	uint16_t lid = get16(in + REF_UMAD_OFF_LID);
 
 	if (lid != ctx->target->remote_lid)
-		rc_obs_violation(ctx->obs, "the answer of %s came from LID %u, "
-				 "not %u", q->who, lid,
-				 ctx->target->remote_lid);
+		rc_obs_violation(ctx->obs,
+				 "the answer of %s came from LID %u, "
+				 "not %u",
+				 q->who, lid, ctx->target->remote_lid);
 }
 
-static void answer_smp_dr_self(struct rc_ctx *ctx,
-			       const struct fabric_query *q, const uint8_t *in,
-			       uint64_t *got, uint64_t *want)
+static void answer_smp_dr_self(struct rc_ctx *ctx, const struct fabric_query *q,
+			       const uint8_t *in, uint64_t *got, uint64_t *want)
 {
 	*got = get64(in + REF_UMAD_HDR_SIZE + SMP_OFF_DATA + NI_OFF_NODE_GUID);
 	if (!own_guid(ctx, false, want))
@@ -221,8 +220,10 @@ static void answer_sa_self(struct rc_ctx *ctx, const struct fabric_query *q,
 	uint16_t lid = get16(in + REF_UMAD_OFF_LID);
 
 	if (lid != port_lid(ctx, "sm_lid"))
-		rc_obs_violation(ctx->obs, "the SA's answer came from LID %u, "
-				 "not the SM's", lid);
+		rc_obs_violation(ctx->obs,
+				 "the SA's answer came from LID %u, "
+				 "not the SM's",
+				 lid);
 	lid = get16(data);
 	*got = get64(data + NR_OFF_NODE_INFO + NI_OFF_PORT_GUID);
 	if (!own_guid(ctx, true, want))
@@ -242,27 +243,38 @@ static void answer_vendor_remote(struct rc_ctx *ctx,
 }
 
 const struct fabric_query fabric_smp_dr_self = {
-	.who = "the node's own SMA", .mgmt_class = MAD_CLASS_SMI_DR,
-	.tid = 0xfab0, .build = build_smp_dr_self,
-	.status_mask = (uint16_t)~SMP_DIRECTION, .answer = answer_smp_dr_self,
+	.who = "the node's own SMA",
+	.mgmt_class = MAD_CLASS_SMI_DR,
+	.tid = 0xfab0,
+	.build = build_smp_dr_self,
+	.status_mask = (uint16_t)~SMP_DIRECTION,
+	.answer = answer_smp_dr_self,
 };
 
 const struct fabric_query fabric_smp_lid_remote = {
-	.who = "the remote node's SMA", .mgmt_class = MAD_CLASS_SMI,
-	.tid = 0xfab1, .build = build_smp_lid_remote,
-	.status_mask = 0xffff, .answer = answer_smp_lid_remote,
+	.who = "the remote node's SMA",
+	.mgmt_class = MAD_CLASS_SMI,
+	.tid = 0xfab1,
+	.build = build_smp_lid_remote,
+	.status_mask = 0xffff,
+	.answer = answer_smp_lid_remote,
 };
 
 const struct fabric_query fabric_sa_self = {
-	.who = "the SA", .mgmt_class = MAD_CLASS_SA,
-	.tid = 0xfab2, .build = build_sa_self,
-	.status_mask = 0xffff, .answer = answer_sa_self,
+	.who = "the SA",
+	.mgmt_class = MAD_CLASS_SA,
+	.tid = 0xfab2,
+	.build = build_sa_self,
+	.status_mask = 0xffff,
+	.answer = answer_sa_self,
 };
 
 const struct fabric_query fabric_vendor_remote = {
 	.who = "rdmaconf-peer on the remote node",
-	.tid = 0xfab3, .build = build_vendor_remote,
-	.status_mask = 0xffff, .answer = answer_vendor_remote,
+	.tid = 0xfab3,
+	.build = build_vendor_remote,
+	.status_mask = 0xffff,
+	.answer = answer_vendor_remote,
 };
 
 void fabric_check_answer(struct rc_ctx *ctx, const struct fabric_query *q,
@@ -283,13 +295,17 @@ void fabric_check_answer(struct rc_ctx *ctx, const struct fabric_query *q,
 	memcpy(&umad_status, in + REF_UMAD_OFF_STATUS, 4);
 	status = get16(mad + MAD_OFF_STATUS) & q->status_mask;
 	if (umad_status || mad[MAD_OFF_METHOD] != METHOD_GET_RESP || status) {
-		rc_obs_violation(ctx->obs, "%s: umad status %u, method 0x%02x, "
-				 "MAD status 0x%04x, not an answer", q->who,
-				 umad_status, mad[MAD_OFF_METHOD], status);
+		rc_obs_violation(ctx->obs,
+				 "%s: umad status %u, method 0x%02x, "
+				 "MAD status 0x%04x, not an answer",
+				 q->who, umad_status, mad[MAD_OFF_METHOD],
+				 status);
 		return;
 	}
 	q->answer(ctx, q, in, &got, &want);
 	if (got != want)
-		rc_obs_violation(ctx->obs, "%s answered with GUID 0x%016" PRIx64
-				 ", not 0x%016" PRIx64, q->who, got, want);
+		rc_obs_violation(ctx->obs,
+				 "%s answered with GUID 0x%016" PRIx64
+				 ", not 0x%016" PRIx64,
+				 q->who, got, want);
 }

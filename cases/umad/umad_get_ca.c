@@ -23,36 +23,46 @@
 #include "umad_dev.h"
 #include "../../harness/device.h"
 
-#define DOC "umad_get_ca() gets the attributes of the InfiniBand device " \
-	"ca_name. It fills the ca structure with the device attributes " \
+#define DOC                                                                  \
+	"umad_get_ca() gets the attributes of the InfiniBand device "        \
+	"ca_name. It fills the ca structure with the device attributes "     \
 	"specified by the ca_name or with the default device attributes if " \
 	"ca_name is NULL."
-#define DOC_RET "umad_get_ca() and umad_release_ca() return 0 on success, " \
+#define DOC_RET                                                     \
+	"umad_get_ca() and umad_release_ca() return 0 on success, " \
 	"and a negative value on error."
 
 static const struct dev_row rows[] = {
-	{ .c = { .id = "umad/get_ca/target-device", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_CA,
+	{ .c = { .id = "umad/get_ca/target-device",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET },
-	{ .c = { .id = "umad/get_ca/every-field", .doc = DOC,
+	{ .c = { .id = "umad/get_ca/every-field",
+		 .doc = DOC,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "node_type, fw_ver, hca_type as ca_type, hw_rev as "
-		 "hw_ver, node_guid, sys_image_guid as system_guid; the highest "
-		 "port directory as numports, ports[p] set for each port "
-		 "directory p only, every field of each as umad_get_port's "
-		 "every-field row (Documentation/ABI/stable/"
-		 "sysfs-class-infiniband; drivers/infiniband/core/sysfs.c)",
+			 "hw_ver, node_guid, sys_image_guid as system_guid; the highest "
+			 "port directory as numports, ports[p] set for each port "
+			 "directory p only, every field of each as umad_get_port's "
+			 "every-field row (Documentation/ABI/stable/"
+			 "sysfs-class-infiniband; drivers/infiniband/core/sysfs.c)",
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
-	  .ca = CA_TARGET, .every_field = true },
-	{ .c = { .id = "umad/get_ca/default-device", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
+	  .ca = CA_TARGET,
+	  .every_field = true },
+	{ .c = { .id = "umad/get_ca/default-device",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_NULL },
-	{ .c = { .id = "umad/get_ca/unknown-device", .doc = DOC_RET,
+	{ .c = { .id = "umad/get_ca/unknown-device",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
 	  .ca = CA_BOGUS },
 };
 
@@ -70,9 +80,10 @@ static void check(struct rc_ctx *ctx, const umad_ca_t *ca)
 	if (!dev_sysfs(ctx, 0, "node_guid", buf, sizeof(buf)) &&
 	    !rc_guid_parse(buf, &guid)) {
 		if (be64toh(ca->node_guid) != guid)
-			rc_obs_violation(ctx->obs, "node_guid %016llx, sysfs %s",
-					 (unsigned long long)be64toh(ca->node_guid),
-					 buf);
+			rc_obs_violation(
+				ctx->obs, "node_guid %016llx, sysfs %s",
+				(unsigned long long)be64toh(ca->node_guid),
+				buf);
 	}
 	if (ca->numports < p || !ca->ports[p] || ca->ports[p]->portnum != p)
 		rc_obs_violation(ctx->obs, "port %d missing (numports %d)", p,
@@ -126,16 +137,21 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_ca", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_ca",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 /* umad_release_ca(3): "umad_release_ca() should be called before the ca
  * structure is deallocated."; 0 on success. */
 static const struct dev_row release_rows[] = {
-	{ .c = { .id = "umad/release_ca/after-get-ca", .doc = DOC_RET,
+	{ .c = { .id = "umad/release_ca/after-get-ca",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of the structure umad_get_ca filled: 0",
 		 .needs = NEEDS_CA,
@@ -143,20 +159,23 @@ static const struct dev_row release_rows[] = {
 	  .ca = CA_TARGET },
 	{ .c = { .id = "umad/release_ca/frees-what-get-ca-allocated",
 		 .doc = "umad_release_ca() releases the resources that were "
-		 "allocated in the function umad_get_ca().",
+			"allocated in the function umad_get_ca().",
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the heap in use (mallinfo2) after a umad_get_ca and "
-		 "its umad_release_ca is what it was before them, measured "
-		 "after eight such pairs (what a library keeps once, and "
-		 "glibc's per-thread cache of freed chunks, are full by then)",
+			 "its umad_release_ca is what it was before them, measured "
+			 "after eight such pairs (what a library keeps once, and "
+			 "glibc's per-thread cache of freed chunks, are full by then)",
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
-	  .ca = CA_TARGET, .every_field = true },
-	{ .c = { .id = "umad/release_ca/null", .doc = DOC_RET,
+	  .ca = CA_TARGET,
+	  .every_field = true },
+	{ .c = { .id = "umad/release_ca/null",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "NULL is no structure umad_get_ca filled: an error, "
-		 "a negative value",
-		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
+			 "a negative value",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
 	  .ca = CA_NULL },
 };
 
@@ -211,9 +230,12 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group release_group = {
-	.call = "umad_release_ca", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = release_rows,
-	.row_size = sizeof(release_rows[0]), .nrows = ARRAY_SIZE(release_rows),
+	.call = "umad_release_ca",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = release_rows,
+	.row_size = sizeof(release_rows[0]),
+	.nrows = ARRAY_SIZE(release_rows),
 	.run = run_release,
 };
 RC_GROUP(release_group);

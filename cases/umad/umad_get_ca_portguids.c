@@ -24,12 +24,15 @@
 #include "umad_dev.h"
 #include "../../harness/device.h"
 
-#define DOC "umad_get_ca_portguids() fills the portguids array with up to " \
+#define DOC                                                                    \
+	"umad_get_ca_portguids() fills the portguids array with up to "        \
 	"max port GUIDs belonging the specified IB device ca_name, or to the " \
 	"default IB device if ca_name is NULL."
-#define DOC_RET "On success, umad_get_ca_portguids() returns a non-negative " \
+#define DOC_RET                                                       \
+	"On success, umad_get_ca_portguids() returns a non-negative " \
 	"value equal to the number of port GUIDs actually filled."
-#define DOC_ONE_PORT "For example, on a CA node with only one port, this " \
+#define DOC_ONE_PORT                                          \
+	"For example, on a CA node with only one port, this " \
 	"function returns a value of 2."
 #define DOC_FAIL "On failure, a negative value is returned."
 
@@ -40,47 +43,66 @@
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca_portguids/target-device",
-		 .doc = DOC_ONE_PORT, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_ONE_PORT,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "numports + 1 entries: 0, then each port's GUID",
 		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_OK } },
-	  .ca = CA_TARGET, .max = MAX_GUIDS },
-	{ .c = { .id = "umad/get_ca_portguids/default-device", .doc = DOC,
+	  .ca = CA_TARGET,
+	  .max = MAX_GUIDS },
+	{ .c = { .id = "umad/get_ca_portguids/default-device",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "NULL: the default device's (compared across the "
-			 "implementations)", .needs = RC_NEED_DEVICE,
+			 "implementations)",
+		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_OK } },
-	  .ca = CA_NULL, .max = MAX_GUIDS },
-	{ .c = { .id = "umad/get_ca_portguids/max-one", .doc = DOC_RET,
+	  .ca = CA_NULL,
+	  .max = MAX_GUIDS },
+	{ .c = { .id = "umad/get_ca_portguids/max-one",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 1 of a device with more entries: \"up to max\" "
 			 "filled, 1 returned, entry 1 untouched",
 		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 1 } },
-	  .ca = CA_TARGET, .max = 1 },
-	{ .c = { .id = "umad/get_ca_portguids/max-exact", .doc = DOC_RET,
+	  .ca = CA_TARGET,
+	  .max = 1 },
+	{ .c = { .id = "umad/get_ca_portguids/max-exact",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max exactly numports + 1: every entry filled, that "
 			 "many returned, nothing written before the array or "
 			 "past it",
-		 .needs = RC_NEED_DEVICE, .contract = { .ret = RC_RET_OK } },
-	  .ca = CA_TARGET, .max = MAX_EXACT },
-	{ .c = { .id = "umad/get_ca_portguids/max-zero", .doc = DOC_RET,
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_TARGET,
+	  .max = MAX_EXACT },
+	{ .c = { .id = "umad/get_ca_portguids/max-zero",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 0: \"up to max\" is none, 0 returned, nothing "
 			 "written",
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
-	  .ca = CA_TARGET, .max = 0 },
-	{ .c = { .id = "umad/get_ca_portguids/negative-max", .doc = DOC_FAIL,
+	  .ca = CA_TARGET,
+	  .max = 0 },
+	{ .c = { .id = "umad/get_ca_portguids/negative-max",
+		 .doc = DOC_FAIL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no array has -1 entries: a failure, and nothing "
 			 "written",
-		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
-	  .ca = CA_TARGET, .max = -1 },
-	{ .c = { .id = "umad/get_ca_portguids/unknown-device", .doc = DOC_FAIL,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
-		 .contract = { RC_FAILS() } }, .ca = CA_BOGUS, .max = MAX_GUIDS },
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
+	  .ca = CA_TARGET,
+	  .max = -1 },
+	{ .c = { .id = "umad/get_ca_portguids/unknown-device",
+		 .doc = DOC_FAIL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
+	  .ca = CA_BOGUS,
+	  .max = MAX_GUIDS },
 };
 
 /* The entries must be what sysfs says of the device under test. */
@@ -94,19 +116,24 @@ static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
 		if (!dev_sysfs(ctx, p, "state", buf, sizeof(buf)))
 			ports = p;
 	if (max > ports && n != ports + 1)
-		rc_obs_violation(ctx->obs, "count %d entries for %d ports, not "
-				 "%d", n, ports, ports + 1);
+		rc_obs_violation(ctx->obs,
+				 "count %d entries for %d ports, not "
+				 "%d",
+				 n, ports, ports + 1);
 	if (n > 0 && g[0])
-		rc_obs_violation(ctx->obs, "entry 0 is %016llx, not 0 (reserved "
-				 "for switches)", (unsigned long long)g[0]);
+		rc_obs_violation(ctx->obs,
+				 "entry 0 is %016llx, not 0 (reserved "
+				 "for switches)",
+				 (unsigned long long)g[0]);
 	for (p = 1; p < n; p++) {
 		if (dev_sysfs(ctx, p, "gids/0", buf, sizeof(buf)) ||
 		    rc_guid_parse(buf + 20, &want))
 			continue;
 		if (be64toh(g[p]) != want)
-			rc_obs_violation(ctx->obs, "entry %d %016llx, sysfs port "
-					 "GUID %016llx", p,
-					 (unsigned long long)be64toh(g[p]),
+			rc_obs_violation(ctx->obs,
+					 "entry %d %016llx, sysfs port "
+					 "GUID %016llx",
+					 p, (unsigned long long)be64toh(g[p]),
 					 (unsigned long long)want);
 	}
 }
@@ -152,8 +179,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_ca_portguids", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_ca_portguids",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

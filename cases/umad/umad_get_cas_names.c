@@ -21,46 +21,62 @@
 #include "umad_dev.h"
 #include "../../harness/device.h"
 
-#define DOC "umad_get_cas_names() fills the cas array with up to max local " \
+#define DOC                                                              \
+	"umad_get_cas_names() fills the cas array with up to max local " \
 	"IB devices (CAs) names."
-#define DOC_RET "umad_get_cas_names() returns a non-negative value equal to " \
+#define DOC_RET                                                       \
+	"umad_get_cas_names() returns a non-negative value equal to " \
 	"the number of entries filled, or -1 on errors."
 
 /* .max: the number of devices sysfs has, an exact fit */
 #define MAX_EXACT (-1000)
-#define NOTE_SYSFS "the entries of /sys/class/infiniband (Documentation/" \
+#define NOTE_SYSFS                                                            \
+	"the entries of /sys/class/infiniband (Documentation/"                \
 	"ABI/stable/sysfs-class-infiniband) whose node_type is an IB node's " \
 	"(1 CA, 2 switch, 3 router; an iWARP RNIC is 4) and whose names fit " \
-	"UMAD_CA_NAME_LEN, each once and nothing else, and their number " \
+	"UMAD_CA_NAME_LEN, each once and nothing else, and their number "     \
 	"returned"
 
 static const struct dev_row rows[] = {
-	{ .c = { .id = "umad/get_cas_names/lists-target-device", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_CA,
+	{ .c = { .id = "umad/get_cas_names/lists-target-device",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES },
-	{ .c = { .id = "umad/get_cas_names/max-one", .doc = DOC_RET,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
+	{ .c = { .id = "umad/get_cas_names/max-one",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 1 } },
 	  .max = 1 },
-	{ .c = { .id = "umad/get_cas_names/max-zero", .doc = DOC_RET,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = RC_NEED_DEVICE,
+	{ .c = { .id = "umad/get_cas_names/max-zero",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .max = 0 },
-	{ .c = { .id = "umad/get_cas_names/every-device", .doc = DOC,
-		 .basis = RC_BASIS_LINUX, .note = NOTE_SYSFS,
-		 .needs = RC_NEED_DEVICE, .contract = { .ret = RC_RET_OK } },
+	{ .c = { .id = "umad/get_cas_names/every-device",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = NOTE_SYSFS,
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES },
 	{ .c = { .id = "umad/get_cas_names/max-exactly-the-devices",
-		 .doc = DOC, .basis = RC_BASIS_LINUX,
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "max the number of devices sysfs has: " NOTE_SYSFS,
-		 .needs = RC_NEED_DEVICE, .contract = { .ret = RC_RET_OK } },
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { .ret = RC_RET_OK } },
 	  .max = MAX_EXACT },
-	{ .c = { .id = "umad/get_cas_names/negative-max", .doc = DOC,
+	{ .c = { .id = "umad/get_cas_names/negative-max",
+		 .doc = DOC,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "max -1: \"up to max\" is none; nothing written, and "
-		 "0 or -1 returned",
-		 .needs = RC_NEED_DEVICE, .contract = { RC_ANY_RETURN } },
+			 "0 or -1 returned",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_ANY_RETURN } },
 	  .max = -1 },
 };
 
@@ -175,8 +191,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_cas_names", .conv = RC_CONV_M1_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_cas_names",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

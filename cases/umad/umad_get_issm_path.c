@@ -21,9 +21,10 @@
 #include "umad_dev.h"
 #include "../../harness/device.h"
 
-#define DOC "umad_get_issm_path() resolves path to issm device (which " \
+#define DOC                                                                 \
+	"umad_get_issm_path() resolves path to issm device (which "         \
 	"used for setting/clearing PortInfo:CapMask IsSM bit) for portnum " \
-	"of the IB device ca_name, it stores resolved path in path array " \
+	"of the IB device ca_name, it stores resolved path in path array "  \
 	"which cannot exceed max bytes in length (including NULL terminator)."
 #define DOC_ENODEV "-ENODEV IB device can't be resolved"
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
@@ -32,26 +33,40 @@
 #define PATH_MAX_ROW 64
 
 static const struct dev_row rows[] = {
-	{ .c = { .id = "umad/get_issm_path/target-port", .doc = DOC,
+	{ .c = { .id = "umad/get_issm_path/target-port",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the issm device that pairs with the port's umad device",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = PATH_MAX_ROW },
-	{ .c = { .id = "umad/get_issm_path/unknown-device", .doc = DOC_ENODEV,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = PATH_MAX_ROW },
+	{ .c = { .id = "umad/get_issm_path/unknown-device",
+		 .doc = DOC_ENODEV,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ENODEV) } },
-	  .ca = CA_BOGUS, .port = 1, .max = PATH_MAX_ROW },
+	  .ca = CA_BOGUS,
+	  .port = 1,
+	  .max = PATH_MAX_ROW },
 	{ .c = { .id = "umad/get_issm_path/port-out-of-range",
-		 .doc = DOC_EINVAL, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = 99, .max = PATH_MAX_ROW },
-	{ .c = { .id = "umad/get_issm_path/max-too-small", .doc = DOC,
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = 99,
+	  .max = PATH_MAX_ROW },
+	{ .c = { .id = "umad/get_issm_path/max-too-small",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 5: whatever it returns, nothing past 5 bytes",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_ANY_RETURN } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 5 },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = 5 },
 };
 
 /* The umadN of the port under test, from sysfs. */
@@ -61,11 +76,13 @@ static int umad_index(struct rc_ctx *ctx)
 	int n;
 
 	for (n = 0; n < 64; n++) {
-		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/ibdev",
-				  n) || strcmp(buf, ctx->target->ca))
+		if (rc_sysfs_read(buf, sizeof(buf),
+				  RC_SYSFS_MAD "/umad%d/ibdev", n) ||
+		    strcmp(buf, ctx->target->ca))
 			continue;
-		if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/port",
-				   n) && atoi(buf) == ctx->target->port)
+		if (!rc_sysfs_read(buf, sizeof(buf),
+				   RC_SYSFS_MAD "/umad%d/port", n) &&
+		    atoi(buf) == ctx->target->port)
 			return n;
 	}
 	return -1;
@@ -98,15 +115,17 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (row->ca == CA_TARGET && row->port == PORT_TARGET &&
 	    row->max == PATH_MAX_ROW && n >= 0 &&
 	    !strcmp(ctx->target->link_layer, "Ethernet") && !issm_exists(n)) {
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED, "the kernel made "
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the kernel made "
 			     "no issm device for umad%d (since Linux 6.11, "
-			     "only for a port with an SMI)", n);
+			     "only for a port with an SMI)",
+			     n);
 		return;
 	}
 	memset(path, PATH_FILL, sizeof(path));
 	RC_OBSERVE(ctx, ret = ctx->ops->umad_get_issm_path(
-			   dev_row_ca(row, ctx), dev_row_port(row, ctx), path,
-			   row->max));
+				dev_row_ca(row, ctx), dev_row_port(row, ctx),
+				path, row->max));
 	if (path[row->max] != PATH_FILL) {
 		rc_obs_violation(ctx->obs, "path wrote past max (%d bytes)",
 				 row->max);
@@ -120,17 +139,25 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 	snprintf(want, sizeof(want), "/dev/infiniband/issm%d", n);
 	if (n >= 0 && strcmp(path, want))
-		rc_obs_violation(ctx->obs, "path \"%.40s\", the port's umad "
-				 "device is umad%d", path, n);
+		rc_obs_violation(ctx->obs,
+				 "path \"%.40s\", the port's umad "
+				 "device is umad%d",
+				 path, n);
 	else if (stat(path, &st) || !S_ISCHR(st.st_mode))
-		rc_obs_violation(ctx->obs, "path \"%.40s\" is no character "
-				 "device", path);
+		rc_obs_violation(ctx->obs,
+				 "path \"%.40s\" is no character "
+				 "device",
+				 path);
 	rc_obs_out(ctx->obs, path, strlen(path));
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_issm_path", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_issm_path",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

@@ -10,24 +10,29 @@
 #include "umad_dev.h"
 #include "umad_hdr.h"
 
-#define DOC "umad_get_mad() returns a pointer to the MAD contained within " \
+#define DOC                                                             \
+	"umad_get_mad() returns a pointer to the MAD contained within " \
 	"the supplied umad buffer."
 
 static const struct accessor_row rows[] = {
-	{ .c = { .id = "umad/get_mad/after-header", .doc = DOC,
+	{ .c = { .id = "umad/get_mad/after-header",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "recorded as the offset from the buffer: the data[] "
 			 "member follows the 64-byte header",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = REF_UMAD_HDR_SIZE,
-			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
-	{ .c = { .id = "umad/get_mad/independent-of-length-field", .doc = DOC,
+			       .value = REF_UMAD_HDR_SIZE,
+			       .layout = &umad_hdr_layout,
+			       .out = UMAD_OUT() } } },
+	{ .c = { .id = "umad/get_mad/independent-of-length-field",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the header's length word does not move the MAD",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = REF_UMAD_HDR_SIZE,
-			     .layout = &umad_hdr_layout,
-			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(LENGTH), 4, 0)) } },
+			       .value = REF_UMAD_HDR_SIZE,
+			       .layout = &umad_hdr_layout,
+			       .out = UMAD_OUT(
+				       RC_PATCH_HOST(OFF(LENGTH), 4, 0)) } },
 	  .preset = { .patch = { RC_PATCH_HOST(OFF(LENGTH), 4, 0) } } },
 };
 
@@ -44,20 +49,27 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_mad", .conv = RC_CONV_OFFSET,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_mad",
+	.conv = RC_CONV_OFFSET,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct accessor_row open_rows[] = {
-	{ .c = { .id = "umad/get_mad/after-open-port", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	{ .c = { .id = "umad/get_mad/after-open-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in "
 			 "effect): the MAD after the 64-byte header",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = REF_UMAD_HDR_SIZE,
-			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
+			       .value = REF_UMAD_HDR_SIZE,
+			       .layout = &umad_hdr_layout,
+			       .out = UMAD_OUT() } } },
 };
 
 static void run_open(const void *r, struct rc_ctx *ctx)
@@ -67,9 +79,12 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_get_mad", .conv = RC_CONV_OFFSET,
-	.lib = "umad", .rows = open_rows,
-	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.call = "umad_get_mad",
+	.conv = RC_CONV_OFFSET,
+	.lib = "umad",
+	.rows = open_rows,
+	.row_size = sizeof(open_rows[0]),
+	.nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };
 RC_GROUP(open_group);

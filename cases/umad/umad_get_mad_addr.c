@@ -9,16 +9,19 @@
  */
 #include "umad_hdr.h"
 
-#define DOC "umad_get_mad_addr() returns a pointer to the ib_mad_addr " \
+#define DOC                                                         \
+	"umad_get_mad_addr() returns a pointer to the ib_mad_addr " \
 	"struct within the specified umad buffer."
 
 static const struct accessor_row rows[] = {
-	{ .c = { .id = "umad/get_mad_addr/offset-of-addr", .doc = DOC,
+	{ .c = { .id = "umad/get_mad_addr/offset-of-addr",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "recorded as the offset from the buffer",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = REF_UMAD_OFF_QPN,
-			     .layout = &umad_hdr_layout, .out = UMAD_OUT() } } },
+			       .value = REF_UMAD_OFF_QPN,
+			       .layout = &umad_hdr_layout,
+			       .out = UMAD_OUT() } } },
 };
 
 static long long get_mad_addr(const struct rc_ops *ops,
@@ -34,8 +37,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_mad_addr", .conv = RC_CONV_OFFSET,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_mad_addr",
+	.conv = RC_CONV_OFFSET,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

@@ -12,17 +12,26 @@
 #include "umad_dev.h"
 #include "umad_hdr.h"
 
-#define DOC "umad_get_pkey() returns value of pkey index (or zero if pkey " \
+#define DOC                                                             \
+	"umad_get_pkey() returns value of pkey index (or zero if pkey " \
 	"index is not supported by user_mad interface)."
 
-#define ROW(name, v) \
-	{ .c = { .id = "umad/get_pkey/" name, .doc = DOC, \
-		 .basis = RC_BASIS_DOCUMENTED, \
-		 .note = "no port is open: 0 (not supported) is allowed too", \
-		 .contract = { .ret = RC_RET_IN, \
-			     .value = (v), .alt = { 0, 0 }, .layout = &umad_hdr_layout, \
-			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(PKEY_INDEX), 2, v)) } }, \
-	  .preset = { .patch = { RC_PATCH_HOST(OFF(PKEY_INDEX), 2, v) } } }
+#define ROW(name, v)                                                                \
+	{                                                                           \
+		.c = { .id = "umad/get_pkey/" name,                                 \
+		       .doc = DOC,                                                  \
+		       .basis = RC_BASIS_DOCUMENTED,                                \
+		       .note = "no port is open: 0 (not supported) is allowed too", \
+		       .contract = { .ret = RC_RET_IN,                              \
+				     .value = (v),                                  \
+				     .alt = { 0, 0 },                               \
+				     .layout = &umad_hdr_layout,                    \
+				     .out = UMAD_OUT(RC_PATCH_HOST(                 \
+					     OFF(PKEY_INDEX), 2, v)) } },           \
+		.preset = {                                                         \
+			.patch = { RC_PATCH_HOST(OFF(PKEY_INDEX), 2, v) }           \
+		}                                                                   \
+	}
 
 static const struct accessor_row rows[] = {
 	ROW("zero", 0),
@@ -44,34 +53,44 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_pkey", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_pkey",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct accessor_row open_rows[] = {
-	{ .c = { .id = "umad/get_pkey/after-open-port", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	{ .c = { .id = "umad/get_pkey/after-open-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .note = "with a port open the kernel supports the P_Key index "
 			 "(IB_USER_MAD_ENABLE_PKEY): the field, host order",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = 0x1234, .layout = &umad_hdr_layout,
-			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(PKEY_INDEX), 2,
-							   0x1234)) } },
+			       .value = 0x1234,
+			       .layout = &umad_hdr_layout,
+			       .out = UMAD_OUT(RC_PATCH_HOST(OFF(PKEY_INDEX), 2,
+							     0x1234)) } },
 	  .preset = { .patch = { RC_PATCH_HOST(OFF(PKEY_INDEX), 2, 0x1234) } } },
 };
 
 static void run_open(const void *r, struct rc_ctx *ctx)
 {
-	accessor_row_run_open(r, ctx, ctx->ops->umad_get_pkey,
-			      "umad_get_pkey", get_pkey);
+	accessor_row_run_open(r, ctx, ctx->ops->umad_get_pkey, "umad_get_pkey",
+			      get_pkey);
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_get_pkey", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = open_rows,
-	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.call = "umad_get_pkey",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = open_rows,
+	.row_size = sizeof(open_rows[0]),
+	.nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };
 RC_GROUP(open_group);

@@ -21,53 +21,81 @@
 
 #include "umad_dev.h"
 
-#define DOC "umad_get_port() fills the port structure with the IB port " \
+#define DOC                                                                 \
+	"umad_get_port() fills the port structure with the IB port "        \
 	"attributes specified by ca_name and portnum, or the default port " \
 	"if ca_name is NULL and portnum is zero."
-#define DOC_FILTER "If only one of ca_name and portnum are specified, the " \
+#define DOC_FILTER                                               \
+	"If only one of ca_name and portnum are specified, the " \
 	"other is used as a filter."
-#define DOC_RET "umad_get_port() and umad_release_port() return 0 on " \
+#define DOC_RET                                                \
+	"umad_get_port() and umad_release_port() return 0 on " \
 	"success, and a negative value on error."
 
-#define NOTE_FIELDS "ca_name, portnum, and the leading number of sysfs's " \
-	"lid, lid_mask_count, sm_lid, sm_sl, state, phys_state, rate and " \
-	"cap_mask (capmask in network order), link_layer, GID 0 as " \
+#define NOTE_FIELDS                                                           \
+	"ca_name, portnum, and the leading number of sysfs's "                \
+	"lid, lid_mask_count, sm_lid, sm_sl, state, phys_state, rate and "    \
+	"cap_mask (capmask in network order), link_layer, GID 0 as "          \
 	"gid_prefix:port_guid, every pkeys/N as pkeys[N] and their count as " \
-	"pkeys_size (Documentation/ABI/stable/sysfs-class-infiniband; " \
+	"pkeys_size (Documentation/ABI/stable/sysfs-class-infiniband; "       \
 	"drivers/infiniband/core/sysfs.c)"
 
 static const struct dev_row rows[] = {
-	{ .c = { .id = "umad/get_port/target-port", .doc = DOC,
+	{ .c = { .id = "umad/get_port/target-port",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET },
-	{ .c = { .id = "umad/get_port/default-port", .doc = DOC,
+		 .needs = NEEDS_CA,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET },
+	{ .c = { .id = "umad/get_port/default-port",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
-	  .ca = CA_NULL, .port = 0 },
-	{ .c = { .id = "umad/get_port/device-as-filter", .doc = DOC_FILTER,
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_NULL,
+	  .port = 0 },
+	{ .c = { .id = "umad/get_port/device-as-filter",
+		 .doc = DOC_FILTER,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = 0 },
-	{ .c = { .id = "umad/get_port/every-field", .doc = DOC,
-		 .basis = RC_BASIS_LINUX, .note = NOTE_FIELDS,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .every_field = true },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = 0 },
+	{ .c = { .id = "umad/get_port/every-field",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = NOTE_FIELDS,
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .every_field = true },
 	{ .c = { .id = "umad/get_port/device-as-filter-every-field",
-		 .doc = DOC_FILTER, .basis = RC_BASIS_LINUX,
+		 .doc = DOC_FILTER,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "the port the device named with portnum 0 gives: "
-		 "every field as sysfs has it for that port number (" \
-		 "Documentation/ABI/stable/sysfs-class-infiniband)",
-		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = 0, .every_field = true },
-	{ .c = { .id = "umad/get_port/port-out-of-range", .doc = DOC_RET,
+			 "every field as sysfs has it for that port number ("
+			 "Documentation/ABI/stable/sysfs-class-infiniband)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .every_field = true },
+	{ .c = { .id = "umad/get_port/port-out-of-range",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
-	  .ca = CA_TARGET, .port = 99 },
-	{ .c = { .id = "umad/get_port/unknown-device", .doc = DOC_RET,
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
+	  .ca = CA_TARGET,
+	  .port = 99 },
+	{ .c = { .id = "umad/get_port/unknown-device",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
-	  .ca = CA_BOGUS, .port = 1 },
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
+	  .ca = CA_BOGUS,
+	  .port = 1 },
 };
 
 static void check(struct rc_ctx *ctx, const umad_port_t *port)
@@ -77,9 +105,10 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 	const uint8_t *g = (const uint8_t *)&port->port_guid;
 
 	if (port->portnum != ctx->target->port || port->state != 4)
-		rc_obs_violation(ctx->obs, "port %d state %u, expected port %d "
-				 "ACTIVE (4)", port->portnum, port->state,
-				 ctx->target->port);
+		rc_obs_violation(ctx->obs,
+				 "port %d state %u, expected port %d "
+				 "ACTIVE (4)",
+				 port->portnum, port->state, ctx->target->port);
 	if (strcmp(port->link_layer, ctx->target->link_layer))
 		rc_obs_violation(ctx->obs, "link_layer '%s', sysfs '%s'",
 				 port->link_layer, ctx->target->link_layer);
@@ -94,10 +123,11 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 				 port->sm_lid, want);
 	if (dev_sysfs(ctx, ctx->target->port, "gids/0", gid, sizeof(gid)))
 		return;
-	snprintf(want, sizeof(want),
-		 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
-		 p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
-		 g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
+	snprintf(
+		want, sizeof(want),
+		"%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
+		p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], g[0], g[1],
+		g[2], g[3], g[4], g[5], g[6], g[7]);
 	if (strcmp(gid, want))
 		rc_obs_violation(ctx->obs, "gid_prefix:port_guid %s, GID 0 %s",
 				 want, gid);
@@ -139,8 +169,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 		return;
 	/* a fill no right answer has: a field left unwritten shows */
 	memset(&port, OUT_PARAM_FILL, sizeof(port));
-	RC_OBSERVE(ctx, ret = ops->umad_get_port(dev_row_ca(row, ctx),
-						 dev_row_port(row, ctx), &port));
+	RC_OBSERVE(ctx,
+		   ret = ops->umad_get_port(dev_row_ca(row, ctx),
+					    dev_row_port(row, ctx), &port));
 	/* the page says nothing of the structure after a failure */
 	if (ret)
 		return;
@@ -152,29 +183,39 @@ static void run(const void *r, struct rc_ctx *ctx)
 	rc_obs_out(ctx->obs, &seen, sizeof(seen));
 	ret = ops->umad_release_port(&port);
 	if (ret)
-		rc_obs_violation(ctx->obs, "umad_release_port returned %d", ret);
+		rc_obs_violation(ctx->obs, "umad_release_port returned %d",
+				 ret);
 }
 
 static const struct rc_group group = {
-	.call = "umad_get_port", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_get_port",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 /* umad_release_port(3): "umad_release_port() should be called before the
  * port structure can be deallocated."; 0 on success. */
 static const struct dev_row release_rows[] = {
-	{ .c = { .id = "umad/release_port/after-get-port", .doc = DOC_RET,
+	{ .c = { .id = "umad/release_port/after-get-port",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of the structure umad_get_port filled: 0",
 		 .needs = NEEDS_CA,
-		 .contract = { RC_RETURNS(0) } }, .ca = CA_TARGET, .port = PORT_TARGET },
-	{ .c = { .id = "umad/release_port/null", .doc = DOC_RET,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET },
+	{ .c = { .id = "umad/release_port/null",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "NULL is no structure umad_get_port filled: an error, "
-		 "a negative value",
-		 .needs = RC_NEED_DEVICE, .contract = { RC_FAILS() } },
+			 "a negative value",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
 	  .ca = CA_NULL },
 };
 
@@ -200,9 +241,12 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group release_group = {
-	.call = "umad_release_port", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = release_rows,
-	.row_size = sizeof(release_rows[0]), .nrows = ARRAY_SIZE(release_rows),
+	.call = "umad_release_port",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = release_rows,
+	.row_size = sizeof(release_rows[0]),
+	.nrows = ARRAY_SIZE(release_rows),
 	.run = run_release,
 };
 RC_GROUP(release_group);

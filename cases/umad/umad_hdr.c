@@ -25,7 +25,8 @@ static const struct rc_field fields[] = {
 	{ "addr.flow_label", OFF(FLOW_LABEL), 4 },
 	{ "addr.pkey_index", OFF(PKEY_INDEX), 2 },
 	{ "addr.reserved", OFF(RESERVED), 6 },
-	{ "data (the MAD)", REF_UMAD_HDR_SIZE, UMAD_BUF_LEN - REF_UMAD_HDR_SIZE },
+	{ "data (the MAD)", REF_UMAD_HDR_SIZE,
+	  UMAD_BUF_LEN - REF_UMAD_HDR_SIZE },
 };
 
 const struct rc_layout umad_hdr_layout = {
@@ -34,9 +35,10 @@ const struct rc_layout umad_hdr_layout = {
 	.nfields = ARRAY_SIZE(fields),
 };
 
-const uint8_t gid_a[16] = { 0xfe, 0x80, 0, 0, 0, 0, 0, 0,
+const uint8_t gid_a[16] = { 0xfe, 0x80, 0,    0,    0,	  0,	0,    0,
 			    0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55 };
-const uint8_t gid_v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 10, 0, 0, 1 };
+const uint8_t gid_v4[16] = { 0, 0, 0,	 0,    0,  0, 0, 0,
+			     0, 0, 0xff, 0xff, 10, 0, 0, 1 };
 const uint8_t gid_ones[16] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 			       0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 const uint8_t gid_zero[16];
@@ -47,8 +49,7 @@ void umad_buf_init(uint8_t *buf)
 }
 
 void grh_row_run(const struct grh_row *row, struct rc_ctx *ctx,
-		 int (*call)(void *, void *), const char *name,
-		 bool host_order)
+		 int (*call)(void *, void *), const char *name, bool host_order)
 {
 	uint8_t buf[UMAD_BUF_LEN];
 	ib_mad_addr_t addr;
@@ -85,9 +86,9 @@ void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
 	rc_obs_out(ctx->obs, buf, sizeof(buf));
 }
 
-void accessor_row_run_open(const struct accessor_row *row,
-			   struct rc_ctx *ctx, const void *fn,
-			   const char *name, accessor_call *call)
+void accessor_row_run_open(const struct accessor_row *row, struct rc_ctx *ctx,
+			   const void *fn, const char *name,
+			   accessor_call *call)
 {
 	int fd;
 
@@ -105,9 +106,12 @@ void accessor_row_run_open(const struct accessor_row *row,
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	switch (row->ca) {
-	case CA_TARGET: return ctx->target->ca;
-	case CA_NULL: return NULL;
-	case CA_BOGUS: break;
+	case CA_TARGET:
+		return ctx->target->ca;
+	case CA_NULL:
+		return NULL;
+	case CA_BOGUS:
+		break;
 	}
 	return BOGUS_CA;
 }

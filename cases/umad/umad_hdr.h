@@ -22,19 +22,20 @@ void umad_buf_init(uint8_t *buf);
 
 #define OFF(f) REF_UMAD_OFF_##f
 
-#define UMAD_OUT(...) \
-	(&(const struct rc_bytes){ .len = UMAD_BUF_LEN, .fill = UMAD_FILL, \
+#define UMAD_OUT(...)                                   \
+	(&(const struct rc_bytes){ .len = UMAD_BUF_LEN, \
+				   .fill = UMAD_FILL,   \
 				   .patch = { __VA_ARGS__ } })
 
 /* umad_set_grh(3) and umad_set_grh_net(3) take the same row. */
 struct grh_row {
 	struct rc_case c;
-	bool null_addr;		/* pass mad_addr == NULL */
-	bool grh_clear;		/* buffer starts with grh_present = 0 */
-	const uint8_t *gid;	/* NULL: all zero */
+	bool null_addr; /* pass mad_addr == NULL */
+	bool grh_clear; /* buffer starts with grh_present = 0 */
+	const uint8_t *gid; /* NULL: all zero */
 	uint8_t hop_limit;
 	uint8_t traffic_class;
-	uint32_t flow_label;	/* stored in mad_addr in the call's order */
+	uint32_t flow_label; /* stored in mad_addr in the call's order */
 };
 
 /* Perform a grh_row through @call; @host_order: the call takes host order. */
@@ -45,16 +46,15 @@ void grh_row_run(const struct grh_row *row, struct rc_ctx *ctx,
 /* GIDs the GRH rows use */
 extern const uint8_t gid_a[16], gid_v4[16], gid_ones[16], gid_zero[16];
 
-#define GRH(gid, hop, tc, flow) \
-	RC_PATCH_BE(OFF(GRH_PRESENT), 1, 1), \
-	RC_PATCH_RAW(OFF(GID), 16, gid), \
-	RC_PATCH_BE(OFF(HOP_LIMIT), 1, hop), \
-	RC_PATCH_BE(OFF(TRAFFIC_CLASS), 1, tc), \
-	RC_PATCH_BE(OFF(FLOW_LABEL), 4, flow)
+#define GRH(gid, hop, tc, flow)                                               \
+	RC_PATCH_BE(OFF(GRH_PRESENT), 1, 1), RC_PATCH_RAW(OFF(GID), 16, gid), \
+		RC_PATCH_BE(OFF(HOP_LIMIT), 1, hop),                          \
+		RC_PATCH_BE(OFF(TRAFFIC_CLASS), 1, tc),                       \
+		RC_PATCH_BE(OFF(FLOW_LABEL), 4, flow)
 
-#define ADDR(lid, qpn, sl, qkey) \
+#define ADDR(lid, qpn, sl, qkey)                                        \
 	RC_PATCH_BE(OFF(QPN), 4, qpn), RC_PATCH_BE(OFF(QKEY), 4, qkey), \
-	RC_PATCH_BE(OFF(LID), 2, lid), RC_PATCH_BE(OFF(SL), 1, sl)
+		RC_PATCH_BE(OFF(LID), 2, lid), RC_PATCH_BE(OFF(SL), 1, sl)
 
 #define HDR_OK RC_RETURNS(0), .layout = &umad_hdr_layout
 
@@ -66,7 +66,7 @@ extern const uint8_t gid_a[16], gid_v4[16], gid_ones[16], gid_zero[16];
 struct accessor_row {
 	struct rc_case c;
 	struct rc_bytes preset;
-	int arg;		/* the int argument, for setters */
+	int arg; /* the int argument, for setters */
 };
 
 /* The call of an accessor row on @buf (with the row's arg, for setters):
@@ -78,9 +78,9 @@ void accessor_row_run(const struct accessor_row *row, struct rc_ctx *ctx,
 		      const void *fn, const char *name, accessor_call *call);
 /* The same with the target's port open first: libibumad's helpers follow
  * whether a port was opened (cases/expect/rdma-core.expect). */
-void accessor_row_run_open(const struct accessor_row *row,
-			   struct rc_ctx *ctx, const void *fn,
-			   const char *name, accessor_call *call);
+void accessor_row_run_open(const struct accessor_row *row, struct rc_ctx *ctx,
+			   const void *fn, const char *name,
+			   accessor_call *call);
 
 /* a mad_addr's fields that are not GRH fields: must not reach the umad */
 #define GRH_NOISE_QPN 0x11223344u

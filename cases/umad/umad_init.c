@@ -22,21 +22,29 @@ static void done_returns_zero(struct rc_ctx *ctx);
 static void done_after_init_returns_zero(struct rc_ctx *ctx);
 
 static const struct init_row init_rows[] = {
-	{ .c = { .id = "umad/init/returns-zero", .doc = DOC_ZERO,
-		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } },
-	  .check = init_returns_zero },
-	{ .c = { .id = "umad/init/twice", .doc = DOC_ZERO,
+	{ .c = { .id = "umad/init/returns-zero",
+		 .doc = DOC_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the second call, after a first one", .contract = { RC_RETURNS(0) } },
+		 .contract = { RC_RETURNS(0) } },
+	  .check = init_returns_zero },
+	{ .c = { .id = "umad/init/twice",
+		 .doc = DOC_ZERO,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the second call, after a first one",
+		 .contract = { RC_RETURNS(0) } },
 	  .check = init_again_returns_zero },
 };
 
 static const struct init_row done_rows[] = {
-	{ .c = { .id = "umad/done/without-init", .doc = DOC_ZERO,
-		 .basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } },
+	{ .c = { .id = "umad/done/without-init",
+		 .doc = DOC_ZERO,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = done_returns_zero },
-	{ .c = { .id = "umad/done/after-init", .doc = DOC_NOTHING,
-		 .basis = RC_BASIS_DOCUMENTED, .note = "and returns 0",
+	{ .c = { .id = "umad/done/after-init",
+		 .doc = DOC_NOTHING,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "and returns 0",
 		 .contract = { RC_RETURNS(0) } },
 	  .check = done_after_init_returns_zero },
 };
@@ -81,17 +89,23 @@ static void run_done(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group init_group = {
-	.call = "umad_init", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = init_rows,
-	.row_size = sizeof(init_rows[0]), .nrows = ARRAY_SIZE(init_rows),
+	.call = "umad_init",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = init_rows,
+	.row_size = sizeof(init_rows[0]),
+	.nrows = ARRAY_SIZE(init_rows),
 	.run = run_init,
 };
 RC_GROUP(init_group);
 
 static const struct rc_group done_group = {
-	.call = "umad_done", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = done_rows,
-	.row_size = sizeof(done_rows[0]), .nrows = ARRAY_SIZE(done_rows),
+	.call = "umad_done",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = done_rows,
+	.row_size = sizeof(done_rows[0]),
+	.nrows = ARRAY_SIZE(done_rows),
 	.run = run_done,
 };
 RC_GROUP(done_group);

@@ -34,11 +34,13 @@ static int open_umad(struct rc_ctx *ctx)
 	int n, fd;
 
 	for (n = 0; n < 64; n++) {
-		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/ibdev",
-				  n) || strcmp(buf, ctx->target->ca))
+		if (rc_sysfs_read(buf, sizeof(buf),
+				  RC_SYSFS_MAD "/umad%d/ibdev", n) ||
+		    strcmp(buf, ctx->target->ca))
 			continue;
 		if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/umad%d/port",
-				  n) || atoi(buf) != ctx->target->port)
+				  n) ||
+		    atoi(buf) != ctx->target->port)
 			continue;
 		snprintf(path, sizeof(path), "/dev/infiniband/umad%d", n);
 		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -53,7 +55,9 @@ bool peer_open(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 	       uint32_t methods, uint8_t rmpp_version)
 {
 	struct ref_umad_reg_req req = {
-		.qpn = 1, .mgmt_class = mgmt_class, .mgmt_class_version = 1,
+		.qpn = 1,
+		.mgmt_class = mgmt_class,
+		.mgmt_class_version = 1,
 		.rmpp_version = rmpp_version,
 	};
 	unsigned int m;
@@ -62,8 +66,10 @@ bool peer_open(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 	p->agent = -1;
 	p->thread = false;
 	if (p->fd < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "peer: umad of %s "
-			     "port %d: %s", ctx->target->ca, ctx->target->port,
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "peer: umad of %s "
+			     "port %d: %s",
+			     ctx->target->ca, ctx->target->port,
 			     strerror(-p->fd));
 		return false;
 	}
@@ -73,8 +79,10 @@ bool peer_open(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
 		if (methods & METHOD_BIT(m))
 			req.method_mask[m / 32] |= 1u << (m % 32);
 	if (ioctl(p->fd, REF_REGISTER_AGENT, &req)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "peer: registering "
-			     "class 0x%02x: %m", mgmt_class);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "peer: registering "
+			     "class 0x%02x: %m",
+			     mgmt_class);
 		close(p->fd);
 		p->fd = -1;
 		return false;
@@ -115,8 +123,7 @@ static void *delayed_send(void *arg)
 	return NULL;
 }
 
-bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
-	      int delay_ms)
+bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class, int delay_ms)
 {
 	mad_build(ctx, p->req, mgmt_class, METHOD_GET, 0x6e7);
 	if (!mad_address_self(ctx, p->req))
@@ -140,11 +147,12 @@ bool peer_get_for(struct rc_ctx *ctx, struct peer *p, int portid,
 {
 	if (peer_open(ctx, p, CLASS_V2, 0, 0) &&
 	    peer_get(ctx, p, mgmt_class, delay_ms) &&
-	    (delay_ms || mad_ready(ctx, ctx->ops->umad_get_fd(portid),
-				   ARRIVE_MS)))
+	    (delay_ms ||
+	     mad_ready(ctx, ctx->ops->umad_get_fd(portid), ARRIVE_MS)))
 		return true;
 	if (ctx->obs->state != RC_STATE_BROKEN)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the peer's Get did "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the peer's Get did "
 			     "not arrive");
 	return false;
 }
@@ -211,12 +219,12 @@ void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
 	uint64_t tid_be = htobe64(tid);
 
 	memset(umad, 0, MAD_BUF_LEN);
-	mad[0] = 1;				/* base version */
+	mad[0] = 1; /* base version */
 	mad[MAD_OFF_CLASS] = mgmt_class;
-	mad[2] = 1;				/* class version */
+	mad[2] = 1; /* class version */
 	mad[MAD_OFF_METHOD] = method;
 	memcpy(mad + MAD_OFF_TID, &tid_be, 8);
-	mad[MAD_OFF_ATTR_ID + 1] = 0x10;	/* any attribute */
+	mad[MAD_OFF_ATTR_ID + 1] = 0x10; /* any attribute */
 	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
 		memcpy(mad + MAD_OFF_OUI, mad_oui(ctx), 3);
 	/* a recognisable payload, to see that it arrives unchanged */
@@ -239,7 +247,8 @@ bool mad_address_self(struct rc_ctx *ctx, uint8_t *umad)
 	memcpy(umad + REF_UMAD_OFF_QPN, &qpn, 4);
 	memcpy(umad + REF_UMAD_OFF_QKEY, &qkey, 4);
 	if (!strcmp(ctx->target->link_layer, "InfiniBand")) {
-		if (dev_sysfs(ctx, ctx->target->port, "lid", buf, sizeof(buf))) {
+		if (dev_sysfs(ctx, ctx->target->port, "lid", buf,
+			      sizeof(buf))) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no LID");
 			return false;
 		}
@@ -249,7 +258,8 @@ bool mad_address_self(struct rc_ctx *ctx, uint8_t *umad)
 	}
 	idx = mad_self_gid(ctx, gid);
 	if (idx < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s port %d has no "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "%s port %d has no "
 			     "IPv6 GID: loopback MADs need one (with an "
 			     "IPv4-mapped GID replies are lost)",
 			     ctx->target->ca, ctx->target->port);
@@ -283,7 +293,8 @@ bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
 		if (!rc_need_call(ctx, ops->umad_register_oui,
 				  "umad_register_oui"))
 			return false;
-		*agent = ops->umad_register_oui(portid, mgmt_class, 0, mad_oui(ctx),
+		*agent = ops->umad_register_oui(portid, mgmt_class, 0,
+						mad_oui(ctx),
 						methods ? mask : NULL);
 	} else {
 		if (!rc_need_call(ctx, ops->umad_register, "umad_register"))

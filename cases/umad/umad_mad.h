@@ -27,7 +27,7 @@ typedef void mad_check(const struct mad_row *row, struct rc_ctx *ctx);
 /* One row of the MAD files. */
 struct mad_row {
 	struct rc_case c;
-	mad_check *check;	/* umad_set_grh_wire: unset, its run is all */
+	mad_check *check; /* umad_set_grh_wire: unset, its run is all */
 	int mgmt_class;
 	int timeout_ms;
 	int retries;
@@ -64,8 +64,7 @@ int peer_send(struct peer *p, uint8_t *umad, size_t len, int timeout_ms,
 	      int retries);
 /* Send a Get of @mgmt_class to the port through @p, now or (@delay_ms >
  * 0) from a thread after @delay_ms; peer_join waits for that thread. */
-bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class,
-	      int delay_ms);
+bool peer_get(struct rc_ctx *ctx, struct peer *p, int mgmt_class, int delay_ms);
 void peer_join(struct peer *p);
 /* peer_get on a peer @p opened as a client of CLASS_V2, the Get for an
  * agent of @portid: sent after @delay_ms, or (0) now and there to read when
@@ -114,14 +113,13 @@ bool expect_get_served(struct rc_ctx *ctx, int portid, int mgmt_class,
 /* method_mask argument of umad_register*(3) for a METHOD_BIT set */
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods);
 
-
 /* the MAD header of a reply without the kernel's half of the TID */
 void mad_summary(struct rc_ctx *ctx, const uint8_t *umad);
 extern const struct rc_layout mad_summary_layout;
 
 /* Every call the MAD rows use on the implementation under test. */
-#define NEED_MAD_CALLS(ctx) \
-	(rc_need_call(ctx, (ctx)->ops->umad_open_port, "umad_open_port") && \
+#define NEED_MAD_CALLS(ctx)                                                   \
+	(rc_need_call(ctx, (ctx)->ops->umad_open_port, "umad_open_port") &&   \
 	 rc_need_call(ctx, (ctx)->ops->umad_close_port, "umad_close_port") && \
 	 rc_need_call(ctx, (ctx)->ops->umad_get_fd, "umad_get_fd"))
 

@@ -27,9 +27,11 @@
 #include "umad_dev.h"
 #include "../../harness/device.h"
 
-#define DOC_OPEN "umad_open_port() opens the port portnum of the IB device " \
+#define DOC_OPEN                                                    \
+	"umad_open_port() opens the port portnum of the IB device " \
 	"ca_name for umad access."
-#define DOC_RET "umad_open_port() returns 0 or an unique positive value of " \
+#define DOC_RET                                                      \
+	"umad_open_port() returns 0 or an unique positive value of " \
 	"umad device descriptor on success"
 #define DOC_ENODEV "-ENODEV IB device can't be resolved"
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
@@ -38,47 +40,67 @@ static dev_check opens_umad_device, opens_another_descriptor;
 static dev_check opens_each_ports_device;
 
 static const struct dev_row rows[] = {
-	{ .c = { .id = "umad/open_port/target-port", .doc = DOC_RET,
+	{ .c = { .id = "umad/open_port/target-port",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_TARGET, .port = PORT_TARGET,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
 	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/library-selects-port",
 		 .doc = "The port is selected by the library if not all "
 			"parameters are provided (see umad_get_port() for details).",
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_NULL, .port = 0,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_NULL,
+	  .port = 0,
 	  .check = opens_umad_device },
-	{ .c = { .id = "umad/open_port/unknown-device", .doc = DOC_ENODEV,
+	{ .c = { .id = "umad/open_port/unknown-device",
+		 .doc = DOC_ENODEV,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(ENODEV) } },
-	  .ca = CA_BOGUS, .port = 1,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(ENODEV) } },
+	  .ca = CA_BOGUS,
+	  .port = 1,
 	  .check = opens_umad_device },
-	{ .c = { .id = "umad/open_port/port-out-of-range", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/open_port/port-out-of-range",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = 99,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = 99,
 	  .check = opens_umad_device },
-	{ .c = { .id = "umad/open_port/negative-port", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/open_port/negative-port",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .ca = CA_TARGET, .port = -1,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = -1,
 	  .check = opens_umad_device },
-	{ .c = { .id = "umad/open_port/unique-descriptors", .doc = DOC_RET,
+	{ .c = { .id = "umad/open_port/unique-descriptors",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second open of the same port must give another "
-			 "descriptor", .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_TARGET, .port = PORT_TARGET,
+			 "descriptor",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
 	  .check = opens_another_descriptor },
-	{ .c = { .id = "umad/open_port/every-port-its-device", .doc = DOC_OPEN,
+	{ .c = { .id = "umad/open_port/every-port-its-device",
+		 .doc = DOC_OPEN,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "each /sys/class/infiniband_mad/umadN names its port by "
-		 "ibdev and port (Documentation/infiniband/user_mad.rst): "
-		 "umad_open_port(ibdev, port) gives a descriptor of "
-		 "/dev/infiniband/umadN, that N, open O_RDWR (MADs are sent "
-		 "with write() and received with read())",
-		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
+			 "ibdev and port (Documentation/infiniband/user_mad.rst): "
+			 "umad_open_port(ibdev, port) gives a descriptor of "
+			 "/dev/infiniband/umadN, that N, open O_RDWR (MADs are sent "
+			 "with write() and received with read())",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = opens_each_ports_device },
 };
 
@@ -96,8 +118,10 @@ static void check_umad_fd(struct rc_ctx *ctx, int fd)
 	}
 	target[n] = 0;
 	if (strncmp(target, "/dev/infiniband/umad", 20))
-		rc_obs_violation(ctx->obs, "descriptor %d is %s, not a umad "
-				 "device", fd, target);
+		rc_obs_violation(ctx->obs,
+				 "descriptor %d is %s, not a umad "
+				 "device",
+				 fd, target);
 }
 
 /* The call under test on the row's CA and port; the descriptor, checked,
@@ -224,8 +248,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_open_port", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_open_port",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

@@ -18,7 +18,8 @@
 
 #include "umad_mad.h"
 
-#define DOC_READY "Once a packet is ready to be read, the function returns " \
+#define DOC_READY                                                  \
+	"Once a packet is ready to be read, the function returns " \
 	"0.  After that the packet can be read using umad_recv()."
 #define DOC_TIMEDOUT "Otherwise, -ETIMEDOUT is returned."
 #define DOC_EINVAL "-EINVAL    invalid port handle or agentid"
@@ -27,35 +28,47 @@ static mad_check times_out_empty, ready_when_queued, ready_when_arrives,
 	rejects_unopened_port, fd_reads_agent_mads, no_fd_for_unopened_port;
 
 static const struct mad_row rows[] = {
-	{ .c = { .id = "umad/poll/empty-100ms", .doc = DOC_TIMEDOUT,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 100, .tol_ms = 40 } },
-	  .check = times_out_empty, .timeout_ms = 100 },
-	{ .c = { .id = "umad/poll/empty-zero-timeout", .doc = DOC_TIMEDOUT,
+	{ .c = { .id = "umad/poll/empty-100ms",
+		 .doc = DOC_TIMEDOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "timeout 0: at once", .needs = NEEDS_UMAD,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 100, .tol_ms = 40 } },
+	  .check = times_out_empty,
+	  .timeout_ms = 100 },
+	{ .c = { .id = "umad/poll/empty-zero-timeout",
+		 .doc = DOC_TIMEDOUT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "timeout 0: at once",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ETIMEDOUT), .ms = 0, .tol_ms = 50 } },
-	  .check = times_out_empty, .timeout_ms = 0 },
-	{ .c = { .id = "umad/poll/queued", .doc = DOC_READY,
+	  .check = times_out_empty,
+	  .timeout_ms = 0 },
+	{ .c = { .id = "umad/poll/queued",
+		 .doc = DOC_READY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then umad_recv with timeout 0 gets it",
 		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
-	  .check = ready_when_queued, .timeout_ms = 1000 },
-	{ .c = { .id = "umad/poll/arrives-while-waiting", .doc = DOC_READY,
+	  .check = ready_when_queued,
+	  .timeout_ms = 1000 },
+	{ .c = { .id = "umad/poll/arrives-while-waiting",
+		 .doc = DOC_READY,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get sent 200 ms into a 5 s wait",
 		 .needs = NEEDS_UMAD,
 		 /* above the wait, whatever the run's watchdog: a Get that
 		  * never comes ends the poll, not the row */
 		 .watchdog_ms = 8000,
-		 .contract = { .ret = RC_RET_EQ, .ms = 200,
-			     .tol_ms = 80 } },
-	  .check = ready_when_arrives, .timeout_ms = 5000 },
-	{ .c = { .id = "umad/poll/unopened-port", .doc = DOC_EINVAL,
+		 .contract = { .ret = RC_RET_EQ, .ms = 200, .tol_ms = 80 } },
+	  .check = ready_when_arrives,
+	  .timeout_ms = 5000 },
+	{ .c = { .id = "umad/poll/unopened-port",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .check = rejects_unopened_port, .timeout_ms = 100 },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_unopened_port,
+	  .timeout_ms = 100 },
 };
 
 /* The port opened and a server of CLASS_V2 registered on it: the agent a
@@ -83,8 +96,7 @@ static void poll_then_recv(const struct mad_row *row, struct rc_ctx *ctx,
 	int len = MAD_SIZE;
 
 	RC_OBSERVE(ctx, ops->umad_poll(portid, row->timeout_ms));
-	if (ctx->obs->ret == 0 &&
-	    ops->umad_recv(portid, buf, &len, 0) != agent)
+	if (ctx->obs->ret == 0 && ops->umad_recv(portid, buf, &len, 0) != agent)
 		rc_obs_violation(ctx->obs, "umad_recv after it got no MAD");
 }
 
@@ -121,8 +133,7 @@ static void ready_when_arrives(const struct mad_row *row, struct rc_ctx *ctx)
 	poll_for_get(row, ctx, 200);
 }
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_poll(BAD_PORTID, row->timeout_ms));
 }
@@ -140,33 +151,42 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_poll", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_poll",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);
 
-#define DOC_FD "umad_get_fd() returns the umad fd for the port specified " \
+#define DOC_FD                                                      \
+	"umad_get_fd() returns the umad fd for the port specified " \
 	"by portid."
-#define DOC_FD_EINVAL "umad_get_fd() returns the fd for the portid " \
+#define DOC_FD_EINVAL                                  \
+	"umad_get_fd() returns the fd for the portid " \
 	"requested or -EINVAL if portid is invalid."
 
 static const struct mad_row fd_rows[] = {
-	{ .c = { .id = "umad/get_fd/open-port", .doc = DOC_FD,
+	{ .c = { .id = "umad/get_fd/open-port",
+		 .doc = DOC_FD,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "an open /dev/infiniband/umadN on which a MAD for the "
-			 "port's agent is readable", .needs = NEEDS_UMAD,
+			 "port's agent is readable",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = fd_reads_agent_mads },
-	{ .c = { .id = "umad/get_fd/unopened-port", .doc = DOC_FD_EINVAL,
+	{ .c = { .id = "umad/get_fd/unopened-port",
+		 .doc = DOC_FD_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = no_fd_for_unopened_port },
 };
 
-static void fd_reads_agent_mads(const struct mad_row *row,
-				struct rc_ctx *ctx)
+static void fd_reads_agent_mads(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	char link[64], target[256];
 	uint8_t buf[MAD_BUF_LEN];
@@ -179,7 +199,7 @@ static void fd_reads_agent_mads(const struct mad_row *row,
 	RC_OBSERVE(ctx, fd = ctx->ops->umad_get_fd(portid));
 	if (fd < 0)
 		goto out;
-	ctx->obs->ret = 0;	/* descriptor numbers differ between runs */
+	ctx->obs->ret = 0; /* descriptor numbers differ between runs */
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, target, sizeof(target) - 1);
 	target[n > 0 ? n : 0] = 0;
@@ -190,8 +210,10 @@ static void fd_reads_agent_mads(const struct mad_row *row,
 	if (peer_open(ctx, &peer, CLASS_V2, 0, 0) &&
 	    peer_get(ctx, &peer, CLASS_V2, 0) &&
 	    mad_wait(ctx, fd, buf, sizeof(buf), ARRIVE_MS) <= 0)
-		rc_obs_violation(ctx->obs, "no MAD for agent %d readable on "
-				 "fd %d", agent, fd);
+		rc_obs_violation(ctx->obs,
+				 "no MAD for agent %d readable on "
+				 "fd %d",
+				 agent, fd);
 out:
 	peer_close(&peer);
 	close_server(ctx, portid);
@@ -212,9 +234,12 @@ static void run_fd(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group fd_group = {
-	.call = "umad_get_fd", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = fd_rows,
-	.row_size = sizeof(fd_rows[0]), .nrows = ARRAY_SIZE(fd_rows),
+	.call = "umad_get_fd",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = fd_rows,
+	.row_size = sizeof(fd_rows[0]),
+	.nrows = ARRAY_SIZE(fd_rows),
 	.run = run_fd,
 	.shares = RC_SHARE_VENDOR_OUI,
 };

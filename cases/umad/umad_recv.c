@@ -23,20 +23,26 @@
 
 #include "umad_mad.h"
 
-#define DOC_WAIT "umad_recv() waits up to timeout_ms milliseconds for an " \
+#define DOC_WAIT                                                  \
+	"umad_recv() waits up to timeout_ms milliseconds for an " \
 	"incoming MAD message to be received from the port specified by portid."
 #define DOC_NB "A timeout_ms parameter of zero indicates a non blocking read."
 #define DOC_EWOULDBLOCK "-EWOULDBLOCK non blocking read can't be fulfilled"
-#define DOC_BLOCK "A negative timeout_ms makes the function block until a " \
+#define DOC_BLOCK                                                 \
+	"A negative timeout_ms makes the function block until a " \
 	"packet is received."
 #define DOC_RET "umad_recv() on success return the agentid"
-#define DOC_LEN "The message is copied to the umad buffer if there is " \
+#define DOC_LEN                                                 \
+	"The message is copied to the umad buffer if there is " \
 	"sufficient room and the received length is indicated."
-#define DOC_EINVAL "-EINVAL invalid port handle or agentid or *length is " \
+#define DOC_EINVAL                                              \
+	"-EINVAL invalid port handle or agentid or *length is " \
 	"less than the minimum supported"
-#define DOC_ERRNO "umad_recv() on success return the agentid; on error, " \
+#define DOC_ERRNO                                               \
+	"umad_recv() on success return the agentid; on error, " \
 	"errno is set and a negative value is returned as follows:"
-#define DOC_ENOSPC "If the buffer is not large enough, the size of the umad " \
+#define DOC_ENOSPC                                                       \
+	"If the buffer is not large enough, the size of the umad "       \
 	"buffer needed is returned in length. ... -ENOSPC The provided " \
 	"buffer is not long enough for the complete message."
 
@@ -52,86 +58,139 @@ static mad_check fails_when_empty, gets_queued, rejects_null_buffer,
 	sets_errno_null_buffer;
 
 static const struct mad_row rows[] = {
-	{ .c = { .id = "umad/recv/nonblocking-empty", .doc = DOC_EWOULDBLOCK,
+	{ .c = { .id = "umad/recv/nonblocking-empty",
+		 .doc = DOC_EWOULDBLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EWOULDBLOCK) } },
-	  .check = fails_when_empty, .timeout_ms = 0, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/timeout-200ms-empty", .doc = DOC_WAIT,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EWOULDBLOCK) } },
+	  .check = fails_when_empty,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/timeout-200ms-empty",
+		 .doc = DOC_WAIT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing arrives: a negative value after about "
 			 "200 ms (which one is not documented)",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(), .ms = 200, .tol_ms = 80 } },
-	  .check = fails_when_empty, .timeout_ms = 200, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/nonblocking-queued", .doc = DOC_LEN,
+	  .check = fails_when_empty,
+	  .timeout_ms = 200,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/nonblocking-queued",
+		 .doc = DOC_LEN,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a queued Get is returned at once, *length 256",
-		 .needs = NEEDS_UMAD, .contract = { OK_RECV } },
-	  .check = gets_queued, .timeout_ms = 0, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/negative-timeout-blocks", .doc = DOC_BLOCK,
+		 .needs = NEEDS_UMAD,
+		 .contract = { OK_RECV } },
+	  .check = gets_queued,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/negative-timeout-blocks",
+		 .doc = DOC_BLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second agent sends 300 ms after the call",
 		 .needs = NEEDS_UMAD,
 		 .contract = { OK_RECV, .ms = 300, .tol_ms = 120 } },
-	  .check = blocks_until_arrival, .timeout_ms = -1, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/returns-receiving-agent", .doc = DOC_RET,
+	  .check = blocks_until_arrival,
+	  .timeout_ms = -1,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/returns-receiving-agent",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "of two agents, the one the Get is for",
-		 .needs = NEEDS_UMAD, .contract = { OK_RECV } },
-	  .check = returns_receiving_agent, .timeout_ms = 1000,
+		 .needs = NEEDS_UMAD,
+		 .contract = { OK_RECV } },
+	  .check = returns_receiving_agent,
+	  .timeout_ms = 1000,
 	  .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/length-below-256-queued", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/recv/length-below-256-queued",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "*length 100 with a MAD queued", .needs = NEEDS_UMAD,
+		 .note = "*length 100 with a MAD queued",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .check = gets_queued, .timeout_ms = 0, .arg = 100 },
-	{ .c = { .id = "umad/recv/length-below-256-empty", .doc = DOC_EINVAL,
+	  .check = gets_queued,
+	  .timeout_ms = 0,
+	  .arg = 100 },
+	{ .c = { .id = "umad/recv/length-below-256-empty",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "*length 100, nothing queued", .needs = NEEDS_UMAD,
+		 .note = "*length 100, nothing queued",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .check = fails_when_empty, .timeout_ms = 0, .arg = 100 },
-	{ .c = { .id = "umad/recv/null-buffer", .doc = DOC_EINVAL,
+	  .check = fails_when_empty,
+	  .timeout_ms = 0,
+	  .arg = 100 },
+	{ .c = { .id = "umad/recv/null-buffer",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the page lists no NULL buffer among the -EINVAL "
-		 "causes; read as an argument as invalid as a short *length",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .check = rejects_null_buffer, .timeout_ms = 0, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/null-length", .doc = DOC_EINVAL,
+			 "causes; read as an argument as invalid as a short *length",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_null_buffer,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/null-length",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no *length at all is read as less than the minimum "
-		 "supported; the page does not name NULL",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .check = rejects_null_length, .timeout_ms = 0, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/unopened-port", .doc = DOC_EINVAL,
+			 "supported; the page does not name NULL",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_null_length,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/unopened-port",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .check = rejects_unopened_port, .timeout_ms = 0, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/buffer-too-small-rmpp", .doc = DOC_ENOSPC,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_unopened_port,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/buffer-too-small-rmpp",
+		 .doc = DOC_ENOSPC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a 1040-byte RMPP message into 256 bytes: -ENOSPC, "
 			 "*length large enough, and a second call with it "
-			 "gets the message", .needs = NEEDS_UMAD,
+			 "gets the message",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ENOSPC) } },
-	  .check = buffer_too_small, .timeout_ms = 2000, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/errno-nonblocking-empty", .doc = DOC_ERRNO,
+	  .check = buffer_too_small,
+	  .timeout_ms = 2000,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-nonblocking-empty",
+		 .doc = DOC_ERRNO,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "\"errno is set\": to the code the call returns, "
 			 "negated (EWOULDBLOCK for -EWOULDBLOCK)",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EWOULDBLOCK) } },
-	  .check = sets_errno_when_empty, .timeout_ms = 0, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/errno-timeout-empty", .doc = DOC_ERRNO,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EWOULDBLOCK) } },
+	  .check = sets_errno_when_empty,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-timeout-empty",
+		 .doc = DOC_ERRNO,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "\"errno is set\": to the code the call returns, "
 			 "negated, after a 20 ms wait in which nothing arrives "
 			 "(which code is not documented)",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS() } },
-	  .check = sets_errno_when_empty, .timeout_ms = 20, .arg = MAD_SIZE },
-	{ .c = { .id = "umad/recv/errno-null-buffer", .doc = DOC_ERRNO,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .check = sets_errno_when_empty,
+	  .timeout_ms = 20,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-null-buffer",
+		 .doc = DOC_ERRNO,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "\"errno is set\": to the code the call returns, "
 			 "negated (EINVAL for -EINVAL, no buffer)",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .check = sets_errno_null_buffer, .timeout_ms = 0, .arg = MAD_SIZE },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = sets_errno_null_buffer,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
 };
 
 /* A peer client sends a 1040-byte RMPP Set to the port. */
@@ -142,17 +201,17 @@ static bool send_rmpp(struct rc_ctx *ctx, struct peer *p)
 
 	if (!peer_open(ctx, p, CLASS_V2, 0, 1))
 		return false;
-	mad_build(ctx, umad, CLASS_V2, METHOD_SET, 0x4a4a);	/* first 256 bytes */
+	mad_build(ctx, umad, CLASS_V2, METHOD_SET,
+		  0x4a4a); /* first 256 bytes */
 	memset(mad + MAD_OFF_V2_DATA, 0x3c, RMPP_DATA);
-	mad[MAD_OFF_RMPP] = 1;			/* RMPP version */
-	mad[MAD_OFF_RMPP + 1] = 1;		/* DATA */
-	mad[MAD_OFF_RMPP + 2] = 0x01;		/* RMPPFlags.Active */
+	mad[MAD_OFF_RMPP] = 1; /* RMPP version */
+	mad[MAD_OFF_RMPP + 1] = 1; /* DATA */
+	mad[MAD_OFF_RMPP + 2] = 0x01; /* RMPPFlags.Active */
 	return mad_address_self(ctx, umad) &&
 	       !peer_send(p, umad, sizeof(umad), 2000, 0);
 }
 
-static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf,
-		      int *len)
+static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf, int *len)
 {
 	const struct rc_ops *ops = ctx->ops;
 	uint8_t big[REF_UMAD_HDR_SIZE + 4096];
@@ -163,14 +222,17 @@ static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf,
 	method_mask(mask, METHOD_BIT(METHOD_SET));
 	agent = ops->umad_register_oui(portid, CLASS_V2, 1, mad_oui(ctx), mask);
 	if (agent < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "registering an RMPP "
-			     "server: %d", agent);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "registering an RMPP "
+			     "server: %d",
+			     agent);
 		return;
 	}
 	if (!send_rmpp(ctx, &client))
 		goto out;
 	if (!mad_ready(ctx, ops->umad_get_fd(portid), ARRIVE_MS)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the RMPP message "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the RMPP message "
 			     "did not arrive");
 		goto out;
 	}
@@ -180,13 +242,15 @@ static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf,
 	if (ctx->obs->ret != -ENOSPC)
 		goto out;
 	if (need < RMPP_DATA || need > 4096) {
-		rc_obs_violation(ctx->obs, "*length %d after -ENOSPC; the "
-				 "message has %d bytes", need, RMPP_MAD_LEN);
+		rc_obs_violation(ctx->obs,
+				 "*length %d after -ENOSPC; the "
+				 "message has %d bytes",
+				 need, RMPP_MAD_LEN);
 		goto out;
 	}
 	if (ops->umad_recv(portid, big, &need, 0) != agent)
 		rc_obs_violation(ctx->obs, "a buffer of the size returned "
-				 "did not get the message");
+					   "did not get the message");
 out:
 	peer_close(&client);
 }
@@ -195,10 +259,10 @@ out:
 struct receiver {
 	int portid;
 	int agent;
-	struct peer peer;	/* a client sending to the port */
+	struct peer peer; /* a client sending to the port */
 	/* filled: it shows what a failed call writes into *length */
 	uint8_t buf[MAD_BUF_LEN];
-	int len;		/* the row's *length */
+	int len; /* the row's *length */
 };
 
 /* Open the port and register the server; false (BROKEN) when either
@@ -230,11 +294,11 @@ static void receiver_close(struct rc_ctx *ctx, struct receiver *rx)
  * why that one.
  */
 static void recv_checked(const struct mad_row *row, struct rc_ctx *ctx,
-			 struct receiver *rx, uint8_t *buf, int *len,
-			 int agent, const char *whose)
+			 struct receiver *rx, uint8_t *buf, int *len, int agent,
+			 const char *whose)
 {
-	RC_OBSERVE(ctx, ctx->ops->umad_recv(rx->portid, buf, len,
-					    row->timeout_ms));
+	RC_OBSERVE(ctx,
+		   ctx->ops->umad_recv(rx->portid, buf, len, row->timeout_ms));
 	if (ctx->obs->ret < 0) {
 		rc_obs_out(ctx->obs, &rx->len, sizeof(rx->len));
 		return;
@@ -305,20 +369,17 @@ static void gets_queued(const struct mad_row *row, struct rc_ctx *ctx)
 	recv_queued(row, ctx, false, false);
 }
 
-static void rejects_null_buffer(const struct mad_row *row,
-				struct rc_ctx *ctx)
+static void rejects_null_buffer(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	recv_queued(row, ctx, true, false);
 }
 
-static void rejects_null_length(const struct mad_row *row,
-				struct rc_ctx *ctx)
+static void rejects_null_length(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	recv_queued(row, ctx, false, true);
 }
 
-static void blocks_until_arrival(const struct mad_row *row,
-				 struct rc_ctx *ctx)
+static void blocks_until_arrival(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	struct receiver rx;
 
@@ -344,8 +405,7 @@ static void returns_receiving_agent(const struct mad_row *row,
 	receiver_close(ctx, &rx);
 }
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	uint8_t buf[MAD_BUF_LEN];
 	int len = row->arg;
@@ -378,9 +438,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_recv", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_recv",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

@@ -18,73 +18,95 @@
  */
 #include "umad_fabric.h"
 
-#define DOC_RET "umad_register() returns non-negative agent id number on " \
+#define DOC_RET                                                    \
+	"umad_register() returns non-negative agent id number on " \
 	"success"
 #define DOC_EINVAL "-EINVAL invalid port handle"
 #define DOC_EPERM "-EPERM  registration failed"
-#define DOC_SERVER "If method_mask array is provided, the caller is " \
+#define DOC_SERVER                                                       \
+	"If method_mask array is provided, the caller is "               \
 	"registered as a replier (server) for the methods having their " \
 	"corresponding bit on in the method_mask."
 
-static mad_check registers_client, rejects_unopened_port,
-	rejects_second_server, server_gets_requests,
-	smi_directed_route_answered, smi_lid_routed_answered,
-	sa_answered_by_sm;
+static mad_check registers_client, rejects_unopened_port, rejects_second_server,
+	server_gets_requests, smi_directed_route_answered,
+	smi_lid_routed_answered, sa_answered_by_sm;
 
 static const struct mad_row rows[] = {
-	{ .c = { .id = "umad/register/vendor-class-client", .doc = DOC_RET,
+	{ .c = { .id = "umad/register/vendor-class-client",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .check = registers_client, .mgmt_class = CLASS_V1, .arg = 1 },
-	{ .c = { .id = "umad/register/unopened-port", .doc = DOC_EINVAL,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = registers_client,
+	  .mgmt_class = CLASS_V1,
+	  .arg = 1 },
+	{ .c = { .id = "umad/register/unopened-port",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
-	  .check = rejects_unopened_port, .mgmt_class = CLASS_V1, .arg = 1 },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_unopened_port,
+	  .mgmt_class = CLASS_V1,
+	  .arg = 1 },
 	{ .c = { .id = "umad/register/second-server-same-method",
-		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
+		 .doc = DOC_EPERM,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "the kernel's user_mad allows one replier per class "
-		 "and method (ib_register_mad_agent), and the page gives "
-		 "-EPERM for a failed registration",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
-	  .check = rejects_second_server, .mgmt_class = CLASS_V1, .arg = 1 },
-	{ .c = { .id = "umad/register/server-gets-requests", .doc = DOC_SERVER,
+			 "and method (ib_register_mad_agent), and the page gives "
+			 "-EPERM for a failed registration",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EPERM) } },
+	  .check = rejects_second_server,
+	  .mgmt_class = CLASS_V1,
+	  .arg = 1 },
+	{ .c = { .id = "umad/register/server-gets-requests",
+		 .doc = DOC_SERVER,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_SUCCEEDS } },
-	  .check = server_gets_requests, .mgmt_class = CLASS_V1, .arg = 1 },
-	{ .c = { .id = "umad/register/subnet-management-class", .doc = DOC_RET,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = server_gets_requests,
+	  .mgmt_class = CLASS_V1,
+	  .arg = 1 },
+	{ .c = { .id = "umad/register/subnet-management-class",
+		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x01 lives on QP0, which only InfiniBand has",
 		 .needs = NEEDS_UMAD | RC_NEED_IB | RC_NEED_ROOT,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = registers_client, .mgmt_class = 0x01, .arg = 1 },
+	  .check = registers_client,
+	  .mgmt_class = 0x01,
+	  .arg = 1 },
 	{ .c = { .id = "umad/register/smi-directed-route-answered",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x81, directed-route SMPs: "
-		 "the agent is on QP0, and a SubnGet(NodeInfo) over 0 hops "
-		 "is answered by the node's own SMA with its node GUID",
-		 .needs = NEEDS_SMI, .contract = { RC_SUCCEEDS } },
+			 "the agent is on QP0, and a SubnGet(NodeInfo) over 0 hops "
+			 "is answered by the node's own SMA with its node GUID",
+		 .needs = NEEDS_SMI,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = smi_directed_route_answered },
 	{ .c = { .id = "umad/register/smi-lid-routed-to-remote-node",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x01, LID-routed SMPs: a "
-		 "SubnGet(NodeInfo) to another node's LID is answered by its "
-		 "SMA with that port's GUID", .needs = NEEDS_SMI |
-		 RC_NEED_REMOTE, .contract = { RC_SUCCEEDS } },
+			 "SubnGet(NodeInfo) to another node's LID is answered by its "
+			 "SMA with that port's GUID",
+		 .needs = NEEDS_SMI | RC_NEED_REMOTE,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = smi_lid_routed_answered },
 	{ .c = { .id = "umad/register/sa-class-answered-by-sm",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "class 0x03 version 2: the SA of the "
-		 "subnet manager answers a SubnAdmGet(NodeRecord) of the "
-		 "port's LID with one record, the port's", .needs =
-		 NEEDS_FABRIC, .contract = { RC_SUCCEEDS } },
+			 "subnet manager answers a SubnAdmGet(NodeRecord) of the "
+			 "port's LID with one record, the port's",
+		 .needs = NEEDS_FABRIC,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = sa_answered_by_sm },
 };
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_register(BAD_PORTID, row->mgmt_class,
 						row->arg, 0, NULL));
@@ -101,8 +123,7 @@ static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
 	ctx->ops->umad_close_port(portid);
 }
 
-static void rejects_second_server(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_second_server(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
 	long mask[16 / sizeof(long)];
@@ -111,8 +132,7 @@ static void rejects_second_server(const struct mad_row *row,
 	method_mask(mask, METHOD_BIT(METHOD_GET));
 	if (!impl_open(ctx, &portid))
 		return;
-	if (ops->umad_register(portid, row->mgmt_class, row->arg, 0,
-			       mask) < 0)
+	if (ops->umad_register(portid, row->mgmt_class, row->arg, 0, mask) < 0)
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "first registration failed");
 	else
@@ -121,8 +141,7 @@ static void rejects_second_server(const struct mad_row *row,
 	ops->umad_close_port(portid);
 }
 
-static void server_gets_requests(const struct mad_row *row,
-				 struct rc_ctx *ctx)
+static void server_gets_requests(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
 	long mask[16 / sizeof(long)];
@@ -148,15 +167,16 @@ static void fabric_answers(struct rc_ctx *ctx, const struct fabric_query *q)
 
 	if (!impl_open(ctx, &portid))
 		return;
-	RC_OBSERVE(ctx, id = ops->umad_register(portid, mgmt_class,
-			mgmt_class == MAD_CLASS_SA ? 2 : 1, 0, NULL));
+	RC_OBSERVE(ctx, id = ops->umad_register(
+				portid, mgmt_class,
+				mgmt_class == MAD_CLASS_SA ? 2 : 1, 0, NULL));
 	if (id < 0 || !fabric_build(ctx, q, 0, req) ||
 	    !rc_need_call(ctx, ops->umad_send, "umad_send"))
 		goto out;
 	n = ops->umad_send(portid, id, req, MAD_SIZE, 1000, 0);
 	if (n)
-		rc_obs_violation(ctx->obs, "umad_send through agent %d: %d",
-				 id, n);
+		rc_obs_violation(ctx->obs, "umad_send through agent %d: %d", id,
+				 n);
 	else
 		fabric_check_answer(ctx, q, ops->umad_get_fd(portid));
 out:
@@ -191,9 +211,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_register", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_register",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_MAD,
 };
 RC_GROUP(group);

@@ -17,13 +17,16 @@
  */
 #include "umad_mad.h"
 
-#define DOC "umad_register2() registers for a MAD agent using the provided " \
+#define DOC                                                              \
+	"umad_register2() registers for a MAD agent using the provided " \
 	"registration attributes"
 #define DOC_RET "umad_register2() returns 0 on success and +ERRNO on failure."
-#define DOC_FLAGS "If a flag specified is not supported by the kernel, an " \
+#define DOC_FLAGS                                                          \
+	"If a flag specified is not supported by the kernel, an "          \
 	"error is returned, and the supported flags are returned in this " \
 	"field."
-#define DOC_MASK "A bit mask which indicates which unsolicited methods this " \
+#define DOC_MASK                                                     \
+	"A bit mask which indicates which unsolicited methods this " \
 	"agent should receive."
 
 /* a flag no kernel defines (IB_USER_MAD_REG_FLAGS_CAP is bit 0 today) */
@@ -33,45 +36,61 @@ static mad_check registers_client, server_gets_requests,
 	reports_supported_flags, accepts_user_rmpp, rejects_unopened_port;
 
 static const struct mad_row rows[] = {
-	{ .c = { .id = "umad/register2/client", .doc = DOC,
+	{ .c = { .id = "umad/register2/client",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "vendor range 1 class 0x0a, no methods: 0, and "
 			 "umad_unregister takes the agent id it gave",
-		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
-	  .check = registers_client, .mgmt_class = CLASS_V1 },
-	{ .c = { .id = "umad/register2/server-gets-requests", .doc = DOC_MASK,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = registers_client,
+	  .mgmt_class = CLASS_V1 },
+	{ .c = { .id = "umad/register2/server-gets-requests",
+		 .doc = DOC_MASK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the Get bit set: a peer's Get reaches the agent",
-		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
-	  .check = server_gets_requests, .mgmt_class = CLASS_V1 },
-	{ .c = { .id = "umad/register2/unsupported-flag", .doc = DOC_FLAGS,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = server_gets_requests,
+	  .mgmt_class = CLASS_V1 },
+	{ .c = { .id = "umad/register2/unsupported-flag",
+		 .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "flag bit 30: a positive errno, and attr->flags then "
 			 "holds the supported set, which Linux's user_mad "
 			 "gives as IB_USER_MAD_REG_FLAGS_CAP, UMAD_USER_RMPP "
 			 "(<rdma/ib_user_mad.h>)",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS() } },
-	  .check = reports_supported_flags, .mgmt_class = CLASS_V1 },
-	{ .c = { .id = "umad/register2/user-rmpp-flag", .doc = DOC,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .check = reports_supported_flags,
+	  .mgmt_class = CLASS_V1 },
+	{ .c = { .id = "umad/register2/user-rmpp-flag",
+		 .doc = DOC,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "UMAD_USER_RMPP, a flag Linux supports "
 			 "(IB_USER_MAD_REG_FLAGS_CAP): registered",
-		 .needs = NEEDS_UMAD, .contract = { RC_RETURNS(0) } },
-	  .check = accepts_user_rmpp, .mgmt_class = CLASS_V1 },
-	{ .c = { .id = "umad/register2/unopened-port", .doc = DOC_RET,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
-		 .contract = { RC_FAILS() } }, .check = rejects_unopened_port,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = accepts_user_rmpp,
+	  .mgmt_class = CLASS_V1 },
+	{ .c = { .id = "umad/register2/unopened-port",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .check = rejects_unopened_port,
 	  .mgmt_class = CLASS_V1 },
 };
 
 /* What every row registers: a vendor range 1 class, version 1. */
-#define ATTR_OF(row) { .mgmt_class = (row)->mgmt_class, \
-		       .mgmt_class_version = 1 }
+#define ATTR_OF(row)                                                     \
+	{                                                                \
+		.mgmt_class = (row)->mgmt_class, .mgmt_class_version = 1 \
+	}
 /* what *agent_id holds before the call */
 #define AGENT_FILL 0xa5a5a5a5
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	struct umad_reg_attr attr = ATTR_OF(row);
 	uint32_t agent = AGENT_FILL;
@@ -97,8 +116,10 @@ static bool registered(struct rc_ctx *ctx, struct umad_reg_attr *attr,
 static void unregisters(struct rc_ctx *ctx, int portid, uint32_t agent)
 {
 	if (ctx->ops->umad_unregister(portid, agent))
-		rc_obs_violation(ctx->obs, "agent id %u: umad_unregister "
-				 "refuses it", agent);
+		rc_obs_violation(ctx->obs,
+				 "agent id %u: umad_unregister "
+				 "refuses it",
+				 agent);
 }
 
 /* Registered with @attr; the id then unregistered. */
@@ -126,8 +147,7 @@ static void accepts_user_rmpp(const struct mad_row *row, struct rc_ctx *ctx)
 	registers_with(ctx, &attr);
 }
 
-static void server_gets_requests(const struct mad_row *row,
-				 struct rc_ctx *ctx)
+static void server_gets_requests(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	struct umad_reg_attr attr = ATTR_OF(row);
 	uint32_t agent;
@@ -152,9 +172,10 @@ static void reports_supported_flags(const struct mad_row *row,
 		return;
 	RC_OBSERVE(ctx, ctx->ops->umad_register2(portid, &attr, &agent));
 	if (attr.flags != UMAD_USER_RMPP)
-		rc_obs_violation(ctx->obs, "flags 0x%x after the call, not the "
-				 "supported set 0x%x", attr.flags,
-				 UMAD_USER_RMPP);
+		rc_obs_violation(ctx->obs,
+				 "flags 0x%x after the call, not the "
+				 "supported set 0x%x",
+				 attr.flags, UMAD_USER_RMPP);
 	rc_obs_out(ctx->obs, &attr.flags, sizeof(attr.flags));
 }
 
@@ -172,9 +193,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_register2", .conv = RC_CONV_ERRNO_RET,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_register2",
+	.conv = RC_CONV_ERRNO_RET,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_MAD,
 };
 RC_GROUP(group);

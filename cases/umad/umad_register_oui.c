@@ -25,31 +25,40 @@
 
 #include "umad_fabric.h"
 
-#define DOC_RANGE "-EINVAL invalid port handle or class is not in the " \
+#define DOC_RANGE                                             \
+	"-EINVAL invalid port handle or class is not in the " \
 	"vendor class 2 range"
-#define DOC_RET "umad_register() returns non-negative agent id number on " \
+#define DOC_RET                                                    \
+	"umad_register() returns non-negative agent id number on " \
 	"success"
 #define DOC_EPERM "-EPERM  registration failed"
-#define DOC_SERVER "If method_mask array is provided, the caller is " \
+#define DOC_SERVER                                                       \
+	"If method_mask array is provided, the caller is "               \
 	"registered as a replier (server) for the methods having their " \
 	"corresponding bit on in the method_mask."
-#define DOC_CLIENT "If method_mask is NULL, the caller is registered as a " \
+#define DOC_CLIENT                                                           \
+	"If method_mask is NULL, the caller is registered as a "             \
 	"MAD client, meaning that it can only receive replies on MADs that " \
 	"it sent (solicited MADs)."
-#define DOC_RMPP "registers the specified class in vendor range 2, the " \
+#define DOC_RMPP                                                \
+	"registers the specified class in vendor range 2, the " \
 	"specified oui, and whether RMPP is being used"
 
-#define ROW(i, d, b, m, cls, ...) \
-	{ .c = { .id = "umad/register_oui/" i, .doc = d, .basis = b, \
-		 .needs = NEEDS_UMAD, \
-		 .contract = { __VA_ARGS__ } }, .check = m, .mgmt_class = cls }
+#define ROW(i, d, b, m, cls, ...)                     \
+	{                                             \
+		.c = { .id = "umad/register_oui/" i,  \
+		       .doc = d,                      \
+		       .basis = b,                    \
+		       .needs = NEEDS_UMAD,           \
+		       .contract = { __VA_ARGS__ } }, \
+		.check = m, .mgmt_class = cls         \
+	}
 
 #define B_DOC RC_BASIS_DOCUMENTED
 
-static mad_check rejects_unopened_port, registers_client,
-	client_sends_request, remote_node_answers, rejects_second_server,
-	two_clients_registered, server_gets_its_methods_only,
-	client_gets_no_unsolicited;
+static mad_check rejects_unopened_port, registers_client, client_sends_request,
+	remote_node_answers, rejects_second_server, two_clients_registered,
+	server_gets_its_methods_only, client_gets_no_unsolicited;
 
 static const struct mad_row rows[] = {
 	ROW("class-0x2f", DOC_RANGE, B_DOC, registers_client, 0x2f,
@@ -61,32 +70,46 @@ static const struct mad_row rows[] = {
 	ROW("unopened-port", DOC_RANGE, B_DOC, rejects_unopened_port, CLASS_V2,
 	    RC_FAILS(EINVAL)),
 	{ .c = { .id = "umad/register_oui/second-server-same-methods",
-		 .doc = DOC_EPERM, .basis = RC_BASIS_LINUX,
+		 .doc = DOC_EPERM,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "the kernel's user_mad allows one replier per class, "
-		 "OUI and method (ib_register_mad_agent), and the page gives "
-		 "-EPERM for a failed registration",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
-	  .check = rejects_second_server, .mgmt_class = CLASS_V2 },
+			 "OUI and method (ib_register_mad_agent), and the page gives "
+			 "-EPERM for a failed registration",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EPERM) } },
+	  .check = rejects_second_server,
+	  .mgmt_class = CLASS_V2 },
 	ROW("two-clients", DOC_CLIENT, B_DOC, two_clients_registered, CLASS_V2,
 	    RC_SUCCEEDS),
-	{ .c = { .id = "umad/register_oui/rmpp-version-0", .doc = DOC_RMPP,
+	{ .c = { .id = "umad/register_oui/rmpp-version-0",
+		 .doc = DOC_RMPP,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "0: RMPP not used", .needs = NEEDS_UMAD,
+		 .note = "0: RMPP not used",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = registers_client, .mgmt_class = CLASS_V2 },
-	{ .c = { .id = "umad/register_oui/rmpp-version-1", .doc = DOC_RMPP,
+	  .check = registers_client,
+	  .mgmt_class = CLASS_V2 },
+	{ .c = { .id = "umad/register_oui/rmpp-version-1",
+		 .doc = DOC_RMPP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "1: the RMPP version of IBA 13.6; vendor range 2 "
-			 "classes may use RMPP", .needs = NEEDS_UMAD,
+			 "classes may use RMPP",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
-	  .check = registers_client, .mgmt_class = CLASS_V2, .arg = 1 },
-	{ .c = { .id = "umad/register_oui/rmpp-version-2", .doc = DOC_EPERM,
+	  .check = registers_client,
+	  .mgmt_class = CLASS_V2,
+	  .arg = 1 },
+	{ .c = { .id = "umad/register_oui/rmpp-version-2",
+		 .doc = DOC_EPERM,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "there is no RMPP version 2: the kernel's "
-		 "ib_register_mad_agent refuses it, and the page gives "
-		 "-EPERM for a failed registration",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EPERM) } },
-	  .check = registers_client, .mgmt_class = CLASS_V2, .arg = 2 },
+			 "ib_register_mad_agent refuses it, and the page gives "
+			 "-EPERM for a failed registration",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EPERM) } },
+	  .check = registers_client,
+	  .mgmt_class = CLASS_V2,
+	  .arg = 2 },
 	ROW("id-sends-request", DOC_RET, B_DOC, client_sends_request, CLASS_V2,
 	    RC_SUCCEEDS),
 	ROW("server-gets-its-methods-only", DOC_SERVER, B_DOC,
@@ -97,10 +120,12 @@ static const struct mad_row rows[] = {
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get of the class and OUI, by LID "
-		 "to another node, is answered by rdmaconf-peer there, "
-		 "registered for them", .needs = NEEDS_FABRIC |
-		 RC_NEED_REMOTE, .contract = { RC_SUCCEEDS } },
-	  .check = remote_node_answers, .mgmt_class = CLASS_V2 },
+			 "to another node, is answered by rdmaconf-peer there, "
+			 "registered for them",
+		 .needs = NEEDS_FABRIC | RC_NEED_REMOTE,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = remote_node_answers,
+	  .mgmt_class = CLASS_V2 },
 };
 
 /* The peer sends @method to the port; does @fd get it within @ms? */
@@ -167,11 +192,10 @@ static bool open_port(struct rc_ctx *ctx, int *portid, int *fd)
 	return true;
 }
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
-	RC_OBSERVE(ctx, ctx->ops->umad_register_oui(BAD_PORTID,
-			row->mgmt_class, 0, mad_oui(ctx), NULL));
+	RC_OBSERVE(ctx, ctx->ops->umad_register_oui(BAD_PORTID, row->mgmt_class,
+						    0, mad_oui(ctx), NULL));
 }
 
 /* A client of the row's class under @oui with its rmpp_version (.arg):
@@ -184,8 +208,8 @@ static void client_then(const struct mad_row *row, struct rc_ctx *ctx,
 
 	if (!open_port(ctx, &portid, &fd))
 		return;
-	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(portid,
-			row->mgmt_class, row->arg, oui, NULL));
+	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(
+				portid, row->mgmt_class, row->arg, oui, NULL));
 	if (id >= 0 && then)
 		then(ctx, portid, id);
 	ctx->ops->umad_close_port(portid);
@@ -196,21 +220,18 @@ static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
 	client_then(row, ctx, mad_oui(ctx), NULL);
 }
 
-static void client_sends_request(const struct mad_row *row,
-				 struct rc_ctx *ctx)
+static void client_sends_request(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	client_then(row, ctx, mad_oui(ctx), check_sends);
 }
 
-static void remote_node_answers(const struct mad_row *row,
-				struct rc_ctx *ctx)
+static void remote_node_answers(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	/* a client of the class the remote peer serves: test_oui */
 	client_then(row, ctx, test_oui, check_remote);
 }
 
-static void rejects_second_server(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_second_server(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
 	long mask[16 / sizeof(long)];
@@ -256,15 +277,16 @@ static void server_gets_its_methods_only(const struct mad_row *row,
 	if (!open_port(ctx, &portid, &fd))
 		return;
 	method_mask(mask, METHOD_BIT(METHOD_GET));
-	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(portid,
-			row->mgmt_class, 0, mad_oui(ctx), mask));
+	RC_OBSERVE(ctx,
+		   id = ctx->ops->umad_register_oui(portid, row->mgmt_class, 0,
+						    mad_oui(ctx), mask));
 	if (id >= 0 && peer_open(ctx, &peer, CLASS_V2, 0, 0)) {
 		if (!delivered(ctx, &peer, fd, METHOD_GET, ARRIVE_MS))
 			rc_obs_violation(ctx->obs, "a Get did not reach the "
-					 "server registered for Get");
+						   "server registered for Get");
 		else if (delivered(ctx, &peer, fd, METHOD_SET, QUIET_MS))
 			rc_obs_violation(ctx->obs, "a Set reached the server "
-					 "registered for Get only");
+						   "registered for Get only");
 		peer_close(&peer);
 	}
 	ctx->ops->umad_close_port(portid);
@@ -278,12 +300,13 @@ static void client_gets_no_unsolicited(const struct mad_row *row,
 
 	if (!open_port(ctx, &portid, &fd))
 		return;
-	RC_OBSERVE(ctx, id = ctx->ops->umad_register_oui(portid,
-			row->mgmt_class, 0, mad_oui(ctx), NULL));
+	RC_OBSERVE(ctx,
+		   id = ctx->ops->umad_register_oui(portid, row->mgmt_class, 0,
+						    mad_oui(ctx), NULL));
 	if (id >= 0 && peer_open(ctx, &peer, CLASS_V2, 0, 0)) {
 		if (delivered(ctx, &peer, fd, METHOD_GET, QUIET_MS))
 			rc_obs_violation(ctx->obs, "an unsolicited Get reached "
-					 "a client");
+						   "a client");
 		peer_close(&peer);
 	}
 	ctx->ops->umad_close_port(portid);
@@ -301,9 +324,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_register_oui", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_register_oui",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

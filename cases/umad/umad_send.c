@@ -28,23 +28,27 @@
 
 #include "umad_fabric.h"
 
-#define DOC_SEND "umad_send() sends length bytes from the specified umad " \
+#define DOC_SEND                                                         \
+	"umad_send() sends length bytes from the specified umad "        \
 	"buffer from the port specified by portid, and using the agent " \
 	"specified by agentid."
 #define DOC_EINVAL "-EINVAL invalid port handle or agentid"
 #define DOC_EIO "-EIO    send operation failed"
-#define DOC_TIMEOUT "If reply is not received within the specified value, " \
+#define DOC_TIMEOUT                                                     \
+	"If reply is not received within the specified value, "         \
 	"the original buffer is returned in the read channel with the " \
 	"status field set (to non zero)."
-#define DOC_RETRIES "retries indicates the number of times the MAD will be " \
+#define DOC_RETRIES                                              \
+	"retries indicates the number of times the MAD will be " \
 	"retried before giving up."
 #define DOC_ZERO "zero value means not solicited."
-#define DOC_FOREVER "Negative timeout_ms makes kernel wait forever for the " \
+#define DOC_FOREVER                                              \
+	"Negative timeout_ms makes kernel wait forever for the " \
 	"reply."
 
 #define OK_SEND RC_RETURNS(0), .layout = &mad_summary_layout
-#define TIMED(t, r) OK_SEND, .ms = (t) * ((r) + 1), \
-		    .tol_ms = 40 + (t) * ((r) + 1) / 4
+#define TIMED(t, r) \
+	OK_SEND, .ms = (t) * ((r) + 1), .tol_ms = 40 + (t) * ((r) + 1) / 4
 
 static mad_check rejects_unopened_port, rejects_unknown_agent,
 	rejects_unregistered_agent, fails_shorter_than_header,
@@ -55,43 +59,59 @@ static mad_check rejects_unopened_port, rejects_unknown_agent,
 #define STALE_AGENT_ID 1
 
 static const struct mad_row rows[] = {
-	{ .c = { .id = "umad/send/answered-by-server", .doc = DOC_SEND,
+	{ .c = { .id = "umad/send/answered-by-server",
+		 .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the server's GetResp reaches the sending agent",
-		 .needs = NEEDS_UMAD, .contract = { OK_SEND } },
-	  .check = answered_by_server, .timeout_ms = 1000 },
-	{ .c = { .id = "umad/send/agent-from-argument", .doc = DOC_SEND,
+		 .needs = NEEDS_UMAD,
+		 .contract = { OK_SEND } },
+	  .check = answered_by_server,
+	  .timeout_ms = 1000 },
+	{ .c = { .id = "umad/send/agent-from-argument",
+		 .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the buffer's agent_id holds 0xa5a5a5a5, no agent: "
 			 "the call sends with agentid, and the server's "
 			 "GetResp reaches the sending agent",
-		 .needs = NEEDS_UMAD, .contract = { OK_SEND } },
-	  .check = answered_by_server, .timeout_ms = 1000,
+		 .needs = NEEDS_UMAD,
+		 .contract = { OK_SEND } },
+	  .check = answered_by_server,
+	  .timeout_ms = 1000,
 	  .arg = STALE_AGENT_ID },
-	{ .c = { .id = "umad/send/unopened-port", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/send/unopened-port",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_unopened_port },
-	{ .c = { .id = "umad/send/agent-never-registered", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/send/agent-never-registered",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "agent id 7 on a port whose only agent is 0",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_unknown_agent },
-	{ .c = { .id = "umad/send/agent-unregistered", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/send/agent-unregistered",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_unregistered_agent },
-	{ .c = { .id = "umad/send/shorter-than-mad-header", .doc = DOC_EIO,
+	{ .c = { .id = "umad/send/shorter-than-mad-header",
+		 .doc = DOC_EIO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "10 bytes cannot hold the 24-byte MAD header: the "
-			 "send fails", .needs = NEEDS_UMAD,
+			 "send fails",
+		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EIO) } },
-	  .check = fails_shorter_than_header, .arg = 10 },
-	{ .c = { .id = "umad/send/roce-without-grh", .doc = DOC_EIO,
+	  .check = fails_shorter_than_header,
+	  .arg = 10 },
+	{ .c = { .id = "umad/send/roce-without-grh",
+		 .doc = DOC_EIO,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "RoCE has no LIDs: the kernel's user_mad refuses a "
-		 "MAD without a GRH on RoCE (ib_umad_write), and the page "
-		 "gives -EIO for a failed send",
+			 "MAD without a GRH on RoCE (ib_umad_write), and the page "
+			 "gives -EIO for a failed send",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { RC_FAILS(EIO) } },
 	  .check = fails_without_grh },
@@ -99,51 +119,77 @@ static const struct mad_row rows[] = {
 		 .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "all that was sent comes back: "
-		 "header and the whole MAD", .needs = NEEDS_UMAD,
+			 "header and the whole MAD",
+		 .needs = NEEDS_UMAD,
 		 .contract = { OK_SEND } },
-	  .check = returns_original_buffer, .timeout_ms = 200, .retries = 0 },
-	{ .c = { .id = "umad/send/timeout-200ms-retries-0", .doc = DOC_TIMEOUT,
+	  .check = returns_original_buffer,
+	  .timeout_ms = 200,
+	  .retries = 0 },
+	{ .c = { .id = "umad/send/timeout-200ms-retries-0",
+		 .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "status set, after the timeout",
-		 .needs = NEEDS_UMAD, .contract = { TIMED(200, 0) } },
-	  .check = times_out_after_retries, .timeout_ms = 200, .retries = 0 },
-	{ .c = { .id = "umad/send/timeout-200ms-retries-1", .doc = DOC_RETRIES,
+		 .needs = NEEDS_UMAD,
+		 .contract = { TIMED(200, 0) } },
+	  .check = times_out_after_retries,
+	  .timeout_ms = 200,
+	  .retries = 0 },
+	{ .c = { .id = "umad/send/timeout-200ms-retries-1",
+		 .doc = DOC_RETRIES,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "1 retry: the server sees 2 copies, the request "
-			 "returns after 2 timeouts", .needs = NEEDS_UMAD,
+			 "returns after 2 timeouts",
+		 .needs = NEEDS_UMAD,
 		 .contract = { TIMED(200, 1) } },
-	  .check = times_out_after_retries, .timeout_ms = 200, .retries = 1 },
-	{ .c = { .id = "umad/send/timeout-200ms-retries-3", .doc = DOC_RETRIES,
+	  .check = times_out_after_retries,
+	  .timeout_ms = 200,
+	  .retries = 1 },
+	{ .c = { .id = "umad/send/timeout-200ms-retries-3",
+		 .doc = DOC_RETRIES,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "3 retries: the server sees 4 copies, the request "
-			 "returns after 4 timeouts", .needs = NEEDS_UMAD,
+			 "returns after 4 timeouts",
+		 .needs = NEEDS_UMAD,
 		 .contract = { TIMED(200, 3) } },
-	  .check = times_out_after_retries, .timeout_ms = 200, .retries = 3 },
-	{ .c = { .id = "umad/send/timeout-zero-not-solicited", .doc = DOC_ZERO,
+	  .check = times_out_after_retries,
+	  .timeout_ms = 200,
+	  .retries = 3 },
+	{ .c = { .id = "umad/send/timeout-zero-not-solicited",
+		 .doc = DOC_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing comes back on the read channel; the server "
-			 "gets the request once", .needs = NEEDS_UMAD,
+			 "gets the request once",
+		 .needs = NEEDS_UMAD,
 		 .contract = { OK_SEND } },
-	  .check = unsolicited_not_returned, .timeout_ms = 0 },
-	{ .c = { .id = "umad/send/timeout-negative-waits", .doc = DOC_FOREVER,
+	  .check = unsolicited_not_returned,
+	  .timeout_ms = 0 },
+	{ .c = { .id = "umad/send/timeout-negative-waits",
+		 .doc = DOC_FOREVER,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "nothing comes back for 600 ms; then the server "
-			 "answers and the answer arrives", .needs = NEEDS_UMAD,
+			 "answers and the answer arrives",
+		 .needs = NEEDS_UMAD,
 		 .contract = { OK_SEND } },
-	  .check = waits_for_answer, .timeout_ms = -1 },
-	{ .c = { .id = "umad/send/lid-to-remote-node", .doc = DOC_SEND,
+	  .check = waits_for_answer,
+	  .timeout_ms = -1 },
+	{ .c = { .id = "umad/send/lid-to-remote-node",
+		 .doc = DOC_SEND,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a Get of vendor class 0x0a to another node's LID, "
 			 "QP1: rdmaconf-peer there answers with its port GUID",
 		 .needs = NEEDS_FABRIC | RC_NEED_REMOTE,
 		 .contract = { OK_SEND } },
-	  .check = remote_node_answers, .timeout_ms = 1000 },
-	{ .c = { .id = "umad/send/unassigned-lid-returned", .doc = DOC_TIMEOUT,
+	  .check = remote_node_answers,
+	  .timeout_ms = 1000 },
+	{ .c = { .id = "umad/send/unassigned-lid-returned",
+		 .doc = DOC_TIMEOUT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a request to LID 0xbfff, which no port of the subnet "
 			 "has, comes back with its status set",
-		 .needs = NEEDS_FABRIC, .contract = { OK_SEND } },
-	  .check = unassigned_lid_returned, .timeout_ms = 200 },
+		 .needs = NEEDS_FABRIC,
+		 .contract = { OK_SEND } },
+	  .check = unassigned_lid_returned,
+	  .timeout_ms = 200 },
 };
 
 /* A port of the implementation under test, and an agent on it. */
@@ -166,14 +212,13 @@ static void sender_close(struct rc_ctx *ctx, struct sender *s)
 		ctx->ops->umad_close_port(s->portid);
 }
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	uint8_t req[MAD_BUF_LEN];
 
 	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
-	RC_OBSERVE(ctx, ctx->ops->umad_send(BAD_PORTID, 0, req, MAD_SIZE,
-					    0, 0));
+	RC_OBSERVE(ctx,
+		   ctx->ops->umad_send(BAD_PORTID, 0, req, MAD_SIZE, 0, 0));
 }
 
 /* A Get to the own port (unless !@addressed) through @agent, @len bytes,
@@ -186,12 +231,10 @@ static void send_get(struct rc_ctx *ctx, const struct sender *s, int agent,
 	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
 	if (addressed && !mad_address_self(ctx, req))
 		return;
-	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, agent, req, len, 0,
-					    0));
+	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, agent, req, len, 0, 0));
 }
 
-static void rejects_unknown_agent(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unknown_agent(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	struct sender s;
 
@@ -257,7 +300,8 @@ static void check_returned(struct rc_ctx *ctx, const uint8_t *sent,
 		    i < REF_UMAD_HDR_SIZE + MAD_OFF_TID + 4)
 			continue;
 		if (in[i] != sent[i]) {
-			rc_obs_violation(ctx->obs, "MAD byte %d came back as "
+			rc_obs_violation(ctx->obs,
+					 "MAD byte %d came back as "
 					 "0x%02x, sent 0x%02x",
 					 i - REF_UMAD_HDR_SIZE, in[i], sent[i]);
 			break;
@@ -269,10 +313,10 @@ static void check_returned(struct rc_ctx *ctx, const uint8_t *sent,
  * that gets it. */
 struct exchange {
 	struct sender s;
-	int fd;			/* the agent's read channel */
+	int fd; /* the agent's read channel */
 	struct peer server;
 	uint8_t sent[MAD_BUF_LEN];
-	double t0;		/* when the request was sent */
+	double t0; /* when the request was sent */
 };
 
 /*
@@ -322,8 +366,7 @@ static bool server_got_request(struct rc_ctx *ctx, struct exchange *x,
 }
 
 /* The server answers @in; the answer reaches the agent. */
-static void answer_arrives(struct rc_ctx *ctx, struct exchange *x,
-			   uint8_t *in)
+static void answer_arrives(struct rc_ctx *ctx, struct exchange *x, uint8_t *in)
 {
 	peer_reply(&x->server, in);
 	if (mad_wait(ctx, x->fd, in, MAD_BUF_LEN, ARRIVE_MS) <= 0)
@@ -350,7 +393,8 @@ static void waits_for_answer(const struct mad_row *row, struct rc_ctx *ctx)
 	if (!exchange_start(row, ctx, &x) || !server_got_request(ctx, &x, in))
 		goto out;
 	if (mad_wait(ctx, x.fd, in, sizeof(in), 2 * QUIET_MS) > 0) {
-		rc_obs_violation(ctx->obs, "the request came back (status %u) "
+		rc_obs_violation(ctx->obs,
+				 "the request came back (status %u) "
 				 "before any answer",
 				 *(uint32_t *)(in + REF_UMAD_OFF_STATUS));
 		goto out;
@@ -370,14 +414,16 @@ static bool came_back(const struct mad_row *row, struct rc_ctx *ctx,
 	*n = mad_wait(ctx, x->fd, in, MAD_BUF_LEN, ms);
 	ctx->obs->elapsed_ms = rc_now_ms() - x->t0;
 	if (*n <= 0) {
-		rc_obs_violation(ctx->obs, "the request did not come back "
-				 "within %d ms", ms);
+		rc_obs_violation(ctx->obs,
+				 "the request did not come back "
+				 "within %d ms",
+				 ms);
 		return false;
 	}
 	mad_summary(ctx, in);
 	if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
 		rc_obs_violation(ctx->obs, "the request came back with status "
-				 "0");
+					   "0");
 	return true;
 }
 
@@ -391,9 +437,11 @@ static void times_out_after_retries(const struct mad_row *row,
 	if (exchange_start(row, ctx, &x) && came_back(row, ctx, &x, in, &n)) {
 		copies = count_arrivals(ctx, x.server.fd);
 		if (copies != row->retries + 1)
-			rc_obs_violation(ctx->obs, "the server got %d copies; "
-					 "retries %d means %d", copies,
-					 row->retries, row->retries + 1);
+			rc_obs_violation(ctx->obs,
+					 "the server got %d copies; "
+					 "retries %d means %d",
+					 copies, row->retries,
+					 row->retries + 1);
 	}
 	exchange_end(ctx, &x);
 }
@@ -419,9 +467,11 @@ static void unsolicited_not_returned(const struct mad_row *row,
 
 	if (exchange_start(row, ctx, &x)) {
 		if (mad_wait(ctx, x.fd, in, sizeof(in), 2 * QUIET_MS) > 0)
-			rc_obs_violation(ctx->obs, "something came back "
-					 "(status %u)",
-					 *(uint32_t *)(in + REF_UMAD_OFF_STATUS));
+			rc_obs_violation(
+				ctx->obs,
+				"something came back "
+				"(status %u)",
+				*(uint32_t *)(in + REF_UMAD_OFF_STATUS));
 		copies = count_arrivals(ctx, x.server.fd);
 		if (copies != 1)
 			rc_obs_violation(ctx->obs, "the server got %d copies",
@@ -435,14 +485,12 @@ static void unsolicited_not_returned(const struct mad_row *row,
 static bool send_by_lid(const struct mad_row *row, struct rc_ctx *ctx,
 			const struct sender *s, uint8_t *req)
 {
-	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, s->agent, req,
-					    MAD_SIZE, row->timeout_ms,
-					    row->retries));
+	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, s->agent, req, MAD_SIZE,
+					    row->timeout_ms, row->retries));
 	return !ctx->obs->ret;
 }
 
-static void remote_node_answers(const struct mad_row *row,
-				struct rc_ctx *ctx)
+static void remote_node_answers(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	uint8_t req[MAD_BUF_LEN];
 	struct sender s;
@@ -472,14 +520,16 @@ static void unassigned_lid_returned(const struct mad_row *row,
 	if (!send_by_lid(row, ctx, &s, req))
 		goto out;
 	if (mad_wait(ctx, fd, in, sizeof(in), ms) <= 0) {
-		rc_obs_violation(ctx->obs, "the request did not come back "
-				 "within %d ms", ms);
+		rc_obs_violation(ctx->obs,
+				 "the request did not come back "
+				 "within %d ms",
+				 ms);
 		goto out;
 	}
 	mad_summary(ctx, in);
 	if (!*(uint32_t *)(in + REF_UMAD_OFF_STATUS))
 		rc_obs_violation(ctx->obs, "the request came back with status "
-				 "0");
+					   "0");
 out:
 	sender_close(ctx, &s);
 }
@@ -500,9 +550,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_send", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_send",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

@@ -15,48 +15,75 @@
  */
 #include "umad_hdr.h"
 
-#define DOC_SETS "umad_set_grh_net() sets the GRH fields (grh_present, gid, " \
-	"hop_limit, traffic_class, flow_label) within the specified umad " \
+#define DOC_SETS                                                               \
+	"umad_set_grh_net() sets the GRH fields (grh_present, gid, "           \
+	"hop_limit, traffic_class, flow_label) within the specified umad "     \
 	"buffer based on the mad_addr supplied. The provided mad_addr fields " \
 	"are expected to be in network order."
 #define DOC_NULL "If the mad_addr pointer supplied is NULL, no GRH is set."
-#define NOTE_BUG "KNOWN BUGS says \"Not implemented.\"; checked against the " \
+#define NOTE_BUG                                                     \
+	"KNOWN BUGS says \"Not implemented.\"; checked against the " \
 	"DESCRIPTION"
 
 static const struct grh_row rows[] = {
-	{ .c = { .id = "umad/set_grh_net/flow-label-verbatim", .doc = DOC_SETS,
-		 .basis = RC_BASIS_DOCUMENTED, .note = NOTE_BUG,
-		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_a, 64, 0, 0x000abcde)) } },
-	  .gid = gid_a, .hop_limit = 64, .flow_label = 0x000abcde },
-	{ .c = { .id = "umad/set_grh_net/flow-label-max-20-bit", .doc = DOC_SETS,
-		 .basis = RC_BASIS_DOCUMENTED, .note = NOTE_BUG,
-		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_a, 64, 0, 0xfffff)) } },
-	  .gid = gid_a, .hop_limit = 64, .flow_label = 0xfffff },
-	{ .c = { .id = "umad/set_grh_net/flow-label-above-20-bits", .doc = DOC_SETS,
+	{ .c = { .id = "umad/set_grh_net/flow-label-verbatim",
+		 .doc = DOC_SETS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = NOTE_BUG,
+		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_a, 64, 0,
+							   0x000abcde)) } },
+	  .gid = gid_a,
+	  .hop_limit = 64,
+	  .flow_label = 0x000abcde },
+	{ .c = { .id = "umad/set_grh_net/flow-label-max-20-bit",
+		 .doc = DOC_SETS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = NOTE_BUG,
+		 .contract = { HDR_OK,
+			       .out = UMAD_OUT(GRH(gid_a, 64, 0, 0xfffff)) } },
+	  .gid = gid_a,
+	  .hop_limit = 64,
+	  .flow_label = 0xfffff },
+	{ .c = { .id = "umad/set_grh_net/flow-label-above-20-bits",
+		 .doc = DOC_SETS,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no mask is documented: the 32-bit field is copied whole",
-		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_a, 64, 0, 0xfff12345)) } },
-	  .gid = gid_a, .hop_limit = 64, .flow_label = 0xfff12345 },
-	{ .c = { .id = "umad/set_grh_net/gid-verbatim", .doc = DOC_SETS,
-		 .basis = RC_BASIS_DOCUMENTED, .note = NOTE_BUG,
+		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_a, 64, 0,
+							   0xfff12345)) } },
+	  .gid = gid_a,
+	  .hop_limit = 64,
+	  .flow_label = 0xfff12345 },
+	{ .c = { .id = "umad/set_grh_net/gid-verbatim",
+		 .doc = DOC_SETS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = NOTE_BUG,
 		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_v4, 1, 0, 1)) } },
-	  .gid = gid_v4, .hop_limit = 1, .flow_label = 1 },
+	  .gid = gid_v4,
+	  .hop_limit = 1,
+	  .flow_label = 1 },
 	{ .c = { .id = "umad/set_grh_net/hop-limit-traffic-class-max",
 		 .doc = DOC_SETS,
-		 .basis = RC_BASIS_DOCUMENTED, .note = NOTE_BUG,
-		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_ones, 255, 255, 0)) } },
-	  .gid = gid_ones, .hop_limit = 255, .traffic_class = 255 },
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = NOTE_BUG,
+		 .contract = { HDR_OK,
+			       .out = UMAD_OUT(GRH(gid_ones, 255, 255, 0)) } },
+	  .gid = gid_ones,
+	  .hop_limit = 255,
+	  .traffic_class = 255 },
 	{ .c = { .id = "umad/set_grh_net/grh-present-set-from-zero",
 		 .doc = DOC_SETS,
-		 .basis = RC_BASIS_DOCUMENTED, .note = NOTE_BUG,
-		 .contract = { HDR_OK, .out = UMAD_OUT(GRH(gid_zero, 0, 0, 0)) } },
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = NOTE_BUG,
+		 .contract = { HDR_OK,
+			       .out = UMAD_OUT(GRH(gid_zero, 0, 0, 0)) } },
 	  .grh_clear = true },
-	{ .c = { .id = "umad/set_grh_net/null-mad-addr-no-grh", .doc = DOC_NULL,
+	{ .c = { .id = "umad/set_grh_net/null-mad-addr-no-grh",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "read as: the buffer then carries no GRH "
 			 "(grh_present 0), and nothing else is written",
-		 .contract = { HDR_OK, .out = UMAD_OUT(
-			 RC_PATCH_BE(OFF(GRH_PRESENT), 1, 0)) } },
+		 .contract = { HDR_OK, .out = UMAD_OUT(RC_PATCH_BE(
+					       OFF(GRH_PRESENT), 1, 0)) } },
 	  .null_addr = true },
 };
 
@@ -67,8 +94,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_set_grh_net", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_set_grh_net",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

@@ -15,20 +15,20 @@
 
 #include "umad_mad.h"
 
-#define DOC_WIRE "umad_set_grh() sets the GRH fields (grh_present, gid, " \
+#define DOC_WIRE                                                           \
+	"umad_set_grh() sets the GRH fields (grh_present, gid, "           \
 	"hop_limit, traffic_class, flow_label) within the specified umad " \
 	"buffer based on the mad_addr supplied."
 
 static const struct rc_field fields[] = {
-	{ "grh_present", 0, 1 },
-	{ "hop_limit", 1, 1 },
-	{ "traffic_class", 2, 1 },
-	{ "gid", 3, 16 },
+	{ "grh_present", 0, 1 },   { "hop_limit", 1, 1 },
+	{ "traffic_class", 2, 1 }, { "gid", 3, 16 },
 	{ "flow_label", 19, 4 },
 };
 
 static const struct rc_layout received = {
-	.name = "the receiver's address", .fields = fields,
+	.name = "the receiver's address",
+	.fields = fields,
 	.nfields = ARRAY_SIZE(fields),
 };
 
@@ -39,24 +39,31 @@ static const struct mad_row rows[] = {
 		 .doc = DOC_WIRE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the receiver's address shows the "
-		 "values set", .needs = NEEDS_UMAD | RC_NEED_ROCE,
+			 "values set",
+		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { WIRE_OK } },
-	  .arg = 7, .timeout_ms = 0x20, .retries = 0x12345 },
+	  .arg = 7,
+	  .timeout_ms = 0x20,
+	  .retries = 0x12345 },
 	{ .c = { .id = "umad/set_grh/wire-hop-255-class-0xb8-flow-0xfffff",
 		 .doc = DOC_WIRE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the largest values of each field",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { WIRE_OK } },
-	  .arg = 255, .timeout_ms = 0xb8, .retries = 0xfffff },
+	  .arg = 255,
+	  .timeout_ms = 0xb8,
+	  .retries = 0xfffff },
 	{ .c = { .id = "umad/set_grh/wire-hop-64-class-0-flow-0",
 		 .doc = DOC_WIRE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "defaults: flow label 0 may be "
-		 "replaced by the sender; the rest arrives",
+			 "replaced by the sender; the rest arrives",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { WIRE_OK } },
-	  .arg = 64, .timeout_ms = 0, .retries = 0 },
+	  .arg = 64,
+	  .timeout_ms = 0,
+	  .retries = 0 },
 };
 
 static void check(struct rc_ctx *ctx, const struct mad_row *row,
@@ -82,16 +89,20 @@ static void check(struct rc_ctx *ctx, const struct mad_row *row,
 		len += snprintf(msg + len, sizeof(msg) - len,
 				"; gid is not the sender's");
 	if (got[1] != row->arg)
-		len += snprintf(msg + len, sizeof(msg) - len, "; hop_limit "
-				"sent %d, received %d", row->arg, got[1]);
+		len += snprintf(msg + len, sizeof(msg) - len,
+				"; hop_limit "
+				"sent %d, received %d",
+				row->arg, got[1]);
 	if (got[2] != row->timeout_ms)
-		len += snprintf(msg + len, sizeof(msg) - len, "; traffic_class "
-				"sent 0x%02x, received 0x%02x", row->timeout_ms,
-				got[2]);
+		len += snprintf(msg + len, sizeof(msg) - len,
+				"; traffic_class "
+				"sent 0x%02x, received 0x%02x",
+				row->timeout_ms, got[2]);
 	if (row->retries && flow != (uint32_t)row->retries)
-		len += snprintf(msg + len, sizeof(msg) - len, "; flow_label "
-				"sent 0x%05x, received 0x%05x", row->retries,
-				flow);
+		len += snprintf(msg + len, sizeof(msg) - len,
+				"; flow_label "
+				"sent 0x%05x, received 0x%05x",
+				row->retries, flow);
 	if (len)
 		rc_obs_violation(ctx->obs, "%s", msg + 2);
 }
@@ -122,7 +133,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	memcpy(addr.gid, gid, 16);
 	addr.hop_limit = row->arg;
 	addr.traffic_class = row->timeout_ms;
-	addr.flow_label = (__be32)row->retries;	/* host order, as documented */
+	addr.flow_label = (__be32)row->retries; /* host order, as documented */
 	RC_OBSERVE(ctx, ops->umad_set_grh(req, &addr));
 	if (ctx->obs->ret)
 		goto out;
@@ -142,9 +153,13 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "umad_set_grh", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_set_grh",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

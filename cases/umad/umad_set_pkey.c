@@ -10,30 +10,41 @@
 #include "umad_dev.h"
 #include "umad_hdr.h"
 
-#define DOC "umad_set_pkey() sets the pkey index within the specified umad " \
+#define DOC                                                              \
+	"umad_set_pkey() sets the pkey index within the specified umad " \
 	"buffer."
 
 #define PKEY(v) RC_PATCH_HOST(OFF(PKEY_INDEX), 2, v)
 
 static const struct accessor_row rows[] = {
-	{ .c = { .id = "umad/set_pkey/zero", .doc = DOC,
+	{ .c = { .id = "umad/set_pkey/zero",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0)) } }, .arg = 0 },
-	{ .c = { .id = "umad/set_pkey/one", .doc = DOC,
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0)) } },
+	  .arg = 0 },
+	{ .c = { .id = "umad/set_pkey/one",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(1)) } }, .arg = 1 },
-	{ .c = { .id = "umad/set_pkey/host-order-distinct-bytes", .doc = DOC,
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(1)) } },
+	  .arg = 1 },
+	{ .c = { .id = "umad/set_pkey/host-order-distinct-bytes",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "pkey_index is host order in the ABI (__u16)",
-		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x1234)) } }, .arg = 0x1234 },
-	{ .c = { .id = "umad/set_pkey/max-16-bit", .doc = DOC,
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x1234)) } },
+	  .arg = 0x1234 },
+	{ .c = { .id = "umad/set_pkey/max-16-bit",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0xffff)) } }, .arg = 0xffff },
-	{ .c = { .id = "umad/set_pkey/above-16-bits", .doc = DOC,
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0xffff)) } },
+	  .arg = 0xffff },
+	{ .c = { .id = "umad/set_pkey/above-16-bits",
+		 .doc = DOC,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no range check is documented: the index is converted "
 			 "to the 16-bit field",
-		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x0002)) } }, .arg = 0x10002 },
+		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x0002)) } },
+	  .arg = 0x10002 },
 };
 
 static long long set_pkey(const struct rc_ops *ops,
@@ -49,15 +60,21 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_set_pkey", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_set_pkey",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct accessor_row open_rows[] = {
-	{ .c = { .id = "umad/set_pkey/after-open-port", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	{ .c = { .id = "umad/set_pkey/after-open-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in "
 			 "effect); distinct bytes, host order",
 		 .contract = { HDR_OK, .out = UMAD_OUT(PKEY(0x1234)) } },
@@ -66,14 +83,17 @@ static const struct accessor_row open_rows[] = {
 
 static void run_open(const void *r, struct rc_ctx *ctx)
 {
-	accessor_row_run_open(r, ctx, ctx->ops->umad_set_pkey,
-			      "umad_set_pkey", set_pkey);
+	accessor_row_run_open(r, ctx, ctx->ops->umad_set_pkey, "umad_set_pkey",
+			      set_pkey);
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_set_pkey", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = open_rows,
-	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.call = "umad_set_pkey",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = open_rows,
+	.row_size = sizeof(open_rows[0]),
+	.nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };
 RC_GROUP(open_group);

@@ -15,12 +15,13 @@ struct size_row {
 };
 
 static const struct size_row rows[] = {
-	{ .c = { .id = "umad/size/header-size", .doc = DOC,
+	{ .c = { .id = "umad/size/header-size",
+		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "read with <infiniband/umad.h>: the ib_user_mad_t "
 			 "header, 64 bytes, without the MAD",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = REF_UMAD_HDR_SIZE } } },
+			       .value = REF_UMAD_HDR_SIZE } } },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -31,9 +32,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_size", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_size",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
@@ -45,11 +50,13 @@ RC_GROUP(group);
 #include "umad_dev.h"
 
 static const struct size_row open_rows[] = {
-	{ .c = { .id = "umad/size/after-open-port", .doc = DOC,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	{ .c = { .id = "umad/size/after-open-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .note = "with a port open (IB_USER_MAD_ENABLE_PKEY in effect)",
 		 .contract = { .ret = RC_RET_EQ,
-			     .value = REF_UMAD_HDR_SIZE } } },
+			       .value = REF_UMAD_HDR_SIZE } } },
 };
 
 static void run_open(const void *r, struct rc_ctx *ctx)
@@ -61,16 +68,20 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 		return;
 	fd = ctx->ops->umad_open_port(ctx->target->ca, ctx->target->port);
 	if (fd < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_open_port: %d", fd);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "umad_open_port: %d",
+			     fd);
 		return;
 	}
 	RC_OBSERVE(ctx, ctx->ops->umad_size());
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_size", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = open_rows,
-	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.call = "umad_size",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = open_rows,
+	.row_size = sizeof(open_rows[0]),
+	.nrows = ARRAY_SIZE(open_rows),
 	.run = run_open,
 };
 RC_GROUP(open_group);

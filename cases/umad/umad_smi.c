@@ -25,24 +25,31 @@
 
 #include "umad_dev.h"
 
-#define DOC_OPEN_RET "umad_open_smi_port() returns 0 or an unique positive " \
+#define DOC_OPEN_RET                                            \
+	"umad_open_smi_port() returns 0 or an unique positive " \
 	"value of umad device descriptor on success"
 #define DOC_OPEN_ENODEV "-ENODEV IB device with SMI port can't be resolved"
-#define DOC_PAIRS "umad_get_smi_gsi_pairs() fills a user-allocated array of " \
+#define DOC_PAIRS                                                   \
+	"umad_get_smi_gsi_pairs() fills a user-allocated array of " \
 	"struct umad_ca_pair. It fills up to max devices."
-#define DOC_PAIRS_PORT "The smi_preferred_port and gsi_preferred_port " \
+#define DOC_PAIRS_PORT                                                         \
+	"The smi_preferred_port and gsi_preferred_port "                       \
 	"fields represent the first ports found active for the corresponding " \
 	"SMI/GSI device."
-#define DOC_PAIRS_RET "umad_get_smi_gsi_pairs() returns the number of " \
+#define DOC_PAIRS_RET                                     \
+	"umad_get_smi_gsi_pairs() returns the number of " \
 	"devices filled, or -1 on error."
-#define DOC_BY_NAME "umad_get_smi_gsi_pair_by_ca_name() fills the provided " \
+#define DOC_BY_NAME                                                             \
+	"umad_get_smi_gsi_pair_by_ca_name() fills the provided "                \
 	"ca structure with the SMI and GSI pair information for the specified " \
 	"device name and port number."
 #define DOC_BY_NAME_NONE "1: If no matching device or port is found."
-#define DOC_ENFORCE "enforce_smi parameter if enabled, will look only for " \
+#define DOC_ENFORCE                                             \
+	"enforce_smi parameter if enabled, will look only for " \
 	"pairs that has both SMI and GSI interfaces."
 
-#define NOTE_ROCE "the kernel gives a RoCE port no SMI (no QP0; " \
+#define NOTE_ROCE                                                          \
+	"the kernel gives a RoCE port no SMI (no QP0; "                    \
 	"rdma_cap_ib_smi() is false, and since Linux 6.11 it has no issm " \
 	"device)"
 
@@ -55,83 +62,125 @@ static dev_check opens_smi_port, fills_nothing, no_pair_for_roce,
 	pairs_with_itself, by_name, by_name_gsi_only, by_name_both;
 
 static const struct dev_row open_rows[] = {
-	{ .c = { .id = "umad/open_smi_port/infiniband-port", .doc = DOC_OPEN_RET,
+	{ .c = { .id = "umad/open_smi_port/infiniband-port",
+		 .doc = DOC_OPEN_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the target port, of the InfiniBand link layer: a "
 			 "descriptor umad_close_port closes",
-		 .needs = NEEDS_UMAD | RC_NEED_IB, .contract = { RC_SUCCEEDS } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .check = opens_smi_port },
-	{ .c = { .id = "umad/open_smi_port/roce-device", .doc = DOC_OPEN_ENODEV,
-		 .basis = RC_BASIS_LINUX, .note = NOTE_ROCE ", so the target, "
+		 .needs = NEEDS_UMAD | RC_NEED_IB,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = opens_smi_port },
+	{ .c = { .id = "umad/open_smi_port/roce-device",
+		 .doc = DOC_OPEN_ENODEV,
+		 .basis = RC_BASIS_LINUX,
+		 .note = NOTE_ROCE
+		 ", so the target, "
 		 "with no port but RoCE ones, is a device whose SMI port can't "
 		 "be resolved",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { RC_FAILS(ENODEV) } },
-	  .ca = CA_TARGET, .port = 0, .check = opens_smi_port },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .check = opens_smi_port },
 	{ .c = { .id = "umad/open_smi_port/unknown-device",
-		 .doc = DOC_OPEN_ENODEV, .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(ENODEV) } },
-	  .ca = CA_BOGUS, .port = 0, .check = opens_smi_port },
+		 .doc = DOC_OPEN_ENODEV,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(ENODEV) } },
+	  .ca = CA_BOGUS,
+	  .port = 0,
+	  .check = opens_smi_port },
 };
 
 static const struct dev_row pairs_rows[] = {
-	{ .c = { .id = "umad/get_smi_gsi_pairs/max-zero", .doc = DOC_PAIRS,
+	{ .c = { .id = "umad/get_smi_gsi_pairs/max-zero",
+		 .doc = DOC_PAIRS,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "up to 0 devices: returns 0 and writes no byte of the "
 			 "array",
-		 .needs = NEEDS_CA, .contract = { RC_RETURNS(0) } },
-	  .max = 0, .check = fills_nothing },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_RETURNS(0) } },
+	  .max = 0,
+	  .check = fills_nothing },
 	{ .c = { .id = "umad/get_smi_gsi_pairs/roce-device-is-no-pair",
-		 .doc = DOC_PAIRS_RET, .basis = RC_BASIS_INTERPRETATION,
-		 .note = NOTE_ROCE ": a device with no SMI is no SMI/GSI pair, "
-			 "as upstream's \"libibumad: exclude Ethernet ports "
-			 "from SMI/GSI pairs\" reads it; no pair names the "
-			 "target",
+		 .doc = DOC_PAIRS_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_ROCE
+		 ": a device with no SMI is no SMI/GSI pair, "
+		 "as upstream's \"libibumad: exclude Ethernet ports "
+		 "from SMI/GSI pairs\" reads it; no pair names the "
+		 "target",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { RC_SUCCEEDS } },
-	  .max = MAX_PAIRS, .check = no_pair_for_roce },
+	  .max = MAX_PAIRS,
+	  .check = no_pair_for_roce },
 	{ .c = { .id = "umad/get_smi_gsi_pairs/infiniband-device-pairs-with-itself",
-		 .doc = DOC_PAIRS_PORT, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_PAIRS_PORT,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a CA that is its own SMI and GSI (no planarized "
 			 "device): one pair naming it twice, both preferred "
 			 "ports its first active port, the target port",
-		 .needs = NEEDS_UMAD | RC_NEED_IB, .contract = { RC_SUCCEEDS } },
-	  .max = MAX_PAIRS, .check = pairs_with_itself },
+		 .needs = NEEDS_UMAD | RC_NEED_IB,
+		 .contract = { RC_SUCCEEDS } },
+	  .max = MAX_PAIRS,
+	  .check = pairs_with_itself },
 };
 
 static const struct dev_row by_name_rows[] = {
 	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/unknown-device",
-		 .doc = DOC_BY_NAME_NONE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_BY_NAME_NONE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the pair untouched",
-		 .needs = RC_NEED_DEVICE, .contract = { RC_RETURNS(1) } },
-	  .ca = CA_BOGUS, .port = 1, .check = by_name },
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(1) } },
+	  .ca = CA_BOGUS,
+	  .port = 1,
+	  .check = by_name },
 	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/port-beyond-device",
-		 .doc = DOC_BY_NAME_NONE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_BY_NAME_NONE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "port 9 of a device of one or two ports: no such port",
-		 .needs = NEEDS_CA, .contract = { RC_RETURNS(1) } },
-	  .ca = CA_TARGET, .port = 9, .check = by_name },
+		 .needs = NEEDS_CA,
+		 .contract = { RC_RETURNS(1) } },
+	  .ca = CA_TARGET,
+	  .port = 9,
+	  .check = by_name },
 	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/enforce-smi-on-roce",
-		 .doc = DOC_ENFORCE, .basis = RC_BASIS_LINUX,
+		 .doc = DOC_ENFORCE,
+		 .basis = RC_BASIS_LINUX,
 		 .note = NOTE_ROCE ": with enforce_smi, no pair has both, so "
-			 "none matches (1)",
+				   "none matches (1)",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { RC_RETURNS(1) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 1, .check = by_name },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = 1,
+	  .check = by_name },
 	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/roce-gsi-only",
-		 .doc = DOC_BY_NAME, .basis = RC_BASIS_INTERPRETATION,
-		 .note = NOTE_ROCE ": without enforce_smi, the GSI is the "
-			 "target on the target port, the SMI name empty and its "
-			 "port 0",
+		 .doc = DOC_BY_NAME,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_ROCE
+		 ": without enforce_smi, the GSI is the "
+		 "target on the target port, the SMI name empty and its "
+		 "port 0",
 		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
 		 .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .check = by_name_gsi_only },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = by_name_gsi_only },
 	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/infiniband-port",
-		 .doc = DOC_BY_NAME, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_BY_NAME,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an InfiniBand port of a CA that is its own SMI and "
 			 "GSI, with enforce_smi: both names the target, both "
 			 "ports the target port",
-		 .needs = NEEDS_UMAD | RC_NEED_IB, .contract = { RC_RETURNS(0) } },
-	  .ca = CA_TARGET, .port = PORT_TARGET, .max = 1,
+		 .needs = NEEDS_UMAD | RC_NEED_IB,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = 1,
 	  .check = by_name_both },
 };
 
@@ -146,9 +195,8 @@ static void opens_smi_port(const struct dev_row *row, struct rc_ctx *ctx)
 		return;
 	if (ca)
 		snprintf(name, sizeof(name), "%s", ca);
-	RC_OBSERVE(ctx, fd = ctx->ops->umad_open_smi_port(ca ? name : NULL,
-							   dev_row_port(row,
-									ctx)));
+	RC_OBSERVE(ctx, fd = ctx->ops->umad_open_smi_port(
+				ca ? name : NULL, dev_row_port(row, ctx)));
 	/* a umad device descriptor is one umad_close_port closes (under
 	 * ibsim it is umad2sim's, no open file of the process) */
 	if (fd >= 0 && ctx->ops->umad_close_port(fd))
@@ -186,9 +234,11 @@ static void no_pair_for_roce(const struct dev_row *row, struct rc_ctx *ctx)
 	for (i = 0; i < n && i < MAX_PAIRS; i++)
 		if (!strcmp(p[i].smi_name, ctx->target->ca) ||
 		    !strcmp(p[i].gsi_name, ctx->target->ca))
-			rc_obs_violation(ctx->obs, "pair %d names %s (SMI '%.20s', "
-					 "port %u)", i, ctx->target->ca,
-					 p[i].smi_name, p[i].smi_preferred_port);
+			rc_obs_violation(ctx->obs,
+					 "pair %d names %s (SMI '%.20s', "
+					 "port %u)",
+					 i, ctx->target->ca, p[i].smi_name,
+					 p[i].smi_preferred_port);
 }
 
 /* @p names the target as SMI (when @smi) and GSI on the target port */
@@ -208,9 +258,11 @@ static void is_target_pair(struct rc_ctx *ctx, const struct rc_umad_ca_pair *p,
 	    strcmp(p->smi_name, want.smi_name) ||
 	    p->gsi_preferred_port != want.gsi_preferred_port ||
 	    p->smi_preferred_port != want.smi_preferred_port)
-		rc_obs_violation(ctx->obs, "SMI '%.20s' port %u, GSI '%.20s' "
+		rc_obs_violation(ctx->obs,
+				 "SMI '%.20s' port %u, GSI '%.20s' "
 				 "port %u; want SMI '%s' port %u, GSI '%s' "
-				 "port %u", p->smi_name, p->smi_preferred_port,
+				 "port %u",
+				 p->smi_name, p->smi_preferred_port,
 				 p->gsi_name, p->gsi_preferred_port,
 				 want.smi_name, want.smi_preferred_port,
 				 want.gsi_name, want.gsi_preferred_port);
@@ -282,26 +334,35 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group open_group = {
-	.call = "umad_open_smi_port", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = open_rows,
-	.row_size = sizeof(open_rows[0]), .nrows = ARRAY_SIZE(open_rows),
+	.call = "umad_open_smi_port",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = open_rows,
+	.row_size = sizeof(open_rows[0]),
+	.nrows = ARRAY_SIZE(open_rows),
 	.run = run,
 };
 RC_GROUP(open_group);
 
 static const struct rc_group pairs_group = {
-	.call = "umad_get_smi_gsi_pairs", .conv = RC_CONV_NEG,
-	.lib = "umad", .rows = pairs_rows,
-	.row_size = sizeof(pairs_rows[0]), .nrows = ARRAY_SIZE(pairs_rows),
+	.call = "umad_get_smi_gsi_pairs",
+	.conv = RC_CONV_NEG,
+	.lib = "umad",
+	.rows = pairs_rows,
+	.row_size = sizeof(pairs_rows[0]),
+	.nrows = ARRAY_SIZE(pairs_rows),
 	.run = run,
 };
 RC_GROUP(pairs_group);
 
 /* 0 found, 1 not found: a plain value */
 static const struct rc_group by_name_group = {
-	.call = "umad_get_smi_gsi_pair_by_ca_name", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = by_name_rows,
-	.row_size = sizeof(by_name_rows[0]), .nrows = ARRAY_SIZE(by_name_rows),
+	.call = "umad_get_smi_gsi_pair_by_ca_name",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = by_name_rows,
+	.row_size = sizeof(by_name_rows[0]),
+	.nrows = ARRAY_SIZE(by_name_rows),
 	.run = run,
 };
 RC_GROUP(by_name_group);

@@ -13,13 +13,20 @@
 
 #define DOC "umad_status() get the internal umad status field."
 
-#define ROW(name, v) \
-	{ .c = { .id = "umad/status/" name, .doc = DOC, \
-		 .basis = RC_BASIS_DOCUMENTED, \
-		 .contract = { .ret = RC_RET_EQ, \
-			     .value = (v), .layout = &umad_hdr_layout, \
-			     .out = UMAD_OUT(RC_PATCH_HOST(OFF(STATUS), 4, v)) } }, \
-	  .preset = { .patch = { RC_PATCH_HOST(OFF(STATUS), 4, v) } } }
+#define ROW(name, v)                                                  \
+	{                                                             \
+		.c = { .id = "umad/status/" name,                     \
+		       .doc = DOC,                                    \
+		       .basis = RC_BASIS_DOCUMENTED,                  \
+		       .contract = { .ret = RC_RET_EQ,                \
+				     .value = (v),                    \
+				     .layout = &umad_hdr_layout,      \
+				     .out = UMAD_OUT(RC_PATCH_HOST(   \
+					     OFF(STATUS), 4, v)) } }, \
+		.preset = {                                           \
+			.patch = { RC_PATCH_HOST(OFF(STATUS), 4, v) } \
+		}                                                     \
+	}
 
 static const struct accessor_row rows[] = {
 	ROW("zero-success", 0),
@@ -39,8 +46,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_status", .conv = RC_CONV_VALUE,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_status",
+	.conv = RC_CONV_VALUE,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

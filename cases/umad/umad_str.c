@@ -34,9 +34,11 @@
 
 #define DOC_RET "Returns a string representations of the fields specified."
 #define DOC_CLASS "Return string value of management class enum"
-#define DOC_METHOD "Return string value of the method for the mgmt_class " \
+#define DOC_METHOD                                              \
+	"Return string value of the method for the mgmt_class " \
 	"specified"
-#define DOC_ATTR "Return string value of attribute specified in attr_id " \
+#define DOC_ATTR                                                 \
+	"Return string value of attribute specified in attr_id " \
 	"based on mgmt_class specified."
 #define DOC_COMMON "Return string value for common MAD status values"
 #define DOC_SA "Return string value for SA MAD status values"
@@ -53,8 +55,8 @@ struct str_row {
 	struct rc_case c;
 	str_check *check;
 	uint8_t mgmt_class;
-	uint16_t value, other;	/* tells_values_apart: two values */
-	const char *name;	/* is_iba_mnemonic: the IBA mnemonic */
+	uint16_t value, other; /* tells_values_apart: two values */
+	const char *name; /* is_iba_mnemonic: the IBA mnemonic */
 };
 
 static str_check is_printable, is_iba_mnemonic, tells_values_apart;
@@ -62,33 +64,56 @@ static str_check classes_by_kind, methods_by_name, attributes_by_name;
 static str_check common_reads_own_bits, common_codes_differ;
 static str_check sa_reads_own_bits, sa_codes_differ;
 
-#define DOMAIN_ROW(i, d, fn, why) \
-	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
-		 .note = why, .contract = { RC_RETURNS(1) } }, .check = fn }
+#define DOMAIN_ROW(i, d, fn, why)                        \
+	{                                                \
+		.c = { .id = "umad/" i,                  \
+		       .doc = d,                         \
+		       .basis = RC_BASIS_INTERPRETATION, \
+		       .note = why,                      \
+		       .contract = { RC_RETURNS(1) } },  \
+		.check = fn                              \
+	}
 
 /* recorded: 1 when the call returned a pointer, 0 for NULL */
-#define PRINTABLE_ROW(i, d, cls, v) \
-	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_DOCUMENTED, \
-		 .contract = { RC_RETURNS(1) } }, .check = is_printable, \
-	  .mgmt_class = cls, .value = v }
-#define NAMED_ROW(i, d, cls, v, n) \
-	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
-		 .note = "the IBA mnemonic " n, .contract = { RC_RETURNS(1) } }, \
-	  .check = is_iba_mnemonic, .mgmt_class = cls, .value = v, .name = n }
-#define DISTINCT_ROW(i, d, cls, v, o, why) \
-	{ .c = { .id = "umad/" i, .doc = d, .basis = RC_BASIS_INTERPRETATION, \
-		 .note = why, .contract = { RC_RETURNS(1) } }, \
-	  .check = tells_values_apart, .mgmt_class = cls, .value = v, \
-	  .other = o }
+#define PRINTABLE_ROW(i, d, cls, v)                                  \
+	{                                                            \
+		.c = { .id = "umad/" i,                              \
+		       .doc = d,                                     \
+		       .basis = RC_BASIS_DOCUMENTED,                 \
+		       .contract = { RC_RETURNS(1) } },              \
+		.check = is_printable, .mgmt_class = cls, .value = v \
+	}
+#define NAMED_ROW(i, d, cls, v, n)                                       \
+	{                                                                \
+		.c = { .id = "umad/" i,                                  \
+		       .doc = d,                                         \
+		       .basis = RC_BASIS_INTERPRETATION,                 \
+		       .note = "the IBA mnemonic " n,                    \
+		       .contract = { RC_RETURNS(1) } },                  \
+		.check = is_iba_mnemonic, .mgmt_class = cls, .value = v, \
+		.name = n                                                \
+	}
+#define DISTINCT_ROW(i, d, cls, v, o, why)                                  \
+	{                                                                   \
+		.c = { .id = "umad/" i,                                     \
+		       .doc = d,                                            \
+		       .basis = RC_BASIS_INTERPRETATION,                    \
+		       .note = why,                                         \
+		       .contract = { RC_RETURNS(1) } },                     \
+		.check = tells_values_apart, .mgmt_class = cls, .value = v, \
+		.other = o                                                  \
+	}
 
 static const struct str_row class_rows[] = {
 	PRINTABLE_ROW("class_str/known", DOC_RET, 0x03, 0),
 	PRINTABLE_ROW("class_str/unknown", DOC_RET, 0x7f, 0),
 	DISTINCT_ROW("class_str/lid-routed-and-directed-route-differ",
-		     DOC_CLASS, 0, 0x01, 0x81, "0x01 and 0x81 are two classes "
+		     DOC_CLASS, 0, 0x01, 0x81,
+		     "0x01 and 0x81 are two classes "
 		     "(LID-routed and directed-route subnet management)"),
-	DISTINCT_ROW("class_str/sa-and-performance-differ", DOC_CLASS,
-		     0, 0x03, 0x04, "subnet administration and performance "
+	DISTINCT_ROW("class_str/sa-and-performance-differ", DOC_CLASS, 0, 0x03,
+		     0x04,
+		     "subnet administration and performance "
 		     "management"),
 	DOMAIN_ROW("class_str/every-class", DOC_CLASS, classes_by_kind,
 		   "all 256 values, each printable; two of different kinds "
@@ -109,14 +134,15 @@ static const struct str_row method_rows[] = {
 		  "TrapRepress"),
 	NAMED_ROW("method_str/sa-get-table", DOC_METHOD, 0x03, 0x12,
 		  "GetTable"),
-	NAMED_ROW("method_str/sa-get-table-resp", DOC_METHOD, 0x03,
-		  0x92, "GetTableResp"),
-	DOMAIN_ROW("method_str/every-method", DOC_METHOD, methods_by_name,
-		   "every method of every class: the common methods of IBA "
-		   "13.4.5 by their mnemonics in every class, the SA's of 15.2.2 "
-		   "in class 0x03; in the classes whose methods the IBA lists "
-		   "whole (0x01, 0x81, 0x03, 0x04) every other value under a "
-		   "string that is no method's mnemonic"),
+	NAMED_ROW("method_str/sa-get-table-resp", DOC_METHOD, 0x03, 0x92,
+		  "GetTableResp"),
+	DOMAIN_ROW(
+		"method_str/every-method", DOC_METHOD, methods_by_name,
+		"every method of every class: the common methods of IBA "
+		"13.4.5 by their mnemonics in every class, the SA's of 15.2.2 "
+		"in class 0x03; in the classes whose methods the IBA lists "
+		"whole (0x01, 0x81, 0x03, 0x04) every other value under a "
+		"string that is no method's mnemonic"),
 };
 
 static const struct str_row attr_rows[] = {
@@ -146,8 +172,9 @@ static const struct str_row attr_rows[] = {
 static const struct str_row common_rows[] = {
 	PRINTABLE_ROW("common_mad_status_str/success", DOC_RET, 0, 0),
 	PRINTABLE_ROW("common_mad_status_str/reserved", DOC_RET, 0, 0x0014),
-	DISTINCT_ROW("common_mad_status_str/codes-differ", DOC_COMMON,
-		     0, 0x0008, 0x000c, "method not supported (code 2) and "
+	DISTINCT_ROW("common_mad_status_str/codes-differ", DOC_COMMON, 0,
+		     0x0008, 0x000c,
+		     "method not supported (code 2) and "
 		     "method/attribute combination not supported (code 3)"),
 	DOMAIN_ROW("common_mad_status_str/every-status-own-bits", DOC_COMMON,
 		   common_reads_own_bits,
@@ -224,8 +251,10 @@ static void is_iba_mnemonic(const struct str_row *row, struct rc_ctx *ctx,
 			    str_call *call, const char *s)
 {
 	if (expect_printable(ctx, s) && !same_name(s, row->name))
-		rc_obs_violation(ctx->obs, "string \"%.40s\", the IBA's is "
-				 "\"%s\"", s, row->name);
+		rc_obs_violation(ctx->obs,
+				 "string \"%.40s\", the IBA's is "
+				 "\"%s\"",
+				 s, row->name);
 }
 
 static void tells_values_apart(const struct str_row *row, struct rc_ctx *ctx,
@@ -234,8 +263,10 @@ static void tells_values_apart(const struct str_row *row, struct rc_ctx *ctx,
 	const char *t = call(ctx->ops, row, row->other);
 
 	if (expect_printable(ctx, s) && printable(t) && !strcmp(s, t))
-		rc_obs_violation(ctx->obs, "string \"%.40s\" for both 0x%x and "
-				 "0x%x", s, row->value, row->other);
+		rc_obs_violation(ctx->obs,
+				 "string \"%.40s\" for both 0x%x and "
+				 "0x%x",
+				 s, row->value, row->other);
 }
 
 /*
@@ -639,23 +670,26 @@ static void run_call(const struct str_row *row, struct rc_ctx *ctx,
  * The group of the call @fn: its rows, and @expr, the call on v (and
  * row->mgmt_class) through ops.
  */
-#define STR_GROUP(var, fn, table, expr) \
-	static const char *var##_call(const struct rc_ops *ops, \
+#define STR_GROUP(var, fn, table, expr)                                      \
+	static const char *var##_call(const struct rc_ops *ops,              \
 				      const struct str_row *row, uint16_t v) \
-	{ \
-		return expr; \
-	} \
-	static void var##_run(const void *r, struct rc_ctx *ctx) \
-	{ \
-		if (rc_need_call(ctx, ctx->ops->fn, #fn)) \
-			run_call(r, ctx, var##_call); \
-	} \
-	static const struct rc_group var = { \
-		.call = #fn, .conv = RC_CONV_VALUE, .lib = "umad", \
-		.rows = table, \
-		.row_size = sizeof(table[0]), .nrows = ARRAY_SIZE(table), \
-		.run = var##_run, \
-	}; \
+	{                                                                    \
+		return expr;                                                 \
+	}                                                                    \
+	static void var##_run(const void *r, struct rc_ctx *ctx)             \
+	{                                                                    \
+		if (rc_need_call(ctx, ctx->ops->fn, #fn))                    \
+			run_call(r, ctx, var##_call);                        \
+	}                                                                    \
+	static const struct rc_group var = {                                 \
+		.call = #fn,                                                 \
+		.conv = RC_CONV_VALUE,                                       \
+		.lib = "umad",                                               \
+		.rows = table,                                               \
+		.row_size = sizeof(table[0]),                                \
+		.nrows = ARRAY_SIZE(table),                                  \
+		.run = var##_run,                                            \
+	};                                                                   \
 	RC_GROUP(var)
 
 STR_GROUP(class_group, umad_class_str, class_rows, ops->umad_class_str(v));

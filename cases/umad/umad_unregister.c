@@ -11,7 +11,8 @@
  */
 #include "umad_mad.h"
 
-#define DOC_OK "umad_unregister() unregisters the specified agentid " \
+#define DOC_OK                                                 \
+	"umad_unregister() unregisters the specified agentid " \
 	"previously registered using umad_register() or umad_register_oui()."
 #define DOC_EINVAL "-EINVAL invalid port handle or agentid"
 
@@ -20,27 +21,37 @@ static mad_check unregisters_agent, rejects_never_registered,
 	server_stops_receiving;
 
 static const struct mad_row rows[] = {
-	{ .c = { .id = "umad/unregister/registered", .doc = DOC_OK,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_UMAD,
+	{ .c = { .id = "umad/unregister/registered",
+		 .doc = DOC_OK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
 	  .check = unregisters_agent },
-	{ .c = { .id = "umad/unregister/never-registered", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/unregister/never-registered",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "agent id 5 on a port with no agent",
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_never_registered },
-	{ .c = { .id = "umad/unregister/twice", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/unregister/twice",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_second_unregister },
-	{ .c = { .id = "umad/unregister/unopened-port", .doc = DOC_EINVAL,
+	{ .c = { .id = "umad/unregister/unopened-port",
+		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .needs = NEEDS_UMAD, .contract = { RC_FAILS(EINVAL) } },
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_unopened_port },
-	{ .c = { .id = "umad/unregister/server-stops-receiving", .doc = DOC_OK,
+	{ .c = { .id = "umad/unregister/server-stops-receiving",
+		 .doc = DOC_OK,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, a Get for the former server does not "
-			 "arrive", .needs = NEEDS_UMAD,
+			 "arrive",
+		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
 	  .check = server_stops_receiving },
 };
@@ -92,8 +103,7 @@ static void rejects_second_unregister(const struct mad_row *row,
 	close_port(ctx, portid);
 }
 
-static void rejects_unopened_port(const struct mad_row *row,
-				  struct rc_ctx *ctx)
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_unregister(BAD_PORTID, 0));
 }
@@ -115,7 +125,7 @@ static void server_stops_receiving(const struct mad_row *row,
 	    mad_wait(ctx, ctx->ops->umad_get_fd(portid), in, sizeof(in),
 		     QUIET_MS) > 0)
 		rc_obs_violation(ctx->obs, "a Get reached the unregistered "
-				 "agent");
+					   "agent");
 	peer_close(&client);
 out:
 	close_port(ctx, portid);
@@ -132,9 +142,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "umad_unregister", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "umad_unregister",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "umad",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 	.shares = RC_SHARE_VENDOR_OUI,
 };
 RC_GROUP(group);

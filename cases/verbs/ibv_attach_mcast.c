@@ -24,21 +24,25 @@
 static const union ibv_gid *group_of(const struct rc_ctx *ctx)
 {
 	/* a row is a process of its own */
-	static union ibv_gid mgid = { .raw = { 0xff, 0x0e, [10] = 0x0d, 0xb8,
-					       [15] = 0x01 } };
+	static union ibv_gid mgid = { .raw = { 0xff, 0x0e, [10] = 0x0d,
+					       0xb8, [15] = 0x01 } };
 
 	mgid.raw[12] = ctx->slot >> 8;
 	mgid.raw[13] = ctx->slot;
 	return &mgid;
 }
 
-#define DOC_ATTACH "ibv_attach_mcast() attaches the QP qp to the multicast " \
+#define DOC_ATTACH                                                \
+	"ibv_attach_mcast() attaches the QP qp to the multicast " \
 	"group having MGID gid and MLID lid."
-#define DOC_DETACH "ibv_detach_mcast() detaches the QP qp to the multicast " \
+#define DOC_DETACH                                                \
+	"ibv_detach_mcast() detaches the QP qp to the multicast " \
 	"group having MGID gid and MLID lid."
-#define DOC_UD "Only QPs of Transport Service Type IBV_QPT_UD may be " \
+#define DOC_UD                                                  \
+	"Only QPs of Transport Service Type IBV_QPT_UD may be " \
 	"attached to multicast groups."
-#define DOC_TWICE "If a QP is attached to the same multicast group multiple " \
+#define DOC_TWICE                                                   \
+	"If a QP is attached to the same multicast group multiple " \
 	"times, the QP will still receive a single copy of a multicast message."
 
 struct mcast_row;
@@ -50,7 +54,7 @@ typedef void mcast_check(const struct mcast_row *row, struct rc_ctx *ctx,
 struct mcast_row {
 	struct rc_case c;
 	mcast_check *check;
-	bool rc_qp;		/* an RC QP (no receives posted), not UD */
+	bool rc_qp; /* an RC QP (no receives posted), not UD */
 };
 
 static mcast_check attached_qp_receives, attached_twice_one_copy,
@@ -62,74 +66,98 @@ static mcast_check attached_qp_receives, attached_twice_one_copy,
 #define UNICAST_LID_VALUE 0x0001
 
 static const struct mcast_row rows[] = {
-	{ .c = { .id = "verbs/attach_mcast/ud-receives", .doc = DOC_ATTACH,
+	{ .c = { .id = "verbs/attach_mcast/ud-receives",
+		 .doc = DOC_ATTACH,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "one message to the group: one copy arrives",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = attached_qp_receives },
-	{ .c = { .id = "verbs/attach_mcast/twice-one-copy", .doc = DOC_TWICE,
+	{ .c = { .id = "verbs/attach_mcast/twice-one-copy",
+		 .doc = DOC_TWICE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the second attach is the call observed",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = attached_twice_one_copy },
-	{ .c = { .id = "verbs/attach_mcast/roce-unicast-lid", .doc = DOC_ATTACH,
+	{ .c = { .id = "verbs/attach_mcast/roce-unicast-lid",
+		 .doc = DOC_ATTACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "LID 0x0001, no InfiniBand MLID: RoCE has no LIDs, "
-		 "and Linux checks the MLID only on InfiniBand "
-		 "(ib_attach_mcast): attached, one copy arrives",
-		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_RETURNS(0) } },
+			 "and Linux checks the MLID only on InfiniBand "
+			 "(ib_attach_mcast): attached, one copy arrives",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = unicast_lid_receives },
-	{ .c = { .id = "verbs/attach_mcast/rc-qp", .doc = DOC_UD,
+	{ .c = { .id = "verbs/attach_mcast/rc-qp",
+		 .doc = DOC_UD,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "the page forbids it; EINVAL is the kernel's "
-		 "(ib_attach_mcast refuses a QP that is not UD)",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS(EINVAL) } },
-	  .check = attached_qp_receives, .rc_qp = true },
+			 "(ib_attach_mcast refuses a QP that is not UD)",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = attached_qp_receives,
+	  .rc_qp = true },
 	{ .c = { .id = "verbs/attach_mcast/two-qps-both-receive",
-		 .doc = DOC_ATTACH, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_ATTACH,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "two QPs in one group: each gets "
-		 "one copy of one message", .needs = NEEDS_VERBS,
-		 .contract = { RC_RETURNS(0) } }, .check = both_qps_receive },
+			 "one copy of one message",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = both_qps_receive },
 	{ .c = { .id = "verbs/attach_mcast/from-other-device",
-		 .doc = DOC_ATTACH, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_ATTACH,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a message to the group from a "
-		 "second device arrives once", .needs = NEEDS_VERBS |
-		 RC_NEED_PEER, .contract = { RC_RETURNS(0) } },
+			 "second device arrives once",
+		 .needs = NEEDS_VERBS | RC_NEED_PEER,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = receives_from_other_device },
 };
 
 static const struct mcast_row detach_rows[] = {
-	{ .c = { .id = "verbs/detach_mcast/after-attach", .doc = DOC_DETACH,
+	{ .c = { .id = "verbs/detach_mcast/after-attach",
+		 .doc = DOC_DETACH,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "then no copy of a message to the group arrives",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = detached_receives_nothing },
 	{ .c = { .id = "verbs/detach_mcast/once-after-two-attaches",
-		 .doc = DOC_DETACH, .basis = RC_BASIS_LINUX,
+		 .doc = DOC_DETACH,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "attached twice, detached once: the page says a QP "
-		 "attached twice gets one copy; Linux keeps one attachment "
-		 "per (MGID, MLID), which one detach removes: no copy arrives",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+			 "attached twice gets one copy; Linux keeps one attachment "
+			 "per (MGID, MLID), which one detach removes: no copy arrives",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = detached_once_after_two },
-	{ .c = { .id = "verbs/detach_mcast/never-attached", .doc = DOC_DETACH,
+	{ .c = { .id = "verbs/detach_mcast/never-attached",
+		 .doc = DOC_DETACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "a group the QP is not in: the page does not say; "
-		 "the kernel's uverbs DETACH_MCAST fails when the QP has no "
-		 "such (MGID, MLID) entry",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS(0) } },
+			 "the kernel's uverbs DETACH_MCAST fails when the QP has no "
+			 "such (MGID, MLID) entry",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS(0) } },
 	  .check = detach_never_attached },
-	{ .c = { .id = "verbs/detach_mcast/other-lid", .doc = DOC_DETACH,
+	{ .c = { .id = "verbs/detach_mcast/other-lid",
+		 .doc = DOC_DETACH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "attached with MLID 0xc001, detached with 0xc002: "
-		 "the QP is not in that (MGID, MLID) group, and the kernel's "
-		 "uverbs DETACH_MCAST matches both",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS(0) } },
+			 "the QP is not in that (MGID, MLID) group, and the kernel's "
+			 "uverbs DETACH_MCAST matches both",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS(0) } },
 	  .check = detach_other_lid },
 	{ .c = { .id = "verbs/detach_mcast/from-other-device",
-		 .doc = DOC_DETACH, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_DETACH,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after it, a message to the group "
-		 "from a second device does not arrive", .needs = NEEDS_VERBS |
-		 RC_NEED_PEER, .contract = { RC_RETURNS(0) } },
+			 "from a second device does not arrive",
+		 .needs = NEEDS_VERBS | RC_NEED_PEER,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = detached_from_other_device },
 };
 
@@ -140,14 +168,16 @@ static int copies(struct rc_ctx *ctx, struct vres *from, struct vres *to)
 	int n = -1;
 
 	if (!ah) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_create_ah to the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_create_ah to the "
 			     "MGID: %m");
 		return -1;
 	}
 	if (vres_send(ctx, from, ah, MCAST_QPN, 0x6d63))
 		n = vres_count(ctx, to, VRES_QUIET_MS);
 	else
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "multicast send failed");
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "multicast send failed");
 	ibv_destroy_ah(ah);
 	return n;
 }
@@ -161,8 +191,10 @@ static void expect_copies(struct rc_ctx *ctx, struct vres *from,
 		return;
 	n = copies(ctx, from, to);
 	if (n >= 0 && n != want)
-		rc_obs_violation(ctx->obs, "%s got %d copies of one message, "
-				 "not %d", who, n, want);
+		rc_obs_violation(ctx->obs,
+				 "%s got %d copies of one message, "
+				 "not %d",
+				 who, n, want);
 }
 
 static void attached_qp_receives(const struct mcast_row *row,
@@ -186,8 +218,8 @@ static void unicast_lid_receives(const struct mcast_row *row,
 				 struct rc_ctx *ctx, struct vres *a,
 				 const union ibv_gid *mgid)
 {
-	RC_OBSERVE(ctx, ctx->ops->ibv_attach_mcast(a->qp, mgid,
-						   UNICAST_LID_VALUE));
+	RC_OBSERVE(ctx,
+		   ctx->ops->ibv_attach_mcast(a->qp, mgid, UNICAST_LID_VALUE));
 	expect_copies(ctx, a, a, 1, "the QP");
 }
 
@@ -202,7 +234,7 @@ static void both_qps_receive(const struct mcast_row *row, struct rc_ctx *ctx,
 		expect_copies(ctx, a, &b, 1, "the other QP");
 		if (ctx->obs->ret == 0 && vres_count(ctx, a, 0) != 1)
 			rc_obs_violation(ctx->obs, "the sending QP, attached "
-					 "too, did not get its copy");
+						   "too, did not get its copy");
 	}
 	if (b.ctx)
 		vres_close(&b);
@@ -214,8 +246,7 @@ static void both_qps_receive(const struct mcast_row *row, struct rc_ctx *ctx,
  * must reach it @want times.
  */
 static void from_other_device(struct rc_ctx *ctx, struct vres *a,
-			      const union ibv_gid *mgid, bool detach,
-			      int want)
+			      const union ibv_gid *mgid, bool detach, int want)
 {
 	struct vres b = {};
 
@@ -300,8 +331,8 @@ static void detach_other_lid(const struct mcast_row *row, struct rc_ctx *ctx,
 			     struct vres *a, const union ibv_gid *mgid)
 {
 	if (attach_first(ctx, a, mgid, 1))
-		RC_OBSERVE(ctx, ctx->ops->ibv_detach_mcast(a->qp, mgid,
-							   MLID + 1));
+		RC_OBSERVE(ctx,
+			   ctx->ops->ibv_detach_mcast(a->qp, mgid, MLID + 1));
 }
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -317,7 +348,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	    !vres_open(ctx, &a, row->rc_qp ? IBV_QPT_RC : IBV_QPT_UD))
 		return;
 	if (a.gid6 < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no IPv6 GID on the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no IPv6 GID on the "
 			     "port to send to the group from");
 		goto out;
 	}
@@ -334,16 +366,23 @@ out:
 }
 
 static const struct rc_group group = {
-	.call = "ibv_attach_mcast", .conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "ibv_attach_mcast",
+	.conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group detach_group = {
-	.call = "ibv_detach_mcast", .conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs", .rows = detach_rows,
-	.row_size = sizeof(detach_rows[0]), .nrows = ARRAY_SIZE(detach_rows),
+	.call = "ibv_detach_mcast",
+	.conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs",
+	.rows = detach_rows,
+	.row_size = sizeof(detach_rows[0]),
+	.nrows = ARRAY_SIZE(detach_rows),
 	.run = run,
 };
 RC_GROUP(detach_group);

@@ -22,20 +22,26 @@
 
 #include "verbs_res.h"
 
-#define DOC_CREATE "ibv_create_ah() creates an address handle (AH) " \
+#define DOC_CREATE                                        \
+	"ibv_create_ah() creates an address handle (AH) " \
 	"associated with the protection domain pd."
-#define DOC_NULL "ibv_create_ah() returns a pointer to the created AH, or " \
+#define DOC_NULL                                                   \
+	"ibv_create_ah() returns a pointer to the created AH, or " \
 	"NULL if the request fails."
-#define DOC_GRH "If port flag IBV_QPF_GRH_REQUIRED is set then " \
+#define DOC_GRH                                                       \
+	"If port flag IBV_QPF_GRH_REQUIRED is set then "              \
 	"ibv_create_ah() must be created with definition of 'struct " \
 	"ibv_ah_attr { .is_global = 1; .grh = {...}; }'."
-#define DOC_DESTROY "ibv_destroy_ah() returns 0 on success, or the value " \
+#define DOC_DESTROY                                            \
+	"ibv_destroy_ah() returns 0 on success, or the value " \
 	"of errno on failure (which indicates the failure reason)."
-#define DOC_FROM_WC_RET "ibv_create_ah_from_wc() returns a pointer to the " \
+#define DOC_FROM_WC_RET                                     \
+	"ibv_create_ah_from_wc() returns a pointer to the " \
 	"created AH, or NULL if the request fails."
-#define DOC_FROM_WC "ibv_create_ah_from_wc() creates an AH associated with " \
+#define DOC_FROM_WC                                                       \
+	"ibv_create_ah_from_wc() creates an AH associated with "          \
 	"the protection domain pd using the port number port_num, using " \
-	"attributes from the work completion wc and the Global Routing " \
+	"attributes from the work completion wc and the Global Routing "  \
 	"Header (GRH) structure grh."
 
 struct ah_row;
@@ -58,98 +64,124 @@ static ah_check create_reaches_qp, create_not_global, create_on_port,
 
 static const struct ah_row rows[] = {
 	{ .c = { .id = "verbs/create_ah/global-ipv6-reaches-qp",
-		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_CREATE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "from the IPv6 GID to itself: a UD "
-		 "message through it reaches the own QP (system's AH)",
-		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } },
+			 "message through it reaches the own QP (system's AH)",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = create_reaches_qp },
 	{ .c = { .id = "verbs/create_ah/global-ipv4-reaches-qp",
-		 .doc = DOC_CREATE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_CREATE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same from the IPv4-mapped GID",
-		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_SUCCEEDS } },
-	  .check = create_reaches_qp, .ipv4 = true },
-	{ .c = { .id = "verbs/create_ah/not-global-on-roce", .doc = DOC_GRH,
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = create_reaches_qp,
+	  .ipv4 = true },
+	{ .c = { .id = "verbs/create_ah/not-global-on-roce",
+		 .doc = DOC_GRH,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "RoCE ports require a GRH: is_global 0 fails; EINVAL is "
-		 "the kernel's (rdma_check_ah_attr, drivers/infiniband/core/"
-		 "verbs.c), the page names no errno",
+			 "the kernel's (rdma_check_ah_attr, drivers/infiniband/core/"
+			 "verbs.c), the page names no errno",
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = create_not_global },
-	{ .c = { .id = "verbs/create_ah/port-0", .doc = DOC_NULL,
+	{ .c = { .id = "verbs/create_ah/port-0",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "ports are numbered from 1; EINVAL is the kernel's "
-		 "(rdma_is_port_valid in uverbs CREATE_AH), the page names "
-		 "no errno", .needs = NEEDS_VERBS,
+			 "(rdma_is_port_valid in uverbs CREATE_AH), the page names "
+			 "no errno",
+		 .needs = NEEDS_VERBS,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .check = create_on_port, .arg = 0 },
-	{ .c = { .id = "verbs/create_ah/port-beyond-device", .doc = DOC_NULL,
+	  .check = create_on_port,
+	  .arg = 0 },
+	{ .c = { .id = "verbs/create_ah/port-beyond-device",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "port 2 of a one-port device; EINVAL is the kernel's "
-		 "(rdma_is_port_valid in uverbs CREATE_AH)", .needs = NEEDS_VERBS,
+			 "(rdma_is_port_valid in uverbs CREATE_AH)",
+		 .needs = NEEDS_VERBS,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .check = create_on_port, .arg = 2 },
-	{ .c = { .id = "verbs/create_ah/sgid-index-unused", .doc = DOC_NULL,
+	  .check = create_on_port,
+	  .arg = 2 },
+	{ .c = { .id = "verbs/create_ah/sgid-index-unused",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "sgid_index 255 names no GID of the port: the page "
-		 "does not say it must, the kernel refuses it (its GID "
-		 "table lookup); which errno is not fixed", .needs = NEEDS_VERBS,
+			 "does not say it must, the kernel refuses it (its GID "
+			 "table lookup); which errno is not fixed",
+		 .needs = NEEDS_VERBS,
 		 .contract = { RC_FAILS() } },
-	  .check = create_from_sgid, .arg = 255 },
-	{ .c = { .id = "verbs/create_ah/null-attr", .doc = DOC_NULL,
+	  .check = create_from_sgid,
+	  .arg = 255 },
+	{ .c = { .id = "verbs/create_ah/null-attr",
+		 .doc = DOC_NULL,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "no attributes: the request fails (NULL); the man "
-		 "page does not say NULL is allowed, so no errno is required, "
-		 "but a crash of the caller is no failure report",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+			 "page does not say NULL is allowed, so no errno is required, "
+			 "but a crash of the caller is no failure report",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
 	  .check = create_null_attr },
 };
 
 static const struct ah_row destroy_rows[] = {
-	{ .c = { .id = "verbs/destroy_ah/created", .doc = DOC_DESTROY,
+	{ .c = { .id = "verbs/destroy_ah/created",
+		 .doc = DOC_DESTROY,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "an AH just created", .needs = NEEDS_VERBS,
+		 .note = "an AH just created",
+		 .needs = NEEDS_VERBS,
 		 .contract = { .ret = RC_RET_EQ } },
 	  .check = destroy_created },
 	{ .c = { .id = "verbs/destroy_ah/kernel-object-gone",
-		 .doc = DOC_DESTROY, .basis = RC_BASIS_LINUX,
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_LINUX,
 		 .note = "the AH's kernel object was destroyed behind the "
-		 "library's back (uverbs DESTROY_AH of its handle): the "
-		 "kernel refuses a second destroy of the handle, and the "
-		 "call must report it as an errno value, without freed "
-		 "memory ever being used", .needs = NEEDS_VERBS,
+			 "library's back (uverbs DESTROY_AH of its handle): the "
+			 "kernel refuses a second destroy of the handle, and the "
+			 "call must report it as an errno value, without freed "
+			 "memory ever being used",
+		 .needs = NEEDS_VERBS,
 		 .contract = { .ret = RC_RET_ERR } },
 	  .check = destroy_kernel_object_gone },
 };
 
 static const struct ah_row from_wc_rows[] = {
 	{ .c = { .id = "verbs/create_ah_from_wc/ipv6-reply-reaches-sender",
-		 .doc = DOC_FROM_WC, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FROM_WC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "from a message the QP sent itself "
-		 "from its IPv6 GID; a reply through it arrives (system's AH)",
-		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } },
+			 "from its IPv6 GID; a reply through it arrives (system's AH)",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = from_wc_reply_reaches_sender },
 	{ .c = { .id = "verbs/create_ah_from_wc/ipv4-reply-reaches-sender",
-		 .doc = DOC_FROM_WC, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_FROM_WC,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the same from the IPv4-mapped GID",
-		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_SUCCEEDS } },
-	  .check = from_wc_reply_reaches_sender, .ipv4 = true },
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = from_wc_reply_reaches_sender,
+	  .ipv4 = true },
 	{ .c = { .id = "verbs/create_ah_from_wc/destination-not-in-gid-table",
-		 .doc = DOC_FROM_WC_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_FROM_WC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a real completion whose GRH is rewritten to be "
-		 "addressed to 2001:db8::99, no GID of the port: no source "
-		 "GID to answer from, read as a failed request",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+			 "addressed to 2001:db8::99, no GID of the port: no source "
+			 "GID to answer from, read as a failed request",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
 	  .check = from_wc_foreign_destination },
 };
 
 /* 2001:db8::99, documentation space: no GID of any port here */
-static const uint8_t foreign_gid[16] = { 0x20, 0x01, 0x0d, 0xb8,
-					 [15] = 0x99 };
+static const uint8_t foreign_gid[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x99 };
 
 /* Through @ah to the own QP: does the message arrive? */
-static void check_reaches(struct rc_ctx *ctx, struct vres *r,
-			  struct ibv_ah *ah)
+static void check_reaches(struct rc_ctx *ctx, struct vres *r, struct ibv_ah *ah)
 {
 	struct ibv_wc wc;
 	uint32_t tag = 0;
@@ -159,9 +191,10 @@ static void check_reaches(struct rc_ctx *ctx, struct vres *r,
 	if (!vres_post_recv(ctx, r, 1))
 		return;
 	if (!vres_send(ctx, r, ah, r->qp->qp_num, 0xa4) ||
-	    vres_recv(ctx, r, VRES_WAIT_MS, &wc, NULL, &tag) != 1 || tag != 0xa4)
+	    vres_recv(ctx, r, VRES_WAIT_MS, &wc, NULL, &tag) != 1 ||
+	    tag != 0xa4)
 		rc_obs_violation(ctx->obs, "a UD message through the AH did "
-				 "not arrive");
+					   "not arrive");
 }
 
 /* Destroy through the implementation; the reference's proof of life. */
@@ -189,7 +222,8 @@ static bool received(struct rc_ctx *ctx, struct vres *r, int idx,
 	if (ah)
 		ibv_destroy_ah(ah);
 	if (!ok && ctx->obs->state != RC_STATE_BROKEN)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no message from the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no message from the "
 			     "QP to itself");
 	return ok;
 }
@@ -261,7 +295,8 @@ static void destroy_kernel_object_gone(const struct ah_row *row,
 	struct ibv_ah *ah = ctx->ops->ibv_create_ah(r->pd, a);
 
 	if (!ah || vres_kernel_destroy_ah(ah)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not create an "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "could not create an "
 			     "AH and destroy its kernel object");
 		return;
 	}
@@ -288,8 +323,8 @@ static struct ibv_ah *from_wc(struct rc_ctx *ctx, struct vres *r, int idx,
 	/* the GRH's destination, bytes 24..39 of the IPv6 header */
 	if (foreign)
 		memcpy(grh + 24, foreign_gid, sizeof(foreign_gid));
-	RC_OBSERVE(ctx, ah = ctx->ops->ibv_create_ah_from_wc(r->pd, &wc,
-				(struct ibv_grh *)grh, r->port));
+	RC_OBSERVE(ctx, ah = ctx->ops->ibv_create_ah_from_wc(
+				r->pd, &wc, (struct ibv_grh *)grh, r->port));
 	return ah;
 }
 
@@ -297,8 +332,8 @@ static void from_wc_reply_reaches_sender(const struct ah_row *row,
 					 struct rc_ctx *ctx, struct vres *r,
 					 struct ibv_ah_attr *a)
 {
-	struct ibv_ah *ah = from_wc(ctx, r, a->grh.sgid_index, &a->grh.dgid,
-				    false);
+	struct ibv_ah *ah =
+		from_wc(ctx, r, a->grh.sgid_index, &a->grh.dgid, false);
 
 	if (ah)
 		check_reaches(ctx, r, ah);
@@ -331,24 +366,34 @@ static void run(const void *rw, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "ibv_create_ah", .conv = RC_CONV_NULL_ERRNO,
-	.lib = "verbs", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "ibv_create_ah",
+	.conv = RC_CONV_NULL_ERRNO,
+	.lib = "verbs",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);
 
 static const struct rc_group destroy_group = {
-	.call = "ibv_destroy_ah", .conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs", .rows = destroy_rows,
-	.row_size = sizeof(destroy_rows[0]), .nrows = ARRAY_SIZE(destroy_rows),
+	.call = "ibv_destroy_ah",
+	.conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs",
+	.rows = destroy_rows,
+	.row_size = sizeof(destroy_rows[0]),
+	.nrows = ARRAY_SIZE(destroy_rows),
 	.run = run,
 };
 RC_GROUP(destroy_group);
 
 static const struct rc_group from_wc_group = {
-	.call = "ibv_create_ah_from_wc", .conv = RC_CONV_NULL_ERRNO,
-	.lib = "verbs", .rows = from_wc_rows,
+	.call = "ibv_create_ah_from_wc",
+	.conv = RC_CONV_NULL_ERRNO,
+	.lib = "verbs",
+	.rows = from_wc_rows,
 	.row_size = sizeof(from_wc_rows[0]),
-	.nrows = ARRAY_SIZE(from_wc_rows), .run = run,
+	.nrows = ARRAY_SIZE(from_wc_rows),
+	.run = run,
 };
 RC_GROUP(from_wc_group);

@@ -58,15 +58,16 @@ struct ahwc_row {
 	uint16_t slid;
 	uint8_t sl;
 	uint8_t path_bits;
-	bool v4_lookalike;	/* the sender GID puts 0x45 at GRH byte 20 */
+	bool v4_lookalike; /* the sender GID puts 0x45 at GRH byte 20 */
 };
 
-static ahwc_check answers_built_grh, answers_own_message,
-	follows_added_address, forgets_removed_address;
+static ahwc_check answers_built_grh, answers_own_message, follows_added_address,
+	forgets_removed_address;
 
-#define DOC_INIT "ibv_init_ah_from_wc() initializes the address handle (AH) " \
+#define DOC_INIT                                                           \
+	"ibv_init_ah_from_wc() initializes the address handle (AH) "       \
 	"attribute structure ah_attr for the RDMA device context context " \
-	"using the port number port_num, using attributes from the work " \
+	"using the port number port_num, using attributes from the work "  \
 	"completion wc and the Global Routing Header (GRH) structure grh."
 #define DOC_ERR "ibv_init_ah_from_wc() returns 0 on success, and -1 on error."
 
@@ -90,7 +91,8 @@ static const struct rc_field fields[] = {
 BUILD_ASSERT(sizeof(struct ibv_ah_attr) == 32);
 
 static const struct rc_layout ah_attr_layout = {
-	.name = "struct ibv_ah_attr", .fields = fields,
+	.name = "struct ibv_ah_attr",
+	.fields = fields,
 	.nfields = ARRAY_SIZE(fields),
 };
 
@@ -98,100 +100,141 @@ static const struct rc_layout ah_attr_layout = {
 
 static const struct ahwc_row rows[] = {
 	{ .c = { ID("ipv6-fields"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
-	   .note = "class 0x5a, flow 0x12345, hop 33, LID 0x1234, SL 5, path "
-		   "bits 3: each lands in its field, host order",
-	   .contract = { AH_OK } }, .check = answers_built_grh,
-	   .hdr = HDR_V6_UDP, .tclass = 0x5a, .flow = 0x12345, .hop = 33,
-	   .slid = 0x1234, .sl = 5, .path_bits = 3 },
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
+		 .note = "class 0x5a, flow 0x12345, hop 33, LID 0x1234, SL 5, path "
+			 "bits 3: each lands in its field, host order",
+		 .contract = { AH_OK } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V6_UDP,
+	  .tclass = 0x5a,
+	  .flow = 0x12345,
+	  .hop = 33,
+	  .slid = 0x1234,
+	  .sl = 5,
+	  .path_bits = 3 },
 	{ .c = { ID("ipv6-max-values"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
-	   .note = "class 0xff, flow 0xfffff: no bit of one spills into "
-		   "the other", .contract = { AH_OK } },
-	   .check = answers_built_grh, .hdr = HDR_V6_UDP,
-	   .tclass = 0xff, .flow = 0xfffff, .hop = 255, .slid = 0xffff,
-	   .sl = 15 },
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
+		 .note = "class 0xff, flow 0xfffff: no bit of one spills into "
+			 "the other",
+		 .contract = { AH_OK } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V6_UDP,
+	  .tclass = 0xff,
+	  .flow = 0xfffff,
+	  .hop = 255,
+	  .slid = 0xffff,
+	  .sl = 15 },
 	{ .c = { ID("ipv4-fields"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_INTERPRETATION,
-	   .note = "RoCE v2 over IPv4: TOS 0x28, TTL 17; the 20 undefined "
-		   "bytes before the IPv4 header are 0xa5 and must not become "
-		   "a flow label", .needs = NEEDS_VERBS | RC_NEED_ROCE,
-	   .contract = { AH_OK } }, .check = answers_built_grh,
-	   .hdr = HDR_V4, .tclass = 0x28, .hop = 17, .slid = 7 },
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "RoCE v2 over IPv4: TOS 0x28, TTL 17; the 20 undefined "
+			 "bytes before the IPv4 header are 0xa5 and must not become "
+			 "a flow label",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { AH_OK } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V4,
+	  .tclass = 0x28,
+	  .hop = 17,
+	  .slid = 7 },
 	{ .c = { ID("ipv6-sender-looks-like-ipv4"), .doc = DOC_INIT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
 		 .note = "an IPv6 header whose byte 20 (inside the sender's "
 			 "GID) is 0x45, as an IPv4 header would start, but "
 			 "without a valid IPv4 checksum: still IPv6",
-	   .contract = { AH_OK } }, .check = answers_built_grh,
-	   .hdr = HDR_V6_UDP, .tclass = 0x11, .flow = 0x777, .hop = 9,
-	   .v4_lookalike = true },
+		 .contract = { AH_OK } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V6_UDP,
+	  .tclass = 0x11,
+	  .flow = 0x777,
+	  .hop = 9,
+	  .v4_lookalike = true },
 	{ .c = { ID("no-grh-flag"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
-	   .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
-		   "not a header: no GRH fields, is_global 0",
-	   .contract = { AH_OK } }, .check = answers_built_grh,
-	   .hdr = HDR_NONE, .slid = 0x22, .sl = 2, .path_bits = 1 },
+		 .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
+		 .note = "without IBV_WC_GRH the grh buffer (filled with 0x66) is "
+			 "not a header: no GRH fields, is_global 0",
+		 .contract = { AH_OK } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_NONE,
+	  .slid = 0x22,
+	  .sl = 2,
+	  .path_bits = 1 },
 	{ .c = { ID("ipv6-multicast-destination"), .doc = DOC_ERR,
-	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
-	   .note = "addressed to a multicast GID, which is no local GID to "
-		   "answer from: read as an error, the page names none", .contract = { RC_FAILS() } },
-	   .check = answers_built_grh, .hdr = HDR_V6_UDP, .dst = DST_MCAST,
-	   .hop = 1 },
+		 .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
+		 .note = "addressed to a multicast GID, which is no local GID to "
+			 "answer from: read as an error, the page names none",
+		 .contract = { RC_FAILS() } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V6_UDP,
+	  .dst = DST_MCAST,
+	  .hop = 1 },
 	{ .c = { ID("ipv4-multicast-destination"), .doc = DOC_ERR,
-	   .basis = RC_BASIS_INTERPRETATION,
-	   .note = "addressed to 239.1.2.3: no local GID to answer from, "
-		   "read as an error",
-	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { RC_FAILS() } },
-	   .check = answers_built_grh, .hdr = HDR_V4, .dst = DST_MCAST,
-	   .hop = 1 },
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "addressed to 239.1.2.3: no local GID to answer from, "
+			 "read as an error",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V4,
+	  .dst = DST_MCAST,
+	  .hop = 1 },
 	{ .c = { ID("destination-not-in-gid-table"), .doc = DOC_ERR,
-	   .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
-	   .note = "addressed to 2001:db8::99, not a GID of the port: no "
-		   "source GID to answer from, read as an error",
-	   .contract = { RC_FAILS() } }, .check = answers_built_grh,
-	   .hdr = HDR_V6_UDP, .dst = DST_FOREIGN },
+		 .basis = RC_BASIS_INTERPRETATION, .needs = NEEDS_VERBS,
+		 .note = "addressed to 2001:db8::99, not a GID of the port: no "
+			 "source GID to answer from, read as an error",
+		 .contract = { RC_FAILS() } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V6_UDP,
+	  .dst = DST_FOREIGN },
 	{ .c = { ID("ib-grh"), .doc = DOC_INIT, .basis = RC_BASIS_DOCUMENTED,
-	   .note = "an InfiniBand GRH (next header 0x1b) to the port's GID",
-	   .needs = NEEDS_VERBS | RC_NEED_IB, .contract = { AH_OK } },
-	   .check = answers_built_grh, .hdr = HDR_V6_IB, .tclass = 0x10,
-	   .flow = 0x42, .hop = 1 },
+		 .note = "an InfiniBand GRH (next header 0x1b) to the port's GID",
+		 .needs = NEEDS_VERBS | RC_NEED_IB, .contract = { AH_OK } },
+	  .check = answers_built_grh,
+	  .hdr = HDR_V6_IB,
+	  .tclass = 0x10,
+	  .flow = 0x42,
+	  .hop = 1 },
 	{ .c = { ID("real-ipv6-message"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
-	   .note = "the completion and GRH of a UD message the QP sent "
-		   "itself from its IPv6 GID: the AH points back at that GID",
-	   .contract = { AH_OK } }, .check = answers_own_message,
-	   .hdr = HDR_V6_UDP },
+		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
+		 .note = "the completion and GRH of a UD message the QP sent "
+			 "itself from its IPv6 GID: the AH points back at that GID",
+		 .contract = { AH_OK } },
+	  .check = answers_own_message,
+	  .hdr = HDR_V6_UDP },
 	{ .c = { ID("real-ipv4-message"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_DOCUMENTED,
-	   .note = "the same from the IPv4-mapped GID",
-	   .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { AH_OK } },
-	   .check = answers_own_message, .hdr = HDR_V4 },
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same from the IPv4-mapped GID",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE, .contract = { AH_OK } },
+	  .check = answers_own_message,
+	  .hdr = HDR_V4 },
 	{ .c = { ID("address-added-after-a-call"), .doc = DOC_INIT,
-	   .basis = RC_BASIS_DOCUMENTED,
-	   .note = "after a first call, 2001:db8::42 is added to the port's "
-		   "netdev: a GRH addressed to it is answered from its new "
-		   "GID index", .needs = NEEDS_VERBS | RC_NEED_ROCE |
-		   RC_NEED_ROOT, .shares = RC_SHARE_ALONE, .contract = { AH_OK } },
-	   .check = follows_added_address, .hdr = HDR_V6_UDP, .hop = 3 },
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "after a first call, 2001:db8::42 is added to the port's "
+			 "netdev: a GRH addressed to it is answered from its new "
+			 "GID index",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
+		 .shares = RC_SHARE_ALONE, .contract = { AH_OK } },
+	  .check = follows_added_address,
+	  .hdr = HDR_V6_UDP,
+	  .hop = 3 },
 	{ .c = { ID("address-removed-after-a-call"), .doc = DOC_ERR,
-	   .basis = RC_BASIS_INTERPRETATION,
-	   .note = "2001:db8::42 answered once, then removed from the "
-		   "netdev: no longer a GID of the port, an error",
-	   .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
-	   .shares = RC_SHARE_ALONE, .contract = { RC_FAILS() } },
-	   .check = forgets_removed_address, .hdr = HDR_V6_UDP, .hop = 3 },
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "2001:db8::42 answered once, then removed from the "
+			 "netdev: no longer a GID of the port, an error",
+		 .needs = NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT,
+		 .shares = RC_SHARE_ALONE, .contract = { RC_FAILS() } },
+	  .check = forgets_removed_address,
+	  .hdr = HDR_V6_UDP,
+	  .hop = 3 },
 };
 
 static const uint8_t remote6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x77 };
 /* GRH byte 20 is byte 12 of the sender's GID */
-static const uint8_t remote45[16] = { 0x20, 0x01, 0x0d, 0xb8, [12] = 0x45,
-				      [15] = 0x77 };
+static const uint8_t remote45[16] = { 0x20, 0x01,	 0x0d,
+				      0xb8, [12] = 0x45, [15] = 0x77 };
 static const uint8_t foreign6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x99 };
 static const uint8_t mcast6[16] = { 0xff, 0x0e, [12] = 0x0d, 0xb8, 0, 1 };
-#define REMOTE4 0xc6336407u	/* 198.51.100.7 */
-#define MCAST4 0xef010203u	/* 239.1.2.3 */
+#define REMOTE4 0xc6336407u /* 198.51.100.7 */
+#define MCAST4 0xef010203u /* 239.1.2.3 */
 
 /* RFC 1071 checksum of the 20-byte IPv4 header at @h */
 static uint16_t ip_csum(const uint8_t *h)
@@ -210,8 +253,8 @@ static uint16_t ip_csum(const uint8_t *h)
 static bool build_grh(const struct ahwc_row *row, const struct vres *r,
 		      uint8_t *g, uint32_t *flags)
 {
-	uint32_t vtf = htobe32(6u << 28 | (uint32_t)row->tclass << 20 |
-			       row->flow);
+	uint32_t vtf =
+		htobe32(6u << 28 | (uint32_t)row->tclass << 20 | row->flow);
 	uint8_t *ip = g + 20;
 	uint16_t csum;
 	uint32_t a;
@@ -228,12 +271,15 @@ static bool build_grh(const struct ahwc_row *row, const struct vres *r,
 			return false;
 		memcpy(g, &vtf, 4);
 		g[4] = 0;
-		g[5] = 64;				/* payload length */
+		g[5] = 64; /* payload length */
 		g[6] = row->hdr == HDR_V6_UDP ? 17 : 0x1b;
 		g[7] = row->hop;
 		memcpy(g + 8, row->v4_lookalike ? remote45 : remote6, 16);
-		memcpy(g + 24, row->dst == DST_OWN ? r->g6.raw :
-		       row->dst == DST_MCAST ? mcast6 : foreign6, 16);
+		memcpy(g + 24,
+		       row->dst == DST_OWN   ? r->g6.raw :
+		       row->dst == DST_MCAST ? mcast6 :
+					       foreign6,
+		       16);
 		return true;
 	case HDR_V4:
 		if (r->gid4 < 0)
@@ -242,9 +288,9 @@ static bool build_grh(const struct ahwc_row *row, const struct vres *r,
 		memset(ip, 0, 20);
 		ip[0] = 0x45;
 		ip[1] = row->tclass;
-		ip[3] = 84;				/* total length */
+		ip[3] = 84; /* total length */
 		ip[8] = row->hop;
-		ip[9] = 17;				/* UDP */
+		ip[9] = 17; /* UDP */
 		a = htobe32(REMOTE4);
 		memcpy(ip + 12, &a, 4);
 		if (row->dst == DST_MCAST) {
@@ -310,29 +356,35 @@ static void check_fields(struct rc_ctx *ctx, const struct ahwc_row *row,
 	int len = 0;
 	bool global = row->hdr != HDR_NONE;
 
-#define MISMATCH(cond, ...) \
-	do { \
-		if ((cond) && len < (int)sizeof(msg)) \
+#define MISMATCH(cond, ...)                                           \
+	do {                                                          \
+		if ((cond) && len < (int)sizeof(msg))                 \
 			len += snprintf(msg + len, sizeof(msg) - len, \
-					"; " __VA_ARGS__); \
+					"; " __VA_ARGS__);            \
 	} while (0)
 	MISMATCH(a->dlid != wc->slid, "dlid 0x%x, wc slid 0x%x", a->dlid,
 		 wc->slid);
 	MISMATCH(a->sl != wc->sl, "sl %u, wc sl %u", a->sl, wc->sl);
-	MISMATCH(a->src_path_bits != wc->dlid_path_bits, "src_path_bits %u, "
-		 "wc dlid_path_bits %u", a->src_path_bits, wc->dlid_path_bits);
+	MISMATCH(a->src_path_bits != wc->dlid_path_bits,
+		 "src_path_bits %u, "
+		 "wc dlid_path_bits %u",
+		 a->src_path_bits, wc->dlid_path_bits);
 	MISMATCH(a->port_num != r->port, "port_num %u", a->port_num);
 	MISMATCH(a->is_global != global, "is_global %u", a->is_global);
 	MISMATCH(memcmp(a->grh.dgid.raw, w->dgid, 16), "grh.dgid is not the "
-		 "sender's GID");
-	MISMATCH(a->grh.sgid_index != w->sgid, "grh.sgid_index %u, the "
-		 "addressed GID is %d", a->grh.sgid_index, w->sgid);
+						       "sender's GID");
+	MISMATCH(a->grh.sgid_index != w->sgid,
+		 "grh.sgid_index %u, the "
+		 "addressed GID is %d",
+		 a->grh.sgid_index, w->sgid);
 	MISMATCH(a->grh.flow_label != flow, "grh.flow_label 0x%x, sent 0x%x",
 		 a->grh.flow_label, flow);
 	MISMATCH(a->grh.hop_limit != hop, "grh.hop_limit %u, sent %u",
 		 a->grh.hop_limit, hop);
-	MISMATCH(a->grh.traffic_class != tclass, "grh.traffic_class 0x%x, "
-		 "sent 0x%x", a->grh.traffic_class, tclass);
+	MISMATCH(a->grh.traffic_class != tclass,
+		 "grh.traffic_class 0x%x, "
+		 "sent 0x%x",
+		 a->grh.traffic_class, tclass);
 #undef MISMATCH
 	if (len)
 		rc_obs_violation(ctx->obs, "%s", msg + 2);
@@ -346,20 +398,23 @@ static bool receive_own(struct rc_ctx *ctx, const struct ahwc_row *row,
 	struct ibv_ah *ah;
 	bool ok;
 
-	ah = idx < 0 ? NULL : vres_ah(r, idx, row->hdr == HDR_V4 ? &r->g4 :
-				      &r->g6);
+	ah = idx < 0 ? NULL :
+		       vres_ah(r, idx, row->hdr == HDR_V4 ? &r->g4 : &r->g6);
 	if (!ah) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no AH to the port's "
-			     "own %s GID", row->hdr == HDR_V4 ? "IPv4" : "IPv6");
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no AH to the port's "
+			     "own %s GID",
+			     row->hdr == HDR_V4 ? "IPv4" : "IPv6");
 		return false;
 	}
 	ok = vres_post_recv(ctx, r, 1) &&
 	     vres_send(ctx, r, ah, r->qp->qp_num, 1) &&
-	     vres_recv(ctx, r, VRES_WAIT_MS, wc, (struct ibv_grh *)grh,
-		       NULL) == 1;
+	     vres_recv(ctx, r, VRES_WAIT_MS, wc, (struct ibv_grh *)grh, NULL) ==
+		     1;
 	ibv_destroy_ah(ah);
 	if (!ok && ctx->obs->state != RC_STATE_BROKEN)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the message to the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the message to the "
 			     "QP itself did not arrive");
 	return ok && (wc->wc_flags & IBV_WC_GRH);
 }
@@ -377,8 +432,10 @@ static int add_between_calls(struct rc_ctx *ctx, struct vres *r,
 	struct ibv_ah_attr warm;
 	int idx, err;
 
-	if (rc_sysfs_read(dev, devlen, RC_SYSFS_IB "/%s/ports/%d/gid_attrs/"
-			  "ndevs/%d", ctx->target->ca, r->port, r->gid6)) {
+	if (rc_sysfs_read(dev, devlen,
+			  RC_SYSFS_IB "/%s/ports/%d/gid_attrs/"
+				      "ndevs/%d",
+			  ctx->target->ca, r->port, r->gid6)) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no netdev for GID %d",
 			     r->gid6);
 		return -1;
@@ -388,9 +445,10 @@ static int add_between_calls(struct rc_ctx *ctx, struct vres *r,
 	err = vres_change_address(ctx, dev, true);
 	idx = err ? -2 : vres_wait_added_gid(ctx, r->port, true);
 	if (idx < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "adding 2001:db8::42 "
-			     "to %s: %s", dev, err ? strerror(-err) :
-			     "no GID within 3 s");
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "adding 2001:db8::42 "
+			     "to %s: %s",
+			     dev, err ? strerror(-err) : "no GID within 3 s");
 		return -1;
 	}
 	memcpy(grh + 24, vres_added6, 16);
@@ -410,9 +468,10 @@ static bool remove_between_calls(struct rc_ctx *ctx, struct vres *r,
 				      (struct ibv_grh *)grh, &warm);
 	err = vres_change_address(ctx, dev, false);
 	if (err || vres_wait_added_gid(ctx, r->port, false) != -1) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "removing "
-			     "2001:db8::42 from %s: %s", dev, err ?
-			     strerror(-err) : "its GID stays");
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "removing "
+			     "2001:db8::42 from %s: %s",
+			     dev, err ? strerror(-err) : "its GID stays");
 		return false;
 	}
 	return true;
@@ -431,22 +490,22 @@ static bool built(const struct ahwc_row *row, struct rc_ctx *ctx,
 	wc->opcode = IBV_WC_RECV;
 	if (build_grh(row, r, grh, &wc->wc_flags))
 		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the port has no GID of the "
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "the port has no GID of the "
 		     "row's family");
 	return false;
 }
 
 /* The call under test into a filled @attr, recorded; true when it
  * returned 0. */
-static bool observe_init(struct rc_ctx *ctx, struct vres *r,
-			 struct ibv_wc *wc, uint8_t *grh,
-			 struct ibv_ah_attr *attr)
+static bool observe_init(struct rc_ctx *ctx, struct vres *r, struct ibv_wc *wc,
+			 uint8_t *grh, struct ibv_ah_attr *attr)
 {
 	/* a field the call leaves alone shows */
 	memset(attr, 0xc3, sizeof(*attr));
-	RC_OBSERVE(ctx, ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
-						      (struct ibv_grh *)grh,
-						      attr));
+	RC_OBSERVE(ctx,
+		   ctx->ops->ibv_init_ah_from_wc(r->ctx, r->port, wc,
+						 (struct ibv_grh *)grh, attr));
 	if (ctx->obs->ret)
 		return false;
 	/* padding is not a field: both sides' bytes there are noise */
@@ -479,8 +538,8 @@ static void answers_built_grh(const struct ahwc_row *row, struct rc_ctx *ctx,
 		answered(row, ctx, r, &wc, grh, &w);
 }
 
-static void answers_own_message(const struct ahwc_row *row,
-				struct rc_ctx *ctx, struct vres *r)
+static void answers_own_message(const struct ahwc_row *row, struct rc_ctx *ctx,
+				struct vres *r)
 {
 	uint8_t grh[VRES_GRH];
 	struct ibv_wc wc = {};
@@ -505,9 +564,10 @@ static void follows_added_address(const struct ahwc_row *row,
 	added = add_between_calls(ctx, r, &wc, grh, dev, sizeof(dev));
 	if (added >= 0 && observe_init(ctx, r, &wc, grh, &attr) &&
 	    attr.grh.sgid_index != added)
-		rc_obs_violation(ctx->obs, "grh.sgid_index %u, the added "
-				 "address's GID is %d", attr.grh.sgid_index,
-				 added);
+		rc_obs_violation(ctx->obs,
+				 "grh.sgid_index %u, the added "
+				 "address's GID is %d",
+				 attr.grh.sgid_index, added);
 out:
 	if (dev[0])
 		vres_change_address(ctx, dev, false);
@@ -544,8 +604,12 @@ static void run(const void *rw, struct rc_ctx *ctx)
 }
 
 static const struct rc_group group = {
-	.call = "ibv_init_ah_from_wc", .conv = RC_CONV_M1_ERRNO,
-	.lib = "verbs", .rows = rows,
-	.row_size = sizeof(rows[0]), .nrows = ARRAY_SIZE(rows), .run = run,
+	.call = "ibv_init_ah_from_wc",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "verbs",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
 };
 RC_GROUP(group);

@@ -30,24 +30,33 @@
 #include "verbs_res.h"
 #include "../../harness/device.h"
 
-#define DOC_GID "ibv_query_gid() returns the GID value in entry index of " \
+#define DOC_GID                                                    \
+	"ibv_query_gid() returns the GID value in entry index of " \
 	"port port_num for device context context through the pointer gid."
 #define DOC_GID_RET "ibv_query_gid() returns 0 on success, and -1 on error."
-#define DOC_EX "ibv_query_gid_ex() returns the GID entry at entry for " \
+#define DOC_EX                                                   \
+	"ibv_query_gid_ex() returns the GID entry at entry for " \
 	"gid_index of port port_num for device context context."
-#define DOC_EX_RET "ibv_query_gid_ex() returns 0 on success or errno value " \
+#define DOC_EX_RET                                                \
+	"ibv_query_gid_ex() returns 0 on success or errno value " \
 	"on error."
-#define DOC_ENODATA "ENODATA gid_index is within the GID table size of port " \
+#define DOC_ENODATA                                               \
+	"ENODATA gid_index is within the GID table size of port " \
 	"port_num but there is no data in this index."
-#define DOC_FLAGS "flags Extra fields to query post ndev_ifindex, for now " \
+#define DOC_FLAGS                                                 \
+	"flags Extra fields to query post ndev_ifindex, for now " \
 	"must be 0."
-#define DOC_TABLE "ibv_query_gid_table() returns the valid GID table " \
+#define DOC_TABLE                                            \
+	"ibv_query_gid_table() returns the valid GID table " \
 	"entries of the RDMA device context context at the pointer entries."
-#define DOC_TABLE_FAIL "If there are more valid GID entries than the " \
+#define DOC_TABLE_FAIL                                  \
+	"If there are more valid GID entries than the " \
 	"provided value of max_entries and entries array, the call will fail."
-#define DOC_TABLE_ZERO "A caller must pass non zero number of entries at " \
+#define DOC_TABLE_ZERO                                      \
+	"A caller must pass non zero number of entries at " \
 	"max_entries that corresponds to the size of entries array."
-#define DOC_TABLE_FLAGS "flags Extra fields to query post " \
+#define DOC_TABLE_FLAGS                     \
+	"flags Extra fields to query post " \
 	"entries->ndev_ifindex, for now must be 0."
 
 /* the entries of a port read in sysfs; see above */
@@ -67,107 +76,148 @@ struct gid_row {
 };
 
 static gid_check gid_at_zero, gid_at_ipv6_address, gid_unused_is_zero,
-	gid_past_table, gid_port_zero, gid_follows_added,
-	ex_at_ipv6_address, ex_at_zero, ex_unused, ex_nonzero_flags,
-	ex_past_table, ex_follows_added,
-	table_all_valid, table_max_too_small, table_zero_max,
+	gid_past_table, gid_port_zero, gid_follows_added, ex_at_ipv6_address,
+	ex_at_zero, ex_unused, ex_nonzero_flags, ex_past_table,
+	ex_follows_added, table_all_valid, table_max_too_small, table_zero_max,
 	table_nonzero_flags, table_follows_added;
 
 #define NEEDS_CHANGE (NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT)
 
 static const struct gid_row gid_rows[] = {
-	{ .c = { .id = "verbs/query_gid/index-0", .doc = DOC_GID,
-		 .basis = RC_BASIS_DOCUMENTED, .note = "the GID sysfs shows",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+	{ .c = { .id = "verbs/query_gid/index-0",
+		 .doc = DOC_GID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the GID sysfs shows",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = gid_at_zero },
-	{ .c = { .id = "verbs/query_gid/ipv6-address-entry", .doc = DOC_GID,
+	{ .c = { .id = "verbs/query_gid/ipv6-address-entry",
+		 .doc = DOC_GID,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the entry of the port's IPv6 address",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = gid_at_ipv6_address },
-	{ .c = { .id = "verbs/query_gid/unused-entry", .doc = DOC_GID,
+	{ .c = { .id = "verbs/query_gid/unused-entry",
+		 .doc = DOC_GID,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "an entry of the table that holds no GID: 0 and the "
 			 "zero GID, as sysfs shows such an entry",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
 	  .check = gid_unused_is_zero },
-	{ .c = { .id = "verbs/query_gid/index-past-table", .doc = DOC_GID_RET,
+	{ .c = { .id = "verbs/query_gid/index-past-table",
+		 .doc = DOC_GID_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an index the table does not have: there is no entry "
-			 "to return, read as an error", .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS() } }, .check = gid_past_table },
-	{ .c = { .id = "verbs/query_gid/port-0", .doc = DOC_GID_RET,
+			 "to return, read as an error",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
+	  .check = gid_past_table },
+	{ .c = { .id = "verbs/query_gid/port-0",
+		 .doc = DOC_GID_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "ports are numbered from 1: port 0 has no table, read "
-			 "as an error", .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS() } }, .check = gid_port_zero },
+			 "as an error",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
+	  .check = gid_port_zero },
 	{ .c = { .id = "verbs/query_gid/follows-added-address",
-		 .doc = DOC_GID, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_GID,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added to the "
 			 "port's netdev: its entry holds its GID",
-		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
+		 .needs = NEEDS_CHANGE,
+		 .shares = RC_SHARE_ALONE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = gid_follows_added },
 };
 
 static const struct gid_row ex_rows[] = {
-	{ .c = { .id = "verbs/query_gid_ex/ipv6-address-entry", .doc = DOC_EX,
+	{ .c = { .id = "verbs/query_gid_ex/ipv6-address-entry",
+		 .doc = DOC_EX,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "gid, gid_index, port_num, gid_type and ndev_ifindex "
-			 "as sysfs has them", .needs = NEEDS_VERBS,
-		 .contract = { RC_RETURNS(0) } }, .check = ex_at_ipv6_address },
-	{ .c = { .id = "verbs/query_gid_ex/index-0", .doc = DOC_EX,
-		 .basis = RC_BASIS_DOCUMENTED, .note = "the same for entry 0",
-		 .needs = NEEDS_VERBS, .contract = { RC_RETURNS(0) } },
-	  .check = ex_at_zero },
-	{ .c = { .id = "verbs/query_gid_ex/unused-entry", .doc = DOC_ENODATA,
-		 .basis = RC_BASIS_DOCUMENTED, .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS(ENODATA) } }, .check = ex_unused },
-	{ .c = { .id = "verbs/query_gid_ex/nonzero-flags", .doc = DOC_FLAGS,
+			 "as sysfs has them",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = ex_at_ipv6_address },
+	{ .c = { .id = "verbs/query_gid_ex/index-0",
+		 .doc = DOC_EX,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "flags 1: an errno value", .needs = NEEDS_VERBS,
-		 .contract = { RC_FAILS() } }, .check = ex_nonzero_flags },
+		 .note = "the same for entry 0",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = ex_at_zero },
+	{ .c = { .id = "verbs/query_gid_ex/unused-entry",
+		 .doc = DOC_ENODATA,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS(ENODATA) } },
+	  .check = ex_unused },
+	{ .c = { .id = "verbs/query_gid_ex/nonzero-flags",
+		 .doc = DOC_FLAGS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "flags 1: an errno value",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
+	  .check = ex_nonzero_flags },
 	{ .c = { .id = "verbs/query_gid_ex/index-past-table",
-		 .doc = DOC_EX_RET, .basis = RC_BASIS_INTERPRETATION,
+		 .doc = DOC_EX_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an index the table does not have: read as an error "
 			 "(ENODATA is for indexes within the table)",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
 	  .check = ex_past_table },
 	{ .c = { .id = "verbs/query_gid_ex/follows-added-address",
-		 .doc = DOC_EX, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_EX,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: its entry",
-		 .needs = NEEDS_CHANGE, .shares = RC_SHARE_ALONE,
+		 .needs = NEEDS_CHANGE,
+		 .shares = RC_SHARE_ALONE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = ex_follows_added },
 };
 
 static const struct gid_row table_rows[] = {
 	{ .c = { .id = "verbs/query_gid_table/all-valid-entries",
-		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_TABLE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "every used entry of every port, each as sysfs has it",
-		 .needs = NEEDS_VERBS, .contract = { RC_SUCCEEDS } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_SUCCEEDS } },
 	  .check = table_all_valid },
 	{ .c = { .id = "verbs/query_gid_table/max-too-small",
-		 .doc = DOC_TABLE_FAIL, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_TABLE_FAIL,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max_entries one less than the valid entries",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
 	  .check = table_max_too_small },
-	{ .c = { .id = "verbs/query_gid_table/zero-max", .doc = DOC_TABLE_ZERO,
+	{ .c = { .id = "verbs/query_gid_table/zero-max",
+		 .doc = DOC_TABLE_ZERO,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max_entries 0: a negative errno value",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
 	  .check = table_zero_max },
 	{ .c = { .id = "verbs/query_gid_table/nonzero-flags",
-		 .doc = DOC_TABLE_FLAGS, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_TABLE_FLAGS,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "flags 1: a negative errno value",
-		 .needs = NEEDS_VERBS, .contract = { RC_FAILS() } },
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_FAILS() } },
 	  .check = table_nonzero_flags },
 	{ .c = { .id = "verbs/query_gid_table/follows-added-address",
-		 .doc = DOC_TABLE, .basis = RC_BASIS_DOCUMENTED,
+		 .doc = DOC_TABLE,
+		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "after a first call, 2001:db8::42 is added: one entry "
-			 "more, holding its GID", .needs = NEEDS_CHANGE,
+			 "more, holding its GID",
+		 .needs = NEEDS_CHANGE,
 		 .shares = RC_SHARE_ALONE,
-		 .contract = { RC_SUCCEEDS } }, .check = table_follows_added },
+		 .contract = { RC_SUCCEEDS } },
+	  .check = table_follows_added },
 };
 
 /* Entry @i of @port as sysfs has it: true when it holds a GID. */
@@ -177,20 +227,25 @@ static bool sysfs_entry(struct rc_ctx *ctx, int port, int i,
 	char buf[64], type[32];
 
 	memset(e, 0, sizeof(*e));
-	if (rc_sysfs_read(type, sizeof(type), RC_SYSFS_IB "/%s/ports/%d/"
-			  "gid_attrs/types/%d", ctx->target->ca, port, i) ||
-	    !type[0] || rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
-				      "/%s/ports/%d/gids/%d", ctx->target->ca,
-				      port, i) ||
+	if (rc_sysfs_read(type, sizeof(type),
+			  RC_SYSFS_IB "/%s/ports/%d/"
+				      "gid_attrs/types/%d",
+			  ctx->target->ca, port, i) ||
+	    !type[0] ||
+	    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/gids/%d",
+			  ctx->target->ca, port, i) ||
 	    rc_gid_parse(buf, e->gid.raw))
 		return false;
 	e->gid_type = !strcmp(type, "RoCE v2") ? IBV_GID_TYPE_ROCE_V2 :
 		      !strcmp(ctx->target->link_layer, "Ethernet") ?
-		      IBV_GID_TYPE_ROCE_V1 : IBV_GID_TYPE_IB;
+						 IBV_GID_TYPE_ROCE_V1 :
+						 IBV_GID_TYPE_IB;
 	e->gid_index = i;
 	e->port_num = port;
-	if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/"
-			   "gid_attrs/ndevs/%d", ctx->target->ca, port, i))
+	if (!rc_sysfs_read(buf, sizeof(buf),
+			   RC_SYSFS_IB "/%s/ports/%d/"
+				       "gid_attrs/ndevs/%d",
+			   ctx->target->ca, port, i))
 		e->ndev_ifindex = if_nametoindex(buf);
 	return true;
 }
@@ -201,9 +256,10 @@ static void same_as_sysfs(struct rc_ctx *ctx, const struct ibv_gid_entry *got)
 	struct ibv_gid_entry want;
 
 	if (!sysfs_entry(ctx, got->port_num, got->gid_index, &want))
-		rc_obs_violation(ctx->obs, "gid_index %u of port %u holds no "
-				 "GID in sysfs", got->gid_index,
-				 got->port_num);
+		rc_obs_violation(ctx->obs,
+				 "gid_index %u of port %u holds no "
+				 "GID in sysfs",
+				 got->gid_index, got->port_num);
 	else if (memcmp(&want.gid, &got->gid, 16))
 		rc_obs_violation(ctx->obs, "gid of index %u is not sysfs's",
 				 got->gid_index);
@@ -211,8 +267,10 @@ static void same_as_sysfs(struct rc_ctx *ctx, const struct ibv_gid_entry *got)
 		rc_obs_violation(ctx->obs, "gid_type %u, sysfs says %u",
 				 got->gid_type, want.gid_type);
 	else if (want.ndev_ifindex != got->ndev_ifindex)
-		rc_obs_violation(ctx->obs, "ndev_ifindex %u, sysfs's netdev is "
-				 "%u", got->ndev_ifindex, want.ndev_ifindex);
+		rc_obs_violation(ctx->obs,
+				 "ndev_ifindex %u, sysfs's netdev is "
+				 "%u",
+				 got->ndev_ifindex, want.ndev_ifindex);
 }
 
 /* The used entries of the port's first SCAN, as sysfs has them. */
@@ -242,11 +300,14 @@ static int add_address(struct rc_ctx *ctx, struct vres *r, char *dev,
 {
 	int idx;
 
-	if (rc_sysfs_read(dev, len, RC_SYSFS_IB "/%s/ports/%d/gid_attrs/ndevs/"
-			  "%d", ctx->target->ca, r->port, r->gid6) ||
+	if (rc_sysfs_read(dev, len,
+			  RC_SYSFS_IB "/%s/ports/%d/gid_attrs/ndevs/"
+				      "%d",
+			  ctx->target->ca, r->port, r->gid6) ||
 	    vres_change_address(ctx, dev, true) ||
 	    (idx = vres_wait_added_gid(ctx, r->port, true)) < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "could not add "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "could not add "
 			     "2001:db8::42 to the port's netdev");
 		return -1;
 	}
@@ -255,8 +316,8 @@ static int add_address(struct rc_ctx *ctx, struct vres *r, char *dev,
 
 /* The call under test on entry @idx of @port, into a filled @gid; true
  * when it returned 0. */
-static bool observe_gid(struct rc_ctx *ctx, struct vres *r, int port,
-			int idx, union ibv_gid *gid)
+static bool observe_gid(struct rc_ctx *ctx, struct vres *r, int port, int idx,
+			union ibv_gid *gid)
 {
 	int ret;
 
@@ -276,8 +337,7 @@ static void expect_gid(struct rc_ctx *ctx, int idx, const union ibv_gid *want,
 }
 
 /* Entry @idx asked of @port holds what sysfs has at @idx of the port. */
-static void gid_as_sysfs(struct rc_ctx *ctx, struct vres *r, int port,
-			 int idx)
+static void gid_as_sysfs(struct rc_ctx *ctx, struct vres *r, int port, int idx)
 {
 	struct ibv_gid_entry want;
 	union ibv_gid gid;
@@ -354,9 +414,10 @@ static void ex_as_sysfs(struct rc_ctx *ctx, struct vres *r, int idx,
 	if (ret)
 		return;
 	if (e.gid_index != (uint32_t)idx || e.port_num != (uint32_t)r->port)
-		rc_obs_violation(ctx->obs, "gid_index %u port_num %u, asked %d "
-				 "of %d", e.gid_index, e.port_num, idx,
-				 r->port);
+		rc_obs_violation(ctx->obs,
+				 "gid_index %u port_num %u, asked %d "
+				 "of %d",
+				 e.gid_index, e.port_num, idx, r->port);
 	else
 		same_as_sysfs(ctx, &e);
 	rc_obs_out(ctx->obs, &e, sizeof(e));
@@ -411,8 +472,9 @@ static int cmp_entry(const void *a, const void *b)
 {
 	const struct ibv_gid_entry *x = a, *y = b;
 
-	return x->port_num != y->port_num ? (int)x->port_num - (int)y->port_num :
-	       (int)x->gid_index - (int)y->gid_index;
+	return x->port_num != y->port_num ?
+		       (int)x->port_num - (int)y->port_num :
+		       (int)x->gid_index - (int)y->gid_index;
 }
 
 /* The used entries of every port, as sysfs has them. */
@@ -437,13 +499,15 @@ static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
 	int p;
 
 	memset(e, 0xa5, sizeof(e));
-	RC_OBSERVE(ctx, n = ctx->ops->ibv_query_gid_table(r->ctx, e, max,
-							  flags));
+	RC_OBSERVE(ctx,
+		   n = ctx->ops->ibv_query_gid_table(r->ctx, e, max, flags));
 	if (n < 0)
 		return;
 	if (n != want)
-		rc_obs_violation(ctx->obs, "count %zd entries, sysfs has %d "
-				 "used", n, want);
+		rc_obs_violation(ctx->obs,
+				 "count %zd entries, sysfs has %d "
+				 "used",
+				 n, want);
 	qsort(e, n, sizeof(e[0]), cmp_entry);
 	for (p = 0; p < n && !ctx->obs->violation[0]; p++)
 		same_as_sysfs(ctx, &e[p]);
@@ -453,10 +517,11 @@ static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
 				break;
 		if (p == n)
 			rc_obs_violation(ctx->obs, "entries: none holds the "
-					 "added address's GID");
+						   "added address's GID");
 	}
-	rc_obs_out(ctx->obs, e, n * sizeof(e[0]) < RC_OUT_MAX ?
-		   n * sizeof(e[0]) : RC_OUT_MAX);
+	rc_obs_out(ctx->obs, e,
+		   n * sizeof(e[0]) < RC_OUT_MAX ? n * sizeof(e[0]) :
+						   RC_OUT_MAX);
 }
 
 static void table_all_valid(const struct gid_row *row, struct rc_ctx *ctx,
@@ -465,8 +530,8 @@ static void table_all_valid(const struct gid_row *row, struct rc_ctx *ctx,
 	table_as_sysfs(ctx, r, valid_entries(ctx), TABLE_ROOM, 0, false);
 }
 
-static void table_max_too_small(const struct gid_row *row,
-				struct rc_ctx *ctx, struct vres *r)
+static void table_max_too_small(const struct gid_row *row, struct rc_ctx *ctx,
+				struct vres *r)
 {
 	int want = valid_entries(ctx);
 
@@ -528,25 +593,34 @@ static void run_table(const void *rw, struct rc_ctx *ctx)
 }
 
 static const struct rc_group gid_group = {
-	.call = "ibv_query_gid", .conv = RC_CONV_M1_ERRNO,
-	.lib = "verbs", .rows = gid_rows,
-	.row_size = sizeof(gid_rows[0]), .nrows = ARRAY_SIZE(gid_rows),
+	.call = "ibv_query_gid",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "verbs",
+	.rows = gid_rows,
+	.row_size = sizeof(gid_rows[0]),
+	.nrows = ARRAY_SIZE(gid_rows),
 	.run = run_gid,
 };
 RC_GROUP(gid_group);
 
 static const struct rc_group ex_group = {
-	.call = "ibv_query_gid_ex", .conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs", .rows = ex_rows,
-	.row_size = sizeof(ex_rows[0]), .nrows = ARRAY_SIZE(ex_rows),
+	.call = "ibv_query_gid_ex",
+	.conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs",
+	.rows = ex_rows,
+	.row_size = sizeof(ex_rows[0]),
+	.nrows = ARRAY_SIZE(ex_rows),
 	.run = run_ex,
 };
 RC_GROUP(ex_group);
 
 static const struct rc_group table_group = {
-	.call = "ibv_query_gid_table", .conv = RC_CONV_NEG_ERRNO,
-	.lib = "verbs", .rows = table_rows,
-	.row_size = sizeof(table_rows[0]), .nrows = ARRAY_SIZE(table_rows),
+	.call = "ibv_query_gid_table",
+	.conv = RC_CONV_NEG_ERRNO,
+	.lib = "verbs",
+	.rows = table_rows,
+	.row_size = sizeof(table_rows[0]),
+	.nrows = ARRAY_SIZE(table_rows),
 	.run = run_table,
 };
 RC_GROUP(table_group);

@@ -5,8 +5,7 @@
 #include "../../harness/device.h"
 
 /* the call every rung is made with, by the implementation under test */
-#define NEED(ctx, call) rc_need_call(ctx, (const void *)(ctx)->ops->call, \
-				     #call)
+#define NEED(ctx, call) rc_need_call(ctx, (const void *)(ctx)->ops->call, #call)
 
 struct ibv_device *vl_target(struct rc_ctx *ctx, struct ibv_device **list)
 {
@@ -23,8 +22,7 @@ struct ibv_device *vl_target(struct rc_ctx *ctx, struct ibv_device **list)
 
 static bool broken(struct rc_ctx *ctx, const char *step)
 {
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s failed (set-up): %m",
-		     step);
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s failed (set-up): %m", step);
 	return false;
 }
 
@@ -33,8 +31,10 @@ static bool climb(struct rc_ctx *ctx, struct vl *l, enum vl_rung rung)
 	const struct rc_ops *ops = ctx->ops;
 	struct ibv_qp_init_attr qa = {
 		.qp_type = l->qp_type ? l->qp_type : IBV_QPT_RC,
-		.cap = { .max_send_wr = VL_WR, .max_recv_wr = VL_WR,
-			 .max_send_sge = VL_SGE, .max_recv_sge = VL_SGE },
+		.cap = { .max_send_wr = VL_WR,
+			 .max_recv_wr = VL_WR,
+			 .max_send_sge = VL_SGE,
+			 .max_recv_sge = VL_SGE },
 	};
 	struct ibv_srq_init_attr sa = {
 		.attr = { .max_wr = VL_WR, .max_sge = VL_SGE },
@@ -51,7 +51,8 @@ static bool climb(struct rc_ctx *ctx, struct vl *l, enum vl_rung rung)
 			return broken(ctx, "ibv_get_device_list");
 		l->dev = vl_target(ctx, l->list);
 		if (!l->dev) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the target "
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "the target "
 				     "device %s is not in %s's device list",
 				     ctx->target->ca, ops->name);
 			return false;
@@ -171,7 +172,8 @@ bool vl_qp_to(struct rc_ctx *ctx, struct ibv_qp *qp, enum ibv_qp_state state,
 		if (qp->qp_type == IBV_QPT_RC) {
 			a.max_dest_rd_atomic = 1;
 			a.min_rnr_timer = 1;
-			mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+			mask |= IBV_QP_MAX_DEST_RD_ATOMIC |
+				IBV_QP_MIN_RNR_TIMER;
 		}
 	}
 	*why = "INIT to RTR";

@@ -16,12 +16,12 @@
 #include "../../harness/rdmaconf.h"
 
 enum vl_rung {
-	VL_LIST,	/* the device list, and the target device in it */
-	VL_CONTEXT,	/* ibv_open_device on it */
-	VL_PD,		/* ibv_alloc_pd */
-	VL_CQ,		/* a completion channel, and a CQ on it */
-	VL_QP,		/* a QP of vl.qp_type on the CQ, in RESET */
-	VL_SRQ,		/* an SRQ (beside the QP, not under it) */
+	VL_LIST, /* the device list, and the target device in it */
+	VL_CONTEXT, /* ibv_open_device on it */
+	VL_PD, /* ibv_alloc_pd */
+	VL_CQ, /* a completion channel, and a CQ on it */
+	VL_QP, /* a QP of vl.qp_type on the CQ, in RESET */
+	VL_SRQ, /* an SRQ (beside the QP, not under it) */
 };
 
 /* the sizes asked for, unless a row asks for others */
@@ -32,17 +32,17 @@ enum vl_rung {
 struct vl {
 	struct ibv_device **list;
 	int ndev;
-	struct ibv_device *dev;		/* the target device, in list */
+	struct ibv_device *dev; /* the target device, in list */
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_comp_channel *ch;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	struct ibv_srq *srq;
-	enum ibv_qp_type qp_type;	/* what VL_QP creates (default RC) */
+	enum ibv_qp_type qp_type; /* what VL_QP creates (default RC) */
 	int port;
-	enum vl_rung top;		/* the highest rung made */
-	bool up;			/* any rung made */
+	enum vl_rung top; /* the highest rung made */
+	bool up; /* any rung made */
 };
 
 /*

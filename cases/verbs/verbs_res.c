@@ -33,11 +33,13 @@ static struct ibv_context *open_target(const char *name)
 
 static bool ud_to_rts(struct ibv_qp *qp, int port)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = port,
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = port,
 				 .qkey = VRES_QKEY };
 
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_QKEY))
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_QKEY))
 		return false;
 	a.qp_state = IBV_QPS_RTR;
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
@@ -52,8 +54,10 @@ static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
 {
 	struct ibv_qp_init_attr qa = {
 		.qp_type = type,
-		.cap = { .max_send_wr = 8, .max_recv_wr = VRES_SLOTS,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.cap = { .max_send_wr = 8,
+			 .max_recv_wr = VRES_SLOTS,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
 	};
 	const char *step;
 	size_t len = (VRES_SLOTS + 1) * VRES_SLOT;
@@ -61,7 +65,8 @@ static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
 	/* the datagram calls' resources: a row on them that did not declare
 	 * the need would run, and break, where there are no datagrams */
 	if (!(ctx->needs & RC_NEED_UD)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "the row uses the "
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the row uses the "
 			     "datagram resources (verbs_res) without the need "
 			     "ud");
 		return false;
@@ -93,8 +98,9 @@ static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
 		goto broken;
 	step = "ibv_reg_mr";
 	r->buf = calloc(1, len);
-	r->mr = r->buf ? ibv_reg_mr(r->pd, r->buf, len,
-				    IBV_ACCESS_LOCAL_WRITE) : NULL;
+	r->mr = r->buf ?
+			ibv_reg_mr(r->pd, r->buf, len, IBV_ACCESS_LOCAL_WRITE) :
+			NULL;
 	if (!r->mr)
 		goto broken;
 	step = "ibv_modify_qp to RTS";
@@ -161,7 +167,8 @@ bool vres_post_recv(struct rc_ctx *ctx, struct vres *r, int n)
 struct ibv_ah *vres_ah(struct vres *r, int sgid, const union ibv_gid *dgid)
 {
 	struct ibv_ah_attr a = {
-		.is_global = 1, .port_num = r->port,
+		.is_global = 1,
+		.port_num = r->port,
 		.grh = { .dgid = *dgid, .sgid_index = sgid, .hop_limit = 64 },
 	};
 
@@ -187,7 +194,8 @@ bool vres_send(struct rc_ctx *ctx, struct vres *r, struct ibv_ah *ah,
 	       uint32_t qpn, uint32_t tag)
 {
 	uint8_t *slot = r->buf + VRES_SLOTS * VRES_SLOT;
-	struct ibv_sge sge = { .addr = (uintptr_t)slot, .length = 64,
+	struct ibv_sge sge = { .addr = (uintptr_t)slot,
+			       .length = 64,
 			       .lkey = r->mr->lkey };
 	struct ibv_send_wr wr = {
 		.wr_id = 0x5e4d, .sg_list = &sge, .num_sge = 1,
@@ -250,20 +258,24 @@ int vres_ip_join(struct rc_ctx *ctx, const char *ca, int port, int gid_index,
 	char ndev[IF_NAMESIZE + 1];
 	int fd;
 
-	if (rc_sysfs_read(ndev, sizeof(ndev), RC_SYSFS_IB
-			  "/%s/ports/%d/gid_attrs/ndevs/%d", ca, port,
-			  gid_index) ||
+	if (rc_sysfs_read(ndev, sizeof(ndev),
+			  RC_SYSFS_IB "/%s/ports/%d/gid_attrs/ndevs/%d", ca,
+			  port, gid_index) ||
 	    !(mreq.ipv6mr_interface = if_nametoindex(ndev))) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no netdev behind GID "
-			     "%d of %s", gid_index, ca);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no netdev behind GID "
+			     "%d of %s",
+			     gid_index, ca);
 		return -1;
 	}
 	memcpy(&mreq.ipv6mr_multiaddr, mgid, 16);
 	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_JOIN_GROUP, &mreq,
 				 sizeof(mreq))) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "joining the group on "
-			     "%s: %m", ndev);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "joining the group on "
+			     "%s: %m",
+			     ndev);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -319,7 +331,7 @@ int vres_change_address(struct rc_ctx *ctx, const char *dev, bool add)
 
 	if (!(ctx->shares & RC_SHARE_ALONE)) {
 		fprintf(stderr, "rdmaconf: a row changes the port's addresses "
-			"without RC_SHARE_ALONE\n");
+				"without RC_SHARE_ALONE\n");
 		return -EPERM;
 	}
 
@@ -353,8 +365,8 @@ int vres_wait_added_gid(struct rc_ctx *ctx, int port, bool present)
 
 	do {
 		for (found = -1, i = 0; i < 16 && found < 0; i++)
-			if (!rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB
-					   "/%s/ports/%d/gids/%d",
+			if (!rc_sysfs_read(buf, sizeof(buf),
+					   RC_SYSFS_IB "/%s/ports/%d/gids/%d",
 					   ctx->target->ca, port, i) &&
 			    !strcmp(buf, ADDED6_SYSFS))
 				found = i;
@@ -364,4 +376,3 @@ int vres_wait_added_gid(struct rc_ctx *ctx, int port, bool present)
 	} while (rc_now_ms() < deadline);
 	return -2;
 }
-

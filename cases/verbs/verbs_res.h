@@ -17,21 +17,21 @@
 #define VRES_GRH 40
 #define VRES_SLOT 256
 #define VRES_SLOTS 16
-#define VRES_WAIT_MS 2000	/* for what must arrive, before scaling */
-#define VRES_QUIET_MS 300	/* watching for what must not */
+#define VRES_WAIT_MS 2000 /* for what must arrive, before scaling */
+#define VRES_QUIET_MS 300 /* watching for what must not */
 
 struct vres {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
-	struct ibv_cq *scq, *rcq;	/* send and receive completions */
+	struct ibv_cq *scq, *rcq; /* send and receive completions */
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
-	uint8_t *buf;		/* VRES_SLOTS receive slots, then one send slot */
+	uint8_t *buf; /* VRES_SLOTS receive slots, then one send slot */
 	int port;
 	/* the port's own addresses: an IPv6 and an IPv4-mapped GID */
 	int gid6, gid4;
 	union ibv_gid g6, g4;
-	uint32_t remote_qkey;	/* what vres_send sends with (VRES_QKEY) */
+	uint32_t remote_qkey; /* what vres_send sends with (VRES_QKEY) */
 };
 
 /* every row on these resources: a device, and datagrams (UD QPs, AHs,

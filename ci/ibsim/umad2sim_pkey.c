@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define UMAD_HDR_SIZE 64	/* struct ib_user_mad_hdr with pkey_index */
+#define UMAD_HDR_SIZE 64 /* struct ib_user_mad_hdr with pkey_index */
 
 size_t umad_size(void);
 void *umad_get_mad(void *umad);
@@ -42,7 +42,7 @@ size_t umad_size(void)
 
 	if (from_umad2sim(__builtin_return_address(0)))
 		return UMAD_HDR_SIZE;
-	next = (size_t (*)(void))dlsym(RTLD_NEXT, "umad_size");
+	next = (size_t(*)(void))dlsym(RTLD_NEXT, "umad_size");
 	return next ? next() : UMAD_HDR_SIZE;
 }
 

@@ -18,8 +18,8 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 	struct sockaddr_in in4;
 
 	if (!real_bind)
-		real_bind = (int (*)(int, const struct sockaddr *, socklen_t))
-			    dlsym(RTLD_NEXT, "bind");
+		real_bind = (int (*)(int, const struct sockaddr *,
+				     socklen_t))dlsym(RTLD_NEXT, "bind");
 	if (addr && addr->sa_family == AF_INET && len >= sizeof(in4)) {
 		memcpy(&in4, addr, sizeof(in4));
 		if (in4.sin_addr.s_addr == htonl(INADDR_ANY)) {
@@ -30,7 +30,8 @@ int bind(int fd, const struct sockaddr *addr, socklen_t len)
 	}
 	if (addr && addr->sa_family == AF_INET6 && len >= sizeof(in6)) {
 		memcpy(&in6, addr, sizeof(in6));
-		if (!memcmp(&in6.sin6_addr, &in6addr_any, sizeof(in6addr_any))) {
+		if (!memcmp(&in6.sin6_addr, &in6addr_any,
+			    sizeof(in6addr_any))) {
 			in6.sin6_addr = in6addr_loopback;
 			return real_bind(fd, (struct sockaddr *)&in6,
 					 sizeof(in6));

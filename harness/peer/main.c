@@ -32,7 +32,6 @@
 #include "../device.h"
 #include "../mad_wire.h"
 
-
 static volatile sig_atomic_t stop;
 static bool verbose;
 
@@ -60,8 +59,11 @@ static int register_class(int fd, int mgmt_class, const uint8_t *oui,
 {
 	struct ref_umad_reg_req req = {
 		.qpn = mgmt_class == MAD_CLASS_SMI ||
-		       mgmt_class == MAD_CLASS_SMI_DR ? 0 : 1,
-		.mgmt_class = mgmt_class, .mgmt_class_version = 1,
+				       mgmt_class == MAD_CLASS_SMI_DR ?
+			       0 :
+			       1,
+		.mgmt_class = mgmt_class,
+		.mgmt_class_version = 1,
 	};
 
 	if (oui)
@@ -80,12 +82,13 @@ static void answer(int fd, uint8_t *umad, uint64_t guid_be)
 
 	memcpy(&lid, umad + REF_UMAD_OFF_LID, 2);
 	if (verbose)
-		fprintf(stderr, "rdmaconf-peer: class 0x%02x method 0x%02x "
-			"from LID %u\n", mad[MAD_OFF_CLASS], mad[MAD_OFF_METHOD],
-			be16toh(lid));
+		fprintf(stderr,
+			"rdmaconf-peer: class 0x%02x method 0x%02x "
+			"from LID %u\n",
+			mad[MAD_OFF_CLASS], mad[MAD_OFF_METHOD], be16toh(lid));
 	if (mad[MAD_OFF_METHOD] != METHOD_GET ||
 	    (mad[MAD_OFF_CLASS] != CLASS_V1 && mad[MAD_OFF_CLASS] != CLASS_V2))
-		return;		/* the SM's SMInfo (we are marked SM), ... */
+		return; /* the SM's SMInfo (we are marked SM), ... */
 	mad[MAD_OFF_METHOD] = METHOD_GET_RESP;
 	memcpy(mad + MAD_OFF_PEER_GUID, &guid_be, 8);
 	/* through the agent that got it, to the address it came from
@@ -113,10 +116,11 @@ static unsigned int port_identity(int n, uint64_t *guid_be)
 	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/lid",
 			  ibdev, port) ||
 	    !(lid = strtoul(buf, NULL, 0)))
-		die("%s port %d has no LID (is there a subnet manager?)",
-		    ibdev, port);
+		die("%s port %d has no LID (is there a subnet manager?)", ibdev,
+		    port);
 	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/gids/0",
-			  ibdev, port) || rc_guid_parse(buf, &guid))
+			  ibdev, port) ||
+	    rc_guid_parse(buf, &guid))
 		die("%s port %d: no GID 0", ibdev, port);
 	*guid_be = htobe64(guid);
 	return lid;
@@ -165,10 +169,10 @@ int main(int argc, char **argv)
 	/* the two vendor classes it serves, and as a client the SMI ones:
 	 * under umad2sim a MAD of a class the process did not register (the
 	 * SM's SMInfo to a port marked SM) crashes it */
-	err = register_class(fd, CLASS_V1, NULL, true) ?:
-	      register_class(fd, CLASS_V2, test_oui, true) ?:
-	      register_class(fd, MAD_CLASS_SMI, NULL, false) ?:
-	      register_class(fd, MAD_CLASS_SMI_DR, NULL, false);
+	err = register_class(fd, CLASS_V1, NULL, true)		     ?:
+		      register_class(fd, CLASS_V2, test_oui, true)   ?:
+		      register_class(fd, MAD_CLASS_SMI, NULL, false) ?:
+		      register_class(fd, MAD_CLASS_SMI_DR, NULL, false);
 	if (err)
 		die("registering its classes: %s", strerror(-err));
 	if (want_issm) {

@@ -32,15 +32,15 @@ struct ref_mc {
 	void *context;
 	union ibv_gid mgid;
 	uint16_t mlid;
-	bool attached;		/* the id's QP is in the group */
+	bool attached; /* the id's QP is in the group */
 	bool left;
-	unsigned int held;	/* events given out, not acknowledged */
+	unsigned int held; /* events given out, not acknowledged */
 	struct ref_id *owner;
 	struct ref_mc *next;
 };
 
 struct ref_id {
-	struct rdma_cm_id id;	/* first: what the caller sees */
+	struct rdma_cm_id id; /* first: what the caller sees */
 	uint32_t handle;
 	struct ref_mc *mcs;
 	struct ibv_context *own_verbs;
@@ -101,8 +101,8 @@ int ref_rdma_create_id(struct rdma_event_channel *channel,
 	r->id.channel = channel;
 	r->id.context = context;
 	r->id.ps = ps;
-	r->id.qp_type = ps == RDMA_PS_UDP || ps == RDMA_PS_IPOIB ?
-			IBV_QPT_UD : IBV_QPT_RC;
+	r->id.qp_type = ps == RDMA_PS_UDP || ps == RDMA_PS_IPOIB ? IBV_QPT_UD :
+								   IBV_QPT_RC;
 	if (ucma_create_id(channel->fd, (uintptr_t)r, ps, r->id.qp_type,
 			   &r->handle)) {
 		int err = errno;
@@ -193,7 +193,7 @@ int ref_rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	    ucma_query_addr(id->channel->fd, r->handle, &guid, &port))
 		return -1;
 	memcpy(&id->route.addr.src_addr, addr, len);
-	if (!guid)		/* bound to a wildcard: no device yet */
+	if (!guid) /* bound to a wildcard: no device yet */
 		return 0;
 	r->own_verbs = open_by_guid(guid);
 	if (!r->own_verbs)
@@ -293,7 +293,7 @@ int ref_rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
 			break;
 	mc = *pos;
 	if (!mc)
-		return fail(EADDRNOTAVAIL);	/* not a group of this id */
+		return fail(EADDRNOTAVAIL); /* not a group of this id */
 	/* "and detaches an associated QP from the group" */
 	detach(r, mc);
 	/* the kernel cancels a join still in progress, and drops its
@@ -373,12 +373,13 @@ static int modify(struct rdma_cm_id *id, struct ibv_qp *qp)
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT };
 	uint8_t port;
 
-	if (ucma_init_qp_attr(id->channel->fd, ref_of(id)->handle,
-			      IBV_QPS_INIT, &a.qkey, &a.pkey_index, &port))
+	if (ucma_init_qp_attr(id->channel->fd, ref_of(id)->handle, IBV_QPS_INIT,
+			      &a.qkey, &a.pkey_index, &port))
 		return -1;
 	a.port_num = port;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_QKEY))
+	if (ibv_modify_qp(qp, &a,
+			  IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				  IBV_QP_QKEY))
 		return -1;
 	a.qp_state = IBV_QPS_RTR;
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
@@ -399,7 +400,7 @@ int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 	    pd->context != id->verbs)
 		return fail(EINVAL);
 	if (id->qp_type != IBV_QPT_UD || qp_init_attr->qp_type != IBV_QPT_UD)
-		return fail(EOPNOTSUPP);	/* beyond what the cases need */
+		return fail(EOPNOTSUPP); /* beyond what the cases need */
 	qp = ibv_create_qp(pd, qp_init_attr);
 	if (!qp)
 		return -1;

@@ -39,7 +39,9 @@ int ucma_create_id(int fd, uint64_t uid, uint16_t ps, uint8_t qp_type,
 {
 	struct rdma_ucm_create_id_resp resp = {};
 	struct rdma_ucm_create_id cmd = {
-		.uid = uid, .response = (uintptr_t)&resp, .ps = ps,
+		.uid = uid,
+		.response = (uintptr_t)&resp,
+		.ps = ps,
 		.qp_type = qp_type,
 	};
 
@@ -71,8 +73,7 @@ int ucma_destroy_id(int fd, uint32_t id, uint32_t *events_reported)
 			    events_reported);
 }
 
-int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr,
-	      socklen_t len)
+int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr, socklen_t len)
 {
 	struct rdma_ucm_bind cmd = { .id = id, .addr_size = len };
 
@@ -82,11 +83,11 @@ int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr,
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_BIND, &cmd, sizeof(cmd), 0);
 }
 
-int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be,
-		    uint8_t *port)
+int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be, uint8_t *port)
 {
 	struct rdma_ucm_query_addr_resp resp = {};
-	struct rdma_ucm_query cmd = { .response = (uintptr_t)&resp, .id = id,
+	struct rdma_ucm_query cmd = { .response = (uintptr_t)&resp,
+				      .id = id,
 				      .option = RDMA_USER_CM_QUERY_ADDR };
 
 	if (ucma_cmd(fd, RDMA_USER_CM_CMD_QUERY, &cmd, sizeof(cmd),
@@ -102,8 +103,11 @@ int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
 {
 	struct rdma_ucm_create_id_resp resp = {};
 	struct rdma_ucm_join_mcast cmd = {
-		.response = (uintptr_t)&resp, .uid = uid, .id = id,
-		.addr_size = len, .join_flags = join_flags,
+		.response = (uintptr_t)&resp,
+		.uid = uid,
+		.id = id,
+		.addr_size = len,
+		.join_flags = join_flags,
 	};
 
 	if (len > sizeof(cmd.addr))
@@ -146,7 +150,8 @@ int ucma_init_qp_attr(int fd, uint32_t id, int state, uint32_t *qkey,
 {
 	struct ib_uverbs_qp_attr resp = {};
 	struct rdma_ucm_init_qp_attr cmd = { .response = (uintptr_t)&resp,
-					     .id = id, .qp_state = state };
+					     .id = id,
+					     .qp_state = state };
 
 	if (ucma_cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &cmd, sizeof(cmd),
 		     sizeof(resp)))

@@ -30,10 +30,8 @@ int ucma_open(void);
 int ucma_create_id(int fd, uint64_t uid, uint16_t ps, uint8_t qp_type,
 		   uint32_t *id);
 int ucma_destroy_id(int fd, uint32_t id, uint32_t *events_reported);
-int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr,
-	      socklen_t len);
-int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be,
-		    uint8_t *port);
+int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr, socklen_t len);
+int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be, uint8_t *port);
 /* @join_flags: enum rdma_ucm_mc_join_flags (the kernel's numbering of
  * librdmacm's RDMA_MC_JOIN_FLAG_*) */
 int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,

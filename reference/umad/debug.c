@@ -32,15 +32,17 @@ void ref_umad_addr_dump(ib_mad_addr_t *addr)
 	const uint8_t *g = addr->gid;
 	int i;
 
-	fprintf(stderr, "mad_addr: qpn %u qkey %u lid %u sl %u path_bits %u "
+	fprintf(stderr,
+		"mad_addr: qpn %u qkey %u lid %u sl %u path_bits %u "
 		"grh_present %u gid_index %u hop_limit %u traffic_class %u "
-		"flow_label %u pkey_index %u\ngid ", be32toh(addr->qpn),
-		be32toh(addr->qkey), be16toh(addr->lid), addr->sl,
-		addr->path_bits, addr->grh_present, addr->gid_index,
-		addr->hop_limit, addr->traffic_class,
-		be32toh(addr->flow_label), addr->pkey_index);
+		"flow_label %u pkey_index %u\ngid ",
+		be32toh(addr->qpn), be32toh(addr->qkey), be16toh(addr->lid),
+		addr->sl, addr->path_bits, addr->grh_present, addr->gid_index,
+		addr->hop_limit, addr->traffic_class, be32toh(addr->flow_label),
+		addr->pkey_index);
 	for (i = 0; i < 16; i += 2)
-		fprintf(stderr, "%02x%02x%s", g[i], g[i + 1], i < 14 ? ":" : "\n");
+		fprintf(stderr, "%02x%02x%s", g[i], g[i + 1],
+			i < 14 ? ":" : "\n");
 }
 
 /* umad_dump(3): "dumps the given umad buffer to stderr" */
@@ -50,9 +52,10 @@ void ref_umad_dump(void *umad)
 	const uint8_t *mad = ref_umad_get_mad(umad);
 	int i;
 
-	fprintf(stderr, "umad: agent_id %u status %u timeout_ms %u retries %u "
-		"length %u\n", u->agent_id, u->status, u->timeout_ms,
-		u->retries, u->length);
+	fprintf(stderr,
+		"umad: agent_id %u status %u timeout_ms %u retries %u "
+		"length %u\n",
+		u->agent_id, u->status, u->timeout_ms, u->retries, u->length);
 	ref_umad_addr_dump(&u->addr);
 	/* the MAD header (IBA 13.4.3: 24 bytes) */
 	fprintf(stderr, "mad:");

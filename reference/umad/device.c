@@ -37,7 +37,7 @@ static unsigned int sysfs_uint(const char *fmt_dev, const char *dev, int port,
 	char buf[128];
 
 	if (ref_sysfs_read(buf, sizeof(buf), "%s/%s/ports/%d/%s", fmt_dev, dev,
-		       port, attr))
+			   port, attr))
 		return 0;
 	return strtoul(buf, NULL, 0);
 }
@@ -126,7 +126,9 @@ static int first_port(const char *ca)
 	char buf[32];
 
 	return !ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", ca) &&
-	       strtoul(buf, NULL, 0) == 2 ? 0 : 1;
+			       strtoul(buf, NULL, 0) == 2 ?
+		       0 :
+		       1;
 }
 
 /*
@@ -142,7 +144,8 @@ static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 	if (ca_name) {
 		char buf[32];
 
-		if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", ca_name))
+		if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type",
+				   ca_name))
 			return -ENODEV;
 		copy_name(ca, ca_name);
 		if (portnum) {
@@ -182,7 +185,7 @@ static int fill_port(const char *ca, int portnum, umad_port_t *port)
 	unsigned int i, n = 0;
 
 	if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/state", ca,
-		       portnum))
+			   portnum))
 		return -EINVAL;
 	memset(port, 0, sizeof(*port));
 	copy_name(port->ca_name, ca);
@@ -196,7 +199,8 @@ static int fill_port(const char *ca, int portnum, umad_port_t *port)
 	port->rate = sysfs_uint(SYS_IB, ca, portnum, "rate");
 	port->capmask = htobe32(sysfs_uint(SYS_IB, ca, portnum, "cap_mask"));
 	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/0", ca,
-			portnum) && !ref_parse_gid(buf, gid)) {
+			    portnum) &&
+	    !ref_parse_gid(buf, gid)) {
 		memcpy(&port->gid_prefix, gid, 8);
 		memcpy(&port->port_guid, gid + 8, 8);
 	}
@@ -259,12 +263,16 @@ int ref_umad_get_ca(const char *ca_name, umad_ca_t *ca)
 	copy_name(ca->ca_name, name);
 	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_type", name))
 		ca->node_type = strtoul(buf, NULL, 0);
-	ref_sysfs_read(ca->fw_ver, sizeof(ca->fw_ver), SYS_IB "/%s/fw_ver", name);
-	ref_sysfs_read(ca->ca_type, sizeof(ca->ca_type), SYS_IB "/%s/hca_type", name);
-	ref_sysfs_read(ca->hw_ver, sizeof(ca->hw_ver), SYS_IB "/%s/hw_rev", name);
+	ref_sysfs_read(ca->fw_ver, sizeof(ca->fw_ver), SYS_IB "/%s/fw_ver",
+		       name);
+	ref_sysfs_read(ca->ca_type, sizeof(ca->ca_type), SYS_IB "/%s/hca_type",
+		       name);
+	ref_sysfs_read(ca->hw_ver, sizeof(ca->hw_ver), SYS_IB "/%s/hw_rev",
+		       name);
 	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/node_guid", name))
 		ca->node_guid = parse_guid(buf);
-	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/sys_image_guid", name))
+	if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/sys_image_guid",
+			    name))
 		ca->system_guid = parse_guid(buf);
 	for (p = first_port(name); p < UMAD_CA_MAX_PORTS; p++) {
 		umad_port_t port;
@@ -312,10 +320,12 @@ static int find_umad(const char *ca, int port)
 	while ((d = readdir(dir))) {
 		if (strncmp(d->d_name, "umad", 4))
 			continue;
-		if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/ibdev", d->d_name) ||
+		if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/ibdev",
+				   d->d_name) ||
 		    strcmp(buf, ca))
 			continue;
-		if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/port", d->d_name) ||
+		if (ref_sysfs_read(buf, sizeof(buf), SYS_MAD "/%s/port",
+				   d->d_name) ||
 		    atoi(buf) != port)
 			continue;
 		n = atoi(d->d_name + 4);
@@ -383,8 +393,8 @@ static int num_ports(const char *ca)
 	int p, n = 0;
 
 	for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
-		if (!ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/state",
-				    ca, p))
+		if (!ref_sysfs_read(buf, sizeof(buf),
+				    SYS_IB "/%s/ports/%d/state", ca, p))
 			n = p;
 	return n;
 }

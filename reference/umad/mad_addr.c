@@ -22,24 +22,36 @@
 BUILD_ASSERT(sizeof(struct ib_user_mad) == REF_UMAD_HDR_SIZE);
 BUILD_ASSERT(offsetof(struct ib_user_mad, agent_id) == REF_UMAD_OFF_AGENT_ID);
 BUILD_ASSERT(offsetof(struct ib_user_mad, status) == REF_UMAD_OFF_STATUS);
-BUILD_ASSERT(offsetof(struct ib_user_mad, timeout_ms) == REF_UMAD_OFF_TIMEOUT_MS);
+BUILD_ASSERT(offsetof(struct ib_user_mad, timeout_ms) ==
+	     REF_UMAD_OFF_TIMEOUT_MS);
 BUILD_ASSERT(offsetof(struct ib_user_mad, retries) == REF_UMAD_OFF_RETRIES);
 BUILD_ASSERT(offsetof(struct ib_user_mad, length) == REF_UMAD_OFF_LENGTH);
 BUILD_ASSERT(offsetof(struct ib_user_mad, addr) == REF_UMAD_OFF_QPN);
 BUILD_ASSERT(offsetof(struct ib_user_mad, data) == REF_UMAD_HDR_SIZE);
 BUILD_ASSERT(sizeof(ib_mad_addr_t) == REF_UMAD_ADDR_SIZE);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, qkey) == REF_UMAD_OFF_QKEY);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, lid) == REF_UMAD_OFF_LID);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, qkey) ==
+	     REF_UMAD_OFF_QKEY);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, lid) ==
+	     REF_UMAD_OFF_LID);
 BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, sl) == REF_UMAD_OFF_SL);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, path_bits) == REF_UMAD_OFF_PATH_BITS);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, grh_present) == REF_UMAD_OFF_GRH_PRESENT);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, gid_index) == REF_UMAD_OFF_GID_INDEX);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, hop_limit) == REF_UMAD_OFF_HOP_LIMIT);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, traffic_class) == REF_UMAD_OFF_TRAFFIC_CLASS);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, gid) == REF_UMAD_OFF_GID);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, flow_label) == REF_UMAD_OFF_FLOW_LABEL);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, pkey_index) == REF_UMAD_OFF_PKEY_INDEX);
-BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, reserved) == REF_UMAD_OFF_RESERVED);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, path_bits) ==
+	     REF_UMAD_OFF_PATH_BITS);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, grh_present) ==
+	     REF_UMAD_OFF_GRH_PRESENT);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, gid_index) ==
+	     REF_UMAD_OFF_GID_INDEX);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, hop_limit) ==
+	     REF_UMAD_OFF_HOP_LIMIT);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, traffic_class) ==
+	     REF_UMAD_OFF_TRAFFIC_CLASS);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, gid) ==
+	     REF_UMAD_OFF_GID);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, flow_label) ==
+	     REF_UMAD_OFF_FLOW_LABEL);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, pkey_index) ==
+	     REF_UMAD_OFF_PKEY_INDEX);
+BUILD_ASSERT(REF_UMAD_OFF_QPN + offsetof(ib_mad_addr_t, reserved) ==
+	     REF_UMAD_OFF_RESERVED);
 
 static void put_be16(void *umad, size_t off, uint16_t v)
 {
@@ -101,8 +113,7 @@ static int set_grh(void *umad, const void *mad_addr, bool host_order)
 		return 0;
 	}
 	put_u8(umad, REF_UMAD_OFF_GRH_PRESENT, 1);
-	put_raw(umad, REF_UMAD_OFF_GID,
-		src + offsetof(ib_mad_addr_t, gid), 16);
+	put_raw(umad, REF_UMAD_OFF_GID, src + offsetof(ib_mad_addr_t, gid), 16);
 	put_u8(umad, REF_UMAD_OFF_HOP_LIMIT,
 	       src[offsetof(ib_mad_addr_t, hop_limit)]);
 	put_u8(umad, REF_UMAD_OFF_TRAFFIC_CLASS,

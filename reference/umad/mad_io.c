@@ -29,7 +29,6 @@
 /* umad_recv(3): "*length must be >= 256 bytes" */
 #define MIN_RECV_DATA 256
 
-
 /* fail with @ret, errno @err: the documented value and its cause */
 static int fail(int ret, int err)
 {
@@ -48,7 +47,9 @@ static int reg_agent(int portid, int mgmt_class, int mgmt_version,
 	memset(&req, 0, sizeof(req));
 	/* the subnet management classes live on QP0, all others on QP1 */
 	req.qpn = (mgmt_class == MGMT_CLASS_SMI ||
-		   mgmt_class == MGMT_CLASS_SMI_DR) ? 0 : 1;
+		   mgmt_class == MGMT_CLASS_SMI_DR) ?
+			  0 :
+			  1;
 	req.mgmt_class = mgmt_class;
 	req.mgmt_class_version = mgmt_version;
 	req.rmpp_version = rmpp_version;
@@ -94,7 +95,7 @@ int ref_umad_unregister(int portid, int agentid)
 	if (!ref_port_valid(portid) || !ref_agent_valid(portid, agentid))
 		return fail(-EINVAL, EINVAL);
 	if (ioctl(portid, REF_UNREGISTER_AGENT, &id))
-		return -errno;	/* "(kernel error codes)" */
+		return -errno; /* "(kernel error codes)" */
 	ref_agent_del(portid, id);
 	return 0;
 }
@@ -219,7 +220,9 @@ int ref_umad_register2(int port_fd, struct umad_reg_attr *attr,
 	if (!ref_port_valid(port_fd) || !attr || !agent_id)
 		return errno = EINVAL;
 	req.qpn = (attr->mgmt_class == MGMT_CLASS_SMI ||
-		   attr->mgmt_class == MGMT_CLASS_SMI_DR) ? 0 : 1;
+		   attr->mgmt_class == MGMT_CLASS_SMI_DR) ?
+			  0 :
+			  1;
 	req.mgmt_class = attr->mgmt_class;
 	req.mgmt_class_version = attr->mgmt_class_version;
 	req.flags = attr->flags;

@@ -9,8 +9,8 @@
 #define REF_MAX_AGENTS 32
 
 struct ref_port {
-	int fd;			/* -1: free slot */
-	uint32_t agents;	/* bit n: agent id n is registered */
+	int fd; /* -1: free slot */
+	uint32_t agents; /* bit n: agent id n is registered */
 };
 
 static struct ref_port ports[REF_MAX_PORTS];

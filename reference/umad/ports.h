@@ -13,10 +13,10 @@
 #include <stdint.h>
 
 int ref_port_add(int fd);
-int ref_port_del(int fd);		/* -EINVAL: not a port we opened */
+int ref_port_del(int fd); /* -EINVAL: not a port we opened */
 bool ref_port_valid(int fd);
 int ref_agent_add(int fd, uint32_t id);
-int ref_agent_del(int fd, uint32_t id);	/* -EINVAL: not registered on fd */
+int ref_agent_del(int fd, uint32_t id); /* -EINVAL: not registered on fd */
 bool ref_agent_valid(int fd, int id);
 
 #endif

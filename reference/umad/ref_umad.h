@@ -67,8 +67,7 @@ int ref_umad_release_ca(umad_ca_t *ca);
 struct umad_device_node *ref_umad_get_ca_device_list(void);
 void ref_umad_free_ca_device_list(struct umad_device_node *head);
 int ref_umad_sort_ca_device_list(struct umad_device_node **head, size_t size);
-int ref_umad_get_ca_portguids(const char *ca_name, __be64 *portguids,
-			      int max);
+int ref_umad_get_ca_portguids(const char *ca_name, __be64 *portguids, int max);
 int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
 			   int max);
 int ref_umad_get_port(const char *ca_name, int portnum, umad_port_t *port);
@@ -83,7 +82,8 @@ int ref_umad_get_smi_gsi_pair_by_ca_name(const char *devname, uint8_t portnum,
 int ref_umad_close_port(int portid);
 
 int ref_umad_register(int portid, int mgmt_class, int mgmt_version,
-		      uint8_t rmpp_version, long method_mask[16 / sizeof(long)]);
+		      uint8_t rmpp_version,
+		      long method_mask[16 / sizeof(long)]);
 int ref_umad_register_oui(int portid, int mgmt_class, uint8_t rmpp_version,
 			  uint8_t oui[3], long method_mask[16 / sizeof(long)]);
 int ref_umad_register2(int port_fd, struct umad_reg_attr *attr,

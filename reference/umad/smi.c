@@ -26,8 +26,8 @@ static bool port_exists(const char *ca, int port)
 	char buf[32];
 
 	return port > 0 && port < UMAD_CA_MAX_PORTS &&
-	       !ref_sysfs_read(buf, sizeof(buf), REF_SYS_IB "/%s/ports/%d/state",
-			       ca, port);
+	       !ref_sysfs_read(buf, sizeof(buf),
+			       REF_SYS_IB "/%s/ports/%d/state", ca, port);
 }
 
 static bool port_has_smi(const char *ca, int port)
@@ -46,8 +46,9 @@ static bool port_active(const char *ca, int port)
 {
 	char buf[32];
 
-	return !ref_sysfs_read(buf, sizeof(buf), REF_SYS_IB "/%s/ports/%d/state",
-			       ca, port) && strtoul(buf, NULL, 0) == 4;
+	return !ref_sysfs_read(buf, sizeof(buf),
+			       REF_SYS_IB "/%s/ports/%d/state", ca, port) &&
+	       strtoul(buf, NULL, 0) == 4;
 }
 
 /* The first port of @ca with an SMI, an ACTIVE one first; 0: none */

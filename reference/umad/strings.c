@@ -66,14 +66,15 @@ const char *ref_umad_class_str(uint8_t mgmt_class)
 
 /* 13.4.5: every class; the SA's own methods, 15.2.2 */
 static const struct name methods[] = {
-	{ 0x01, "Get" }, { 0x02, "Set" }, { 0x03, "Send" },
-	{ 0x05, "Trap" }, { 0x06, "Report" }, { 0x07, "TrapRepress" },
+	{ 0x01, "Get" },     { 0x02, "Set" },	     { 0x03, "Send" },
+	{ 0x05, "Trap" },    { 0x06, "Report" },     { 0x07, "TrapRepress" },
 	{ 0x81, "GetResp" }, { 0x86, "ReportResp" },
 };
 static const struct name sa_methods[] = {
-	{ 0x12, "GetTable" }, { 0x92, "GetTableResp" },
+	{ 0x12, "GetTable" },	   { 0x92, "GetTableResp" },
 	{ 0x13, "GetTraceTable" }, { 0x14, "GetMulti" },
-	{ 0x94, "GetMultiResp" }, { 0x15, "Delete" }, { 0x95, "DeleteResp" },
+	{ 0x94, "GetMultiResp" },  { 0x15, "Delete" },
+	{ 0x95, "DeleteResp" },
 };
 
 const char *ref_umad_method_str(uint8_t mgmt_class, uint8_t method)
@@ -87,33 +88,50 @@ const char *ref_umad_method_str(uint8_t mgmt_class, uint8_t method)
 
 /* 13.4.8, common to every class */
 static const struct name common_attrs[] = {
-	{ 0x0001, "ClassPortInfo" }, { 0x0002, "Notice" },
+	{ 0x0001, "ClassPortInfo" },
+	{ 0x0002, "Notice" },
 	{ 0x0003, "InformInfo" },
 };
 static const struct name smi_attrs[] = {
-	{ 0x0010, "NodeDescription" }, { 0x0011, "NodeInfo" },
-	{ 0x0012, "SwitchInfo" }, { 0x0014, "GUIDInfo" },
-	{ 0x0015, "PortInfo" }, { 0x0016, "P_KeyTable" },
-	{ 0x0017, "SLtoVLMappingTable" }, { 0x0018, "VLArbitrationTable" },
-	{ 0x0019, "LinearForwardingTable" }, { 0x001a, "RandomForwardingTable" },
-	{ 0x001b, "MulticastForwardingTable" }, { 0x0020, "SMInfo" },
-	{ 0x0030, "VendorDiag" }, { 0x0031, "LedInfo" },
+	{ 0x0010, "NodeDescription" },
+	{ 0x0011, "NodeInfo" },
+	{ 0x0012, "SwitchInfo" },
+	{ 0x0014, "GUIDInfo" },
+	{ 0x0015, "PortInfo" },
+	{ 0x0016, "P_KeyTable" },
+	{ 0x0017, "SLtoVLMappingTable" },
+	{ 0x0018, "VLArbitrationTable" },
+	{ 0x0019, "LinearForwardingTable" },
+	{ 0x001a, "RandomForwardingTable" },
+	{ 0x001b, "MulticastForwardingTable" },
+	{ 0x0020, "SMInfo" },
+	{ 0x0030, "VendorDiag" },
+	{ 0x0031, "LedInfo" },
 };
 static const struct name sa_attrs[] = {
-	{ 0x0011, "NodeRecord" }, { 0x0012, "PortInfoRecord" },
-	{ 0x0013, "SLtoVLMappingTableRecord" }, { 0x0014, "SwitchInfoRecord" },
+	{ 0x0011, "NodeRecord" },
+	{ 0x0012, "PortInfoRecord" },
+	{ 0x0013, "SLtoVLMappingTableRecord" },
+	{ 0x0014, "SwitchInfoRecord" },
 	{ 0x0015, "LinearForwardingTableRecord" },
 	{ 0x0016, "RandomForwardingTableRecord" },
 	{ 0x0017, "MulticastForwardingTableRecord" },
-	{ 0x0018, "SMInfoRecord" }, { 0x0020, "LinkRecord" },
-	{ 0x0030, "GuidInfoRecord" }, { 0x0031, "ServiceRecord" },
-	{ 0x0033, "P_KeyTableRecord" }, { 0x0035, "PathRecord" },
-	{ 0x0036, "VLArbitrationTableRecord" }, { 0x0038, "MCMemberRecord" },
-	{ 0x0039, "TraceRecord" }, { 0x003a, "MultiPathRecord" },
-	{ 0x003b, "ServiceAssociationRecord" }, { 0x00f3, "InformInfoRecord" },
+	{ 0x0018, "SMInfoRecord" },
+	{ 0x0020, "LinkRecord" },
+	{ 0x0030, "GuidInfoRecord" },
+	{ 0x0031, "ServiceRecord" },
+	{ 0x0033, "P_KeyTableRecord" },
+	{ 0x0035, "PathRecord" },
+	{ 0x0036, "VLArbitrationTableRecord" },
+	{ 0x0038, "MCMemberRecord" },
+	{ 0x0039, "TraceRecord" },
+	{ 0x003a, "MultiPathRecord" },
+	{ 0x003b, "ServiceAssociationRecord" },
+	{ 0x00f3, "InformInfoRecord" },
 };
 static const struct name perf_attrs[] = {
-	{ 0x0010, "PortSamplesControl" }, { 0x0011, "PortSamplesResult" },
+	{ 0x0010, "PortSamplesControl" },
+	{ 0x0011, "PortSamplesResult" },
 	{ 0x0012, "PortCounters" },
 };
 
@@ -144,7 +162,8 @@ const char *ref_umad_attribute_str(uint8_t mgmt_class, __be16 attr_id)
  * invalid field; bits 8-14 are the class's own.
  */
 static const struct name field_codes[] = {
-	{ 0, "no invalid fields" }, { 1, "bad base or class version" },
+	{ 0, "no invalid fields" },
+	{ 1, "bad base or class version" },
 	{ 2, "method not supported" },
 	{ 3, "method/attribute combination not supported" },
 	{ 7, "invalid value in attribute or attribute modifier" },
@@ -163,9 +182,13 @@ const char *ref_umad_common_mad_status_str(__be16 status)
 
 /* 15.2.1.1: the SA's code in bits 8-14 */
 static const struct name sa_codes[] = {
-	{ 0, "no error" }, { 1, "ERR_NO_RESOURCES" }, { 2, "ERR_REQ_INVALID" },
-	{ 3, "ERR_NO_RECORDS" }, { 4, "ERR_TOO_MANY_RECORDS" },
-	{ 5, "ERR_REQ_INVALID_GID" }, { 6, "ERR_REQ_INSUFFICIENT_COMPONENTS" },
+	{ 0, "no error" },
+	{ 1, "ERR_NO_RESOURCES" },
+	{ 2, "ERR_REQ_INVALID" },
+	{ 3, "ERR_NO_RECORDS" },
+	{ 4, "ERR_TOO_MANY_RECORDS" },
+	{ 5, "ERR_REQ_INVALID_GID" },
+	{ 6, "ERR_REQ_INSUFFICIENT_COMPONENTS" },
 	{ 7, "ERR_REQ_DENIED" },
 };
 

@@ -12,10 +12,10 @@
 #include <infiniband/umad.h>
 
 struct rc_umad_ca_pair {
-	char smi_name[UMAD_CA_NAME_LEN];	/* Name of the SMI */
-	uint32_t smi_preferred_port;		/* Preferred port for the SMI */
-	char gsi_name[UMAD_CA_NAME_LEN];	/* Name of the GSI */
-	uint32_t gsi_preferred_port;		/* Preferred port for the GSI */
+	char smi_name[UMAD_CA_NAME_LEN]; /* Name of the SMI */
+	uint32_t smi_preferred_port; /* Preferred port for the SMI */
+	char gsi_name[UMAD_CA_NAME_LEN]; /* Name of the GSI */
+	uint32_t gsi_preferred_port; /* Preferred port for the GSI */
 };
 
 #endif

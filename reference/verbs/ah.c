@@ -22,8 +22,8 @@
 #include "ref_verbs.h"
 #include "objects.h"
 
-#define NEXT_HDR_IB 0x1b	/* IBA 8.3.1: the next header after a GRH */
-#define GRH_IPV4_OFF 20		/* where an IPv4 header sits in the GRH */
+#define NEXT_HDR_IB 0x1b /* IBA 8.3.1: the next header after a GRH */
+#define GRH_IPV4_OFF 20 /* where an IPv4 header sits in the GRH */
 
 /* the IPv4 header (RFC 791) as it sits in the receive buffer */
 struct ipv4_hdr {
@@ -60,8 +60,7 @@ static bool ipv4_checksum_ok(const struct ipv4_hdr *h)
 	return sum == 0xffff;
 }
 
-static int header_version(const struct ibv_grh *grh,
-			  const struct ipv4_hdr *ip4)
+static int header_version(const struct ibv_grh *grh, const struct ipv4_hdr *ip4)
 {
 	bool v6 = (be32toh(grh->version_tclass_flow) >> 28) == 6;
 
@@ -106,7 +105,8 @@ int ref_ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 	ah_attr->is_global = 1;
 	memcpy(&ip4, (const uint8_t *)grh + GRH_IPV4_OFF, sizeof(ip4));
 	vtf = be32toh(grh->version_tclass_flow);
-	switch (ref_port_is_roce(dev, port_num) ? header_version(grh, &ip4) : 6) {
+	switch (ref_port_is_roce(dev, port_num) ? header_version(grh, &ip4) :
+						  6) {
 	case 4:
 		/* a multicast destination is no GID of ours to answer from */
 		if ((be32toh(ip4.daddr) >> 28) == 0xe)
@@ -124,12 +124,14 @@ int ref_ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 	case 6:
 		if (grh->dgid.raw[0] == 0xff)
 			return fail(EINVAL);
-		if (grh->next_hdr != IPPROTO_UDP && grh->next_hdr != NEXT_HDR_IB)
+		if (grh->next_hdr != IPPROTO_UDP &&
+		    grh->next_hdr != NEXT_HDR_IB)
 			return fail(EPROTONOSUPPORT);
 		idx = ref_gid_find(context->cmd_fd, dev, port_num,
 				   grh->dgid.raw,
 				   grh->next_hdr == IPPROTO_UDP ?
-				   REF_GID_ROCE_V2 : REF_GID_IB_ROCE_V1);
+					   REF_GID_ROCE_V2 :
+					   REF_GID_IB_ROCE_V1);
 		if (idx < 0)
 			return fail(-idx);
 		ah_attr->grh.dgid = grh->sgid;
@@ -269,8 +271,8 @@ int ref_ibv_destroy_ah(struct ibv_ah *ah)
 		return EINVAL;
 	cmd.body.ah_handle = ah->handle;
 	/* "returns 0 on success, or the value of errno on failure" */
-	err = ref_write(ah->context->cmd_fd, IB_USER_VERBS_CMD_DESTROY_AH,
-			   &cmd, sizeof(cmd), 0);
+	err = ref_write(ah->context->cmd_fd, IB_USER_VERBS_CMD_DESTROY_AH, &cmd,
+			sizeof(cmd), 0);
 	if (err)
 		return errno = err;
 	free(ah);
@@ -287,7 +289,8 @@ static int mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid,
 	int err;
 
 	_Static_assert(sizeof(struct ib_uverbs_attach_mcast) ==
-		       sizeof(struct ib_uverbs_detach_mcast), "same layout");
+			       sizeof(struct ib_uverbs_detach_mcast),
+		       "same layout");
 	if (!qp || !gid)
 		return errno = EINVAL;
 	/* "Only QPs of Transport Service Type IBV_QPT_UD may be attached" */

@@ -11,8 +11,8 @@
 #include "ref_verbs.h"
 
 /* "returns 0 on success, and -1 on error" */
-int ref_ibv_query_gid(struct ibv_context *context, uint8_t port_num,
-		      int index, union ibv_gid *gid)
+int ref_ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
+		      union ibv_gid *gid)
 {
 	struct ref_gid e;
 	int err;
@@ -87,7 +87,8 @@ ssize_t ref_ibv_query_gid_table(struct ibv_context *context,
 	if (!context || !entries || !max_entries || flags)
 		return -EINVAL;
 	for (port = 1; port <= MAX_PORTS &&
-	     ref_gid_table_size(context->device->name, port) > 0; port++) {
+		       ref_gid_table_size(context->device->name, port) > 0;
+	     port++) {
 		n = ref_gid_entries(context->cmd_fd, context->device->name,
 				    port, e, sizeof(e) / sizeof(e[0]));
 		if (n < 0)

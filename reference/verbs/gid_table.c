@@ -39,8 +39,8 @@
 struct gid_entry {
 	uint8_t gid[16];
 	enum ref_gid_type type;
-	uint32_t uverbs_type;	/* enum ib_uverbs_gid_type: IB, v1 or v2 */
-	uint32_t ifindex;	/* of the netdev; 0 when there is none */
+	uint32_t uverbs_type; /* enum ib_uverbs_gid_type: IB, v1 or v2 */
+	uint32_t ifindex; /* of the netdev; 0 when there is none */
 	bool used;
 };
 
@@ -48,10 +48,10 @@ struct gid_entry {
 struct port_cache {
 	char dev[64];
 	int port;
-	int size;		/* entries in the table */
-	int nused;		/* entries read: the last used index + 1 */
-	bool roce;		/* link layer Ethernet */
-	int driver_id;		/* for the ioctls; -1 not known, -2 none works */
+	int size; /* entries in the table */
+	int nused; /* entries read: the last used index + 1 */
+	bool roce; /* link layer Ethernet */
+	int driver_id; /* for the ioctls; -1 not known, -2 none works */
 	struct gid_entry *e;
 };
 
@@ -101,26 +101,28 @@ static int read_entry(const char *dev, int port, int i, struct gid_entry *e)
 			       SYS_IB "/%s/ports/%d/gid_attrs/types/%d", dev,
 			       port, i)) {
 	case 0:
-		if (!buf[0])	/* nothing to tell the type by: unused */
+		if (!buf[0]) /* nothing to tell the type by: unused */
 			return -ENOENT;
 		break;
-	case -ENOENT:	/* no types (old kernels, ibsim): IB GIDs */
+	case -ENOENT: /* no types (old kernels, ibsim): IB GIDs */
 		snprintf(buf, sizeof(buf), "IB/RoCE v1");
 		break;
-	default:	/* an unused entry */
+	default: /* an unused entry */
 		return -ENOENT;
 	}
 	e->type = strcmp(buf, "RoCE v2") ? REF_GID_IB_ROCE_V1 : REF_GID_ROCE_V2;
-	e->uverbs_type = e->type == REF_GID_ROCE_V2 ? IB_UVERBS_GID_TYPE_ROCE_V2 :
-			 ref_port_is_roce(dev, port) ?
-			 IB_UVERBS_GID_TYPE_ROCE_V1 : IB_UVERBS_GID_TYPE_IB;
+	e->uverbs_type =
+		e->type == REF_GID_ROCE_V2  ? IB_UVERBS_GID_TYPE_ROCE_V2 :
+		ref_port_is_roce(dev, port) ? IB_UVERBS_GID_TYPE_ROCE_V1 :
+					      IB_UVERBS_GID_TYPE_IB;
 	e->ifindex = 0;
 	if (!ref_sysfs_read(buf, sizeof(buf),
 			    SYS_IB "/%s/ports/%d/gid_attrs/ndevs/%d", dev, port,
 			    i))
 		e->ifindex = if_nametoindex(buf);
 	if (ref_sysfs_read(buf, sizeof(buf), SYS_IB "/%s/ports/%d/gids/%d", dev,
-			   port, i) || ref_parse_gid(buf, e->gid))
+			   port, i) ||
+	    ref_parse_gid(buf, e->gid))
 		return -ENOENT;
 	e->used = true;
 	return 0;
@@ -132,16 +134,16 @@ static int device_ioctl(int fd, int driver_id, int method,
 {
 	if (driver_id < 0)
 		return -EBADF;
-	return ref_ioctl(fd, driver_id, UVERBS_OBJECT_DEVICE, method, attrs,
-			 n);
+	return ref_ioctl(fd, driver_id, UVERBS_OBJECT_DEVICE, method, attrs, n);
 }
 
 static void from_uverbs(const struct ib_uverbs_gid_entry *u,
 			struct gid_entry *e)
 {
 	memcpy(e->gid, u->gid, 16);
-	e->type = u->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 ? REF_GID_ROCE_V2 :
-		  REF_GID_IB_ROCE_V1;
+	e->type = u->gid_type == IB_UVERBS_GID_TYPE_ROCE_V2 ?
+			  REF_GID_ROCE_V2 :
+			  REF_GID_IB_ROCE_V1;
 	e->uverbs_type = u->gid_type;
 	e->ifindex = u->netdev_ifindex;
 	e->used = true;
@@ -159,13 +161,13 @@ static int query_entry(int fd, const struct port_cache *c, int i,
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, 8, i),
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, 4, 0),
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, sizeof(u),
-		     (uintptr_t)&u),
+			 (uintptr_t)&u),
 	};
 	int err = device_ioctl(fd, c->driver_id, UVERBS_METHOD_QUERY_GID_ENTRY,
 			       attrs, sizeof(attrs) / sizeof(attrs[0]));
 
 	e->used = false;
-	if (err == -ENODATA || err == -EINVAL)	/* an unused entry */
+	if (err == -ENODATA || err == -EINVAL) /* an unused entry */
 		return -ENOENT;
 	if (err)
 		return err;
@@ -197,9 +199,10 @@ static struct port_cache *lookup(const char *dev, int port)
 	snprintf(c->dev, sizeof(c->dev), "%s", dev);
 	c->port = port;
 	c->roce = !ref_sysfs_read(buf, sizeof(buf),
-				  SYS_IB "/%s/ports/%d/link_layer", dev, port) &&
+				  SYS_IB "/%s/ports/%d/link_layer", dev,
+				  port) &&
 		  !strcmp(buf, "Ethernet");
-	c->nused = -1;		/* not read yet */
+	c->nused = -1; /* not read yet */
 	c->driver_id = -1;
 	return c;
 }
@@ -213,16 +216,16 @@ static int query_table(int fd, struct port_cache *c)
 {
 	/* the table of every port: room for a few ports of this size */
 	size_t max = 4 * (size_t)c->size < TABLE_MAX ? 4 * (size_t)c->size :
-		     TABLE_MAX;
+						       TABLE_MAX;
 	struct ib_uverbs_gid_entry *u;
 	uint64_t n = 0, i;
 	struct ib_uverbs_attr attrs[] = {
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, 8, sizeof(*u)),
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, 4, 0),
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES,
-		     max * sizeof(*u), 0),
+			 max * sizeof(*u), 0),
 		REF_ATTR(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, 8,
-		     (uintptr_t)&n),
+			 (uintptr_t)&n),
 	};
 	int err = -ENOMEM, id;
 
@@ -244,9 +247,9 @@ static int query_table(int fd, struct port_cache *c)
 		if (!err)
 			c->driver_id = id;
 		else if (err != -EINVAL)
-			break;	/* no such method here: sysfs */
+			break; /* no such method here: sysfs */
 	}
-	if (c->driver_id == -1 && u && fd >= 0)	/* tried them all */
+	if (c->driver_id == -1 && u && fd >= 0) /* tried them all */
 		c->driver_id = -2;
 	if (!err) {
 		memset(c->e, 0, c->size * sizeof(*c->e));

@@ -39,8 +39,8 @@ int ref_ibv_query_device_ex(struct ibv_context *context,
 			    struct ibv_device_attr_ex *attr);
 int ref_ibv_query_port(struct ibv_context *context, uint8_t port_num,
 		       struct ibv_port_attr *port_attr);
-int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num,
-		       int index, uint16_t *pkey);
+int ref_ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index,
+		       uint16_t *pkey);
 int ref_ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num,
 			   __be16 pkey);
 int ref_ibv_query_rt_values_ex(struct ibv_context *context,
@@ -68,8 +68,8 @@ struct ibv_pd *ref_ibv_import_pd(struct ibv_context *context,
 void ref_ibv_unimport_pd(struct ibv_pd *pd);
 struct ibv_mr *ref_ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			      int access);
-struct ibv_mr *ref_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr,
-				   size_t length, uint64_t hca_va, int access);
+struct ibv_mr *ref_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
+				   uint64_t hca_va, int access);
 int ref_ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd,
 		     void *addr, size_t length, int access);
 int ref_ibv_dereg_mr(struct ibv_mr *mr);
@@ -97,8 +97,8 @@ struct ibv_qp *ref_ibv_create_qp(struct ibv_pd *pd,
 				 struct ibv_qp_init_attr *qp_init_attr);
 struct ibv_qp *ref_ibv_create_qp_ex(struct ibv_context *context,
 				    struct ibv_qp_init_attr_ex *qp_init_attr);
-int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
-		     int attr_mask, struct ibv_qp_init_attr *init_attr);
+int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		     struct ibv_qp_init_attr *init_attr);
 int ref_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		      int attr_mask);
 int ref_ibv_destroy_qp(struct ibv_qp *qp);
@@ -138,8 +138,8 @@ struct ibv_ah *ref_ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc,
 					 struct ibv_grh *grh, uint8_t port_num);
 struct ibv_ah *ref_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int ref_ibv_destroy_ah(struct ibv_ah *ah);
-int ref_ibv_query_gid(struct ibv_context *context, uint8_t port_num,
-		      int index, union ibv_gid *gid);
+int ref_ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
+		      union ibv_gid *gid);
 int ref_ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num,
 			 uint32_t gid_index, struct ibv_gid_entry *entry,
 			 uint32_t flags);
@@ -151,7 +151,7 @@ int ref_ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 int ref_ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
 			 uint16_t lid);
 
-struct ib_uverbs_ah_attr;	/* <rdma/ib_user_verbs.h> */
+struct ib_uverbs_ah_attr; /* <rdma/ib_user_verbs.h> */
 void ref_ah_attr_to_uverbs(const struct ibv_ah_attr *attr,
 			   struct ib_uverbs_ah_attr *a);
 void ref_ah_attr_from_uverbs(const struct ib_uverbs_ah_attr *a,
@@ -169,7 +169,7 @@ int ref_gid_table_size(const char *dev, int port);
 struct ref_gid {
 	uint8_t gid[16];
 	uint32_t index, port;
-	uint32_t type;		/* enum ib_uverbs_gid_type */
+	uint32_t type; /* enum ib_uverbs_gid_type */
 	uint32_t ifindex;
 };
 /* Entry @index of @dev port @port: 0, -ENODATA unused, -EINVAL beyond

@@ -45,8 +45,8 @@ static void measure(const char *name, op_fn op, void *st[RC_NIMPLS],
 				for (int k = 0; k < batch; k++) {
 					if (!op(ops, st[i])) {
 						printf("{\"call\": \"%s\", \"error\": "
-						       "\"%s failed\"}\n", name,
-						       ops->name);
+						       "\"%s failed\"}\n",
+						       name, ops->name);
 						return;
 					}
 				}
@@ -57,8 +57,8 @@ static void measure(const char *name, op_fn op, void *st[RC_NIMPLS],
 	for (i = 0; i < RC_NIMPLS; i++)
 		rate[i] = n[i] / (ms[i] / 1e3);
 	printf("{\"call\": \"%s\", \"system_ops_s\": %.0f, \"reference_ops_s\": "
-	       "%.0f, \"ratio\": %.3f}\n", name, rate[0], rate[1],
-	       rate[1] / rate[0]);
+	       "%.0f, \"ratio\": %.3f}\n",
+	       name, rate[0], rate[1], rate[1] / rate[0]);
 	fflush(stdout);
 }
 
@@ -96,9 +96,11 @@ static bool op_init_ah(const struct rc_ops *ops, void *st)
 static bool op_ah(const struct rc_ops *ops, void *st)
 {
 	struct vres *r = st;
-	struct ibv_ah_attr a = { .is_global = 1, .port_num = r->port,
-				 .grh = { .dgid = r->g6, .sgid_index = r->gid6,
-					  .hop_limit = 64 } };
+	struct ibv_ah_attr a = {
+		.is_global = 1,
+		.port_num = r->port,
+		.grh = { .dgid = r->g6, .sgid_index = r->gid6, .hop_limit = 64 }
+	};
 	struct ibv_ah *ah = ops->ibv_create_ah(r->pd, &a);
 
 	return ah && !ops->ibv_destroy_ah(ah);
@@ -140,7 +142,8 @@ static void host(double slice)
 {
 	struct ibv_device dev = { .name = "bench-nodev" };
 	struct ibv_context ctx = { .device = &dev };
-	struct ahwc a = { .ctx = &ctx, .port = 1,
+	struct ahwc a = { .ctx = &ctx,
+			  .port = 1,
 			  .wc = { .slid = 7, .sl = 1 } };
 	void *st[RC_NIMPLS] = { &a, &a };
 
@@ -238,7 +241,8 @@ int main(int argc, char **argv)
 		bare_fork();
 		return 0;
 	}
-	if (argc < 2 || (strcmp(argv[1], "host") && strcmp(argv[1], "device"))) {
+	if (argc < 2 ||
+	    (strcmp(argv[1], "host") && strcmp(argv[1], "device"))) {
 		fprintf(stderr, "usage: bench host|device [SLICE_MS] | fork\n");
 		return 2;
 	}

@@ -28,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wc.sl = data[3];
 	wc.dlid_path_bits = data[4];
 	memcpy(grh, data + 8, size - 8 > 40 ? 40 : size - 8);
-	ref_ibv_init_ah_from_wc(&ctx, data[5], &wc, data[6] & 1 ? NULL :
-				(struct ibv_grh *)grh, &attr);
+	ref_ibv_init_ah_from_wc(&ctx, data[5], &wc,
+				data[6] & 1 ? NULL : (struct ibv_grh *)grh,
+				&attr);
 	return 0;
 }

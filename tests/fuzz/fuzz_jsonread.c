@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[256];
-	struct rc_jv *v = rc_json_parse((const char *)data, size, err,
-					sizeof(err));
+	struct rc_jv *v =
+		rc_json_parse((const char *)data, size, err, sizeof(err));
 
 	if (v) {
 		rc_jv_str(v, "id");

@@ -22,8 +22,10 @@ void *mutant_real(const char *name)
 	void *fn = dlsym(RTLD_NEXT, name);
 
 	if (!fn) {
-		fprintf(stderr, "mutants: %s is not in the library under "
-			"test\n", name);
+		fprintf(stderr,
+			"mutants: %s is not in the library under "
+			"test\n",
+			name);
 		abort();
 	}
 	return fn;

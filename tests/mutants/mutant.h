@@ -16,16 +16,15 @@
 #include <stddef.h>
 
 struct mutant {
-	const char *call;	/* the documented call it breaks */
+	const char *call; /* the documented call it breaks */
 	const char *name;
-	const char *what;	/* the behaviour it breaks, for the report */
+	const char *what; /* the behaviour it breaks, for the report */
 };
 
-#define MUTANT(var, call_, name_, what_) \
-	static const struct mutant var = { call_, name_, what_ }; \
-	static const struct mutant *const var##_ptr \
-	__attribute__((section("rc_mutants"), used, \
-		       aligned(sizeof(void *)))) = &var
+#define MUTANT(var, call_, name_, what_)                            \
+	static const struct mutant var = { call_, name_, what_ };   \
+	static const struct mutant *const var##_ptr __attribute__(( \
+		section("rc_mutants"), used, aligned(sizeof(void *)))) = &var
 
 /* Is @m the mutant this process runs with? */
 bool mutant_on(const struct mutant *m);

@@ -4,8 +4,7 @@
 
 #include "mutant.h"
 
-MUTANT(leave_noop, "rdma_leave_multicast", "noop",
-       "returns 0, leaves nothing");
+MUTANT(leave_noop, "rdma_leave_multicast", "noop", "returns 0, leaves nothing");
 MUTANT(leave_fail, "rdma_leave_multicast", "fails", "-1 (EINVAL) always");
 MUTANT(leave_ok, "rdma_leave_multicast", "never-fails", "0 where it fails");
 MUTANT(leave_errno, "rdma_leave_multicast", "errno-as-return",
@@ -41,8 +40,8 @@ int rdma_join_multicast(struct rdma_cm_id *id, struct sockaddr *addr,
 		errno = EINVAL;
 		return -1;
 	}
-	return REAL(rdma_join_multicast)(id, addr, mutant_on(&join_ctx) ?
-					 NULL : context);
+	return REAL(rdma_join_multicast)(id, addr,
+					 mutant_on(&join_ctx) ? NULL : context);
 }
 
 MUTANT(joinx_flags, "rdma_join_multicast_ex", "flags-ignored",

@@ -207,13 +207,11 @@ int umad_get_issm_path(const char *ca_name, int portnum, char path[], int max)
 /* umad_register2 */
 MUTANT(reg2_mask, "umad_register2", "mask-ignored",
        "registered with no methods whatever the mask");
-MUTANT(reg2_id, "umad_register2", "agent-id-unset",
-       "agent_id not written");
+MUTANT(reg2_id, "umad_register2", "agent-id-unset", "agent_id not written");
 MUTANT(reg2_sign, "umad_register2", "negative-errno",
        "a failure returned as -errno");
 
-int umad_register2(int port_fd, struct umad_reg_attr *attr,
-		   uint32_t *agent_id)
+int umad_register2(int port_fd, struct umad_reg_attr *attr, uint32_t *agent_id)
 {
 	struct umad_reg_attr a;
 	uint32_t id;

@@ -84,8 +84,7 @@ MUTANT(addrn_lid, "umad_set_addr_net", "dlid-converted",
        "a network-order dlid converted again");
 MUTANT(addrn_noop, "umad_set_addr_net", "noop", "returns 0, writes nothing");
 
-int umad_set_addr_net(void *umad, __be16 dlid, __be32 dqp, int sl,
-		      __be32 qkey)
+int umad_set_addr_net(void *umad, __be16 dlid, __be32 dqp, int sl, __be32 qkey)
 {
 	ib_user_mad_t *u = umad;
 	int ret;
@@ -99,8 +98,7 @@ int umad_set_addr_net(void *umad, __be16 dlid, __be32 dqp, int sl,
 }
 
 /* umad_set_pkey, umad_get_pkey */
-MUTANT(setpk_be, "umad_set_pkey", "big-endian",
-       "pkey_index stored big endian");
+MUTANT(setpk_be, "umad_set_pkey", "big-endian", "pkey_index stored big endian");
 MUTANT(setpk_noop, "umad_set_pkey", "noop", "returns 0, writes nothing");
 
 int umad_set_pkey(void *umad, int pkey_index)
@@ -167,7 +165,8 @@ MUTANT(madaddr_off, "umad_get_mad_addr", "off-by-four",
 ib_mad_addr_t *umad_get_mad_addr(void *umad)
 {
 	if (mutant_on(&madaddr_off))
-		return (ib_mad_addr_t *)((char *)REAL(umad_get_mad_addr)(umad) + 4);
+		return (ib_mad_addr_t *)((char *)REAL(umad_get_mad_addr)(umad) +
+					 4);
 	return REAL(umad_get_mad_addr)(umad);
 }
 
@@ -305,10 +304,9 @@ MUTANT(reg_eio, "umad_register", "errno-positive",
 int umad_register(int portid, int mgmt_class, int mgmt_version,
 		  uint8_t rmpp_version, long method_mask[16 / sizeof(long)])
 {
-	int ret = REAL(umad_register)(portid, mgmt_class, mgmt_version,
-				      rmpp_version,
-				      mutant_on(&reg_client) ? NULL :
-				      method_mask);
+	int ret = REAL(
+		umad_register)(portid, mgmt_class, mgmt_version, rmpp_version,
+			       mutant_on(&reg_client) ? NULL : method_mask);
 
 	return ret < 0 && mutant_on(&reg_eio) ? -ret : ret;
 }
@@ -325,11 +323,10 @@ int umad_register_oui(int portid, int mgmt_class, uint8_t rmpp_version,
 		mgmt_class = 0x30;
 	return REAL(umad_register_oui)(portid, mgmt_class, rmpp_version, oui,
 				       mutant_on(&oui_client) ? NULL :
-				       method_mask);
+								method_mask);
 }
 
-MUTANT(unreg_noop, "umad_unregister", "noop",
-       "returns 0, unregisters nothing");
+MUTANT(unreg_noop, "umad_unregister", "noop", "returns 0, unregisters nothing");
 
 int umad_unregister(int portid, int agentid)
 {
@@ -344,8 +341,8 @@ MUTANT(send_double, "umad_send", "timeout-doubled", "twice the timeout");
 MUTANT(send_retries, "umad_send", "retries-ignored", "no retries");
 MUTANT(send_noop, "umad_send", "noop", "returns 0, sends nothing");
 
-int umad_send(int portid, int agentid, void *umad, int length,
-	      int timeout_ms, int retries)
+int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
+	      int retries)
 {
 	if (mutant_on(&send_noop))
 		return 0;

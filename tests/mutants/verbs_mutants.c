@@ -57,19 +57,15 @@ int ibv_destroy_ah(struct ibv_ah *ah)
 /* ibv_init_ah_from_wc */
 MUTANT(init_class, "ibv_init_ah_from_wc", "traffic-class-zero",
        "grh.traffic_class 0");
-MUTANT(init_flow, "ibv_init_ah_from_wc", "flow-label-zero",
-       "grh.flow_label 0");
+MUTANT(init_flow, "ibv_init_ah_from_wc", "flow-label-zero", "grh.flow_label 0");
 MUTANT(init_sl, "ibv_init_ah_from_wc", "sl-zero", "sl 0");
-MUTANT(init_bits, "ibv_init_ah_from_wc", "path-bits-zero",
-       "src_path_bits 0");
-MUTANT(init_sgid, "ibv_init_ah_from_wc", "sgid-index-zero",
-       "grh.sgid_index 0");
+MUTANT(init_bits, "ibv_init_ah_from_wc", "path-bits-zero", "src_path_bits 0");
+MUTANT(init_sgid, "ibv_init_ah_from_wc", "sgid-index-zero", "grh.sgid_index 0");
 MUTANT(init_dgid, "ibv_init_ah_from_wc", "dgid-zeroed", "grh.dgid ::");
 MUTANT(init_global, "ibv_init_ah_from_wc", "is-global-always",
        "is_global 1 without a GRH");
 MUTANT(init_fail, "ibv_init_ah_from_wc", "fails", "-1 (EINVAL) always");
-MUTANT(init_succeed, "ibv_init_ah_from_wc", "never-fails",
-       "0 where it fails");
+MUTANT(init_succeed, "ibv_init_ah_from_wc", "never-fails", "0 where it fails");
 MUTANT(init_stale, "ibv_init_ah_from_wc", "stale",
        "gives its last answer for a destination GID again");
 
@@ -119,8 +115,7 @@ int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 }
 
 /* ibv_create_ah_from_wc */
-MUTANT(fromwc_fail, "ibv_create_ah_from_wc", "fails",
-       "NULL (EINVAL) always");
+MUTANT(fromwc_fail, "ibv_create_ah_from_wc", "fails", "NULL (EINVAL) always");
 MUTANT(fromwc_sgid, "ibv_create_ah_from_wc", "reply-to-itself",
        "the reply addressed to the receiver's own GID");
 
@@ -149,8 +144,7 @@ MUTANT(att_twice, "ibv_attach_mcast", "twice-fails",
 MUTANT(att_sign, "ibv_attach_mcast", "negative-errno",
        "a failure returned as -errno");
 
-int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	static union ibv_gid last;
 	static struct ibv_qp *last_qp;
@@ -175,8 +169,7 @@ MUTANT(det_noop, "ibv_detach_mcast", "noop", "returns 0, detaches nothing");
 MUTANT(det_fail, "ibv_detach_mcast", "fails", "EINVAL always");
 MUTANT(det_ok, "ibv_detach_mcast", "never-fails", "0 where it fails");
 
-int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	int ret;
 
@@ -219,8 +212,7 @@ int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,
 	return ret;
 }
 
-MUTANT(qgx_ifindex, "ibv_query_gid_ex", "ndev-ifindex-zero",
-       "ndev_ifindex 0");
+MUTANT(qgx_ifindex, "ibv_query_gid_ex", "ndev-ifindex-zero", "ndev_ifindex 0");
 MUTANT(qgx_type, "ibv_query_gid_ex", "gid-type-v1", "gid_type RoCE v1");
 MUTANT(qgx_enodata, "ibv_query_gid_ex", "enodata-as-einval",
        "EINVAL for an unused entry");
@@ -261,7 +253,8 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context,
 	struct ibv_gid_entry all[256];
 	ssize_t n;
 
-	if (mutant_on(&qgt_stale) && nkept >= 0 && nkept <= (ssize_t)max_entries) {
+	if (mutant_on(&qgt_stale) && nkept >= 0 &&
+	    nkept <= (ssize_t)max_entries) {
 		memcpy(entries, kept, nkept * sizeof(*entries));
 		return nkept;
 	}

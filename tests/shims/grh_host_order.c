@@ -16,7 +16,7 @@ int umad_set_grh(void *umad, void *mad_addr)
 	}
 	mad->addr.grh_present = 1;
 	mad->addr.ib_gid = addr->ib_gid;
-	mad->addr.flow_label = addr->flow_label;	/* the bug */
+	mad->addr.flow_label = addr->flow_label; /* the bug */
 	mad->addr.hop_limit = addr->hop_limit;
 	mad->addr.traffic_class = addr->traffic_class;
 	return 0;

@@ -25,8 +25,8 @@ int umad_set_addr(void *umad, int dlid, int dqp, int sl, int qkey)
 {
 	if (!strcmp(mode(), "segv"))
 		raise(SIGSEGV);
-	return ((int (*)(void *, int, int, int, int))dlsym(RTLD_NEXT,
-		"umad_set_addr"))(umad, dlid, dqp, sl, qkey);
+	return ((int (*)(void *, int, int, int, int))dlsym(
+		RTLD_NEXT, "umad_set_addr"))(umad, dlid, dqp, sl, qkey);
 }
 
 /* abort, exit, hang, hang-forked, garbage, overflow, closefds */
@@ -64,6 +64,6 @@ int umad_set_pkey(void *umad, int pkey_index)
 		memset(umad, 0x66, 4096);
 		return 0;
 	}
-	return ((int (*)(void *, int))dlsym(RTLD_NEXT, "umad_set_pkey"))(umad,
-		pkey_index);
+	return ((int (*)(void *, int))dlsym(RTLD_NEXT,
+					    "umad_set_pkey"))(umad, pkey_index);
 }

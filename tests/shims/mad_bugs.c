@@ -32,8 +32,8 @@ static int bug(const char *name)
 
 #define REAL(fn) ((__typeof__(&fn))dlsym(RTLD_NEXT, #fn))
 
-int umad_send(int portid, int agentid, void *umad, int length,
-	      int timeout_ms, int retries)
+int umad_send(int portid, int agentid, void *umad, int length, int timeout_ms,
+	      int retries)
 {
 	struct ib_user_mad *mad = umad;
 

@@ -17,6 +17,6 @@ int rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr)
 
 	if (s && strstr(s, "leave-noop"))
 		return 0;
-	return ((__typeof__(&rdma_leave_multicast))dlsym(RTLD_NEXT,
-		"rdma_leave_multicast"))(id, addr);
+	return ((__typeof__(&rdma_leave_multicast))dlsym(
+		RTLD_NEXT, "rdma_leave_multicast"))(id, addr);
 }

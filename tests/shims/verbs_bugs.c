@@ -52,8 +52,7 @@ int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num,
 	return ret;
 }
 
-int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid,
-		     uint16_t lid)
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
 	if (bug("mcast-noop"))
 		return 0;

@@ -35,7 +35,8 @@ static void run_row(const struct rc_group *g, size_t i,
 	struct rc_target t = { .slowness = 1 };
 	struct rc_ctx ctx = { .ops = ops, .target = &t, .obs = &obs };
 
-	struct rc_outcome o = { .selected = true, .attempts = 1,
+	struct rc_outcome o = { .selected = true,
+				.attempts = 1,
 				.end.how = RC_END_EXITED };
 	struct rc_verdict_in in = { .slowness = 1, .fastest_ms = -1 };
 
@@ -83,17 +84,23 @@ Test(cases, ids_are_unique_and_cite_a_sentence)
 		for (r = 0; r < a->nrows; r++) {
 			const struct rc_case *c = RC_ROW(a, r);
 
-			cr_assert(c->id && strncmp(c->id, a->lib, strlen(a->lib)) == 0,
+			cr_assert(c->id && strncmp(c->id, a->lib,
+						   strlen(a->lib)) == 0,
 				  "%s: id must start with %s/", c->id, a->lib);
 			/* verbatim in the page: tests/e2e/test_citations.py */
 			cr_assert(c->doc && strlen(c->doc) >= 8,
 				  "%s: no man-page sentence", c->id);
 			for (h = 0; h < ngroups(); h++)
 				for (s = 0; s < group_at(h)->nrows; s++)
-					cr_assert(!(h == g && s == r) &&
-						  strcmp(RC_ROW(group_at(h), s)->id, c->id) ?
-						  1 : (h == g && s == r),
-						  "%s: duplicate id", c->id);
+					cr_assert(
+						!(h == g &&
+						  s == r) && strcmp(RC_ROW(group_at(h),
+									   s)
+									    ->id,
+								    c->id) ?
+							1 :
+							(h == g && s == r),
+						"%s: duplicate id", c->id);
 		}
 	}
 }
@@ -116,18 +123,20 @@ Test(cases, rows_state_their_basis_and_documented_errnos_are_cited)
 			const struct rc_case *c = RC_ROW(group_at(g), r);
 
 			cr_assert(c->basis >= RC_BASIS_DOCUMENTED &&
-				  c->basis < RC_NBASES, "%s: no basis", c->id);
+					  c->basis < RC_NBASES,
+				  "%s: no basis", c->id);
 			cr_assert(c->basis == RC_BASIS_DOCUMENTED || c->note,
 				  "%s: a %s row says why in its note", c->id,
 				  rc_basis_name(c->basis));
 			if (c->basis != RC_BASIS_DOCUMENTED)
 				continue;
-			for (int i = 0; i < RC_MAX_ERRNOS &&
-			     c->contract.errnos[i]; i++)
+			for (int i = 0;
+			     i < RC_MAX_ERRNOS && c->contract.errnos[i]; i++)
 				cr_assert(sentence_names(c->doc,
 							 c->contract.errnos[i]),
 					  "%s: requires %s, which its sentence "
-					  "does not name (basis linux?)", c->id,
+					  "does not name (basis linux?)",
+					  c->id,
 					  rc_errno_name(c->contract.errnos[i]));
 		}
 }
@@ -140,27 +149,38 @@ Test(cases, rows_state_their_basis_and_documented_errnos_are_cited)
 static const struct {
 	const char *call, *why;
 } never_fails[] = {
-	{ "umad_set_addr", "its page: \"Currently, there are no errors indicated.\"" },
-	{ "umad_set_addr_net", "its page: \"Currently, there are no errors indicated.\"" },
-	{ "umad_set_grh", "its page: \"Currently, there are no errors indicated.\"" },
-	{ "umad_set_grh_net", "its page: \"Currently, there are no errors indicated.\"" },
-	{ "umad_set_pkey", "no argument is documented as invalid: any index is stored" },
-	{ "umad_get_cas_names", "fails only when sysfs has no infiniband_mad class, "
+	{ "umad_set_addr",
+	  "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_addr_net",
+	  "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_grh",
+	  "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_grh_net",
+	  "its page: \"Currently, there are no errors indicated.\"" },
+	{ "umad_set_pkey",
+	  "no argument is documented as invalid: any index is stored" },
+	{ "umad_get_cas_names",
+	  "fails only when sysfs has no infiniband_mad class, "
 	  "which a row cannot take away from the running kernel" },
-	{ "ibv_get_device_list", "fails only without the kernel's verbs ABI "
+	{ "ibv_get_device_list",
+	  "fails only without the kernel's verbs ABI "
 	  "(ENOSYS) or memory: a row cannot take the ABI away from a library "
 	  "the harness initialised before the row (the device's fingerprint)" },
-	{ "ibv_close_device", "no failure a caller can cause: close(2) of the "
+	{ "ibv_close_device",
+	  "no failure a caller can cause: close(2) of the "
 	  "command file releases what is left on it (ibv_open_device(3)'s "
 	  "NOTES)" },
-	{ "umad_get_ca_device_list", "its page's one error is ENOMEM, which a "
+	{ "umad_get_ca_device_list",
+	  "its page's one error is ENOMEM, which a "
 	  "row cannot bring about in the library alone" },
 	{ "umad_get_smi_gsi_pairs", "its page names no error for its -1, and "
-	  "no argument as invalid" },
-	{ "ibv_poll_cq", "no argument of a CQ the implementation made is "
+				    "no argument as invalid" },
+	{ "ibv_poll_cq",
+	  "no argument of a CQ the implementation made is "
 	  "documented as invalid, and neither rxe nor the reference fails a "
 	  "poll of one (an overrun CQ is reported by an async event)" },
-	{ "ibv_req_notify_cq", "no argument of a CQ the implementation made is "
+	{ "ibv_req_notify_cq",
+	  "no argument of a CQ the implementation made is "
 	  "documented as invalid (solicited_only is any int), and rxe arms "
 	  "every such CQ" },
 };
@@ -184,11 +204,15 @@ Test(cases, every_failure_convention_has_failing_rows)
 		for (size_t r = 0; r < grp->nrows; r++)
 			fails |= RC_ROW(grp, r)->contract.ret == RC_RET_ERR;
 		if (can_fail && !may_never_fail(grp->call))
-			cr_assert(fails, "%s reports failures, but no row "
-				  "makes it fail", grp->call);
+			cr_assert(fails,
+				  "%s reports failures, but no row "
+				  "makes it fail",
+				  grp->call);
 		if (may_never_fail(grp->call))
-			cr_assert(!fails, "%s has failing rows now: drop it "
-				  "from never_fails", grp->call);
+			cr_assert(!fails,
+				  "%s has failing rows now: drop it "
+				  "from never_fails",
+				  grp->call);
 	}
 }
 
@@ -207,7 +231,8 @@ Test(cases, timed_rows_can_tell_half_or_double_the_wait)
 				     "%s: tolerance", c->id);
 			cr_assert_leq(e->tol_ms, e->ms * 0.45,
 				      "%s: %u ms +/- %u ms cannot tell half or "
-				      "double the wait", c->id, e->ms, e->tol_ms);
+				      "double the wait",
+				      c->id, e->ms, e->tol_ms);
 		}
 }
 

@@ -29,7 +29,8 @@ Test(cli, run_options)
 
 	cr_assert_eq(PARSE(&o, err, "run", "--filter", "a/*,b/*", "--impl",
 			   "reference", "--target", "ibsim", "--watchdog-ms",
-			   "3000"), RC_CLI_RUN, "%s", err);
+			   "3000"),
+		     RC_CLI_RUN, "%s", err);
 	cr_assert_str_eq(o.filter, "a/*,b/*");
 	cr_assert(!o.impl[RC_IMPL_SYSTEM] && o.impl[RC_IMPL_REFERENCE]);
 	cr_assert(o.ibsim && !o.vm);
@@ -53,13 +54,13 @@ Test(cli, every_usage_error_is_one_line)
 	cr_assert(strstr(err, "--json needs a value"), "%s", err);
 	cr_assert_eq(PARSE(&o, err, "frob"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--target", "ibsim", "--device",
-			   "x"), RC_CLI_USAGE);
+			   "x"),
+		     RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "list", "--junit", "x"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--watchdog-ms", "-1"),
 		     RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--jobs", "0"), RC_CLI_USAGE);
-	cr_assert(strstr(err, "--jobs takes a number from 1 to 32"), "%s",
-		  err);
+	cr_assert(strstr(err, "--jobs takes a number from 1 to 32"), "%s", err);
 	cr_assert_eq(PARSE(&o, err, "run", "--jobs", "33"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "list", "--jobs", "2"), RC_CLI_USAGE);
 	cr_assert_eq(PARSE(&o, err, "run", "--jobs", "2"), RC_CLI_RUN);

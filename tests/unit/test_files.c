@@ -53,17 +53,21 @@ Test(json, results_valid_after_every_case)
 	struct rc_results r;
 
 	open_results(path, &r);
-	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n],\n"
+	cr_assert_str_eq(slurp(path),
+			 "{\"tool\": {},\n\"results\": [\n],\n"
 			 "\"summary\": {},\n\"complete\": false}\n");
 	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
-	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
+	cr_assert_str_eq(slurp(path),
+			 "{\"tool\": {},\n\"results\": [\n"
 			 "{\"id\": 1}\n],\n\"summary\": {\"n\": 1},\n"
 			 "\"complete\": false}\n");
 	cr_assert_eq(rc_results_add(&r, "{\"id\": 2}", "{\"n\": 2}"), 0);
 	cr_assert_eq(rc_results_close(&r, "{\"n\": 2}", true), 0);
-	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
-			 "{\"id\": 1},\n{\"id\": 2}\n],\n\"summary\": {\"n\": 2},\n"
-			 "\"complete\": true}\n");
+	cr_assert_str_eq(
+		slurp(path),
+		"{\"tool\": {},\n\"results\": [\n"
+		"{\"id\": 1},\n{\"id\": 2}\n],\n\"summary\": {\"n\": 2},\n"
+		"\"complete\": true}\n");
 	unlink(path);
 }
 
@@ -102,7 +106,8 @@ Test(json, interrupted_results_say_so)
 	open_results(path, &r);
 	cr_assert_eq(rc_results_add(&r, "{\"id\": 1}", "{\"n\": 1}"), 0);
 	cr_assert_eq(rc_results_close(&r, "{\"n\": 1}", false), 0);
-	cr_assert_str_eq(slurp(path), "{\"tool\": {},\n\"results\": [\n"
+	cr_assert_str_eq(slurp(path),
+			 "{\"tool\": {},\n\"results\": [\n"
 			 "{\"id\": 1}\n],\n\"summary\": {\"n\": 1},\n"
 			 "\"complete\": false}\n");
 	unlink(path);
@@ -115,7 +120,7 @@ static int load_text(const char *text, struct rc_profile *p, char *err)
 
 	cr_assert(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
 	close(fd);
-	rc_profile_free(p);	/* what the previous load of the test left */
+	rc_profile_free(p); /* what the previous load of the test left */
 	ret = rc_profile_load(p, path, err, 512);
 	unlink(path);
 	return ret;
@@ -128,7 +133,9 @@ Test(profile, parses_entries)
 	struct rc_profile_entry *e;
 
 	cr_assert_eq(load_text("# c\n\numad/a/b XFAIL why it fails\n"
-			       "umad/a/c   DIVERGE  both fine\n", &p, err), 0, "%s", err);
+			       "umad/a/c   DIVERGE  both fine\n",
+			       &p, err),
+		     0, "%s", err);
 	cr_assert_eq(p.n, 2);
 	e = rc_profile_find(&p, "umad/a/c");
 	cr_assert(e && e->kind == RC_ENTRY_DIVERGE);
@@ -158,10 +165,15 @@ Test(profile, scope_directive)
 
 	cr_assert_eq(load_text("a XFAIL lib\n%scope both\nb XFAIL kernel\n"
 			       "%scope system\nc XFAIL lib\n%scope reference\n"
-			       "d XFAIL sim\n", &p, err), 0, "%s", err);
-#define APPLIES(id, s, r) \
-	cr_assert(rc_profile_find(&p, id)->applies[RC_IMPL_SYSTEM] == (s) && \
-		  rc_profile_find(&p, id)->applies[RC_IMPL_REFERENCE] == (r), id)
+			       "d XFAIL sim\n",
+			       &p, err),
+		     0, "%s", err);
+#define APPLIES(id, s, r)                                                      \
+	cr_assert(                                                             \
+		rc_profile_find(&p, id)->applies[RC_IMPL_SYSTEM] == (s) &&     \
+			rc_profile_find(&p, id)->applies[RC_IMPL_REFERENCE] == \
+				(r),                                           \
+		id)
 	APPLIES("a", true, false);
 	APPLIES("b", true, true);
 	APPLIES("c", true, false);
@@ -178,12 +190,11 @@ Test(profile, when_directive_keys_entries_by_version)
 {
 	struct rc_profile p = {};
 	char err[512];
-	static const char text[] =
-		"a XFAIL always\n"
-		"%when kernel >= 6.11\nb XFAIL new kernels\n"
-		"%when kernel < 6.11\nb XFAIL old kernels\n"
-		"%when rdma-core < 50\nc XFAIL old library\n"
-		"%when always\nd XFAIL always again\n";
+	static const char text[] = "a XFAIL always\n"
+				   "%when kernel >= 6.11\nb XFAIL new kernels\n"
+				   "%when kernel < 6.11\nb XFAIL old kernels\n"
+				   "%when rdma-core < 50\nc XFAIL old library\n"
+				   "%when always\nd XFAIL always again\n";
 
 	rc_profile_set_host(&p, "6.12.118+deb13-amd64", "56.1", RC_TARGET_VM);
 	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
@@ -206,8 +217,8 @@ Test(profile, when_directive_keys_entries_by_version)
 	cr_assert_eq(load_text("%when rdma-core < 5x\n", &p, err), -1);
 	cr_assert_eq(load_text("%when kernel < 6.\n", &p, err), -1);
 	cr_assert_eq(load_text("%when kernel < 6..1\n", &p, err), -1);
-	cr_assert_eq(load_text("%when kernel < 6.11\nx BOGUS r\n", &p, err),
-		     -1, "an entry that does not apply is still checked");
+	cr_assert_eq(load_text("%when kernel < 6.11\nx BOGUS r\n", &p, err), -1,
+		     "an entry that does not apply is still checked");
 	cr_assert_lt(rc_version_cmp("6.1.0", "6.12"), 0);
 	cr_assert_eq(rc_version_cmp("6.12.118+deb13", "6.12"), 0);
 	cr_assert_gt(rc_version_cmp("56.1", "44.0"), 0);
@@ -263,7 +274,8 @@ Test(device, guid_of_node_guid_and_of_gid)
 	cr_assert_eq(rc_guid_parse("0010:0000:0000:0004", &g), 0);
 	cr_assert_eq(g, 0x0010000000000004ull);
 	cr_assert_eq(rc_guid_parse("fe80:0000:0000:0000:0002:c903:00ab:cdef",
-				   &g), 0);
+				   &g),
+		     0);
 	cr_assert_eq(g, 0x0002c90300abcdefull, "the interface id");
 	cr_assert_eq(rc_guid_parse("0010:0000:0000", &g), -EINVAL);
 	cr_assert_eq(rc_guid_parse("", &g), -EINVAL);
@@ -274,10 +286,9 @@ Test(profile, target_directive_keys_entries_by_target)
 {
 	struct rc_profile p = {};
 	char err[512];
-	static const char text[] =
-		"%target vm host\na XFAIL the kernel's\n"
-		"%target ibsim\na XFAIL the simulator's\n"
-		"%target all\nb XFAIL everywhere\n";
+	static const char text[] = "%target vm host\na XFAIL the kernel's\n"
+				   "%target ibsim\na XFAIL the simulator's\n"
+				   "%target all\nb XFAIL everywhere\n";
 
 	rc_profile_set_host(&p, "6.1", "44.0", RC_TARGET_IBSIM);
 	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);

@@ -13,8 +13,10 @@ static struct rc_jv *parse(const char *s, char *err)
 Test(jsonread, values_and_lookups)
 {
 	char err[256];
-	struct rc_jv *v = parse(" {\"a\": [1, -2.5e1, true, null], \"s\": "
-				"\"x\\\"\\u00e9\\ud83d\\ude00\\n\", \"o\": {}} ", err);
+	struct rc_jv *v =
+		parse(" {\"a\": [1, -2.5e1, true, null], \"s\": "
+		      "\"x\\\"\\u00e9\\ud83d\\ude00\\n\", \"o\": {}} ",
+		      err);
 
 	cr_assert_not_null(v, "%s", err);
 	cr_assert_eq(rc_jv_get(v, "a")->n, 4);
@@ -32,9 +34,12 @@ Test(jsonread, values_and_lookups)
 Test(jsonread, every_error_is_a_cause_with_an_offset)
 {
 	static const char *const bad[] = {
-		"", "{", "[1,", "{\"a\" 1}", "{\"a\":}", "[1 2]", "tru",
-		"\"abc", "\"\\u12\"", "\"\\x\"", "[1]x", "{1: 2}", "\"a\nb\"",
-		"\"\\", "\"\\u\"", "1e999", "-", "\"\\ud800\\u0041\"",
+		"",	     "{",	 "[1,",
+		"{\"a\" 1}", "{\"a\":}", "[1 2]",
+		"tru",	     "\"abc",	 "\"\\u12\"",
+		"\"\\x\"",   "[1]x",	 "{1: 2}",
+		"\"a\nb\"",  "\"\\",	 "\"\\u\"",
+		"1e999",     "-",	 "\"\\ud800\\u0041\"",
 	};
 	char err[256];
 	unsigned int i;

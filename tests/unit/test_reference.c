@@ -124,7 +124,8 @@ Test(reference_verbs, init_ah_without_grh_is_wc_only)
 	memset(grh, 0x66, sizeof(grh));
 	memset(&a, 0xc3, sizeof(a));
 	cr_assert_eq(ref_ibv_init_ah_from_wc(&ctx, 1, &wc,
-					     (struct ibv_grh *)grh, &a), 0);
+					     (struct ibv_grh *)grh, &a),
+		     0);
 	cr_assert_eq(a.dlid, 0x1234);
 	cr_assert_eq(a.sl, 5);
 	cr_assert_eq(a.src_path_bits, 3);

@@ -83,7 +83,8 @@ Test(schedule, vendor_ouis_are_tokens_each_running_row_its_own)
 
 Test(schedule, chained_jobs_go_before_free_ones)
 {
-	struct rc_job j[3] = { { .shares = 0 }, { .shares = RC_SHARE_MAD },
+	struct rc_job j[3] = { { .shares = 0 },
+			       { .shares = RC_SHARE_MAD },
 			       { .shares = RC_SHARE_VENDOR_OUI } };
 	struct rc_held h = {};
 
@@ -94,8 +95,9 @@ Test(schedule, chained_jobs_go_before_free_ones)
 
 Test(schedule, one_job_runs_the_table_in_order)
 {
-	struct rc_job j[4] = { { .shares = RC_SHARE_MAD }, {},
-			       { .shares = RC_SHARE_ALONE }, {} };
+	struct rc_job j[4] = {
+		{ .shares = RC_SHARE_MAD }, {}, { .shares = RC_SHARE_ALONE }, {}
+	};
 	struct rc_held h = {};
 	int i, next;
 

@@ -15,7 +15,9 @@ static struct rc_judgement decide_obs(const struct rc_group *g,
 				      const struct rc_case *c,
 				      const struct rc_obs *o, double slowness)
 {
-	struct rc_outcome oc = { .selected = true, .obs = *o, .attempts = 1,
+	struct rc_outcome oc = { .selected = true,
+				 .obs = *o,
+				 .attempts = 1,
 				 .end = { .how = RC_END_EXITED } };
 	struct rc_verdict_in in = { .slowness = slowness, .fastest_ms = -1 };
 	struct rc_judgement j;
@@ -47,18 +49,24 @@ static struct rc_judgement judge_case(const struct rc_case *c,
 
 Test(verdict, neg_errno)
 {
-	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), -EINVAL, 0).verdict, RC_PASS);
-	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), -EIO, 0).kind, RC_FAIL_ERRNO);
+	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), -EINVAL, 0).verdict,
+		     RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), -EIO, 0).kind,
+		     RC_FAIL_ERRNO);
 	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL), 3, 0).kind,
 		     RC_FAIL_UNEXPECTED_SUCCESS);
 	/* an errno set: either documented value passes */
-	cr_assert_eq(judge(ERR(RC_CONV_NEG_ERRNO, EINVAL, EIO), -EIO, 0).verdict, RC_PASS);
+	cr_assert_eq(
+		judge(ERR(RC_CONV_NEG_ERRNO, EINVAL, EIO), -EIO, 0).verdict,
+		RC_PASS);
 }
 
 Test(verdict, minus_one_errno)
 {
-	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -1, ENODEV).verdict, RC_PASS);
-	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -1, EINVAL).kind, RC_FAIL_ERRNO);
+	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -1, ENODEV).verdict,
+		     RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -1, EINVAL).kind,
+		     RC_FAIL_ERRNO);
 	/* -2 is success by this convention: only -1 reports an error */
 	cr_assert_eq(judge(ERR(RC_CONV_M1_ERRNO, ENODEV), -2, ENODEV).kind,
 		     RC_FAIL_UNEXPECTED_SUCCESS);
@@ -66,18 +74,23 @@ Test(verdict, minus_one_errno)
 
 Test(verdict, errno_as_return)
 {
-	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), EINVAL, 0).verdict, RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), EINVAL, 0).verdict,
+		     RC_PASS);
 	/* -1 and errno is another convention: a wrong return value */
-	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), -1, EINVAL).kind, RC_FAIL_RETURN);
-	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), ENODEV, 0).kind, RC_FAIL_ERRNO);
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), -1, EINVAL).kind,
+		     RC_FAIL_RETURN);
+	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), ENODEV, 0).kind,
+		     RC_FAIL_ERRNO);
 	cr_assert_eq(judge(RC_CONV_ERRNO_RET,
-			   ((struct rc_contract){ RC_SUCCEEDS }), EBUSY,
-			   0).kind, RC_FAIL_RETURN);
+			   ((struct rc_contract){ RC_SUCCEEDS }), EBUSY, 0)
+			     .kind,
+		     RC_FAIL_RETURN);
 }
 
 Test(verdict, null_errno)
 {
-	cr_assert_eq(judge(ERR(RC_CONV_NULL_ERRNO, ENOMEM), 0, ENOMEM).verdict, RC_PASS);
+	cr_assert_eq(judge(ERR(RC_CONV_NULL_ERRNO, ENOMEM), 0, ENOMEM).verdict,
+		     RC_PASS);
 	cr_assert_eq(judge(ERR(RC_CONV_NULL_ERRNO, ENOMEM), 0x1000, 0).kind,
 		     RC_FAIL_UNEXPECTED_SUCCESS);
 }
@@ -85,7 +98,8 @@ Test(verdict, null_errno)
 Test(verdict, values)
 {
 	struct rc_contract eq = { RC_RETURNS(64) };
-	struct rc_contract in = { .ret = RC_RET_IN, .value = 7,
+	struct rc_contract in = { .ret = RC_RET_IN,
+				  .value = 7,
 				  .alt = { 0, 0 } };
 	struct rc_contract any = { RC_ANY_RETURN };
 
@@ -110,10 +124,10 @@ Test(verdict, states_are_not_passes)
 	rc_verdict_decide(&value_group, &c, &o, &in, &j);
 	cr_assert_eq(j.verdict, RC_SKIP);
 	cr_assert_str_eq(j.msg, "no device");
-	o.obs.state = RC_STATE_STARTED;	/* never finished: not a pass */
+	o.obs.state = RC_STATE_STARTED; /* never finished: not a pass */
 	rc_verdict_decide(&value_group, &c, &o, &in, &j);
 	cr_assert_eq(j.verdict, RC_BROKEN);
-	o.selected = false;		/* --impl left it out: no verdict */
+	o.selected = false; /* --impl left it out: no verdict */
 	rc_verdict_decide(&value_group, &c, &o, &in, &j);
 	cr_assert_eq(j.verdict, RC_PASS);
 	cr_assert(!j.judged);
@@ -123,7 +137,8 @@ Test(verdict, states_are_not_passes)
 Test(verdict, the_end_of_the_process)
 {
 	struct rc_case c = { .id = "unit/end", .contract = { RC_RETURNS(0) } };
-	struct rc_outcome o = { .selected = true, .attempts = 1,
+	struct rc_outcome o = { .selected = true,
+				.attempts = 1,
 				.obs.state = RC_STATE_STARTED,
 				.end = { .how = RC_END_SIGNALED,
 					 .status = SIGSEGV } };
@@ -159,9 +174,11 @@ Test(verdict, the_end_of_the_process)
 /* A timing failure runs once more, alone; the second time it stands. */
 Test(verdict, a_timing_failure_runs_again_once)
 {
-	struct rc_case c = { .id = "unit/late", .contract = {
-		RC_RETURNS(0), .ms = 100, .tol_ms = 20 } };
-	struct rc_outcome o = { .selected = true, .attempts = 1,
+	struct rc_case c = { .id = "unit/late",
+			     .contract = { RC_RETURNS(0), .ms = 100,
+					   .tol_ms = 20 } };
+	struct rc_outcome o = { .selected = true,
+				.attempts = 1,
 				.obs = { .state = RC_STATE_RAN,
 					 .elapsed_ms = 300 },
 				.end = { .how = RC_END_EXITED } };
@@ -185,11 +202,14 @@ static const struct rc_layout layout = { "unit", fields, 2 };
 
 Test(verdict, output_names_the_field)
 {
-	static const struct rc_bytes want = { .len = 4, .fill = 0,
-		.patch = { RC_PATCH_BE(2, 2, 0x0102) } };
-	struct rc_case c = { .id = "unit/out", .contract = {
-		RC_RETURNS(0), .out = &want, .layout = &layout } };
-	struct rc_obs o = { .state = RC_STATE_RAN, .out_len = 4,
+	static const struct rc_bytes want = {
+		.len = 4, .fill = 0, .patch = { RC_PATCH_BE(2, 2, 0x0102) }
+	};
+	struct rc_case c = { .id = "unit/out",
+			     .contract = { RC_RETURNS(0), .out = &want,
+					   .layout = &layout } };
+	struct rc_obs o = { .state = RC_STATE_RAN,
+			    .out_len = 4,
 			    .out = { 0, 0, 2, 1 } };
 	struct rc_judgement j;
 
@@ -205,36 +225,41 @@ Test(verdict, output_names_the_field)
 Test(verdict, bytes_orders)
 {
 	static const uint8_t raw[2] = { 9, 8 };
-	struct rc_bytes b = { .len = 8, .fill = 0xee, .patch = {
-		RC_PATCH_BE(0, 2, 0x1234), RC_PATCH_HOST(2, 2, 0x1234),
-		RC_PATCH_RAW(4, 2, raw) } };
+	struct rc_bytes b = { .len = 8,
+			      .fill = 0xee,
+			      .patch = { RC_PATCH_BE(0, 2, 0x1234),
+					 RC_PATCH_HOST(2, 2, 0x1234),
+					 RC_PATCH_RAW(4, 2, raw) } };
 	uint8_t buf[8];
 	uint16_t host = 0x1234;
 
 	rc_bytes_build(&b, buf);
 	cr_assert(buf[0] == 0x12 && buf[1] == 0x34);
 	cr_assert(!memcmp(buf + 2, &host, 2));
-	cr_assert(buf[4] == 9 && buf[5] == 8 && buf[6] == 0xee && buf[7] == 0xee);
+	cr_assert(buf[4] == 9 && buf[5] == 8 && buf[6] == 0xee &&
+		  buf[7] == 0xee);
 }
 
 Test(verdict, timing_scales_with_slowness)
 {
-	struct rc_case c = { .id = "unit/time", .contract = {
-		RC_RETURNS(0), .ms = 100, .tol_ms = 20 } };
+	struct rc_case c = { .id = "unit/time",
+			     .contract = { RC_RETURNS(0), .ms = 100,
+					   .tol_ms = 20 } };
 	struct rc_obs o = { .state = RC_STATE_RAN, .elapsed_ms = 140 };
 	struct rc_judgement j;
 
 	j = judge_case(&c, &o, 1);
 	cr_assert_eq(j.kind, RC_FAIL_TIMING, "%s", j.msg);
-	j = judge_case(&c, &o, 2);	/* tolerance 40 ms on a 2x slower host */
+	j = judge_case(&c, &o, 2); /* tolerance 40 ms on a 2x slower host */
 	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
 }
 
 /* However slow the host, half or double the documented wait fails. */
 Test(verdict, timing_tolerance_has_a_ceiling)
 {
-	struct rc_case c = { .id = "unit/time", .contract = {
-		RC_RETURNS(0), .ms = 100, .tol_ms = 40 } };
+	struct rc_case c = { .id = "unit/time",
+			     .contract = { RC_RETURNS(0), .ms = 100,
+					   .tol_ms = 40 } };
 	static const double wrong[] = { 0, 50, 200, 1000 };
 	struct rc_obs o = { .state = RC_STATE_RAN };
 	struct rc_judgement j;
@@ -254,9 +279,11 @@ Test(verdict, timing_tolerance_has_a_ceiling)
 Test(verdict, agreement)
 {
 	struct rc_group g = { .call = "unit_call", .conv = RC_CONV_NEG_ERRNO };
-	struct rc_case c = { .id = "unit/agree", .contract = {
-		RC_FAILS(), .layout = &layout } };
-	struct rc_obs a = { .state = RC_STATE_RAN, .ret = -EINVAL, .out_len = 4 };
+	struct rc_case c = { .id = "unit/agree",
+			     .contract = { RC_FAILS(), .layout = &layout } };
+	struct rc_obs a = { .state = RC_STATE_RAN,
+			    .ret = -EINVAL,
+			    .out_len = 4 };
 	struct rc_obs b = a;
 	char why[256];
 
@@ -287,21 +314,27 @@ Test(verdict, agreement)
 /* The row pipeline: rc_row_decide with a profile entry, from what each
  * implementation observed. */
 static char row_id[] = "unit/row", row_reason[] = "r", row_where[] = "f:1";
-static const struct rc_group row_group = { .call = "unit_call", .lib = "unit",
+static const struct rc_group row_group = { .call = "unit_call",
+					   .lib = "unit",
 					   .conv = RC_CONV_NEG_ERRNO };
 static const struct rc_case row_case = { .id = "unit/row",
-	.basis = RC_BASIS_DOCUMENTED, .contract = { RC_RETURNS(0) } };
+					 .basis = RC_BASIS_DOCUMENTED,
+					 .contract = { RC_RETURNS(0) } };
 
 /* system observed @sys (ended as @end), the reference passed */
 static void decide_row(struct rc_obs sys, struct rc_end end,
-		       const struct rc_profile_entry *x, struct rc_row_result *r)
+		       const struct rc_profile_entry *x,
+		       struct rc_row_result *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->oc[RC_IMPL_SYSTEM] = (struct rc_outcome){ .selected = true,
-		.obs = sys, .end = end, .attempts = 1 };
-	r->oc[RC_IMPL_REFERENCE] = (struct rc_outcome){ .selected = true,
-		.obs.state = RC_STATE_RAN, .attempts = 1,
-		.end.how = RC_END_EXITED };
+	r->oc[RC_IMPL_SYSTEM] = (struct rc_outcome){
+		.selected = true, .obs = sys, .end = end, .attempts = 1
+	};
+	r->oc[RC_IMPL_REFERENCE] =
+		(struct rc_outcome){ .selected = true,
+				     .obs.state = RC_STATE_RAN,
+				     .attempts = 1,
+				     .end.how = RC_END_EXITED };
 	rc_row_decide(&row_group, &row_case, x, 1, NULL, r);
 }
 
@@ -310,10 +343,12 @@ static void decide_row(struct rc_obs sys, struct rc_end end,
 
 Test(row, absent_is_not_ok_unless_recorded)
 {
-	struct rc_profile_entry x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
+	struct rc_profile_entry x = { .id = row_id,
+				      .kind = RC_ENTRY_XFAIL,
 				      .fail_kind = RC_FAIL_ABSENT,
 				      .applies = { [RC_IMPL_SYSTEM] = true },
-				      .reason = row_reason, .where = row_where };
+				      .reason = row_reason,
+				      .where = row_where };
 	struct rc_profile_entry any = x;
 	struct rc_obs absent = { .state = RC_STATE_ABSENT };
 	struct rc_row_result r;
@@ -330,10 +365,12 @@ Test(row, absent_is_not_ok_unless_recorded)
 
 Test(row, a_fix_is_reported_as_conforming_not_as_worse)
 {
-	struct rc_profile_entry x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
+	struct rc_profile_entry x = { .id = row_id,
+				      .kind = RC_ENTRY_XFAIL,
 				      .fail_kind = RC_FAIL_ERRNO,
 				      .applies = { [RC_IMPL_SYSTEM] = true },
-				      .reason = row_reason, .where = row_where };
+				      .reason = row_reason,
+				      .where = row_where };
 	struct rc_row_result r;
 
 	decide_row(RAN(0), EXITED, &x, &r);
@@ -342,18 +379,22 @@ Test(row, a_fix_is_reported_as_conforming_not_as_worse)
 	/* another kind of failure: stale, and no excuse */
 	decide_row(RAN(5), EXITED, &x, &r);
 	cr_assert(r.bad && !r.conforms_now && r.oc[0].j.verdict == RC_FAIL);
-	decide_row(RAN(0), ((struct rc_end){ .how = RC_END_SIGNALED,
-					     .status = SIGSEGV }), &x, &r);
+	decide_row(
+		RAN(0),
+		((struct rc_end){ .how = RC_END_SIGNALED, .status = SIGSEGV }),
+		&x, &r);
 	cr_assert(r.bad && !r.conforms_now && r.stale[0]);
 	cr_assert_eq(r.oc[0].j.verdict, RC_CRASH);
 }
 
 Test(row, an_entry_applies_to_each_implementation_on_its_own)
 {
-	struct rc_profile_entry x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
+	struct rc_profile_entry x = { .id = row_id,
+				      .kind = RC_ENTRY_XFAIL,
 				      .fail_kind = RC_FAIL_RETURN,
 				      .applies = { true, true },
-				      .reason = row_reason, .where = row_where };
+				      .reason = row_reason,
+				      .where = row_where };
 	struct rc_row_result r;
 
 	/* the system fails as recorded, the reference passes: its XPASS
@@ -366,7 +407,8 @@ Test(row, an_entry_applies_to_each_implementation_on_its_own)
 
 Test(row, skip_entries_obey_their_scope)
 {
-	struct rc_profile_entry x = { .id = row_id, .kind = RC_ENTRY_SKIP,
+	struct rc_profile_entry x = { .id = row_id,
+				      .kind = RC_ENTRY_SKIP,
 				      .applies = { [RC_IMPL_SYSTEM] = true } };
 
 	cr_assert(rc_entry_skips(&x, RC_IMPL_SYSTEM));
@@ -409,14 +451,17 @@ Test(verdict, errno_as_return_is_positive)
 Test(row, pinned_entries_cover_only_the_known_answer)
 {
 	static char pin[] = "56", flow[] = "grh.flow_label";
-	struct rc_profile_entry x = { .id = row_id, .kind = RC_ENTRY_XFAIL,
-				      .fail_kind = RC_FAIL_RETURN, .pin = pin,
-				      .reason = row_reason, .where = row_where,
+	struct rc_profile_entry x = { .id = row_id,
+				      .kind = RC_ENTRY_XFAIL,
+				      .fail_kind = RC_FAIL_RETURN,
+				      .pin = pin,
+				      .reason = row_reason,
+				      .where = row_where,
 				      .applies = { [RC_IMPL_SYSTEM] = true } };
 	struct rc_obs out = RAN(0);
 	struct rc_row_result r;
 
-	decide_row(RAN(3), EXITED, &x, &r);	/* 3, not 56 */
+	decide_row(RAN(3), EXITED, &x, &r); /* 3, not 56 */
 	cr_assert(r.bad && r.stale[0], "%s", r.stale);
 	decide_row(RAN(56), EXITED, &x, &r);
 	cr_assert(!r.bad && r.oc[0].j.verdict == RC_XFAIL, "%s", r.stale);

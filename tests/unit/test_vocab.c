@@ -25,7 +25,8 @@ Test(vocab, every_name_reads_back_as_itself)
 		cr_assert_eq(rc_entry_kind_parse(rc_entry_kind_name(i)), i);
 	cr_assert_eq(rc_verdict_parse("BOGUS"), -1);
 	cr_assert_eq(rc_verdict_parse(NULL), -1);
-	cr_assert_eq(rc_fail_kind_parse(""), -1, "the empty qualifier is "
+	cr_assert_eq(rc_fail_kind_parse(""), -1,
+		     "the empty qualifier is "
 		     "no qualifier");
 	cr_assert_eq(rc_basis_parse("none"), -1);
 }
@@ -50,11 +51,12 @@ Test(vocab, what_the_verdicts_imply)
 	/* ran: the call was run; CRASH and HANG too (one definition) */
 	cr_assert(rc_verdict_ran(RC_CRASH) && rc_verdict_ran(RC_HANG));
 	cr_assert(!rc_verdict_ran(RC_SKIP) && !rc_verdict_ran(RC_ABSENT) &&
-		  !rc_verdict_ran(RC_UNSUPPORTED) && !rc_verdict_ran(RC_BROKEN));
+		  !rc_verdict_ran(RC_UNSUPPORTED) &&
+		  !rc_verdict_ran(RC_BROKEN));
 	cr_assert(!rc_verdict_bad(RC_PASS) && !rc_verdict_bad(RC_XFAIL) &&
 		  !rc_verdict_bad(RC_SKIP));
 	cr_assert(rc_verdict_bad(RC_ABSENT), "a missing documented call "
-		  "does not conform");
+					     "does not conform");
 	/* a break is a failure against the basis; XPASS and BROKEN are no
 	 * statement about the call */
 	cr_assert(rc_verdict_breaks(RC_XFAIL) && !rc_verdict_breaks(RC_XPASS) &&

@@ -222,6 +222,7 @@ e2e: all $(SHIMS)
 NPROC := $(shell nproc 2> /dev/null || echo 1)
 SUBMAKE = $(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s)
 check:
+	@$(SUBMAKE) style
 	@$(SUBMAKE) -j$(NPROC) all $(SHIMS) $(BUILD)/unit-tests $(BUILD)/bench
 	@$(SUBMAKE) unit e2e
 

@@ -106,7 +106,8 @@ int rc_device_find_peer(const struct rc_device *dev, struct rc_device *peer)
 
 	n = scandir(RC_SYSFS_IB, &names, NULL, alphasort);
 	for (i = 0; i < n; i++) {
-		memset(peer, 0, sizeof(*peer));
+		if (ret)
+			memset(peer, 0, sizeof(*peer));
 		if (ret && names[i]->d_name[0] != '.' &&
 		    strcmp(dev->name, names[i]->d_name)) {
 			port = first_active_port(names[i]->d_name, peer);

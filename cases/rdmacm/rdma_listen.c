@@ -152,6 +152,7 @@ static void other_address_unheard(const struct listen_row *row,
 	struct rdma_conn_param c;
 	struct rdma_cm_event *ev;
 	struct cm_pair six;
+	bool refused;
 	int type;
 
 	memset(&six, 0, sizeof(six));
@@ -161,10 +162,12 @@ static void other_address_unheard(const struct listen_row *row,
 	if (!cm_pair_open(ctx, &six, AF_INET6, p->qp, ctx->ops, ctx->ops))
 		goto out;
 	cm_client_param(&c, NULL, 0);
-	if (!cm_resolve(ctx, &six) || ctx->ops->rdma_connect(six.cli.id, &c)) {
+	if (!cm_resolve(ctx, &six)) {
 		cm_broken(ctx, "the client of the IPv6 address");
 		goto out;
 	}
+	/* iWARP's connect is a TCP one: refused at once is also unheard */
+	refused = ctx->ops->rdma_connect(six.cli.id, &c) != 0;
 	type = cm_next(ctx, &p->srv, CM_QUIET_MS, &ev);
 	if (type >= 0) {
 		rc_obs_violation(ctx->obs,
@@ -175,7 +178,7 @@ static void other_address_unheard(const struct listen_row *row,
 			p->srv.conn = ev->id;
 		ctx->ops->rdma_ack_cm_event(ev);
 	}
-	type = cm_next(ctx, &six.cli, CM_WAIT_MS, &ev);
+	type = refused ? -1 : cm_next(ctx, &six.cli, CM_WAIT_MS, &ev);
 	if (type == RDMA_CM_EVENT_ESTABLISHED ||
 	    type == RDMA_CM_EVENT_CONNECT_RESPONSE)
 		rc_obs_violation(ctx->obs, "client_event %s",

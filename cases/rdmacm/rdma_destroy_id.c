@@ -9,8 +9,8 @@
  *
  * - an event of the id held: the call returns once another thread
  *   acknowledges it, 300 ms later (the call timed)
- * - an address resolution under way (to an address nobody answers, 400
- *   ms): 0, and no event comes on the channel after it, even past the
+ * - an address resolution under way (to an address nobody answers, 200
+ *   ms): 0, and no event comes on the channel after it, for twice the
  *   resolution's timeout
  */
 #include <pthread.h>
@@ -26,6 +26,7 @@
 	"Destroys the specified rdma_cm_id and cancels any " \
 	"outstanding asynchronous operation."
 #define HOLD_MS 300
+#define RESOLVE_MS 200
 
 struct did_row;
 typedef void did_check(const struct did_row *row, struct rc_ctx *ctx,
@@ -53,7 +54,8 @@ static const struct did_row rows[] = {
 		 .doc = DOC_CANCEL,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "destroyed while its address resolution waits: 0, "
-			 "and no event on the channel for 600 ms after",
+			 "and no event on the channel for 400 ms after, "
+			 "twice its timeout (200 ms)",
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = cancels_resolution },
@@ -112,7 +114,7 @@ static void cancels_resolution(const struct did_row *row, struct rc_ctx *ctx,
 	((uint8_t *)&((struct sockaddr_in *)&dst)->sin_addr)[3] = 0x77;
 	if (ctx->ops->rdma_resolve_addr(p->cli.id,
 					(struct sockaddr *)&p->cli_addr,
-					(struct sockaddr *)&dst, 400)) {
+					(struct sockaddr *)&dst, RESOLVE_MS)) {
 		cm_broken(ctx, "rdma_resolve_addr");
 		return;
 	}
@@ -120,7 +122,7 @@ static void cancels_resolution(const struct did_row *row, struct rc_ctx *ctx,
 	if (ret)
 		return;
 	p->cli.id = NULL;
-	type = cm_next(ctx, &p->cli, 2 * CM_QUIET_MS, &ev);
+	type = cm_next(ctx, &p->cli, 2 * RESOLVE_MS, &ev);
 	if (type >= 0) {
 		rc_obs_violation(ctx->obs,
 				 "event %s after the id was "

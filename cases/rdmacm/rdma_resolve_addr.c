@@ -191,28 +191,28 @@ static void on_peer(struct rc_ctx *ctx, struct cm_pair *p)
 
 /* The call observed: from the peer's address, or (@no_src) from none. */
 static int observe(struct rc_ctx *ctx, struct cm_pair *p,
-		   struct sockaddr_storage *dst, bool no_src)
+		   struct sockaddr_storage *dst, bool no_src, int timeout_ms)
 {
 	int ret;
 
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_resolve_addr(
 				p->cli.id,
 				no_src ? NULL : (struct sockaddr *)&p->cli_addr,
-				(struct sockaddr *)dst, CM_RESOLVE_MS));
+				(struct sockaddr *)dst, timeout_ms));
 	return ret;
 }
 
 static void resolved_on_peer(const struct ra_row *row, struct rc_ctx *ctx,
 			     struct cm_pair *p, struct sockaddr_storage *dst)
 {
-	if (!observe(ctx, p, dst, false))
+	if (!observe(ctx, p, dst, false, CM_RESOLVE_MS))
 		on_peer(ctx, p);
 }
 
 static void src_from_routes(const struct ra_row *row, struct rc_ctx *ctx,
 			    struct cm_pair *p, struct sockaddr_storage *dst)
 {
-	if (!observe(ctx, p, dst, true))
+	if (!observe(ctx, p, dst, true, CM_RESOLVE_MS))
 		on_peer(ctx, p);
 }
 
@@ -220,7 +220,7 @@ static void nonlocal_src_fails(const struct ra_row *row, struct rc_ctx *ctx,
 			       struct cm_pair *p, struct sockaddr_storage *dst)
 {
 	((uint8_t *)&((struct sockaddr_in *)&p->cli_addr)->sin_addr)[3] = 0x63;
-	observe(ctx, p, dst, false);
+	observe(ctx, p, dst, false, CM_RESOLVE_MS);
 }
 
 static void no_route_fails(const struct ra_row *row, struct rc_ctx *ctx,
@@ -229,7 +229,7 @@ static void no_route_fails(const struct ra_row *row, struct rc_ctx *ctx,
 	struct rdma_cm_event *ev;
 	int type;
 
-	if (observe(ctx, p, dst, false))
+	if (observe(ctx, p, dst, false, TIMEOUT_MS))
 		return;
 	type = cm_next(ctx, &p->cli, CM_WAIT_MS, &ev);
 	if (type != RDMA_CM_EVENT_ADDR_ERROR)

@@ -8,10 +8,11 @@
  * with the number of events it reported for the id; the reference waits
  * until the caller has acknowledged as many.
  *
- * An id's device is opened when the kernel binds it (by node GUID).  A
- * connected id's (RDMA_PS_TCP) is the verbs reference's, so that its QPs
- * are the reference's too; a datagram id's is libibverbs' own, whose
- * data path the multicast rows use (the verbs reference has none yet).
+ * An id's device is opened when the kernel binds it (by node GUID), once
+ * per process and device for all its ids.  A connected id's
+ * (RDMA_PS_TCP) is the verbs reference's, so that its QPs are the
+ * reference's too; a datagram id's is libibverbs' own, whose data path
+ * the multicast rows use (the verbs reference has none yet).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -67,12 +68,12 @@ struct ref_id *ref_cm_id_new(struct rdma_event_channel *channel, void *context,
 	return r;
 }
 
+static void put_device(struct ibv_context *c);
+
 void ref_cm_id_free(struct ref_id *r)
 {
 	if (r->own_verbs)
-		(r->id.qp_type == IBV_QPT_UD ?
-			 ibv_close_device :
-			 ref_ibv_close_device)(r->own_verbs);
+		put_device(r->own_verbs);
 	pthread_cond_destroy(&r->acked_cond);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
@@ -154,6 +155,67 @@ static struct ibv_context *open_by_guid(uint64_t guid_be, bool ud)
 	return c;
 }
 
+/*
+ * A process's ids share one context per device and kind (as librdmacm
+ * keeps one per device), opened for the first id bound to it and closed
+ * with the last: a context per id would cost a device list and an open
+ * each time.
+ */
+#define MAX_DEVICES 16
+static struct shared_dev {
+	uint64_t guid_be;
+	bool ud;
+	struct ibv_context *c;
+	unsigned int refs;
+} devs[MAX_DEVICES];
+static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct ibv_context *get_device(uint64_t guid_be, bool ud)
+{
+	struct shared_dev *free_slot = NULL, *d = NULL;
+	struct ibv_context *c = NULL;
+	int i;
+
+	pthread_mutex_lock(&devs_lock);
+	for (i = 0; i < MAX_DEVICES && !d; i++) {
+		if (devs[i].refs && devs[i].guid_be == guid_be &&
+		    devs[i].ud == ud)
+			d = &devs[i];
+		else if (!devs[i].refs && !free_slot)
+			free_slot = &devs[i];
+	}
+	if (!d && free_slot) {
+		free_slot->c = open_by_guid(guid_be, ud);
+		if (free_slot->c) {
+			d = free_slot;
+			d->guid_be = guid_be;
+			d->ud = ud;
+		}
+	}
+	if (d) {
+		d->refs++;
+		c = d->c;
+	}
+	pthread_mutex_unlock(&devs_lock);
+	return c;
+}
+
+static void put_device(struct ibv_context *c)
+{
+	int i;
+
+	pthread_mutex_lock(&devs_lock);
+	for (i = 0; i < MAX_DEVICES; i++) {
+		if (!devs[i].refs || devs[i].c != c)
+			continue;
+		if (!--devs[i].refs)
+			(devs[i].ud ? ibv_close_device :
+				      ref_ibv_close_device)(c);
+		break;
+	}
+	pthread_mutex_unlock(&devs_lock);
+}
+
 socklen_t ref_cm_addr_len(const struct sockaddr *a)
 {
 	if (!a)
@@ -179,8 +241,7 @@ int ref_cm_sync_addr(struct ref_id *r)
 	memcpy(&r->id.route.addr.dst_storage, &a.dst, sizeof(a.dst));
 	if (!a.node_guid_be || r->own_verbs) /* no device, or known */
 		return 0;
-	r->own_verbs =
-		open_by_guid(a.node_guid_be, r->id.qp_type == IBV_QPT_UD);
+	r->own_verbs = get_device(a.node_guid_be, r->id.qp_type == IBV_QPT_UD);
 	if (!r->own_verbs)
 		return ref_cm_fail(ENODEV);
 	r->id.verbs = r->own_verbs;

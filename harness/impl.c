@@ -284,10 +284,10 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 				system_ibv_query_gid_table :
 				NULL;
 		system_inline_verbs(&system_ops);
-		system_ops.rdma_get_local_addr = lib_rdmacm.handle ?
-			system_rdma_get_local_addr : NULL;
-		system_ops.rdma_get_peer_addr = lib_rdmacm.handle ?
-			system_rdma_get_peer_addr : NULL;
+		system_ops.rdma_get_local_addr =
+			lib_rdmacm.handle ? system_rdma_get_local_addr : NULL;
+		system_ops.rdma_get_peer_addr =
+			lib_rdmacm.handle ? system_rdma_get_peer_addr : NULL;
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
 #undef RC_SYS_RDMACM

@@ -98,6 +98,32 @@ int rc_device_find(const char *want, struct rc_device *d)
 	return find_first(NULL, d);
 }
 
+int rc_device_find_peer(const struct rc_device *dev, struct rc_device *peer)
+{
+	enum rc_link link = rc_device_link(dev);
+	struct dirent **names;
+	int n, i, port, ret = -ENODEV;
+
+	n = scandir(RC_SYSFS_IB, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		if (ret)
+			memset(peer, 0, sizeof(*peer));
+		if (ret && names[i]->d_name[0] != '.' &&
+		    strcmp(dev->name, names[i]->d_name)) {
+			port = first_active_port(names[i]->d_name, peer);
+			snprintf(peer->name, sizeof(peer->name), "%s",
+				 names[i]->d_name);
+			peer->port = port;
+			if (port > 0 && rc_device_link(peer) == link)
+				ret = 0;
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return ret ? rc_device_find_other(dev->name, peer) : 0;
+}
+
 static int find_first(const char * not, struct rc_device *d)
 {
 	struct dirent **names;

@@ -25,6 +25,10 @@ struct rc_device {
 int rc_device_find(const char *want, struct rc_device *d);
 /* The first device other than @not with an ACTIVE port: 0 or -ENODEV. */
 int rc_device_find_other(const char * not, struct rc_device *d);
+/* The peer of @dev: the first other device with an ACTIVE port whose link
+ * is @dev's kind (rxe1 for rxe0, siw1 for siw0), else any other; 0 or
+ * -ENODEV. */
+int rc_device_find_peer(const struct rc_device *dev, struct rc_device *peer);
 /* The "device" object of the results: a fingerprint read from sysfs. */
 void rc_device_fingerprint(const struct rc_device *d, struct rc_str *b);
 /* The kind of link of the device's port, from sysfs's node_type and

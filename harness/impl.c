@@ -238,6 +238,18 @@ static void system_inline_verbs(struct rc_ops *o)
 	o->ibv_req_notify_cq = has_lib ? system_ibv_req_notify_cq : NULL;
 }
 
+/* <rdma/rdma_cma.h>'s inline address calls, as the header has them: the
+ * id's own route addresses.  Installed when librdmacm is there. */
+static struct sockaddr *system_rdma_get_local_addr(struct rdma_cm_id *id)
+{
+	return rdma_get_local_addr(id);
+}
+
+static struct sockaddr *system_rdma_get_peer_addr(struct rdma_cm_id *id)
+{
+	return rdma_get_peer_addr(id);
+}
+
 static bool system_resolved;
 
 static const struct rc_ops reference_ops = { .name = "reference",
@@ -272,6 +284,10 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 				system_ibv_query_gid_table :
 				NULL;
 		system_inline_verbs(&system_ops);
+		system_ops.rdma_get_local_addr =
+			lib_rdmacm.handle ? system_rdma_get_local_addr : NULL;
+		system_ops.rdma_get_peer_addr =
+			lib_rdmacm.handle ? system_rdma_get_peer_addr : NULL;
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
 #undef RC_SYS_RDMACM

@@ -227,31 +227,53 @@
 	X(ibv_detach_mcast, int,                                               \
 	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))
 
-#define RC_RDMACM_CALLS(X)                                                 \
-	X(rdma_create_event_channel, struct rdma_event_channel *, (void))  \
-	X(rdma_destroy_event_channel, void,                                \
-	  (struct rdma_event_channel * channel))                           \
-	X(rdma_create_id, int,                                             \
-	  (struct rdma_event_channel * channel, struct rdma_cm_id * *id,   \
-	   void *context, enum rdma_port_space ps))                        \
-	X(rdma_destroy_id, int, (struct rdma_cm_id * id))                  \
-	X(rdma_bind_addr, int,                                             \
-	  (struct rdma_cm_id * id, struct sockaddr * addr))                \
-	X(rdma_join_multicast, int,                                        \
-	  (struct rdma_cm_id * id, struct sockaddr * addr, void *context)) \
-	X(rdma_join_multicast_ex, int,                                     \
-	  (struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * attr,  \
-	   void *context))                                                 \
-	X(rdma_leave_multicast, int,                                       \
-	  (struct rdma_cm_id * id, struct sockaddr * addr))                \
-	X(rdma_get_cm_event, int,                                          \
-	  (struct rdma_event_channel * channel,                            \
-	   struct rdma_cm_event * *event))                                 \
-	X(rdma_ack_cm_event, int, (struct rdma_cm_event * event))          \
-	X(rdma_create_qp, int,                                             \
-	  (struct rdma_cm_id * id, struct ibv_pd * pd,                     \
-	   struct ibv_qp_init_attr * qp_init_attr))                        \
-	X(rdma_destroy_qp, void, (struct rdma_cm_id * id))
+#define RC_RDMACM_CALLS(X)                                                   \
+	X(rdma_create_event_channel, struct rdma_event_channel *, (void))    \
+	X(rdma_destroy_event_channel, void,                                  \
+	  (struct rdma_event_channel * channel))                             \
+	X(rdma_create_id, int,                                               \
+	  (struct rdma_event_channel * channel, struct rdma_cm_id * *id,     \
+	   void *context, enum rdma_port_space ps))                          \
+	X(rdma_destroy_id, int, (struct rdma_cm_id * id))                    \
+	X(rdma_bind_addr, int,                                               \
+	  (struct rdma_cm_id * id, struct sockaddr * addr))                  \
+	X(rdma_join_multicast, int,                                          \
+	  (struct rdma_cm_id * id, struct sockaddr * addr, void *context))   \
+	X(rdma_join_multicast_ex, int,                                       \
+	  (struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * attr,    \
+	   void *context))                                                   \
+	X(rdma_leave_multicast, int,                                         \
+	  (struct rdma_cm_id * id, struct sockaddr * addr))                  \
+	X(rdma_get_cm_event, int,                                            \
+	  (struct rdma_event_channel * channel,                              \
+	   struct rdma_cm_event * *event))                                   \
+	X(rdma_ack_cm_event, int, (struct rdma_cm_event * event))            \
+	X(rdma_create_qp, int,                                               \
+	  (struct rdma_cm_id * id, struct ibv_pd * pd,                       \
+	   struct ibv_qp_init_attr * qp_init_attr))                          \
+	X(rdma_destroy_qp, void, (struct rdma_cm_id * id))                   \
+	X(rdma_resolve_addr, int,                                            \
+	  (struct rdma_cm_id * id, struct sockaddr * src_addr,               \
+	   struct sockaddr * dst_addr, int timeout_ms))                      \
+	X(rdma_resolve_route, int, (struct rdma_cm_id * id, int timeout_ms)) \
+	X(rdma_listen, int, (struct rdma_cm_id * id, int backlog))           \
+	X(rdma_connect, int,                                                 \
+	  (struct rdma_cm_id * id, struct rdma_conn_param * conn_param))     \
+	X(rdma_accept, int,                                                  \
+	  (struct rdma_cm_id * id, struct rdma_conn_param * conn_param))     \
+	X(rdma_reject, int,                                                  \
+	  (struct rdma_cm_id * id, const void *private_data,                 \
+	   uint8_t private_data_len))                                        \
+	X(rdma_establish, int, (struct rdma_cm_id * id))                     \
+	X(rdma_disconnect, int, (struct rdma_cm_id * id))                    \
+	X(rdma_init_qp_attr, int,                                            \
+	  (struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr,             \
+	   int *qp_attr_mask))                                               \
+	X(rdma_get_src_port, __be16, (struct rdma_cm_id * id))               \
+	X(rdma_get_dst_port, __be16, (struct rdma_cm_id * id))               \
+	X(rdma_get_local_addr, struct sockaddr *, (struct rdma_cm_id * id))  \
+	X(rdma_get_peer_addr, struct sockaddr *, (struct rdma_cm_id * id))   \
+	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 

@@ -394,7 +394,7 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 		t->link = rc_device_link(dev);
 		t->umad = rc_device_umad(dev);
 	}
-	if (!ret && !rc_device_find_other(dev->name, peer)) {
+	if (!ret && !rc_device_find_peer(dev, peer)) {
 		t->peer = peer->name;
 		t->peer_port = peer->port;
 	}

@@ -104,6 +104,9 @@ void member_close(struct rc_ctx *ctx, struct member *m)
 {
 	const struct rc_ops *ops = ctx->ops;
 
+	if (m->held)
+		ops->rdma_ack_cm_event(m->held);
+	m->held = NULL;
 	if (m->id && m->id->qp)
 		ops->rdma_destroy_qp(m->id);
 	if (m->mr)
@@ -168,6 +171,8 @@ bool member_join(struct rc_ctx *ctx, struct member *m,
 	m->group_qkey = ev->param.ud.qkey;
 	if (!hold)
 		ctx->ops->rdma_ack_cm_event(ev);
+	else
+		m->held = ev;
 	return true;
 }
 

@@ -32,6 +32,9 @@ struct member {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
+	/* an event member_join held: acknowledged before the id goes
+	 * (rdma_get_cm_event(3): destroying the id waits for it) */
+	struct rdma_cm_event *held;
 	uint8_t buf[VRES_SLOTS * VRES_SLOT];
 	struct ibv_ah_attr group_ah;
 	uint32_t group_qkey;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The reference librdmacm: enough of it for rdma_leave_multicast(3) and
- * what its cases need (channels, ids, bind, join, events, a UD QP),
+ * The reference librdmacm: channels, ids, bind, multicast join and leave,
+ * address and route resolution, connections, events, QPs,
  * written from the librdmacm man pages and the kernel's rdma_cm command
  * interface.  It never calls librdmacm.  Its ids are its own objects
  * behind a struct rdma_cm_id; never mix them with librdmacm's.  The QP's
@@ -29,6 +29,23 @@ int ref_rdma_leave_multicast(struct rdma_cm_id *id, struct sockaddr *addr);
 int ref_rdma_get_cm_event(struct rdma_event_channel *channel,
 			  struct rdma_cm_event **event);
 int ref_rdma_ack_cm_event(struct rdma_cm_event *event);
+int ref_rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
+			  struct sockaddr *dst_addr, int timeout_ms);
+int ref_rdma_resolve_route(struct rdma_cm_id *id, int timeout_ms);
+int ref_rdma_listen(struct rdma_cm_id *id, int backlog);
+int ref_rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param);
+int ref_rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param);
+int ref_rdma_reject(struct rdma_cm_id *id, const void *private_data,
+		    uint8_t private_data_len);
+int ref_rdma_establish(struct rdma_cm_id *id);
+int ref_rdma_disconnect(struct rdma_cm_id *id);
+int ref_rdma_init_qp_attr(struct rdma_cm_id *id, struct ibv_qp_attr *qp_attr,
+			  int *qp_attr_mask);
+__be16 ref_rdma_get_src_port(struct rdma_cm_id *id);
+__be16 ref_rdma_get_dst_port(struct rdma_cm_id *id);
+struct sockaddr *ref_rdma_get_local_addr(struct rdma_cm_id *id);
+struct sockaddr *ref_rdma_get_peer_addr(struct rdma_cm_id *id);
+const char *ref_rdma_event_str(enum rdma_cm_event_type event);
 int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 		       struct ibv_qp_init_attr *qp_init_attr);
 void ref_rdma_destroy_qp(struct rdma_cm_id *id);

@@ -83,7 +83,7 @@ int ucma_bind(int fd, uint32_t id, const struct sockaddr *addr, socklen_t len)
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_BIND, &cmd, sizeof(cmd), 0);
 }
 
-int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be, uint8_t *port)
+int ucma_query_addr(int fd, uint32_t id, struct ucma_addr *a)
 {
 	struct rdma_ucm_query_addr_resp resp = {};
 	struct rdma_ucm_query cmd = { .response = (uintptr_t)&resp,
@@ -93,9 +93,96 @@ int ucma_query_addr(int fd, uint32_t id, uint64_t *node_guid_be, uint8_t *port)
 	if (ucma_cmd(fd, RDMA_USER_CM_CMD_QUERY, &cmd, sizeof(cmd),
 		     sizeof(resp)))
 		return -1;
-	*node_guid_be = resp.node_guid;
-	*port = resp.port_num;
+	memset(a, 0, sizeof(*a));
+	a->node_guid_be = resp.node_guid;
+	a->port = resp.port_num;
+	memcpy(&a->src, &resp.src_addr,
+	       sizeof(a->src) < resp.src_size ? sizeof(a->src) : resp.src_size);
+	memcpy(&a->dst, &resp.dst_addr,
+	       sizeof(a->dst) < resp.dst_size ? sizeof(a->dst) : resp.dst_size);
 	return 0;
+}
+
+int ucma_resolve_addr(int fd, uint32_t id, const struct sockaddr *src,
+		      socklen_t src_len, const struct sockaddr *dst,
+		      socklen_t dst_len, uint32_t timeout_ms)
+{
+	struct rdma_ucm_resolve_addr cmd = { .id = id,
+					     .timeout_ms = timeout_ms,
+					     .src_size = src_len,
+					     .dst_size = dst_len };
+
+	if (src_len > sizeof(cmd.src_addr) || dst_len > sizeof(cmd.dst_addr))
+		return errno = EINVAL, -1;
+	if (src_len)
+		memcpy(&cmd.src_addr, src, src_len);
+	memcpy(&cmd.dst_addr, dst, dst_len);
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ADDR, &cmd, sizeof(cmd),
+			0);
+}
+
+int ucma_resolve_route(int fd, uint32_t id, uint32_t timeout_ms)
+{
+	struct rdma_ucm_resolve_route cmd = { .id = id,
+					      .timeout_ms = timeout_ms };
+
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_RESOLVE_ROUTE, &cmd, sizeof(cmd),
+			0);
+}
+
+int ucma_listen(int fd, uint32_t id, uint32_t backlog)
+{
+	struct rdma_ucm_listen cmd = { .id = id, .backlog = backlog };
+
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_LISTEN, &cmd, sizeof(cmd), 0);
+}
+
+static void conn_to_kernel(const struct ucma_conn *p,
+			   struct rdma_ucm_conn_param *k)
+{
+	k->qp_num = p->qp_num;
+	memcpy(k->private_data, p->private_data, p->private_data_len);
+	k->private_data_len = p->private_data_len;
+	k->srq = p->srq;
+	k->responder_resources = p->responder_resources;
+	k->initiator_depth = p->initiator_depth;
+	k->flow_control = p->flow_control;
+	k->retry_count = p->retry_count;
+	k->rnr_retry_count = p->rnr_retry_count;
+	k->valid = 1;
+}
+
+int ucma_connect(int fd, uint32_t id, const struct ucma_conn *p)
+{
+	struct rdma_ucm_connect cmd = { .id = id };
+
+	conn_to_kernel(p, &cmd.conn_param);
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_CONNECT, &cmd, sizeof(cmd), 0);
+}
+
+int ucma_accept(int fd, uint32_t id, uint64_t uid, const struct ucma_conn *p)
+{
+	struct rdma_ucm_accept cmd = { .id = id, .uid = uid };
+
+	if (p)
+		conn_to_kernel(p, &cmd.conn_param);
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_ACCEPT, &cmd, sizeof(cmd), 0);
+}
+
+int ucma_reject(int fd, uint32_t id, const void *data, uint8_t len)
+{
+	struct rdma_ucm_reject cmd = { .id = id, .private_data_len = len };
+
+	if (len)
+		memcpy(cmd.private_data, data, len);
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_REJECT, &cmd, sizeof(cmd), 0);
+}
+
+int ucma_disconnect(int fd, uint32_t id)
+{
+	struct rdma_ucm_disconnect cmd = { .id = id };
+
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_DISCONNECT, &cmd, sizeof(cmd), 0);
 }
 
 int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
@@ -142,22 +229,27 @@ int ucma_get_event(int fd, struct ucma_event *ev)
 	ev->qp_num = resp.param.ud.qp_num;
 	ev->qkey = resp.param.ud.qkey;
 	ev->ah_attr = resp.param.ud.ah_attr;
+	ev->conn.qp_num = resp.param.conn.qp_num;
+	memcpy(ev->conn.private_data, resp.param.conn.private_data,
+	       sizeof(ev->conn.private_data));
+	ev->conn.private_data_len = resp.param.conn.private_data_len;
+	ev->conn.srq = resp.param.conn.srq;
+	ev->conn.responder_resources = resp.param.conn.responder_resources;
+	ev->conn.initiator_depth = resp.param.conn.initiator_depth;
+	ev->conn.flow_control = resp.param.conn.flow_control;
+	ev->conn.retry_count = resp.param.conn.retry_count;
+	ev->conn.rnr_retry_count = resp.param.conn.rnr_retry_count;
 	return 0;
 }
 
-int ucma_init_qp_attr(int fd, uint32_t id, int state, uint32_t *qkey,
-		      uint16_t *pkey_index, uint8_t *port)
+int ucma_init_qp_attr(int fd, uint32_t id, int state,
+		      struct ib_uverbs_qp_attr *attr)
 {
-	struct ib_uverbs_qp_attr resp = {};
-	struct rdma_ucm_init_qp_attr cmd = { .response = (uintptr_t)&resp,
+	struct rdma_ucm_init_qp_attr cmd = { .response = (uintptr_t)attr,
 					     .id = id,
 					     .qp_state = state };
 
-	if (ucma_cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &cmd, sizeof(cmd),
-		     sizeof(resp)))
-		return -1;
-	*qkey = resp.qkey;
-	*pkey_index = resp.pkey_index;
-	*port = resp.port_num;
-	return 0;
+	memset(attr, 0, sizeof(*attr));
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &cmd, sizeof(cmd),
+			sizeof(*attr));
 }

@@ -171,9 +171,15 @@ def test_every_row_states_its_basis():
     print("rows per basis:", counts)
 
 
-# The pages whose functions are in scope: all of libibumad's, and the
-# address-handle, GID and multicast pages of libibverbs and librdmacm.
-IN_SCOPE = re.compile(r"^(umad_|ibv_\w*(_ah|_gid|mcast)|rdma_\w*multicast)")
+# The pages whose functions are in scope: all of libibumad's, the
+# address-handle, GID and multicast pages of libibverbs and librdmacm, and
+# librdmacm's connections (#31: those with rows so far).
+IN_SCOPE = re.compile(r"^(umad_|ibv_\w*(_ah|_gid|mcast)|rdma_\w*multicast|"
+                      r"rdma_(resolve_addr|resolve_route|listen|connect|"
+                      r"accept|reject|establish|disconnect|init_qp_attr|"
+                      r"get_src_port|get_dst_port|get_local_addr|"
+                      r"get_peer_addr|event_str|create_qp|destroy_qp|"
+                      r"destroy_id|get_cm_event)$)")
 # libibverbs' control path (#29): devices and ports, the strings and the
 # rate helpers, fork support, PDs, MRs, MWs, completion channels and CQs,
 # and the imports its providers lack.  By name: their pages also document

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_accept(3): "Called from the listening side to accept a connection
+ * or datagram service lookup request."  "If the conn_param parameter is
+ * NULL, the values reported in the connection request event are used,
+ * adjusted down based on local hardware restrictions."  INFINIBAND
+ * SPECIFIC: "The length of the private data provided by the user is
+ * limited to 196 bytes for RDMA_PS_TCP, or 136 bytes for RDMA_PS_UDP."
+ * "Returns 0 on success, or -1 on error."
+ *
+ * - IPv4 and IPv6, QPs on both ends: ESTABLISHED on both
+ * - 196 bytes of private data, all distinct: the client's
+ *   CONNECT_RESPONSE carries them exactly; 197: -1, and the client is
+ *   not connected (no CONNECT_RESPONSE; Linux rejects it)
+ * - conn_param NULL: the client's reply has the request's depths (the
+ *   client's own, crossed back)
+ */
+#include <string.h>
+
+#include "rdmacm_conn.h"
+
+#define DOC_ACCEPT                                               \
+	"Called from the listening side to accept a connection " \
+	"or datagram service lookup request."
+#define DOC_196                                                   \
+	"The length of the private data provided by the user is " \
+	"limited to 196 bytes for RDMA_PS_TCP, or 136 bytes for RDMA_PS_UDP."
+#define DOC_NULL                                                            \
+	"If the conn_param parameter is NULL, the values reported "         \
+	"in the connection request event are used, adjusted down based on " \
+	"local hardware restrictions."
+
+struct accept_row;
+typedef void accept_check(const struct accept_row *row, struct rc_ctx *ctx);
+
+struct accept_row {
+	struct rc_case c;
+	accept_check *check;
+	int family;
+	uint8_t len;
+};
+
+static accept_check establishes, reply_carries_data, too_long_fails,
+	null_param_uses_request;
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
+
+static const struct accept_row rows[] = {
+	{ .c = { .id = "rdmacm/accept/ipv4-established",
+		 .doc = DOC_ACCEPT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0, then ESTABLISHED on both ends (QPs on both)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = establishes,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/accept/ipv6-established",
+		 .doc = DOC_ACCEPT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same over IPv6",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = establishes,
+	  .family = AF_INET6 },
+	{ .c = { .id = "rdmacm/accept/private-data-196-exact",
+		 .doc = DOC_196,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "196 bytes, all distinct: 0, and the client's "
+			 "CONNECT_RESPONSE (no QP) carries exactly them",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = reply_carries_data,
+	  .family = AF_INET,
+	  .len = 196 },
+	{ .c = { .id = "rdmacm/accept/private-data-197-fails",
+		 .doc = DOC_196,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "one byte beyond: -1, and the client gets no "
+			 "CONNECT_RESPONSE (the kernel rejects the request "
+			 "when an accept fails)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = too_long_fails,
+	  .family = AF_INET,
+	  .len = 197 },
+	{ .c = { .id = "rdmacm/accept/null-param-request-values",
+		 .doc = DOC_NULL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the client asked responder_resources 3 and "
+			 "initiator_depth 2 (within rxe's limits): the reply "
+			 "to it has responder_resources 3 and initiator_depth "
+			 "2 again, crossed twice",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = null_param_uses_request,
+	  .family = AF_INET },
+};
+
+/* Up to the server's held request; the client without a QP unless @qp. */
+static bool requested(const struct accept_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p, bool qp)
+{
+	struct rdma_conn_param c;
+
+	cm_client_param(&c, NULL, 0);
+	return cm_pair_open(ctx, p, row->family, qp, ctx->ops, ctx->ops) &&
+	       cm_listen(ctx, p) && cm_resolve(ctx, p) &&
+	       cm_request(ctx, p, &c, NULL);
+}
+
+static void establishes(const struct accept_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_conn_param s = { .responder_resources = 2,
+				     .initiator_depth = 3,
+				     .rnr_retry_count = 7 };
+	struct cm_pair p;
+	int ret;
+
+	if (!requested(row, ctx, &p, true))
+		goto out;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_accept(p.srv.conn, &s));
+	if (!ret)
+		cm_established(ctx, &p);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+/* Accept with the row's private data; the client's reply, held. */
+static int accept_with_data(const struct accept_row *row, struct rc_ctx *ctx,
+			    struct cm_pair *p, uint8_t *data,
+			    struct rdma_cm_event **reply)
+{
+	struct rdma_conn_param s = { .private_data = data,
+				     .private_data_len = row->len,
+				     .responder_resources = 2,
+				     .initiator_depth = 3,
+				     .qp_num = CM_SERVER_QPN };
+	int ret;
+
+	cm_pattern(data, row->len, 0x40);
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_accept(p->srv.conn, &s));
+	if (ret)
+		return ret;
+	cm_expect(ctx, &p->cli, RDMA_CM_EVENT_CONNECT_RESPONSE, reply);
+	return 0;
+}
+
+static void reply_carries_data(const struct accept_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *rep = NULL;
+	uint8_t data[256];
+	struct cm_pair p;
+
+	if (!requested(row, ctx, &p, false) ||
+	    accept_with_data(row, ctx, &p, data, &rep) || !rep)
+		goto out;
+	cm_check_private(ctx, "private_data", rep->param.conn.private_data,
+			 rep->param.conn.private_data_len, data, row->len);
+	ctx->ops->rdma_ack_cm_event(rep);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void too_long_fails(const struct accept_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *ev;
+	uint8_t data[256];
+	struct cm_pair p;
+	int type;
+
+	if (!requested(row, ctx, &p, false) ||
+	    !accept_with_data(row, ctx, &p, data, &ev))
+		goto out;
+	type = cm_next(ctx, &p.cli, CM_QUIET_MS, &ev);
+	if (type == RDMA_CM_EVENT_CONNECT_RESPONSE ||
+	    type == RDMA_CM_EVENT_ESTABLISHED)
+		rc_obs_violation(ctx->obs,
+				 "client_event %s after a refused "
+				 "accept",
+				 cm_event_name(type));
+	if (type >= 0)
+		ctx->ops->rdma_ack_cm_event(ev);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void null_param_uses_request(const struct accept_row *row,
+				    struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *rep;
+	struct cm_pair p;
+	int ret;
+
+	if (!requested(row, ctx, &p, false))
+		goto out;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_accept(p.srv.conn, NULL));
+	if (ret ||
+	    !cm_expect(ctx, &p.cli, RDMA_CM_EVENT_CONNECT_RESPONSE, &rep))
+		goto out;
+	/* the client asked 3 and 2 (cm_client_param); the request had 2
+	 * and 3; accepted with those, the reply crosses them back */
+	if (rep->param.conn.responder_resources != 3 ||
+	    rep->param.conn.initiator_depth != 2)
+		rc_obs_violation(ctx->obs,
+				 "depths the reply has "
+				 "responder_resources %u initiator_depth %u, "
+				 "not 3 and 2",
+				 rep->param.conn.responder_resources,
+				 rep->param.conn.initiator_depth);
+	ctx->ops->rdma_ack_cm_event(rep);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct accept_row *row = r;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_accept, "rdma_accept") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_connect, "rdma_connect"))
+		return;
+	row->check(row, ctx);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_accept",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

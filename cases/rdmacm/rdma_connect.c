@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_connect(3): "For an rdma_cm_id of type RDMA_PS_TCP, this call
+ * initiates a connection request to a remote destination."  "Users must
+ * have resolved a route to the destination address by having called
+ * rdma_resolve_route or rdma_create_ep before calling this routine."
+ * INFINIBAND SPECIFIC: "The length of the private data provided by the
+ * user is limited to 56 bytes for RDMA_PS_TCP, or 180 bytes for
+ * RDMA_PS_UDP."  rdma_get_cm_event(3), CONN EVENT DATA: what the
+ * listener's CONNECT_REQUEST carries of the client's parameters.
+ * "Returns 0 on success, or -1 on error."
+ *
+ * The client is the peer device's, the server the target's (--two).
+ * - IPv4 and IPv6: the listener gets the request, both ends established
+ * - 56 bytes of private data, all distinct: the request carries them
+ *   exactly, zeroes after; 57: -1, and no request reaches the listener
+ * - the depths cross (the request's responder_resources is the client's
+ *   initiator_depth and the reverse), the retry counts, flow control
+ *   and qp_num arrive as given
+ * - before the route is resolved: -1
+ * - the implementation under test as the client of a server made by the
+ *   other implementation, and as the server of the other's client
+ */
+#include <string.h>
+
+#include "rdmacm_conn.h"
+
+#define DOC_CONNECT                                         \
+	"For an rdma_cm_id of type RDMA_PS_TCP, this call " \
+	"initiates a connection request to a remote destination."
+#define DOC_ROUTE                                                        \
+	"Users must have resolved a route to the destination "           \
+	"address by having called rdma_resolve_route or rdma_create_ep " \
+	"before calling this routine."
+#define DOC_56                                                    \
+	"The length of the private data provided by the user is " \
+	"limited to 56 bytes for RDMA_PS_TCP, or 180 bytes for RDMA_PS_UDP."
+#define DOC_PDATA                                                    \
+	"The data referenced by this field matches that "            \
+	"specified by the remote side when calling rdma_connect or " \
+	"rdma_accept."
+#define DOC_DEPTH                                              \
+	"This field matches the initiator depth specified by " \
+	"the remote node when calling rdma_connect and rdma_accept."
+
+enum cross { CROSS_NONE, CROSS_SERVER, CROSS_CLIENT };
+
+struct conn_row;
+typedef void conn_check(const struct conn_row *row, struct rc_ctx *ctx);
+
+struct conn_row {
+	struct rc_case c;
+	conn_check *check;
+	int family;
+	uint8_t len; /* the private data's */
+	/* CROSS_SERVER: the server is the other implementation's;
+	 * CROSS_CLIENT: the client is */
+	enum cross cross;
+};
+
+static conn_check connects, private_data_arrives, too_long_fails, params_cross,
+	before_route_fails;
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
+
+static const struct conn_row rows[] = {
+	{ .c = { .id = "rdmacm/connect/ipv4-established",
+		 .doc = DOC_CONNECT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0; the listener's CONNECT_REQUEST names it as "
+			 "listen_id and a new id; after accept, ESTABLISHED on "
+			 "both ends (QPs on both)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = connects,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/connect/ipv6-established",
+		 .doc = DOC_CONNECT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same between the two devices' IPv6 addresses",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = connects,
+	  .family = AF_INET6 },
+	{ .c = { .id = "rdmacm/connect/private-data-56-exact",
+		 .doc = DOC_56,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "56 bytes, all distinct: 0, and the request's "
+			 "private data is those bytes, then zeroes (\"Any "
+			 "additional space in the buffer will be zeroed out.\")",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = private_data_arrives,
+	  .family = AF_INET,
+	  .len = 56 },
+	{ .c = { .id = "rdmacm/connect/private-data-57-fails",
+		 .doc = DOC_56,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "one byte beyond the limit: -1, and no request "
+			 "reaches the listener",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = too_long_fails,
+	  .family = AF_INET,
+	  .len = 57 },
+	{ .c = { .id = "rdmacm/connect/params-cross",
+		 .doc = DOC_DEPTH,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the client asks responder_resources 3, "
+			 "initiator_depth 2: the request has 2 and 3; its "
+			 "retry_count 6, rnr_retry_count 5, flow_control 1 and "
+			 "qp_num (no QP: the process's own) as given",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = params_cross,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/connect/before-route",
+		 .doc = DOC_ROUTE,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an id whose address is resolved but not its route: "
+			 "the page makes the route the caller's duty; read as "
+			 "-1",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = before_route_fails,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/connect/client-of-other-server",
+		 .doc = DOC_PDATA,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the client is the implementation under test, the "
+			 "listener the other one's: the request carries the "
+			 "client's 56 bytes, both ends established",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = connects,
+	  .family = AF_INET,
+	  .len = 56,
+	  .cross = CROSS_SERVER },
+	{ .c = { .id = "rdmacm/connect/server-of-other-client",
+		 .doc = DOC_PDATA,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the listener is the implementation under test, the "
+			 "client the other one's (its rdma_connect observed)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = connects,
+	  .family = AF_INET6,
+	  .len = 56,
+	  .cross = CROSS_CLIENT },
+};
+
+static bool open_pair(const struct conn_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p, bool qp)
+{
+	const struct rc_ops *other = cm_other_ops(ctx);
+
+	return cm_pair_open(ctx, p, row->family, qp,
+			    row->cross == CROSS_SERVER ? other : ctx->ops,
+			    row->cross == CROSS_CLIENT ? other : ctx->ops) &&
+	       cm_listen(ctx, p) && cm_resolve(ctx, p);
+}
+
+/* The call observed, with the row's private data. */
+static int observe_connect(const struct conn_row *row, struct rc_ctx *ctx,
+			   struct cm_pair *p, struct rdma_conn_param *c,
+			   uint8_t *data)
+{
+	int ret;
+
+	cm_pattern(data, row->len, 0x20);
+	cm_client_param(c, row->len ? data : NULL, row->len);
+	RC_OBSERVE(ctx, ret = p->cli.ops->rdma_connect(p->cli.id, c));
+	return ret;
+}
+
+static void connects(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *req;
+	struct rdma_conn_param c;
+	uint8_t data[256];
+	struct cm_pair p;
+
+	if (!open_pair(row, ctx, &p, true) ||
+	    observe_connect(row, ctx, &p, &c, data) ||
+	    !cm_expect(ctx, &p.srv, RDMA_CM_EVENT_CONNECT_REQUEST, &req))
+		goto out;
+	if (req->listen_id != p.srv.id || !req->id || req->id == p.srv.id)
+		rc_obs_violation(ctx->obs,
+				 "request_ids listen_id %p id %p, "
+				 "the listener %p",
+				 (void *)req->listen_id, (void *)req->id,
+				 (void *)p.srv.id);
+	cm_check_private(ctx, "private_data", req->param.conn.private_data,
+			 req->param.conn.private_data_len, data, row->len);
+	p.srv.conn = req->id;
+	p.srv.ops->rdma_ack_cm_event(req);
+	if (cm_create_qp(ctx, &p.srv, p.srv.conn))
+		cm_accept(ctx, &p, NULL);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void private_data_arrives(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *req;
+	struct rdma_conn_param c;
+	uint8_t data[256];
+	struct cm_pair p;
+
+	if (!open_pair(row, ctx, &p, false) ||
+	    observe_connect(row, ctx, &p, &c, data) ||
+	    !cm_expect(ctx, &p.srv, RDMA_CM_EVENT_CONNECT_REQUEST, &req))
+		goto out;
+	cm_check_private(ctx, "private_data", req->param.conn.private_data,
+			 req->param.conn.private_data_len, data, row->len);
+	p.srv.conn = req->id;
+	p.srv.ops->rdma_ack_cm_event(req);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void too_long_fails(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *ev;
+	struct rdma_conn_param c;
+	uint8_t data[256];
+	struct cm_pair p;
+	int type;
+
+	if (!open_pair(row, ctx, &p, false) ||
+	    !observe_connect(row, ctx, &p, &c, data))
+		goto out;
+	type = cm_next(ctx, &p.srv, CM_QUIET_MS, &ev);
+	if (type >= 0) {
+		rc_obs_violation(ctx->obs,
+				 "server_event %s after a refused "
+				 "connect",
+				 cm_event_name(type));
+		if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
+			p.srv.conn = ev->id;
+		p.srv.ops->rdma_ack_cm_event(ev);
+	}
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void params_cross(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *req;
+	struct rdma_conn_param c, *r;
+	uint8_t data[256];
+	struct cm_pair p;
+
+	if (!open_pair(row, ctx, &p, false) ||
+	    observe_connect(row, ctx, &p, &c, data) ||
+	    !cm_expect(ctx, &p.srv, RDMA_CM_EVENT_CONNECT_REQUEST, &req))
+		goto out;
+	r = &req->param.conn;
+	if (r->responder_resources != c.initiator_depth ||
+	    r->initiator_depth != c.responder_resources)
+		rc_obs_violation(ctx->obs,
+				 "depths the request has "
+				 "responder_resources %u initiator_depth %u",
+				 r->responder_resources, r->initiator_depth);
+	else if (r->retry_count != c.retry_count ||
+		 r->rnr_retry_count != c.rnr_retry_count)
+		rc_obs_violation(ctx->obs,
+				 "retry retry_count %u "
+				 "rnr_retry_count %u",
+				 r->retry_count, r->rnr_retry_count);
+	else if (r->qp_num != CM_CLIENT_QPN || !r->flow_control)
+		rc_obs_violation(ctx->obs, "qp_num 0x%x, flow_control %u",
+				 r->qp_num, r->flow_control);
+	p.srv.conn = req->id;
+	p.srv.ops->rdma_ack_cm_event(req);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void before_route_fails(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_conn_param c;
+	struct cm_pair p;
+	int ret;
+
+	if (!cm_pair_open(ctx, &p, row->family, false, ctx->ops, ctx->ops) ||
+	    !cm_listen(ctx, &p))
+		goto out;
+	if (ctx->ops->rdma_resolve_addr(
+		    p.cli.id, (struct sockaddr *)&p.cli_addr,
+		    (struct sockaddr *)&p.srv_addr, CM_RESOLVE_MS) ||
+	    !cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ADDR_RESOLVED, NULL)) {
+		cm_broken(ctx, "rdma_resolve_addr");
+		goto out;
+	}
+	cm_client_param(&c, NULL, 0);
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_connect(p.cli.id, &c));
+	(void)ret;
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct conn_row *row = r;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_connect, "rdma_connect") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_accept, "rdma_accept") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_resolve_route,
+			  "rdma_resolve_route"))
+		return;
+	row->check(row, ctx);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_connect",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_resolve_route(3): "Resolves an RDMA route to the destination
+ * address in order to establish a connection.  The destination address
+ * must have already been resolved by calling rdma_resolve_addr."
+ * rdma_get_cm_event(3): RDMA_CM_EVENT_ROUTE_RESOLVED "Route resolution
+ * (rdma_resolve_route) completed successfully."  "Returns 0 on success,
+ * or -1 on error."
+ *
+ * - IPv4 and IPv6, after ADDR_RESOLVED: 0, then ROUTE_RESOLVED, status 0
+ * - an id whose address was never resolved: -1
+ */
+#include <string.h>
+
+#include "rdmacm_conn.h"
+
+#define DOC_ROUTE                                               \
+	"Resolves an RDMA route to the destination address in " \
+	"order to establish a connection."
+#define DOC_FIRST                                                  \
+	"The destination address must have already been resolved " \
+	"by calling rdma_resolve_addr."
+
+struct rr_row {
+	struct rc_case c;
+	int family;
+	bool resolve_addr; /* rdma_resolve_addr first */
+};
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
+
+static const struct rr_row rows[] = {
+	{ .c = { .id = "rdmacm/resolve_route/ipv4-resolved",
+		 .doc = DOC_ROUTE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0, then ROUTE_RESOLVED with status 0",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .family = AF_INET,
+	  .resolve_addr = true },
+	{ .c = { .id = "rdmacm/resolve_route/ipv6-resolved",
+		 .doc = DOC_ROUTE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same over IPv6",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .family = AF_INET6,
+	  .resolve_addr = true },
+	{ .c = { .id = "rdmacm/resolve_route/address-not-resolved",
+		 .doc = DOC_FIRST,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a new id, never resolved: the page makes resolving "
+			 "the address the caller's duty and names no failure "
+			 "of its own; read as -1 (\"-1 on error\"), not a crash",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .family = AF_INET },
+};
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct rr_row *row = r;
+	struct cm_pair p;
+	int ret;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_resolve_route,
+			  "rdma_resolve_route") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_resolve_addr,
+			  "rdma_resolve_addr"))
+		return;
+	if (!cm_pair_open(ctx, &p, row->family, false, ctx->ops, ctx->ops))
+		goto out;
+	if (row->resolve_addr &&
+	    (ctx->ops->rdma_resolve_addr(
+		     p.cli.id, (struct sockaddr *)&p.cli_addr,
+		     (struct sockaddr *)&p.srv_addr, CM_RESOLVE_MS) ||
+	     !cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ADDR_RESOLVED, NULL))) {
+		cm_broken(ctx, "rdma_resolve_addr");
+		goto out;
+	}
+	RC_OBSERVE(ctx,
+		   ret = ctx->ops->rdma_resolve_route(p.cli.id, CM_RESOLVE_MS));
+	if (!ret)
+		cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_resolve_route",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The two ends of the rdma_cm connection rows (rdmacm_conn.h). */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdmacm_conn.h"
+#include "../../harness/device.h"
+
+const char *cm_event_name(int type)
+{
+	static const char *const names[] = {
+		"ADDR_RESOLVED",  "ADDR_ERROR",	     "ROUTE_RESOLVED",
+		"ROUTE_ERROR",	  "CONNECT_REQUEST", "CONNECT_RESPONSE",
+		"CONNECT_ERROR",  "UNREACHABLE",     "REJECTED",
+		"ESTABLISHED",	  "DISCONNECTED",    "DEVICE_REMOVAL",
+		"MULTICAST_JOIN", "MULTICAST_ERROR", "ADDR_CHANGE",
+		"TIMEWAIT_EXIT",
+	};
+
+	return type >= 0 && type < (int)ARRAY_SIZE(names) ? names[type] : "?";
+}
+
+uint16_t cm_port(const struct rc_ctx *ctx)
+{
+	/* two bytes that differ, whatever the slot */
+	return 0x5a00 | (ctx->slot & 0x7f);
+}
+
+const struct rc_ops *cm_other_ops(const struct rc_ctx *ctx)
+{
+	return rc_impl(ctx->ops->id == RC_IMPL_REFERENCE ? RC_IMPL_SYSTEM :
+							   RC_IMPL_REFERENCE);
+}
+
+bool cm_broken(struct rc_ctx *ctx, const char *what)
+{
+	if (ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s: %m", what);
+	return false;
+}
+
+static void set_addr(int family, const void *ip, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = family;
+	if (family == AF_INET)
+		memcpy(&((struct sockaddr_in *)ss)->sin_addr, ip, 4);
+	else
+		memcpy(&((struct sockaddr_in6 *)ss)->sin6_addr, ip, 16);
+}
+
+/* The netdev whose MAC is @mac: its name into @name. */
+static bool netdev_of_mac(const uint8_t mac[6], char *name, size_t len)
+{
+	struct dirent *d;
+	char buf[64], want[18];
+	bool found = false;
+	DIR *dir = opendir("/sys/class/net");
+
+	snprintf(want, sizeof(want), "%02x:%02x:%02x:%02x:%02x:%02x", mac[0],
+		 mac[1], mac[2], mac[3], mac[4], mac[5]);
+	while (dir && !found && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' ||
+		    rc_sysfs_read(buf, sizeof(buf), "/sys/class/net/%s/address",
+				  d->d_name))
+			continue;
+		if (!strcmp(buf, want)) {
+			snprintf(name, len, "%s", d->d_name);
+			found = true;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* iWARP: the port's GID holds its netdev's MAC; the netdev's address. */
+static bool iwarp_addr(const char *ca, int port, int family,
+		       struct sockaddr_storage *ss)
+{
+	struct ifaddrs *ifs, *i;
+	char buf[64], name[256];
+	uint8_t gid[16];
+	bool found = false;
+
+	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/gids/0",
+			  ca, port) ||
+	    rc_gid_parse(buf, gid) || !netdev_of_mac(gid, name, sizeof(name)) ||
+	    getifaddrs(&ifs))
+		return false;
+	for (i = ifs; i && !found; i = i->ifa_next) {
+		const struct sockaddr_in6 *a6 = (const void *)i->ifa_addr;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != family ||
+		    strcmp(i->ifa_name, name) ||
+		    (family == AF_INET6 &&
+		     IN6_IS_ADDR_LINKLOCAL(&a6->sin6_addr)))
+			continue;
+		set_addr(family,
+			 family == AF_INET ?
+				 (const void *)&(
+					 (struct sockaddr_in *)i->ifa_addr)
+					 ->sin_addr :
+				 (const void *)&a6->sin6_addr,
+			 ss);
+		found = true;
+	}
+	freeifaddrs(ifs);
+	return found;
+}
+
+bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,
+		 struct sockaddr_storage *ss)
+{
+	uint8_t gid[16];
+
+	if (ctx->target->link != RC_LINK_IWARP &&
+	    rc_port_gid(ca, port, family == AF_INET, gid) >= 0) {
+		set_addr(family, family == AF_INET ? gid + 12 : gid, ss);
+		return true;
+	}
+	if (iwarp_addr(ca, port, family, ss))
+		return true;
+	errno = EADDRNOTAVAIL;
+	return cm_broken(ctx, "no address of the family on the device");
+}
+
+static bool end_open(struct rc_ctx *ctx, struct cm_end *e,
+		     const struct rc_ops *ops, const char *who)
+{
+	e->who = who;
+	e->ops = ops;
+	if (!rc_need_call(ctx, ops->rdma_create_event_channel,
+			  "rdma_create_event_channel"))
+		return false;
+	e->ch = ops->rdma_create_event_channel();
+	if (!e->ch)
+		return cm_broken(ctx, "rdma_create_event_channel");
+	if (ops->rdma_create_id(e->ch, &e->id, e, RDMA_PS_TCP)) {
+		e->id = NULL;
+		return cm_broken(ctx, "rdma_create_id");
+	}
+	return true;
+}
+
+bool cm_pair_open(struct rc_ctx *ctx, struct cm_pair *p, int family, bool qp,
+		  const struct rc_ops *srv_ops, const struct rc_ops *cli_ops)
+{
+	const struct rc_target *t = ctx->target;
+
+	memset(p, 0, sizeof(*p));
+	p->family = family;
+	p->qp = qp || t->link == RC_LINK_IWARP;
+	if (!t->peer) {
+		errno = ENODEV;
+		return cm_broken(ctx, "no peer device");
+	}
+	if (!cm_dev_addr(ctx, t->ca, t->port, family, &p->srv_addr) ||
+	    !cm_dev_addr(ctx, t->peer, t->peer_port, family, &p->cli_addr))
+		return false;
+	if (family == AF_INET)
+		((struct sockaddr_in *)&p->srv_addr)->sin_port =
+			htons(cm_port(ctx));
+	else
+		((struct sockaddr_in6 *)&p->srv_addr)->sin6_port =
+			htons(cm_port(ctx));
+	return end_open(ctx, &p->srv, srv_ops, "server") &&
+	       end_open(ctx, &p->cli, cli_ops, "client");
+}
+
+static void end_close(struct cm_end *e)
+{
+	const struct rc_ops *ops = e->ops;
+
+	if (!ops)
+		return;
+	if (e->qp_id && e->qp_id->qp)
+		ops->rdma_destroy_qp(e->qp_id);
+	if (e->cq)
+		ops->ibv_destroy_cq(e->cq);
+	if (e->pd)
+		ops->ibv_dealloc_pd(e->pd);
+	if (e->conn)
+		ops->rdma_destroy_id(e->conn);
+	if (e->id)
+		ops->rdma_destroy_id(e->id);
+	if (e->ch)
+		ops->rdma_destroy_event_channel(e->ch);
+	memset(e, 0, sizeof(*e));
+}
+
+void cm_pair_close(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	(void)ctx;
+	end_close(&p->cli);
+	end_close(&p->srv);
+}
+
+int cm_next(struct rc_ctx *ctx, struct cm_end *e, int ms,
+	    struct rdma_cm_event **ev)
+{
+	struct pollfd pfd = { .fd = e->ch->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, rc_scaled_ms(ctx, ms)) != 1 ||
+	    e->ops->rdma_get_cm_event(e->ch, ev))
+		return -1;
+	return (*ev)->event;
+}
+
+bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
+	       struct rdma_cm_event **held)
+{
+	struct rdma_cm_event *ev;
+	int got = cm_next(ctx, e, CM_WAIT_MS, &ev);
+
+	if (got != type || ev->status) {
+		if (ctx->obs->state == RC_STATE_RAN)
+			rc_obs_violation(ctx->obs,
+					 "%s_event waited for %s, "
+					 "got %s (status %d)",
+					 e->who, cm_event_name(type),
+					 got < 0 ? "none" : cm_event_name(got),
+					 got < 0 ? 0 : ev->status);
+		else if (ctx->obs->state != RC_STATE_BROKEN)
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "%s: waited "
+				     "for %s, got %s (status %d)",
+				     e->who, cm_event_name(type),
+				     got < 0 ? "none" : cm_event_name(got),
+				     got < 0 ? 0 : ev->status);
+		if (got >= 0)
+			e->ops->rdma_ack_cm_event(ev);
+		return false;
+	}
+	if (held)
+		*held = ev;
+	else
+		e->ops->rdma_ack_cm_event(ev);
+	return true;
+}
+
+bool cm_listen(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct cm_end *s = &p->srv;
+
+	if (s->ops->rdma_bind_addr(s->id, (struct sockaddr *)&p->srv_addr))
+		return cm_broken(ctx, "rdma_bind_addr of the server");
+	if (s->ops->rdma_listen(s->id, 4))
+		return cm_broken(ctx, "rdma_listen");
+	return true;
+}
+
+bool cm_resolve(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	return cm_resolve_route(ctx, p) &&
+	       (!p->qp || cm_create_qp(ctx, &p->cli, p->cli.id));
+}
+
+bool cm_resolve_route(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct cm_end *c = &p->cli;
+
+	if (c->ops->rdma_resolve_addr(c->id, (struct sockaddr *)&p->cli_addr,
+				      (struct sockaddr *)&p->srv_addr,
+				      CM_RESOLVE_MS))
+		return cm_broken(ctx, "rdma_resolve_addr");
+	if (!cm_expect(ctx, c, RDMA_CM_EVENT_ADDR_RESOLVED, NULL))
+		return false;
+	if (c->ops->rdma_resolve_route(c->id, CM_RESOLVE_MS))
+		return cm_broken(ctx, "rdma_resolve_route");
+	return cm_expect(ctx, c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL);
+}
+
+bool cm_create_qp(struct rc_ctx *ctx, struct cm_end *e, struct rdma_cm_id *id)
+{
+	const struct rc_ops *ops = e->ops;
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+
+	e->pd = ops->ibv_alloc_pd(id->verbs);
+	e->cq = e->pd ? ops->ibv_create_cq(id->verbs, 8, NULL, NULL, 0) : NULL;
+	if (!e->cq)
+		return cm_broken(ctx, "PD or CQ");
+	qa.send_cq = qa.recv_cq = e->cq;
+	if (ops->rdma_create_qp(id, e->pd, &qa))
+		return cm_broken(ctx, "rdma_create_qp");
+	e->qp_id = id;
+	return true;
+}
+
+uint32_t cm_qpn(bool server)
+{
+	return (server ? 0xc00000 : 0x800000) | (getpid() & 0x3fffff);
+}
+
+void cm_client_param(struct rdma_conn_param *c, const void *data, uint8_t len)
+{
+	memset(c, 0, sizeof(*c));
+	c->private_data = data;
+	c->private_data_len = len;
+	c->responder_resources = 3;
+	c->initiator_depth = 2;
+	c->retry_count = 6;
+	c->rnr_retry_count = 5;
+	c->flow_control = 1;
+	c->qp_num = CM_CLIENT_QPN;
+}
+
+bool cm_request(struct rc_ctx *ctx, struct cm_pair *p,
+		struct rdma_conn_param *c, struct rdma_cm_event **req)
+{
+	struct rdma_cm_event *ev;
+
+	if (p->cli.ops->rdma_connect(p->cli.id, c))
+		return cm_broken(ctx, "rdma_connect");
+	if (!cm_expect(ctx, &p->srv, RDMA_CM_EVENT_CONNECT_REQUEST, &ev))
+		return false;
+	p->srv.conn = ev->id;
+	if (req)
+		*req = ev;
+	else
+		p->srv.ops->rdma_ack_cm_event(ev);
+	return !p->qp || cm_create_qp(ctx, &p->srv, p->srv.conn);
+}
+
+bool cm_accept(struct rc_ctx *ctx, struct cm_pair *p, struct rdma_conn_param *s)
+{
+	struct rdma_conn_param none = { .qp_num = CM_SERVER_QPN,
+					.responder_resources = 2,
+					.initiator_depth = 3,
+					.rnr_retry_count = 7 };
+
+	if (p->srv.ops->rdma_accept(p->srv.conn, s ? s : &none))
+		return cm_broken(ctx, "rdma_accept");
+	return cm_established(ctx, p);
+}
+
+bool cm_established(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	if (p->qp) {
+		if (!cm_expect(ctx, &p->cli, RDMA_CM_EVENT_ESTABLISHED, NULL))
+			return false;
+	} else {
+		if (!cm_expect(ctx, &p->cli, RDMA_CM_EVENT_CONNECT_RESPONSE,
+			       NULL))
+			return false;
+		if (p->cli.ops->rdma_establish(p->cli.id))
+			return cm_broken(ctx, "rdma_establish");
+	}
+	return cm_expect(ctx, &p->srv, RDMA_CM_EVENT_ESTABLISHED, NULL);
+}
+
+bool cm_connect_resolved(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct rdma_conn_param c;
+
+	cm_client_param(&c, NULL, 0);
+	return cm_request(ctx, p, &c, NULL) && cm_accept(ctx, p, NULL);
+}
+
+bool cm_connect(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	return cm_listen(ctx, p) && cm_resolve(ctx, p) &&
+	       cm_connect_resolved(ctx, p);
+}
+
+void cm_pattern(uint8_t *buf, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		buf[i] = (uint8_t)((seed + i) % 255 + 1);
+}
+
+void cm_check_private(struct rc_ctx *ctx, const char *field, const void *got,
+		      size_t got_len, const void *want, size_t len)
+{
+	const uint8_t *g = got;
+	size_t i;
+
+	if (!len)
+		return;
+	if (!g || got_len < len) {
+		rc_obs_violation(ctx->obs,
+				 "%s %zu bytes of private data, "
+				 "%zu sent",
+				 field, g ? got_len : 0, len);
+		return;
+	}
+	rc_obs_out(ctx->obs, g, got_len);
+	for (i = 0; i < got_len; i++) {
+		uint8_t w = i < len ? ((const uint8_t *)want)[i] : 0;
+
+		if (g[i] != w) {
+			rc_obs_violation(ctx->obs,
+					 "%s byte %zu is 0x%02x, "
+					 "not 0x%02x",
+					 field, i, g[i], w);
+			return;
+		}
+	}
+}

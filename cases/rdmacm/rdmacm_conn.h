@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Shared by the rdma_cm connection rows: a server on the target device's
+ * address and a client on the peer device's (RC_NEED_PEER: rxe0 and rxe1,
+ * or siw0 and siw1, on their veth pair), each an RDMA_PS_TCP id on a
+ * channel of its own, made by an implementation (the one under test, or
+ * the other one for the rows that connect the two).  Every step waits for
+ * its event with a deadline; a step that fails outside the call under
+ * test marks the row BROKEN.
+ */
+#ifndef RDMACONF_CASES_RDMACM_CONN_H
+#define RDMACONF_CASES_RDMACM_CONN_H
+
+#include <sys/socket.h>
+#include <rdma/rdma_cma.h>
+
+#include "../../harness/rdmaconf.h"
+
+#define CM_WAIT_MS 3000 /* for an event that must come, scaled */
+#define CM_QUIET_MS 300 /* watching for one that must not */
+#define CM_RESOLVE_MS 2000 /* rdma_resolve_addr/route's timeout_ms */
+
+/* One end: its implementation, channel and id; a server's connection
+ * (the request's new id); the QP's resources when it has one. */
+struct cm_end {
+	const char *who; /* "server", "client" */
+	const struct rc_ops *ops;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
+	struct rdma_cm_id *conn; /* the server's new id */
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct rdma_cm_id *qp_id; /* the id whose QP these are */
+};
+
+struct cm_pair {
+	int family;
+	bool qp; /* both ends with QPs (always on iWARP) */
+	struct sockaddr_storage srv_addr; /* with the row's port */
+	struct sockaddr_storage cli_addr; /* port 0 */
+	struct cm_end srv, cli;
+};
+
+/* "ESTABLISHED" for RDMA_CM_EVENT_ESTABLISHED: the harness's names */
+const char *cm_event_name(int type);
+/* The row's listening port: its pool slot's, in host order. */
+uint16_t cm_port(const struct rc_ctx *ctx);
+/* The other implementation than the row's. */
+const struct rc_ops *cm_other_ops(const struct rc_ctx *ctx);
+/* Mark the row BROKEN (once) with @what and errno; false. */
+bool cm_broken(struct rc_ctx *ctx, const char *what);
+/* An address of @family of @ca's netdev (@port 0): from the port's GID
+ * on RoCE, from the netdev whose MAC the GID holds on iWARP. */
+bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,
+		 struct sockaddr_storage *ss);
+
+/* The two addresses, and both ends' channels and ids, the server's by
+ * @srv_ops and the client's by @cli_ops.  @qp: with QPs (forced on
+ * iWARP, where a connection needs one). */
+bool cm_pair_open(struct rc_ctx *ctx, struct cm_pair *p, int family, bool qp,
+		  const struct rc_ops *srv_ops, const struct rc_ops *cli_ops);
+void cm_pair_close(struct rc_ctx *ctx, struct cm_pair *p);
+
+/* The next event of @e's channel within @ms (scaled): its type, or -1. */
+int cm_next(struct rc_ctx *ctx, struct cm_end *e, int ms,
+	    struct rdma_cm_event **ev);
+/* Wait for event @type with status 0; acknowledged unless @ev is given.
+ * Another event, or none, marks the row BROKEN before the call under
+ * test, and is a violation ("server_event: ...") after it. */
+bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
+	       struct rdma_cm_event **ev);
+
+/* The server bound to its address and listening. */
+bool cm_listen(struct rc_ctx *ctx, struct cm_pair *p);
+/* The client's address and route resolved (ADDR_ and ROUTE_RESOLVED),
+ * and its QP made when the pair has them. */
+bool cm_resolve(struct rc_ctx *ctx, struct cm_pair *p);
+/* The same without the QP. */
+bool cm_resolve_route(struct rc_ctx *ctx, struct cm_pair *p);
+/* A QP on @id of end @e, with a PD and CQ of its device. */
+bool cm_create_qp(struct rc_ctx *ctx, struct cm_end *e, struct rdma_cm_id *id);
+/* The client's parameters: @data of @len, the depths 3 and 2, retry
+ * counts 6 and 5, qp_num CM_CLIENT_QPN (used when there is no QP). */
+void cm_client_param(struct rdma_conn_param *c, const void *data, uint8_t len);
+/* The QP numbers a connection without QPs sends: the process's own, so
+ * that no two connections from one GID ever share one (the IB CM takes a
+ * second REQ or REP with a remote QPN it knows for a stale connection,
+ * timewait included). */
+uint32_t cm_qpn(bool server);
+#define CM_CLIENT_QPN cm_qpn(false)
+#define CM_SERVER_QPN cm_qpn(true)
+/* Connect; the server takes the request (held in @req for the caller to
+ * acknowledge, or acknowledged when @req is NULL) and its new id gets a QP when the pair has them. */
+bool cm_request(struct rc_ctx *ctx, struct cm_pair *p,
+		struct rdma_conn_param *c, struct rdma_cm_event **req);
+/* Accept with @s (NULL: qp_num CM_SERVER_QPN, the depths 2 and 3) and see both ends
+ * established (the client's rdma_establish when it has no QP). */
+bool cm_accept(struct rc_ctx *ctx, struct cm_pair *p,
+	       struct rdma_conn_param *s);
+/* Both ends see the connection established: the client's ESTABLISHED
+ * (its CONNECT_RESPONSE and rdma_establish when it has no QP), then the
+ * server's. */
+bool cm_established(struct rc_ctx *ctx, struct cm_pair *p);
+/* listen, resolve, request and accept: a connection. */
+bool cm_connect(struct rc_ctx *ctx, struct cm_pair *p);
+/* The request and accept of it, the server listening and the client's
+ * route resolved. */
+bool cm_connect_resolved(struct rc_ctx *ctx, struct cm_pair *p);
+
+/* @n bytes that are all distinct and none zero (1, 2, ... from @seed). */
+void cm_pattern(uint8_t *buf, size_t n, uint8_t seed);
+/* Check that @got (of @got_len) starts with @want (of @len) and is zero
+ * after it; a violation named @field otherwise. */
+void cm_check_private(struct rc_ctx *ctx, const char *field, const void *got,
+		      size_t got_len, const void *want, size_t len);
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the reference rdma_cm's files share: an id and an event as the
+ * reference keeps them behind the caller's struct rdma_cm_id and struct
+ * rdma_cm_event.
+ */
+#ifndef RDMACONF_REF_CM_PRIV_H
+#define RDMACONF_REF_CM_PRIV_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ref_rdmacm.h"
+
+struct ref_id;
+
+struct ref_mc {
+	struct sockaddr_storage addr;
+	uint32_t handle;
+	void *context;
+	union ibv_gid mgid;
+	uint16_t mlid;
+	bool attached; /* the id's QP is in the group */
+	bool left;
+	unsigned int held; /* events given out, not acknowledged */
+	struct ref_id *owner;
+	struct ref_mc *next;
+};
+
+struct ref_id {
+	struct rdma_cm_id id; /* first: what the caller sees */
+	uint32_t handle;
+	struct ref_mc *mcs;
+	struct ibv_context *own_verbs;
+	/* made by rdma_create_qp for the caller, freed with the QP */
+	struct ibv_pd *own_pd;
+	bool own_cqs;
+	/* "connected": from the connection's ESTABLISHED (or
+	 * CONNECT_RESPONSE) to its DISCONNECTED */
+	bool connected;
+	struct sockaddr_storage no_addr; /* all zeroes, always */
+	/* a connection request's id: the request's read depths */
+	uint8_t req_responder_resources, req_initiator_depth;
+	/* the events the kernel counted to this id that the caller has
+	 * acknowledged: rdma_destroy_id waits for the kernel's count */
+	pthread_mutex_t lock;
+	pthread_cond_t acked_cond;
+	unsigned int acked;
+};
+
+struct ref_event {
+	struct rdma_cm_event ev;
+	struct ref_mc *mc;
+	struct ref_id *counted; /* whose events_reported it is in */
+	uint8_t private_data[256];
+};
+
+static inline int ref_cm_fail(int err)
+{
+	errno = err;
+	return -1;
+}
+
+static inline struct ref_id *ref_of(struct rdma_cm_id *id)
+{
+	return (struct ref_id *)id;
+}
+
+/* sizeof the sockaddr of @a's family, 0 for none or an unknown one */
+socklen_t ref_cm_addr_len(const struct sockaddr *a);
+/* A new id over the kernel's @handle (create_id, or a connection
+ * request's new id), or NULL with errno. */
+struct ref_id *ref_cm_id_new(struct rdma_event_channel *channel, void *context,
+			     enum rdma_port_space ps, uint32_t handle);
+void ref_cm_id_free(struct ref_id *r);
+/* Read the id's addresses and device back from the kernel (QUERY) into
+ * id->route.addr, id->verbs and id->port_num; 0 or -1 with errno. */
+int ref_cm_sync_addr(struct ref_id *r);
+/* Move the id's QP to @state with the kernel's attributes for it (qp.c);
+ * @conn, when given, adjusts the RDMA read depths as the caller asked. */
+int ref_cm_modify_qp(struct ref_id *r, int state,
+		     const struct rdma_conn_param *conn);
+/* Free a group left and no longer in any event held (mcast.c). */
+void ref_cm_mc_put(struct ref_mc *mc);
+/* Detach the id's QP from all its groups (before the QP goes). */
+void ref_cm_mc_detach_all(struct rdma_cm_id *id);
+/* Does the id's device speak iWARP (its QP moved by the kernel)? */
+bool ref_cm_iwarp(const struct ref_id *r);
+
+#endif

@@ -142,7 +142,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "slow: the slow tier (make check-slow): other suites and "
         "kernels, the package, the fleet, the serial run, the mutation "
-        "sample, failure paths that wait out their deadlines")
+        "sample and the walk of the reference it rests on, the whole umad "
+        "suite on ibsim, the VM without ib_umad and with umad debug on, "
+        "failure paths that wait out their deadlines")
 
 
 class Run:

@@ -65,6 +65,7 @@ def not_ok_blocks(ktap):
 
 
 @pytest.mark.ibsim
+@pytest.mark.slow
 def test_umad_cases_on_ibsim(tmp_path):
     """rdmaconf run --target ibsim: every umad case, a fabric per row in
     flight (lanes)."""

@@ -15,10 +15,6 @@ pytestmark = pytest.mark.vm
 # One boot of the rxe VM (conftest.vm_session) runs all of these.
 VM_STEPS = {
     "suite": suite_run(),
-    # a RoCE host before `modprobe ib_umad`: no umad device; the module
-    # comes back for the steps after this one
-    "no-umad": "modprobe -r ib_umad && { %s --filter 'umad/*'; rc=$?; "
-               "modprobe ib_umad; exit $rc; }" % suite_run(),
     # the launcher carries the environment in, files written land here
     "probe": 'test "$RDMACONF_PROBE" = "x y" && ls /dev/infiniband/uverbs0 '
              '/dev/infiniband/umad0 && echo ok > written-in-guest',
@@ -58,24 +54,6 @@ def test_verdicts_as_recorded(rxe_run):
     had them: a change to the harness changes no verdict by accident."""
     _, data = rxe_run
     assert recorded_changes("rxe", data) == []
-
-
-@pytest.mark.skipif(host_has_device(), reason="unloads ib_umad in the VM")
-def test_without_ib_umad_rows_that_need_it_skip_with_the_cause(vm_session):
-    """Declared needs are checked: without ib_umad, every row that needs
-    the port's umad device is a SKIP that says so, and no row is not ok
-    (a FAIL or BROKEN there would be a row that does not declare it)."""
-    step = vm_session["no-umad"]
-    data = load_results(step)
-    assert step.rc == 0, step.out[-3000:] + step.err[-1000:]
-    need = [r for r in data["results"] if "umad" in r["needs"]]
-    assert len(need) >= 60
-    for r in need:
-        for impl in vocab_names("implementations"):
-            assert r["verdict"][impl] in ("SKIP", "UNSUPPORTED"), r
-        if r["verdict"]["system"] == "SKIP":
-            assert "umad device" in r["system_detail"], r
-    assert all(r["ok"] for r in data["results"])
 
 
 # Device rows that rxe on Linux 6.1 cannot run, on either side, and why.

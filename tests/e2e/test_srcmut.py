@@ -136,6 +136,7 @@ def reference():
     return srcmut.load(srcmut.reference_sources())
 
 
+@pytest.mark.slow
 def test_reference_a_token_scan_finds_nothing_the_walk_passed_over(reference):
     missed = ["%s:%d: %s (%s)" % ((u.rel,) + m) for u in reference
               for m in srcmut.cross_check(u)]
@@ -165,6 +166,7 @@ def test_ids_are_unique_and_survive_unrelated_edits(tmp_path):
     assert len(ids["new"]) > len(ids["old"])
 
 
+@pytest.mark.slow
 def test_a_helper_belongs_to_every_call_that_reaches_it(reference):
     owners = srcmut.owners_of(reference, srcmut.ops_calls())
     assert {"umad_send", "umad_recv", "umad_close_port", "umad_poll"} <= \

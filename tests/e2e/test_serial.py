@@ -19,8 +19,12 @@ def test_serial_and_parallel_runs_give_the_same_verdicts(vm_session):
     par, ser = (load_results(vm_session[s]) for s in ("suite",
                                                       "suite-serial"))
 
+    # whether a row diverges is decided; the values its message quotes
+    # need not repeat (librdmacm's rdma_get_dst_port of an id that is
+    # resolved and not connected gives another value each run)
     def decided(data):
-        return {r["id"]: (r["verdict"], r["ok"], r["agree"], r["divergence"])
+        return {r["id"]: (r["verdict"], r["ok"], r["agree"],
+                          bool(r["divergence"]))
                 for r in data["results"]}
     a, b = decided(par), decided(ser)
     assert a.keys() == b.keys()

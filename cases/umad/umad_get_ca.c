@@ -48,7 +48,7 @@ static const struct dev_row rows[] = {
 			 "directory p only, every field of each as umad_get_port's "
 			 "every-field row (Documentation/ABI/stable/"
 			 "sysfs-class-infiniband; drivers/infiniband/core/sysfs.c)",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET,
 	  .every_field = true },
@@ -165,7 +165,7 @@ static const struct dev_row release_rows[] = {
 			 "its umad_release_ca is what it was before them, measured "
 			 "after eight such pairs (what a library keeps once, and "
 			 "glibc's per-thread cache of freed chunks, are full by then)",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET,
 	  .every_field = true },

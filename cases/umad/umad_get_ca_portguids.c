@@ -74,7 +74,7 @@ static const struct dev_row rows[] = {
 		 .note = "max exactly numports + 1: every entry filled, that "
 			 "many returned, nothing written before the array or "
 			 "past it",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_TARGET,
 	  .max = MAX_EXACT },
@@ -83,7 +83,7 @@ static const struct dev_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "max 0: \"up to max\" is none, 0 returned, nothing "
 			 "written",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET,
 	  .max = 0 },

@@ -60,7 +60,7 @@ static const struct dev_row rows[] = {
 		 .doc = DOC,
 		 .basis = RC_BASIS_LINUX,
 		 .note = NOTE_SYSFS,
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES },
 	{ .c = { .id = "umad/get_cas_names/max-exactly-the-devices",

@@ -66,7 +66,7 @@ static const struct dev_row rows[] = {
 		 .doc = DOC,
 		 .basis = RC_BASIS_LINUX,
 		 .note = NOTE_FIELDS,
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
@@ -77,7 +77,7 @@ static const struct dev_row rows[] = {
 		 .note = "the port the device named with portnum 0 gives: "
 			 "every field as sysfs has it for that port number ("
 			 "Documentation/ABI/stable/sysfs-class-infiniband)",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = NEEDS_CA,
 		 .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET,
 	  .port = 0,

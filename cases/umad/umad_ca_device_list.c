@@ -343,6 +343,10 @@ static void frees_empty(const struct list_row *row, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, (ctx->ops->umad_free_ca_device_list(NULL), 0));
 }
 
+/* the five names the sort rows start from, out of order */
+static const char *const five[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
+				    "hfi1_0" };
+
 /* @n nodes of @names, in that order, in @v */
 static struct umad_device_node *make_list(struct umad_device_node *v,
 					  const char *const *names, int n)
@@ -369,11 +373,9 @@ static bool is_order(struct umad_device_node *l, const char *const *want, int n)
 
 static void sorts_counted(const struct list_row *row, struct rc_ctx *ctx)
 {
-	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
-					     "hfi1_0" };
 	static const char *const sorted[] = { "hfi1_0", "ibp0s9", "mlx5_0",
 					      "rxe0", "rxe1" };
-	struct umad_device_node v[5], *head = make_list(v, names, 5);
+	struct umad_device_node v[5], *head = make_list(v, five, 5);
 
 	RC_OBSERVE(ctx, ctx->ops->umad_sort_ca_device_list(&head, row->size));
 	if (!is_order(head, sorted, 5))
@@ -419,9 +421,7 @@ static void sorts_every_order(const struct list_row *row, struct rc_ctx *ctx)
 
 static void relinks_nodes(const struct list_row *row, struct rc_ctx *ctx)
 {
-	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
-					     "hfi1_0" };
-	struct umad_device_node v[5], *head = make_list(v, names, 5), *l;
+	struct umad_device_node v[5], *head = make_list(v, five, 5), *l;
 	unsigned int seen = 0;
 	int i, n = 0;
 
@@ -429,7 +429,7 @@ static void relinks_nodes(const struct list_row *row, struct rc_ctx *ctx)
 	for (l = head; l && n <= 5; l = l->next, n++) {
 		for (i = 0; i < 5 && l != &v[i]; i++)
 			;
-		if (i == 5 || l->ca_name != names[i]) {
+		if (i == 5 || l->ca_name != five[i]) {
 			rc_obs_violation(ctx->obs,
 					 "node %d is not one of the "
 					 "caller's five, as it was",
@@ -458,9 +458,7 @@ static void sorts_two(const struct list_row *row, struct rc_ctx *ctx)
 
 static void refuses_wrong_size(const struct list_row *row, struct rc_ctx *ctx)
 {
-	static const char *const names[] = { "rxe1", "mlx5_0", "ibp0s9", "rxe0",
-					     "hfi1_0" };
-	struct umad_device_node v[5], *head = make_list(v, names, 5);
+	struct umad_device_node v[5], *head = make_list(v, five, 5);
 	int ret;
 
 	RC_OBSERVE(ctx,
@@ -470,7 +468,7 @@ static void refuses_wrong_size(const struct list_row *row, struct rc_ctx *ctx)
 				 "0 (success) for size %zu of a list "
 				 "of 5",
 				 row->size);
-	if (!is_order(head, names, 5))
+	if (!is_order(head, five, 5))
 		rc_obs_violation(ctx->obs, "the list changed");
 }
 

@@ -83,13 +83,6 @@ static const struct dp_row rows[] = {
 	  .family = AF_INET },
 };
 
-static __be16 port_of(const struct sockaddr *a)
-{
-	return a->sa_family == AF_INET ?
-		       ((const struct sockaddr_in *)a)->sin_port :
-		       ((const struct sockaddr_in6 *)a)->sin6_port;
-}
-
 static void client_sees_server(const struct dp_row *row, struct rc_ctx *ctx,
 			       struct cm_pair *p)
 {
@@ -111,7 +104,7 @@ static void server_sees_client(const struct dp_row *row, struct rc_ctx *ctx,
 
 	if (!cm_connect(ctx, p))
 		return;
-	want = port_of(&p->cli.id->route.addr.src_addr);
+	want = cm_port_of(&p->cli.id->route.addr.src_addr);
 	RC_OBSERVE(ctx,
 		   (port = ctx->ops->rdma_get_dst_port(p->srv.conn)) == want);
 	if (!port || port != want)

@@ -74,13 +74,6 @@ static const struct sp_row rows[] = {
 	  .family = AF_INET6 },
 };
 
-static __be16 port_of(const struct sockaddr *a)
-{
-	return a->sa_family == AF_INET ?
-		       ((const struct sockaddr_in *)a)->sin_port :
-		       ((const struct sockaddr_in6 *)a)->sin6_port;
-}
-
 static void listener_port(const struct sp_row *row, struct rc_ctx *ctx,
 			  struct cm_pair *p)
 {
@@ -109,12 +102,12 @@ static void client_port_at_server(const struct sp_row *row, struct rc_ctx *ctx,
 	if (!cm_connect(ctx, p))
 		return;
 	RC_OBSERVE(ctx, (port = ctx->ops->rdma_get_src_port(p->cli.id)) != 0);
-	if (!port || port != port_of(&p->srv.conn->route.addr.dst_addr))
+	if (!port || port != cm_port_of(&p->srv.conn->route.addr.dst_addr))
 		rc_obs_violation(ctx->obs,
 				 "port 0x%04x; the server's id "
 				 "has its peer at 0x%04x",
 				 port,
-				 port_of(&p->srv.conn->route.addr.dst_addr));
+				 cm_port_of(&p->srv.conn->route.addr.dst_addr));
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -33,6 +33,13 @@ uint16_t cm_port(const struct rc_ctx *ctx)
 	return 0x5a00 | (ctx->slot & 0x7f);
 }
 
+__be16 cm_port_of(const struct sockaddr *a)
+{
+	return a->sa_family == AF_INET ?
+		       ((const struct sockaddr_in *)a)->sin_port :
+		       ((const struct sockaddr_in6 *)a)->sin6_port;
+}
+
 const struct rc_ops *cm_other_ops(const struct rc_ctx *ctx)
 {
 	return rc_impl(ctx->ops->id == RC_IMPL_REFERENCE ? RC_IMPL_SYSTEM :

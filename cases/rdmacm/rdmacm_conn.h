@@ -45,6 +45,8 @@ struct cm_pair {
 const char *cm_event_name(int type);
 /* The row's listening port: its pool slot's, in host order. */
 uint16_t cm_port(const struct rc_ctx *ctx);
+/* The port of an AF_INET or AF_INET6 address, in network order */
+__be16 cm_port_of(const struct sockaddr *a);
 /* The other implementation than the row's. */
 const struct rc_ops *cm_other_ops(const struct rc_ctx *ctx);
 /* Mark the row BROKEN (once) with @what and errno; false. */

@@ -56,6 +56,11 @@ void rc_profile_set_host(struct rc_profile *p, const char *kernel,
 	p->target = target;
 }
 
+void rc_profile_set_umad_debug(struct rc_profile *p, unsigned int level)
+{
+	snprintf(p->umad_debug, sizeof(p->umad_debug), "%u", level);
+}
+
 int rc_version_cmp(const char *a, const char *b)
 {
 	char *ea, *eb;
@@ -115,14 +120,18 @@ static int when_holds(const struct rc_profile *p, char *s)
 	if (what && !strcmp(what, "always") && !op)
 		return 1;
 	if (!what || !op || !ver || next_word(&s) ||
-	    (strcmp(what, "kernel") && strcmp(what, "rdma-core")) ||
+	    (strcmp(what, "kernel") && strcmp(what, "rdma-core") &&
+	     strcmp(what, "umad-debug")) ||
 	    !valid_version(ver))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(ops) && strcmp(op, ops[i]); i++)
 		;
 	if (i == ARRAY_SIZE(ops))
 		return -1;
-	have = strcmp(what, "kernel") ? p->rdma_core : p->kernel;
+	if (!strcmp(what, "umad-debug"))
+		have = *p->umad_debug ? p->umad_debug : "0";
+	else
+		have = strcmp(what, "kernel") ? p->rdma_core : p->kernel;
 	if (!have)
 		return 0;
 	c = rc_version_cmp(have, ver);
@@ -172,8 +181,9 @@ static int directive(const struct rc_profile *p, struct reading *rd,
 		holds = when_holds(p, s);
 		if (holds < 0)
 			return bad(rd,
-				   "expected '%%when kernel|rdma-core "
-				   "<|<=|==|>=|> VERSION' or '%%when always'");
+				   "expected '%%when kernel|rdma-core|"
+				   "umad-debug <|<=|==|>=|> VERSION' or "
+				   "'%%when always'");
 		rd->when = holds;
 		return 0;
 	}

@@ -81,6 +81,7 @@ struct rc_profile {
 	char files[512]; /* the files loaded, for the results */
 	/* what %when compares against; NULL: unknown */
 	const char *kernel, *rdma_core;
+	char umad_debug[12]; /* RDMACONF_UMAD_DEBUG's level, "0" unset */
 	enum rc_target_id target; /* what %target names */
 	/* the data directory: an entry's "where" names its profiles
 	 * relative to it ("rdma-core.expect:71"), not by this host's path */
@@ -90,6 +91,9 @@ struct rc_profile {
 /* What %when and %target lines are decided on, before loading. */
 void rc_profile_set_host(struct rc_profile *p, const char *kernel,
 			 const char *rdma_core, enum rc_target_id target);
+/* The level libibumad's debug output runs at in the rows (rc_case_run),
+ * which "%when umad-debug >= N" compares against. */
+void rc_profile_set_umad_debug(struct rc_profile *p, unsigned int level);
 /* Compare dotted versions numerically ("6.12.118+deb13" > "6.1"): <0, 0,
  * >0 over the fields both give. */
 int rc_version_cmp(const char *a, const char *b);

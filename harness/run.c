@@ -244,6 +244,7 @@ static int load_profiles(const struct rc_opts *o, struct rc_profile *p,
 		p, kernel_release(),
 		rc_impl_rdma_core_version(rc_impl_system_origin("umad")),
 		rc_target_current());
+	rc_profile_set_umad_debug(p, rc_case_umad_debug());
 
 	if (o->expect) {
 		if (!strcmp(o->expect, "none"))

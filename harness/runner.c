@@ -122,20 +122,26 @@ const char *rc_case_preload(void)
 	return p && *p ? p : NULL;
 }
 
+unsigned int rc_case_umad_debug(void)
+{
+	const char *level = getenv("RDMACONF_UMAD_DEBUG");
+
+	return level ? (unsigned int)strtoul(level, NULL, 10) : 0;
+}
+
 void rc_case_run(const struct rc_group *g, const struct rc_case *c,
 		 struct rc_ctx *ctx)
 {
 	static const char *const own_level[] = { "umad_debug", "umad_dump",
 						 "umad_addr_dump" };
-	const char *level = getenv("RDMACONF_UMAD_DEBUG");
-	bool debug = level && *level && !strcmp(g->lib, "umad") &&
-		     ctx->ops->umad_debug;
+	unsigned int level = rc_case_umad_debug();
+	bool debug = level && !strcmp(g->lib, "umad") && ctx->ops->umad_debug;
 	unsigned int i;
 
 	for (i = 0; debug && i < ARRAY_SIZE(own_level); i++)
 		debug = strcmp(g->call, own_level[i]);
 	if (debug)
-		ctx->ops->umad_debug(atoi(level));
+		ctx->ops->umad_debug((int)level);
 	g->run(c, ctx);
 }
 

@@ -48,6 +48,8 @@ const char *rc_case_preload(void);
  */
 void rc_case_run(const struct rc_group *g, const struct rc_case *c,
 		 struct rc_ctx *ctx);
+/* RDMACONF_UMAD_DEBUG's level, 0 when it is unset */
+unsigned int rc_case_umad_debug(void);
 /* How many copies of the simulated fabric the run has, 0 when it has
  * none (RDMACONF_CASE_LANES, with a per-process simulator only): slot n
  * runs its rows in lane n, whose environment (its fabric, its remote

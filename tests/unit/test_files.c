@@ -225,6 +225,26 @@ Test(profile, when_directive_keys_entries_by_version)
 	rc_profile_free(&p);
 }
 
+Test(profile, when_directive_keys_entries_by_umad_debug_level)
+{
+	struct rc_profile p = {};
+	char err[512];
+	static const char text[] = "%when umad-debug >= 1\nr XFAIL:crash on\n"
+				   "%when umad-debug == 0\nr XFAIL off\n";
+
+	/* never set: the output is off */
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "r")->reason, "off");
+	rc_profile_set_umad_debug(&p, 2);
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "r")->reason, "on");
+	rc_profile_set_umad_debug(&p, 0);
+	cr_assert_eq(load_text(text, &p, err), 0, "%s", err);
+	cr_assert_str_eq(rc_profile_find(&p, "r")->reason, "off");
+	cr_assert_eq(load_text("%when umad-debug >= on\n", &p, err), -1);
+	rc_profile_free(&p);
+}
+
 Test(profile, device_profile_overrides_library_profile)
 {
 	struct rc_profile p = {};

@@ -354,6 +354,12 @@ def stop_cluster(env):
     left = subprocess.run(["pgrep", "-f", env["RDMACONF_SLURM_DIR"]],
                           capture_output=True, text=True).stdout
     assert not left.strip(), left
+    # nor anything a job of it started (salloc's, steps' and tasks'
+    # environments name the cluster's configuration)
+    ours = ("SLURM_CONF=%s\0" % env["SLURM_CONF"]).encode()
+    time.sleep(1)
+    left = [q for q in pids() if q != os.getpid() and ours in environ(q)]
+    assert not left, [open("/proc/%d/cmdline" % q).read() for q in left]
 
 
 @pytest.fixture(scope="module")
@@ -368,20 +374,42 @@ def cluster(tmp_path_factory):
 STARTED = []
 
 
+def session_of(pid):
+    """The session id of process @pid, None when it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return int(f.read().rsplit(")", 1)[1].split()[3])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def stop_fleet(p):
+    """Stop a fleet started in the background, as a user's Ctrl-C would,
+    while its cluster still runs: salloc runs the fleet in a process group
+    of its own, so the signal goes to every process of the session
+    (ci/fleet stops its steps through the controller, within a second).
+    What is left after 10 s is killed."""
+    if p.poll() is not None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for q in pids():
+            if session_of(q) == p.pid:
+                try:
+                    os.kill(q, sig)
+                except ProcessLookupError:
+                    pass
+        try:
+            p.communicate(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+
+
 @pytest.fixture(autouse=True)
 def stop_started():
     yield
     while STARTED:
-        p = STARTED.pop()
-        if p.poll() is not None:
-            continue
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            try:
-                os.killpg(p.pid, sig)
-                p.communicate(timeout=10)
-                break
-            except (ProcessLookupError, subprocess.TimeoutExpired):
-                pass
+        stop_fleet(STARTED.pop())
 
 
 def fleet(env, out, *args, nodes=3, popen=False):
@@ -586,6 +614,10 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
                         "reason=killed by test_fleet"], env=env, check=True)
         out, err = p.communicate(timeout=300)
     finally:
+        # the fleet before its cluster: stopping the controller first
+        # would leave the steps' slurmstepd and all under them running
+        while STARTED:
+            stop_fleet(STARTED.pop())
         stop_cluster(env)
     assert p.returncode == 87, err[-2000:]
     nodes = nodes_of(tmp_path)

@@ -29,6 +29,11 @@ static bool ran(const char *v)
 	return k >= 0 && rc_verdict_ran(k);
 }
 
+bool rc_case_ran(const struct rc_jv *c, enum rc_impl_id impl)
+{
+	return ran(rc_case_verdict(c, impl));
+}
+
 /* "system no longer runs it (SKIP: needs a second RDMA device ...)" */
 static const char *stopped_running(const struct rc_jv *b, const struct rc_jv *n)
 {

@@ -30,5 +30,7 @@ const char *rc_change_name(enum rc_change c);
 /* A case's verdict on @impl: the vocabulary's word, "-" when it has none,
  * "?" when the file holds something else (safe to show anywhere). */
 const char *rc_case_verdict(const struct rc_jv *c, enum rc_impl_id impl);
+/* Did @impl run the call of case @c (a verdict of vocab.h that ran)? */
+bool rc_case_ran(const struct rc_jv *c, enum rc_impl_id impl);
 
 #endif

@@ -23,6 +23,7 @@
 #include "jsonread.h"
 #include "report.h"
 #include "report_changes.h"
+#include "report_providers.h"
 #include "report_doc.h"
 #include "report_fleet.h"
 #include "report_page.h"
@@ -116,17 +117,22 @@ static void changes(struct rc_str *b, const struct rc_report_run *runs, int n,
 {
 	const char **labels = calloc(n, sizeof(*labels));
 	const struct rc_jv **results = calloc(n, sizeof(*results));
+	bool *elsewhere = calloc(n, sizeof(*elsewhere));
 	int r;
 
-	if (!labels || !results)
+	if (!labels || !results || !elsewhere)
 		abort();
 	for (r = 0; r < n; r++) {
 		labels[r] = runs[r].label;
 		results[r] = runs[r].results;
+		elsewhere[r] =
+			r && rc_report_providers_differ(&runs[r - 1], &runs[r]);
 	}
-	rc_report_changes(b, labels, results, n, ids, nids, html);
+	rc_report_changes(b, labels, results, n, elsewhere, ids, nids, html);
+	rc_report_providers(b, runs, n, ids, nids, html);
 	free(labels);
 	free(results);
+	free(elsewhere);
 }
 
 /* Written whole (wfile.c): a full disk or a signal leaves the page as it

@@ -3,9 +3,9 @@
 #include "compare.h"
 #include "report_changes.h"
 
-static void change_row(struct rc_str *b, const char *id,
-		       const struct rc_jv *was, const struct rc_jv *now,
-		       enum rc_change ch, const char *why, bool html)
+void rc_report_change_row(struct rc_str *b, const char *id,
+			  const struct rc_jv *was, const struct rc_jv *now,
+			  enum rc_change ch, const char *why, bool html)
 {
 	int k;
 
@@ -37,9 +37,19 @@ static void change_row(struct rc_str *b, const char *id,
 	rc_str_printf(b, " |\n");
 }
 
+void rc_report_change_table(struct rc_str *b, bool html)
+{
+	rc_str_printf(b, html ? "<table><tr><th>change</th><th>case</th>"
+				"<th>system</th><th>reference</th>"
+				"<th>why</th></tr>" :
+				"\n| change | case | system | reference | why "
+				"|\n|---|---|---|---|---|\n");
+}
+
 void rc_report_changes(struct rc_str *b, const char *const *labels,
 		       const struct rc_jv *const *results, int n,
-		       const char **ids, size_t nids, bool html)
+		       const bool *elsewhere, const char **ids, size_t nids,
+		       bool html)
 {
 	unsigned int changed;
 	const char *why;
@@ -61,19 +71,24 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 			rc_str_html(b, labels[r - 1]);
 			rc_str_printf(b, " &rarr; ");
 			rc_str_html(b, labels[r]);
-			rc_str_printf(b, "</p><table><tr><th>change</th>"
-					 "<th>case</th><th>system</th>"
-					 "<th>reference</th><th>why</th></tr>");
+			rc_str_printf(b, "</p>");
 		} else {
 			rc_str_printf(b, "\n### %d -> %d: ", r, r + 1);
 			rc_str_md(b, labels[r - 1]);
 			rc_str_printf(b, " -> ");
 			rc_str_md(b, labels[r]);
-			rc_str_printf(
-				b,
-				"\n\n| change | case | system | "
-				"reference | why |\n|---|---|---|---|---|\n");
+			rc_str_printf(b, "\n");
 		}
+		if (elsewhere && elsewhere[r]) {
+			rc_str_printf(b,
+				      html ? "<p>Another provider: see "
+					     "<a href=\"#providers\">Where "
+					     "the providers differ</a>.</p>" :
+					     "\nAnother provider: see Where "
+					     "the providers differ.\n");
+			continue;
+		}
+		rc_report_change_table(b, html);
 		for (i = 0; i < nids; i++) {
 			const struct rc_jv *was =
 				rc_results_find(results[r - 1], ids[i]);
@@ -86,7 +101,8 @@ void rc_report_changes(struct rc_str *b, const char *const *labels,
 			ch = rc_compare_case(was, now, &why);
 			if (ch == RC_SAME)
 				continue;
-			change_row(b, ids[i], was, now, ch, why, html);
+			rc_report_change_row(b, ids[i], was, now, ch, why,
+					     html);
 			changed++;
 		}
 		if (html)

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "json.h"
+#include "compare.h"
 #include "jsonread.h"
 
 /*
@@ -16,6 +17,15 @@
  */
 void rc_report_changes(struct rc_str *b, const char *const *labels,
 		       const struct rc_jv *const *results, int n,
-		       const char **ids, size_t nids, bool html);
+		       const bool *elsewhere, const char **ids, size_t nids,
+		       bool html);
+/* ... where @elsewhere[r] (when given) says that the pair r-1 -> r has a
+ * section of its own (report_providers.h): only its heading here. */
+
+/* The table's head and one of its rows: case @id from @was to @now */
+void rc_report_change_table(struct rc_str *b, bool html);
+void rc_report_change_row(struct rc_str *b, const char *id,
+			  const struct rc_jv *was, const struct rc_jv *now,
+			  enum rc_change ch, const char *why, bool html);
 
 #endif

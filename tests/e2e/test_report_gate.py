@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, vocab, vocab_names
+from conftest import RDMACONF, ROOT, as_md, vocab, vocab_names
 
 
 def run(*args, env=None, timeout=300):
@@ -217,6 +217,46 @@ def test_report_opens_with_the_conformance_verdict(tmp_path):
                 "Linux's ABI in %d, our reading in %d; %d of them new" % (
                     conforms, doc, linux, ours, new)) in line, line
     assert doc + linux + ours > 0   # the baseline does break its pages
+
+
+def test_where_the_providers_differ(tmp_path):
+    """rxe, then the same run as siw would give it: a case both ran that
+    differs is listed, once, in its own section; the cases siw did not
+    run are counted by cause, not listed; "What changed" points there."""
+    base = os.path.join(ROOT, "cases", "baselines", "rxe-rdma-core-44.json")
+    doc = json.load(open(base))
+    doc["device"]["driver"], doc["device"]["name"] = "siw", "siw0"
+    passed = [r for r in doc["results"]
+              if r["verdict"] == {"system": "PASS", "reference": "PASS"}]
+    cause = "needs UD QPs; siw0 is iWARP <RC only>"
+    for r in passed[:5]:
+        r["verdict"] = {"system": "SKIP", "reference": "SKIP"}
+        r["system_detail"] = r["reference_detail"] = cause
+    worse = passed[5]
+    worse["verdict"]["system"], worse["ok"] = "FAIL", False
+    worse["system_detail"] = "wrong errno <siw>"
+    siw = tmp_path / "siw.json"
+    siw.write_text(json.dumps(doc))
+    p = run("report", base, str(siw), "-o", str(tmp_path / "out"))
+    assert p.returncode == 0, p.stderr
+    md = (tmp_path / "out" / "summary.md").read_text()
+    section = md.split("## Where the providers differ\n")[1]
+    section = section.split("\n## ")[0]
+    assert section.startswith("\n### 1 -> 2: %s -> siw\n" % as_md("rdma_rxe"))
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    assert len(rows) == 2 and as_md(worse["id"]) in rows[1], rows
+    changed = md.split("## What changed\n")[1].split("\n## ")[0]
+    assert "WORSE" not in changed and \
+        "Another provider: see Where the providers differ." in changed
+    assert "- 5 not run on siw: %s (%s, ...)" % (
+        as_md(cause), as_md(passed[0]["id"])) in section, section
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert '<h2 id="providers">Where the providers differ</h2>' in page
+    assert "needs UD QPs; siw0 is iWARP &lt;RC only&gt;" in page
+    # one provider: no such section
+    p = run("report", base, base, "-o", str(tmp_path / "same"))
+    assert "providers differ" not in \
+        (tmp_path / "same" / "summary.md").read_text()
 
 
 def test_shipped_baselines_name_no_host_path():

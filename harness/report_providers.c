@@ -54,8 +54,7 @@ struct tally {
 	size_t n;
 };
 
-static void count(struct tally *t, const char *cause, int side,
-		  const char *id)
+static void count(struct tally *t, const char *cause, int side, const char *id)
 {
 	size_t i;
 
@@ -112,7 +111,8 @@ static void only_one_ran(struct rc_str *b, const struct tally *t,
 	for (i = 0; i < t->n; i++) {
 		const struct only_one *o = &t->v[i];
 
-		rc_str_printf(b, html ? "<li>%u not run on " : "- %u not run on ",
+		rc_str_printf(b,
+			      html ? "<li>%u not run on " : "- %u not run on ",
 			      o->n);
 		rc_str_text(b, html, driver_of(pair[o->side]));
 		rc_str_printf(b, ": ");
@@ -127,8 +127,8 @@ static void only_one_ran(struct rc_str *b, const struct tally *t,
 }
 
 static void pair_section(struct rc_str *b, const struct rc_report_run *x,
-			 const struct rc_report_run *y, int r,
-			 const char **ids, size_t nids, bool html)
+			 const struct rc_report_run *y, int r, const char **ids,
+			 size_t nids, bool html)
 {
 	const struct rc_report_run *pair[2] = { x, y };
 	struct tally t = { 0 };
@@ -157,8 +157,7 @@ static void pair_section(struct rc_str *b, const struct rc_report_run *x,
 	}
 	if (html)
 		rc_str_printf(b, "</table>%s",
-			      listed ? "" :
-				       "<p>No case both ran differs.</p>");
+			      listed ? "" : "<p>No case both ran differs.</p>");
 	else if (!listed)
 		rc_str_printf(b, "\nNo case both ran differs.\n");
 	only_one_ran(b, &t, pair, html);

@@ -274,7 +274,7 @@ static void flush(const struct recv_row *row, struct rc_ctx *ctx, struct vt *t)
 	struct ibv_sge sg[FLUSHED];
 	struct ibv_recv_wr wr[FLUSHED], *bad;
 	struct ibv_wc wc[FLUSHED];
-	int i, got;
+	int i;
 
 	for (i = 0; i < FLUSHED; i++) {
 		sg[i] = vt_sge(t, 1, i * 64, 64);
@@ -292,20 +292,15 @@ static void flush(const struct recv_row *row, struct rc_ctx *ctx, struct vt *t)
 			     "ibv_modify_qp to ERR failed (set-up): %m");
 		return;
 	}
-	got = vt_poll(ctx, t->rcq, wc, FLUSHED);
-	for (i = 0; i < got; i++)
-		if (!vt_wc_check(ctx, "recv", &wc[i],
-				 &(struct vt_wc){ .wr_id = 1 + i,
-						  .status = IBV_WC_WR_FLUSH_ERR,
-						  .opcode = -1,
-						  .byte_len = -1,
-						  .qp_num = t->b->qp_num,
-						  .src_qp = -1,
-						  .wc_flags = -1 }))
-			return;
-	if (got != FLUSHED)
-		rc_obs_violation(ctx->obs, "recv: %d completions, not %d", got,
-				 FLUSHED);
+	vt_expect_run(ctx, "recv", t->rcq, wc, FLUSHED,
+		      &(struct vt_wc){ .wr_id = 1,
+				       .status = IBV_WC_WR_FLUSH_ERR,
+				       .opcode = -1,
+				       .byte_len = -1,
+				       .qp_num = t->b->qp_num,
+				       .src_qp = -1,
+				       .wc_flags = -1 },
+		      0);
 }
 
 static void on_srq(const struct recv_row *row, struct rc_ctx *ctx, struct vt *t)

@@ -49,6 +49,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -965,7 +966,8 @@ static bool round_trip(struct rc_ctx *ctx, struct vt *t, int round, int n)
 	struct ibv_sge rs[WRAP_MAX];
 	struct ibv_wc wc[WRAP_MAX];
 	uint64_t base = (uint64_t)round * 1000;
-	int i, got;
+	char who[32];
+	int i;
 
 	for (i = 0; i < n; i++) {
 		rs[i] = vt_sge(t, 1, i * 64, 64);
@@ -986,43 +988,29 @@ static bool round_trip(struct rc_ctx *ctx, struct vt *t, int round, int n)
 	RC_OBSERVE(ctx, ctx->ops->ibv_post_send(t->a, wr, &bad));
 	if (ctx->obs->ret != 0)
 		return false;
-	got = vt_poll(ctx, t->rcq, wc, n);
-	for (i = 0; i < got; i++)
-		if (!vt_wc_check(ctx, "recv", &wc[i],
-				 &(struct vt_wc){ .wr_id = base + 500 + i,
-						  .opcode = IBV_WC_RECV,
-						  .byte_len = 8,
-						  .qp_num = t->b->qp_num,
-						  .src_qp = -1,
-						  .wc_flags = 0 }) ||
-		    !vt_same(ctx, "received", vt_region(t, 1) + i * 64,
+	snprintf(who, sizeof(who), "recv (round %d)", round);
+	if (!vt_expect_run(ctx, who, t->rcq, wc, n,
+			   &(struct vt_wc){ .wr_id = base + 500,
+					    .opcode = IBV_WC_RECV,
+					    .byte_len = 8,
+					    .qp_num = t->b->qp_num,
+					    .src_qp = -1,
+					    .wc_flags = 0 },
+			   0))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!vt_same(ctx, "received", vt_region(t, 1) + i * 64,
 			     (void *)(uintptr_t)sg[i].addr, 8))
 			return false;
-	if (got != n) {
-		rc_obs_violation(ctx->obs,
-				 "recv: %d completions in round %d, "
-				 "not %d",
-				 got, round, n);
-		return false;
-	}
-	got = vt_poll(ctx, t->scq, wc, n);
-	for (i = 0; i < got; i++)
-		if (!vt_wc_check(ctx, "send", &wc[i],
-				 &(struct vt_wc){ .wr_id = base + i,
-						  .opcode = IBV_WC_SEND,
-						  .byte_len = -1,
-						  .qp_num = t->a->qp_num,
-						  .src_qp = -1,
-						  .wc_flags = -1 }))
-			return false;
-	if (got != n) {
-		rc_obs_violation(ctx->obs,
-				 "send: %d completions in round %d, "
-				 "not %d",
-				 got, round, n);
-		return false;
-	}
-	return true;
+	snprintf(who, sizeof(who), "send (round %d)", round);
+	return vt_expect_run(ctx, who, t->scq, wc, n,
+			     &(struct vt_wc){ .wr_id = base,
+					      .opcode = IBV_WC_SEND,
+					      .byte_len = -1,
+					      .qp_num = t->a->qp_num,
+					      .src_qp = -1,
+					      .wc_flags = -1 },
+			     0);
 }
 
 static void queues_wrap(const struct send_row *row, struct rc_ctx *ctx,
@@ -1081,7 +1069,7 @@ static void in_order(const struct send_row *row, struct rc_ctx *ctx,
 	struct ibv_sge sg[ORDERED];
 	struct ibv_send_wr wr[ORDERED], *bad;
 	struct ibv_wc wc[ORDERED];
-	int i, got;
+	int i;
 
 	for (i = 0; i < ORDERED; i++) {
 		sg[i] = vt_sge(t, 0, i * 64, 16 + i);
@@ -1092,34 +1080,23 @@ static void in_order(const struct send_row *row, struct rc_ctx *ctx,
 	}
 	if (!post(ctx, t, wr, &bad))
 		return;
-	got = vt_poll(ctx, t->rcq, wc, ORDERED);
-	for (i = 0; i < got; i++)
-		if (!vt_wc_check(ctx, "recv", &wc[i],
-				 &(struct vt_wc){ .wr_id = 10 + i,
-						  .opcode = IBV_WC_RECV,
-						  .byte_len = 16 + i,
-						  .qp_num = t->b->qp_num,
-						  .src_qp = -1,
-						  .wc_flags = 0 }))
-			return;
-	if (got != ORDERED) {
-		rc_obs_violation(ctx->obs, "recv: %d completions, not %d", got,
-				 ORDERED);
+	if (!vt_expect_run(ctx, "recv", t->rcq, wc, ORDERED,
+			   &(struct vt_wc){ .wr_id = 10,
+					    .opcode = IBV_WC_RECV,
+					    .byte_len = 16,
+					    .qp_num = t->b->qp_num,
+					    .src_qp = -1,
+					    .wc_flags = 0 },
+			   1))
 		return;
-	}
-	got = vt_poll(ctx, t->scq, wc, ORDERED);
-	for (i = 0; i < got; i++)
-		if (!vt_wc_check(ctx, "send", &wc[i],
-				 &(struct vt_wc){ .wr_id = 1 + i,
-						  .opcode = IBV_WC_SEND,
-						  .byte_len = -1,
-						  .qp_num = t->a->qp_num,
-						  .src_qp = -1,
-						  .wc_flags = -1 }))
-			return;
-	if (got != ORDERED)
-		rc_obs_violation(ctx->obs, "send: %d completions, not %d", got,
-				 ORDERED);
+	vt_expect_run(ctx, "send", t->scq, wc, ORDERED,
+		      &(struct vt_wc){ .wr_id = 1,
+				       .opcode = IBV_WC_SEND,
+				       .byte_len = -1,
+				       .qp_num = t->a->qp_num,
+				       .src_qp = -1,
+				       .wc_flags = -1 },
+		      0);
 }
 
 #define FLUSHED 3
@@ -1131,7 +1108,7 @@ static void flush_after_error(const struct send_row *row, struct rc_ctx *ctx,
 	struct ibv_sge sg = vt_sge(t, 0, 0, 16);
 	struct ibv_send_wr wr[FLUSHED], *bad;
 	struct ibv_wc wc[FLUSHED];
-	int i, got;
+	int i;
 
 	if (ctx->ops->ibv_modify_qp(t->a, &a, IBV_QP_STATE)) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
@@ -1144,20 +1121,15 @@ static void flush_after_error(const struct send_row *row, struct rc_ctx *ctx,
 	}
 	if (!post(ctx, t, wr, &bad))
 		return;
-	got = vt_poll(ctx, t->scq, wc, FLUSHED);
-	for (i = 0; i < got; i++)
-		if (!vt_wc_check(ctx, "send", &wc[i],
-				 &(struct vt_wc){ .wr_id = 1 + i,
-						  .status = IBV_WC_WR_FLUSH_ERR,
-						  .opcode = -1,
-						  .byte_len = -1,
-						  .qp_num = t->a->qp_num,
-						  .src_qp = -1,
-						  .wc_flags = -1 }))
-			return;
-	if (got != FLUSHED)
-		rc_obs_violation(ctx->obs, "send: %d completions, not %d", got,
-				 FLUSHED);
+	vt_expect_run(ctx, "send", t->scq, wc, FLUSHED,
+		      &(struct vt_wc){ .wr_id = 1,
+				       .status = IBV_WC_WR_FLUSH_ERR,
+				       .opcode = -1,
+				       .byte_len = -1,
+				       .qp_num = t->a->qp_num,
+				       .src_qp = -1,
+				       .wc_flags = -1 },
+		      0);
 }
 
 #define GRH 40

@@ -451,6 +451,26 @@ bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 	return false;
 }
 
+bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
+		   struct ibv_wc *wc, int n, const struct vt_wc *first,
+		   int len_step)
+{
+	struct vt_wc w = *first;
+	int i, got = vt_poll(ctx, cq, wc, n);
+
+	for (i = 0; i < got; i++) {
+		w.wr_id = first->wr_id + i;
+		if (first->byte_len >= 0)
+			w.byte_len = first->byte_len + (int64_t)i * len_step;
+		if (!vt_wc_check(ctx, who, &wc[i], &w))
+			return false;
+	}
+	if (got == n)
+		return true;
+	rc_obs_violation(ctx->obs, "%s: %d completions, not %d", who, got, n);
+	return false;
+}
+
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)
 {
 	if (vt_recv(ctx, t, id, 1, len) == 0)

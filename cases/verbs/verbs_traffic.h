@@ -107,6 +107,13 @@ struct vt_wc {
 };
 bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 		 const struct vt_wc *want);
+/* Poll @n completions of @cq into @wc, in order: the i-th is @first with
+ * wr_id @first->wr_id + i and, when it is checked, byte_len
+ * @first->byte_len + i * @len_step; each checked as vt_wc_check does,
+ * then the count.  false at the first mismatch or a short count. */
+bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
+		   struct ibv_wc *wc, int n, const struct vt_wc *first,
+		   int len_step);
 
 /* Post a receive of @len bytes into region 1 (BROKEN if refused) */
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "ref_umad.h"
+#include "ca_sysfs.h"
 #include "ports.h"
 #include "../common/sysfs.h"
 
@@ -113,7 +114,7 @@ int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max)
 	return n;
 }
 
-static bool port_active(const char *ca, int port)
+bool ref_umad_port_active(const char *ca, int port)
 {
 	return sysfs_uint(SYS_IB, ca, port, "state") == 4;
 }
@@ -153,7 +154,7 @@ static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 			return 0;
 		}
 		for (p = first_port(ca); p < UMAD_CA_MAX_PORTS; p++)
-			if (port_active(ca, p)) {
+			if (ref_umad_port_active(ca, p)) {
 				*port = p;
 				return 0;
 			}
@@ -166,7 +167,7 @@ static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 	for (i = 0; i < n; i++)
 		for (p = portnum ? portnum : first_port(names[i]);
 		     p <= (portnum ? portnum : UMAD_CA_MAX_PORTS - 1); p++)
-			if (port_active(names[i], p)) {
+			if (ref_umad_port_active(names[i], p)) {
 				copy_name(ca, names[i]);
 				*port = p;
 				return 0;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ref_umad.h"
+#include "ca_sysfs.h"
 #include "../common/sysfs.h"
 
 static bool port_exists(const char *ca, int port)
@@ -42,15 +43,6 @@ static bool port_has_smi(const char *ca, int port)
 	       !strcmp(buf, "InfiniBand");
 }
 
-static bool port_active(const char *ca, int port)
-{
-	char buf[32];
-
-	return !ref_sysfs_read(buf, sizeof(buf),
-			       REF_SYS_IB "/%s/ports/%d/state", ca, port) &&
-	       strtoul(buf, NULL, 0) == 4;
-}
-
 /* The first port of @ca with an SMI, an ACTIVE one first; 0: none */
 static int smi_port_of(const char *ca)
 {
@@ -59,7 +51,7 @@ static int smi_port_of(const char *ca)
 	for (p = 1; p < UMAD_CA_MAX_PORTS; p++) {
 		if (!port_has_smi(ca, p))
 			continue;
-		if (port_active(ca, p))
+		if (ref_umad_port_active(ca, p))
 			return p;
 		if (!first)
 			first = p;

@@ -88,7 +88,11 @@ def test_report_size_and_time_do_not_grow_with_the_nodes(tmp_path, broken):
     assert i256 < 5 << 20
     # per node, with a little for the noise of a short run
     assert r256 / 256 <= 1.5 * r32 / 32 + 0.002, (r32, r256)
-    assert m256 < 300
+    # under make check SANITIZE=1 (which sets ASAN_OPTIONS) the peak is
+    # ASan's: its shadow and its quarantine of freed memory (256 MB);
+    # the plain build's make check holds the report to its bound
+    if not os.environ.get("ASAN_OPTIONS"):
+        assert m256 < 300
 
 
 def test_the_index_reads_like_the_fleet(tmp_path, broken):

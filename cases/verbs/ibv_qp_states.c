@@ -35,11 +35,12 @@
 #include "verbs_qp.h"
 
 #define DOC_FOR(T) "For QP Transport Service Type IBV_QPT_" T ": ... "
-#define DOC_INIT_UD "Init IBV_QP_STATE, IBV_QP_PKEY_INDEX, IBV_QP_PORT, IBV_QP_QKEY"
-#define DOC_INIT_RC                                            \
+#define DOC_INIT_UD \
+	"Init IBV_QP_STATE, IBV_QP_PKEY_INDEX, IBV_QP_PORT, IBV_QP_QKEY"
+#define DOC_INIT_RC                                           \
 	"Init IBV_QP_STATE, IBV_QP_PKEY_INDEX, IBV_QP_PORT, " \
 	"IBV_QP_ACCESS_FLAGS"
-#define DOC_RTR_UC                                                         \
+#define DOC_RTR_UC                                                        \
 	"RTR IBV_QP_STATE, IBV_QP_AV, IBV_QP_PATH_MTU, IBV_QP_DEST_QPN, " \
 	"IBV_QP_RQ_PSN"
 #define DOC_RTS_UC "RTS IBV_QP_STATE, IBV_QP_SQ_PSN"
@@ -51,18 +52,18 @@
 #define DOC_uc_rtr DOC_FOR("UC") DOC_RTR_UC
 #define DOC_uc_rts DOC_FOR("UC") DOC_RTS_UC
 #define DOC_rc_init DOC_FOR("RC") DOC_INIT_RC
-#define DOC_rc_rtr                                                          \
-	DOC_FOR("RC")                                                       \
+#define DOC_rc_rtr    \
+	DOC_FOR("RC") \
 	DOC_RTR_UC ", IBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_MIN_RNR_TIMER"
-#define DOC_rc_rts                                                       \
-	DOC_FOR("RC")                                                    \
+#define DOC_rc_rts                                                   \
+	DOC_FOR("RC")                                                \
 	"RTS IBV_QP_STATE, IBV_QP_SQ_PSN, IBV_QP_MAX_QP_RD_ATOMIC, " \
 	"IBV_QP_RETRY_CNT, IBV_QP_RNR_RETRY, IBV_QP_TIMEOUT"
 #define DOC_STATE "IBV_QP_STATE Modify qp_state"
-#define DOC_INVALID                                                    \
+#define DOC_INVALID                                                        \
 	"If any of the modify attributes or the modify mask are invalid, " \
 	"none of the attributes will be modified (including the QP state)."
-#define DOC_CUR                     \
+#define DOC_CUR                            \
 	"enum ibv_qp_state cur_qp_state; " \
 	"/* Assume this is the current QP state */"
 
@@ -97,104 +98,102 @@
 		 .contract = { RC_RETURNS(0) } },                          \
 	  AT(t, f, nx, VQ_REQUIRED, false) },
 /* a transition of the kernel's table the page does not list */
-#define ROW_OK(t, f, nx)                                                    \
-	{ .c = { .id = ID(t, f, nx),                                        \
-		 .doc = DOC_STATE,                                          \
-		 .basis = RC_BASIS_LINUX,                                   \
-		 .note = "the page's tables are silent on " #f " to " #nx   \
-			 "; the kernel's qp_state_table has it with no "    \
-			 "attribute required: IBV_QP_STATE alone, 0, and "  \
-			 "the state reads back",                            \
-		 .needs = NEEDS_##t,                                        \
-		 .contract = { RC_RETURNS(0) } },                           \
+#define ROW_OK(t, f, nx)                                                   \
+	{ .c = { .id = ID(t, f, nx),                                       \
+		 .doc = DOC_STATE,                                         \
+		 .basis = RC_BASIS_LINUX,                                  \
+		 .note = "the page's tables are silent on " #f " to " #nx  \
+			 "; the kernel's qp_state_table has it with no "   \
+			 "attribute required: IBV_QP_STATE alone, 0, and " \
+			 "the state reads back",                           \
+		 .needs = NEEDS_##t,                                       \
+		 .contract = { RC_RETURNS(0) } },                          \
 	  AT(t, f, nx, VQ_REQUIRED, false) },
 /* a pair that is no transition */
-#define ROW_NO(t, f, nx)                                                   \
-	{ .c = { .id = ID(t, f, nx),                                       \
-		 .doc = DOC_INVALID,                                       \
-		 .basis = RC_BASIS_LINUX,                                  \
-		 .note = #f " to " #nx " is no transition of the kernel's " \
-			 "qp_state_table (the page's tables list none): "  \
-			 "with the attributes " #nx " is entered with, an " \
-			 "errno value, and the QP as it was",              \
-		 .needs = NEEDS_##t,                                       \
-		 .contract = { RC_FAILS() } },                             \
+#define ROW_NO(t, f, nx)                                                       \
+	{ .c = { .id = ID(t, f, nx),                                           \
+		 .doc = DOC_INVALID,                                           \
+		 .basis = RC_BASIS_LINUX,                                      \
+		 .note = #f " to " #nx " is no transition of the kernel's "    \
+			    "qp_state_table (the page's tables list none): "   \
+			    "with the attributes " #nx " is entered with, an " \
+			    "errno value, and the QP as it was",               \
+		 .needs = NEEDS_##t,                                           \
+		 .contract = { RC_FAILS() } },                                 \
 	  AT(t, f, nx, VQ_ENTRY, false) },
 /* from SQE, said by IBV_QP_CUR_STATE (the QP is in RTS) */
 #define ROW_CUROK(t, f, nx)                                                  \
-	{ .c = { .id = "verbs/modify_qp/" #t "-cur-sqe-to-" #nx,            \
+	{ .c = { .id = "verbs/modify_qp/" #t "-cur-sqe-to-" #nx,             \
 		 .doc = DOC_CUR,                                             \
 		 .basis = RC_BASIS_LINUX,                                    \
 		 .note = "a QP in RTS, cur_qp_state SQE: the kernel checks " \
 			 "the pair from SQE, and its table allows "          \
 			 "IBV_QP_CUR_STATE from SQE to " #nx " for this "    \
-			 "type: 0, and the QP in " #nx,                       \
+			 "type: 0, and the QP in " #nx,                      \
 		 .needs = NEEDS_##t,                                         \
 		 .contract = { RC_RETURNS(0) } },                            \
 	  AT(t, f, nx, VQ_REQUIRED, true) },
-#define ROW_CURNO(t, f, nx)                                                   \
-	{ .c = { .id = "verbs/modify_qp/" #t "-cur-sqe-to-" #nx,             \
-		 .doc = DOC_CUR,                                              \
-		 .basis = RC_BASIS_LINUX,                                     \
-		 .note = "a QP in RTS, cur_qp_state SQE: the kernel checks "  \
-			 "the pair from SQE, and its table has no "           \
+#define ROW_CURNO(t, f, nx)                                                    \
+	{ .c = { .id = "verbs/modify_qp/" #t "-cur-sqe-to-" #nx,               \
+		 .doc = DOC_CUR,                                               \
+		 .basis = RC_BASIS_LINUX,                                      \
+		 .note = "a QP in RTS, cur_qp_state SQE: the kernel checks "   \
+			 "the pair from SQE, and its table has no "            \
 			 "IBV_QP_CUR_STATE from SQE to " #nx " for this type " \
-			 "(or no such transition): an errno value, the QP "   \
-			 "in RTS as it was",                                  \
-		 .needs = NEEDS_##t,                                          \
-		 .contract = { RC_FAILS() } },                                \
+			 "(or no such transition): an errno value, the QP "    \
+			 "in RTS as it was",                                   \
+		 .needs = NEEDS_##t,                                           \
+		 .contract = { RC_FAILS() } },                                 \
 	  AT(t, f, nx, VQ_ENTRY, true) },
 
 /* The kernel's qp_state_table: what each of the 49 pairs is, for @t.
  * SQE to RTS allows IBV_QP_CUR_STATE for UD and UC only: @sqe_rts. */
-#define PAIRS(t, sqe_rts)                                    \
-	ROW_OK(t, reset, reset)                              \
-	ROW_TABLE(t, reset, init)                            \
-	ROW_NO(t, reset, rtr)                                \
-	ROW_NO(t, reset, rts)                                \
-	ROW_NO(t, reset, sqd)                                \
-	ROW_NO(t, reset, sqe)                                \
-	ROW_NO(t, reset, err)                                \
-	ROW_OK(t, init, reset)                               \
-	ROW_OK(t, init, init)                                \
-	ROW_TABLE(t, init, rtr)                              \
-	ROW_NO(t, init, rts)                                 \
-	ROW_NO(t, init, sqd)                                 \
-	ROW_NO(t, init, sqe)                                 \
-	ROW_OK(t, init, err)                                 \
-	ROW_OK(t, rtr, reset)                                \
-	ROW_NO(t, rtr, init)                                 \
-	ROW_NO(t, rtr, rtr)                                  \
-	ROW_TABLE(t, rtr, rts)                               \
-	ROW_NO(t, rtr, sqd)                                  \
-	ROW_NO(t, rtr, sqe)                                  \
-	ROW_OK(t, rtr, err)                                  \
-	ROW_OK(t, rts, reset)                                \
-	ROW_NO(t, rts, init)                                 \
-	ROW_NO(t, rts, rtr)                                  \
-	ROW_OK(t, rts, rts)                                  \
-	ROW_OK(t, rts, sqd)                                  \
-	ROW_NO(t, rts, sqe)                                  \
-	ROW_OK(t, rts, err)                                  \
-	ROW_OK(t, sqd, reset)                                \
-	ROW_NO(t, sqd, init)                                 \
-	ROW_NO(t, sqd, rtr)                                  \
-	ROW_OK(t, sqd, rts)                                  \
-	ROW_OK(t, sqd, sqd)                                  \
-	ROW_NO(t, sqd, sqe)                                  \
-	ROW_OK(t, sqd, err)                                  \
-	ROW_CURNO(t, sqe, reset)                             \
-	ROW_CURNO(t, sqe, init)                              \
-	ROW_CURNO(t, sqe, rtr)                               \
-	ROW_##sqe_rts(t, sqe, rts) ROW_CURNO(t, sqe, sqd)    \
-		ROW_CURNO(t, sqe, sqe) ROW_CURNO(t, sqe, err) \
-			ROW_OK(t, err, reset)                \
-			ROW_NO(t, err, init)                 \
-			ROW_NO(t, err, rtr)                  \
-			ROW_NO(t, err, rts)                  \
-			ROW_NO(t, err, sqd)                  \
-			ROW_NO(t, err, sqe)                  \
-			ROW_OK(t, err, err)
+#define PAIRS(t, sqe_rts)                                               \
+	ROW_OK(t, reset, reset)                                         \
+	ROW_TABLE(t, reset, init)                                       \
+	ROW_NO(t, reset, rtr)                                           \
+	ROW_NO(t, reset, rts)                                           \
+	ROW_NO(t, reset, sqd)                                           \
+	ROW_NO(t, reset, sqe)                                           \
+	ROW_NO(t, reset, err)                                           \
+	ROW_OK(t, init, reset)                                          \
+	ROW_OK(t, init, init)                                           \
+	ROW_TABLE(t, init, rtr)                                         \
+	ROW_NO(t, init, rts)                                            \
+	ROW_NO(t, init, sqd)                                            \
+	ROW_NO(t, init, sqe)                                            \
+	ROW_OK(t, init, err)                                            \
+	ROW_OK(t, rtr, reset)                                           \
+	ROW_NO(t, rtr, init)                                            \
+	ROW_NO(t, rtr, rtr)                                             \
+	ROW_TABLE(t, rtr, rts)                                          \
+	ROW_NO(t, rtr, sqd)                                             \
+	ROW_NO(t, rtr, sqe)                                             \
+	ROW_OK(t, rtr, err)                                             \
+	ROW_OK(t, rts, reset)                                           \
+	ROW_NO(t, rts, init)                                            \
+	ROW_NO(t, rts, rtr)                                             \
+	ROW_OK(t, rts, rts)                                             \
+	ROW_OK(t, rts, sqd)                                             \
+	ROW_NO(t, rts, sqe)                                             \
+	ROW_OK(t, rts, err)                                             \
+	ROW_OK(t, sqd, reset)                                           \
+	ROW_NO(t, sqd, init)                                            \
+	ROW_NO(t, sqd, rtr)                                             \
+	ROW_OK(t, sqd, rts)                                             \
+	ROW_OK(t, sqd, sqd)                                             \
+	ROW_NO(t, sqd, sqe)                                             \
+	ROW_OK(t, sqd, err)                                             \
+	ROW_CURNO(t, sqe, reset)                                        \
+	ROW_CURNO(t, sqe, init)                                         \
+	ROW_CURNO(t, sqe, rtr)                                          \
+	ROW_##sqe_rts(t, sqe, rts) ROW_CURNO(t, sqe, sqd)               \
+		ROW_CURNO(t, sqe, sqe) ROW_CURNO(t, sqe, err)           \
+			ROW_OK(t, err, reset) ROW_NO(t, err, init)      \
+				ROW_NO(t, err, rtr) ROW_NO(t, err, rts) \
+					ROW_NO(t, err, sqd)             \
+						ROW_NO(t, err, sqe)     \
+							ROW_OK(t, err, err)
 
 static const struct vq_row rows[] = { PAIRS(rc, CURNO) PAIRS(uc, CUROK)
 					      PAIRS(ud, CUROK) };

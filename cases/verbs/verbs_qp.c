@@ -26,14 +26,14 @@ int vq_required(enum ibv_qp_type type, enum ibv_qp_state from,
 	if (from == IBV_QPS_INIT && to == IBV_QPS_RTR)
 		return ud ? 0 :
 			    IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				    IBV_QP_RQ_PSN |
-				    (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
-						  IBV_QP_MIN_RNR_TIMER :
-					  0);
+				       IBV_QP_RQ_PSN |
+				       (rc ? IBV_QP_MAX_DEST_RD_ATOMIC |
+							IBV_QP_MIN_RNR_TIMER :
+					     0);
 	if (from == IBV_QPS_RTR && to == IBV_QPS_RTS)
 		return IBV_QP_SQ_PSN |
 		       (rc ? IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_TIMEOUT :
+					IBV_QP_RNR_RETRY | IBV_QP_TIMEOUT :
 			     0);
 	return 0;
 }
@@ -208,13 +208,13 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 			g->ah_attr.is_global);
 		differs(&d, "ah_attr.port_num", w->ah_attr.port_num,
 			g->ah_attr.port_num);
-		differs(&d, "ah_attr.grh.sgid_index",
-			w->ah_attr.grh.sgid_index, g->ah_attr.grh.sgid_index);
+		differs(&d, "ah_attr.grh.sgid_index", w->ah_attr.grh.sgid_index,
+			g->ah_attr.grh.sgid_index);
 		differs(&d, "ah_attr.grh.traffic_class",
 			w->ah_attr.grh.traffic_class,
 			g->ah_attr.grh.traffic_class);
-		differs(&d, "ah_attr.grh.flow_label",
-			w->ah_attr.grh.flow_label, g->ah_attr.grh.flow_label);
+		differs(&d, "ah_attr.grh.flow_label", w->ah_attr.grh.flow_label,
+			g->ah_attr.grh.flow_label);
 		if (memcmp(w->ah_attr.grh.dgid.raw, g->ah_attr.grh.dgid.raw,
 			   16))
 			differs(&d, "ah_attr.grh.dgid", 1, 0);
@@ -225,7 +225,7 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 
 /* every attribute vq_check_attrs compares: the whole record, to see that
  * a failed call changed none */
-#define VQ_ALL                                                              \
+#define VQ_ALL                                                                 \
 	(IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY | IBV_QP_ACCESS_FLAGS | \
 	 IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_SQ_PSN |   \
 	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MAX_QP_RD_ATOMIC |                 \

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "verbs_qp.h"
 #include "../../harness/device.h"
@@ -104,6 +105,29 @@ static bool step(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state from,
 	return false;
 }
 
+/*
+ * A QP in SQD is draining until its send queue is empty (the IBA's
+ * SQD.drained); only a drained QP leaves SQD but for ERR (rxe refuses
+ * while it drains).  Wait for it: query until sq_draining is 0.
+ */
+static bool drained(struct rc_ctx *ctx, struct vl *l)
+{
+	double deadline = rc_now_ms() + rc_scaled_ms(ctx, 2000);
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	do {
+		if (!vq_query(ctx, l->qp, &a, &init))
+			return false;
+		if (!a.sq_draining)
+			return true;
+		usleep(1000);
+	} while (rc_now_ms() < deadline);
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "the QP in SQD still drains an empty send queue (set-up)");
+	return false;
+}
+
 bool vq_walk(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state state)
 {
 	static const enum ibv_qp_state path[] = { IBV_QPS_RESET, IBV_QPS_INIT,
@@ -120,6 +144,8 @@ bool vq_walk(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state state)
 	for (i = 1; i < ARRAY_SIZE(path) && path[i - 1] != last; i++)
 		if (!step(ctx, l, path[i - 1], path[i]))
 			return false;
+	if (state == IBV_QPS_SQD)
+		return drained(ctx, l);
 	return state != IBV_QPS_ERR || step(ctx, l, IBV_QPS_INIT, IBV_QPS_ERR);
 }
 

@@ -44,7 +44,8 @@ int vq_entry(enum ibv_qp_type type, enum ibv_qp_state to);
 void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
 	     enum ibv_qp_state to);
 /* Put @l's QP (in RESET) in @state through the implementation under test:
- * RESET, INIT, RTR, RTS along the tables, SQD from RTS, ERR from INIT.
+ * RESET, INIT, RTR, RTS along the tables, SQD from RTS (and drained),
+ * ERR from INIT.
  * BROKEN, naming the transition, when it is refused. */
 bool vq_walk(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state state);
 /* Query @qp (every attribute); BROKEN when the query fails. */

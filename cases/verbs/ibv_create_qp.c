@@ -33,6 +33,7 @@
  * - the command file gone: an errno value (interpretation)
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "verbs_ctl.h"
@@ -380,7 +381,9 @@ static void create_ex_fields(const struct vc_row *row, struct rc_ctx *ctx,
 			  "ibv_create_qp_ex"))
 		return;
 	init_attr(l, &b, row->arg);
-	memcpy(&a, &b, sizeof(b));
+	/* the legacy fields only: ibv_qp_init_attr's tail padding is where
+	 * the extended struct has comp_mask */
+	memcpy(&a, &b, offsetof(struct ibv_qp_init_attr_ex, comp_mask));
 	a.pd = l->pd;
 	RC_OBSERVE(ctx, qp = ctx->ops->ibv_create_qp_ex(l->ctx, &a));
 	if (!qp)

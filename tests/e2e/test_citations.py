@@ -198,6 +198,8 @@ CONTROL_PATH = {
     "ibv_create_comp_channel", "ibv_destroy_comp_channel", "ibv_create_cq",
     "ibv_create_cq_ex", "ibv_resize_cq", "ibv_destroy_cq", "ibv_import_pd",
     "ibv_unimport_pd", "ibv_import_mr", "ibv_unimport_mr",
+    "ibv_create_qp", "ibv_create_qp_ex", "ibv_query_qp", "ibv_modify_qp",
+    "ibv_destroy_qp",
 }
 # Documented functions with no rows, each with its reason.
 NOT_COVERED = {

@@ -148,52 +148,59 @@
 
 /* The kernel's qp_state_table: what each of the 49 pairs is, for @t.
  * SQE to RTS allows IBV_QP_CUR_STATE for UD and UC only: @sqe_rts. */
-#define PAIRS(t, sqe_rts)                                               \
-	ROW_OK(t, reset, reset)                                         \
-	ROW_TABLE(t, reset, init)                                       \
-	ROW_NO(t, reset, rtr)                                           \
-	ROW_NO(t, reset, rts)                                           \
-	ROW_NO(t, reset, sqd)                                           \
-	ROW_NO(t, reset, sqe)                                           \
-	ROW_NO(t, reset, err)                                           \
-	ROW_OK(t, init, reset)                                          \
-	ROW_OK(t, init, init)                                           \
-	ROW_TABLE(t, init, rtr)                                         \
-	ROW_NO(t, init, rts)                                            \
-	ROW_NO(t, init, sqd)                                            \
-	ROW_NO(t, init, sqe)                                            \
-	ROW_OK(t, init, err)                                            \
-	ROW_OK(t, rtr, reset)                                           \
-	ROW_NO(t, rtr, init)                                            \
-	ROW_NO(t, rtr, rtr)                                             \
-	ROW_TABLE(t, rtr, rts)                                          \
-	ROW_NO(t, rtr, sqd)                                             \
-	ROW_NO(t, rtr, sqe)                                             \
-	ROW_OK(t, rtr, err)                                             \
-	ROW_OK(t, rts, reset)                                           \
-	ROW_NO(t, rts, init)                                            \
-	ROW_NO(t, rts, rtr)                                             \
-	ROW_OK(t, rts, rts)                                             \
-	ROW_OK(t, rts, sqd)                                             \
-	ROW_NO(t, rts, sqe)                                             \
-	ROW_OK(t, rts, err)                                             \
-	ROW_OK(t, sqd, reset)                                           \
-	ROW_NO(t, sqd, init)                                            \
-	ROW_NO(t, sqd, rtr)                                             \
-	ROW_OK(t, sqd, rts)                                             \
-	ROW_OK(t, sqd, sqd)                                             \
-	ROW_NO(t, sqd, sqe)                                             \
-	ROW_OK(t, sqd, err)                                             \
-	ROW_CURNO(t, sqe, reset)                                        \
-	ROW_CURNO(t, sqe, init)                                         \
-	ROW_CURNO(t, sqe, rtr)                                          \
-	ROW_##sqe_rts(t, sqe, rts) ROW_CURNO(t, sqe, sqd)               \
-		ROW_CURNO(t, sqe, sqe) ROW_CURNO(t, sqe, err)           \
-			ROW_OK(t, err, reset) ROW_NO(t, err, init)      \
-				ROW_NO(t, err, rtr) ROW_NO(t, err, rts) \
-					ROW_NO(t, err, sqd)             \
-						ROW_NO(t, err, sqe)     \
-							ROW_OK(t, err, err)
+/* one pair a line, in the order of the states */
+/* clang-format off */
+#define PAIRS(t, sqe_rts)          \
+	ROW_OK(t, reset, reset)    \
+	ROW_TABLE(t, reset, init)  \
+	ROW_NO(t, reset, rtr)      \
+	ROW_NO(t, reset, rts)      \
+	ROW_NO(t, reset, sqd)      \
+	ROW_NO(t, reset, sqe)      \
+	ROW_NO(t, reset, err)      \
+	ROW_OK(t, init, reset)     \
+	ROW_OK(t, init, init)      \
+	ROW_TABLE(t, init, rtr)    \
+	ROW_NO(t, init, rts)       \
+	ROW_NO(t, init, sqd)       \
+	ROW_NO(t, init, sqe)       \
+	ROW_OK(t, init, err)       \
+	ROW_OK(t, rtr, reset)      \
+	ROW_NO(t, rtr, init)       \
+	ROW_NO(t, rtr, rtr)        \
+	ROW_TABLE(t, rtr, rts)     \
+	ROW_NO(t, rtr, sqd)        \
+	ROW_NO(t, rtr, sqe)        \
+	ROW_OK(t, rtr, err)        \
+	ROW_OK(t, rts, reset)      \
+	ROW_NO(t, rts, init)       \
+	ROW_NO(t, rts, rtr)        \
+	ROW_OK(t, rts, rts)        \
+	ROW_OK(t, rts, sqd)        \
+	ROW_NO(t, rts, sqe)        \
+	ROW_OK(t, rts, err)        \
+	ROW_OK(t, sqd, reset)      \
+	ROW_NO(t, sqd, init)       \
+	ROW_NO(t, sqd, rtr)        \
+	ROW_OK(t, sqd, rts)        \
+	ROW_OK(t, sqd, sqd)        \
+	ROW_NO(t, sqd, sqe)        \
+	ROW_OK(t, sqd, err)        \
+	ROW_CURNO(t, sqe, reset)   \
+	ROW_CURNO(t, sqe, init)    \
+	ROW_CURNO(t, sqe, rtr)     \
+	ROW_##sqe_rts(t, sqe, rts) \
+	ROW_CURNO(t, sqe, sqd)     \
+	ROW_CURNO(t, sqe, sqe)     \
+	ROW_CURNO(t, sqe, err)     \
+	ROW_OK(t, err, reset)      \
+	ROW_NO(t, err, init)       \
+	ROW_NO(t, err, rtr)        \
+	ROW_NO(t, err, rts)        \
+	ROW_NO(t, err, sqd)        \
+	ROW_NO(t, err, sqe)        \
+	ROW_OK(t, err, err)
+/* clang-format on */
 
 static const struct vq_row rows[] = { PAIRS(rc, CURNO) PAIRS(uc, CUROK)
 					      PAIRS(ud, CUROK) };

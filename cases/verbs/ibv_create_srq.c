@@ -24,15 +24,15 @@
 #include "verbs_ctl.h"
 #include "verbs_srq.h"
 
-#define DOC_UPDATE                                                       \
-	"The function ibv_create_srq() will update the srq_init_attr "   \
-	"struct with the original values of the SRQ that was created; "  \
+#define DOC_UPDATE                                                        \
+	"The function ibv_create_srq() will update the srq_init_attr "    \
+	"struct with the original values of the SRQ that was created; "   \
 	"the values of max_wr and max_sge will be greater than or equal " \
 	"to the values requested."
-#define DOC_RET                                                            \
+#define DOC_RET                                                              \
 	"ibv_create_srq() returns a pointer to the created SRQ, or NULL if " \
 	"the request fails."
-#define DOC_CREATES                                                      \
+#define DOC_CREATES                                                         \
 	"ibv_create_srq() creates a shared receive queue (SRQ) associated " \
 	"with the protection domain pd."
 
@@ -101,8 +101,8 @@ static const struct vc_row rows[] = {
 
 /* The call under test with @wr, @sge, @limit; on success what the page
  * promises of the SRQ is checked and the SRQ destroyed. */
-static void create(struct rc_ctx *ctx, struct vl *l, uint32_t wr,
-		   uint32_t sge, uint32_t limit)
+static void create(struct rc_ctx *ctx, struct vl *l, uint32_t wr, uint32_t sge,
+		   uint32_t limit)
 {
 	int cookie;
 	struct ibv_srq_init_attr ia = {
@@ -124,7 +124,7 @@ static void create(struct rc_ctx *ctx, struct vl *l, uint32_t wr,
 		 srq->srq_context != &cookie)
 		rc_obs_violation(ctx->obs,
 				 "%s: not the one the SRQ was made with",
-				 srq->pd != l->pd	    ? "pd" :
+				 srq->pd != l->pd	? "pd" :
 				 srq->context != l->ctx ? "context" :
 							  "srq_context");
 	else if (vs_query(ctx, srq, &q) && (q.max_wr < wr || q.max_sge < sge))

@@ -20,15 +20,15 @@
 #include "verbs_ctl.h"
 #include "verbs_srq.h"
 
-#define DOC_UPDATE                                                        \
+#define DOC_UPDATE                                                           \
 	"The function ibv_create_srq_ex() will update the srq_init_attr_ex " \
-	"struct with the original values of the SRQ that was created; the " \
+	"struct with the original values of the SRQ that was created; the "  \
 	"values of max_wr and max_sge will be greater than or equal to the " \
 	"values requested."
-#define DOC_MODES                                                         \
+#define DOC_MODES                                                              \
 	"ibv_create_srq_ex() creates a shared receive queue (SRQ) supporting " \
 	"both basic and xrc modes."
-#define DOC_RET                                                         \
+#define DOC_RET                                                              \
 	"ibv_create_srq_ex() returns a pointer to the created SRQ, or NULL " \
 	"if the request fails."
 
@@ -108,9 +108,10 @@ static void create_ex(const struct vc_row *row, struct rc_ctx *ctx,
 				 "%s: not the one the SRQ was made with",
 				 srq->pd != l->pd ? "pd" : "context");
 	else if (vs_query(ctx, srq, &q) && (q.max_wr < wr || q.max_sge < 3))
-		rc_obs_violation(ctx->obs,
-				 "query_srq: max_wr %u, max_sge %u; asked 37, 3",
-				 q.max_wr, q.max_sge);
+		rc_obs_violation(
+			ctx->obs,
+			"query_srq: max_wr %u, max_sge %u; asked 37, 3",
+			q.max_wr, q.max_sge);
 	ctx->ops->ibv_destroy_srq(srq);
 }
 

@@ -23,12 +23,12 @@
 #include "verbs_srq.h"
 
 #define DOC_DESTROYS "ibv_destroy_srq() destroys the SRQ srq."
-#define DOC_FAILS                                                      \
+#define DOC_FAILS                                                        \
 	"ibv_destroy_srq() fails if any queue pair is still associated " \
 	"with this SRQ."
-#define DOC_WAIT                                                         \
-	"To avoid races, destroying an object (CQ, SRQ or QP) will wait " \
-	"for all affiliated events for the object to be acknowledged; "   \
+#define DOC_WAIT                                                           \
+	"To avoid races, destroying an object (CQ, SRQ or QP) will wait "  \
+	"for all affiliated events for the object to be acknowledged; "    \
 	"this avoids an application retrieving an affiliated event after " \
 	"the corresponding object has already been destroyed."
 
@@ -74,8 +74,8 @@ static const struct ds_row rows[] = {
 	  .traffic = true },
 };
 
-static void destroys(const struct ds_row *row, struct rc_ctx *ctx,
-		     struct vl *l, struct vt *t)
+static void destroys(const struct ds_row *row, struct rc_ctx *ctx, struct vl *l,
+		     struct vt *t)
 {
 	RC_OBSERVE(ctx, ctx->ops->ibv_destroy_srq(l->srq));
 	if (!ctx->obs->ret)
@@ -168,8 +168,8 @@ static void waits_for_ack(const struct ds_row *row, struct rc_ctx *ctx,
 
 	if (!vs_below_limit(ctx, t))
 		return;
-	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED,
-			VS_EVENT_MS, &ev, NULL) <= 0) {
+	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS,
+			&ev, NULL) <= 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "no IBV_EVENT_SRQ_LIMIT_REACHED (set-up)");
 		return;

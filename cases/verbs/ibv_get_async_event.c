@@ -42,21 +42,21 @@
 #include "verbs_srq.h"
 #include "../../harness/device.h"
 
-#define DOC_WAITS                                                          \
+#define DOC_WAITS                                                           \
 	"ibv_get_async_event() waits for the next async event of the RDMA " \
 	"device context context and returns it through the pointer event, " \
-	"which is an ibv_async_event struct, as defined in "               \
+	"which is an ibv_async_event struct, as defined in "                \
 	"<infiniband/verbs.h>."
 #define DOC_ELEMENT                                                    \
 	"One member of the element union will be valid, depending on " \
 	"the event_type member of the structure."
 #define DOC_BLOCKING "ibv_get_async_event() is a blocking function."
-#define DOC_NONBLOCK                                                    \
-	"The following code example demonstrates one possible way to "  \
+#define DOC_NONBLOCK                                                   \
+	"The following code example demonstrates one possible way to " \
 	"work with async events in non-blocking mode."
 #define DOC_RET "ibv_get_async_event() returns 0 on success, and -1 on error."
-#define DOC_ACK                                                           \
-	"All async events that ibv_get_async_event() returns must be "    \
+#define DOC_ACK                                                        \
+	"All async events that ibv_get_async_event() returns must be " \
 	"acknowledged using ibv_ack_async_event()."
 
 /* how long a port may take to come back, GIDs and all, before scaling */
@@ -246,8 +246,9 @@ static void blocks_until_event(const struct ae_row *row, struct rc_ctx *ctx,
 	while (!getter_done(&g) && rc_now_ms() < end)
 		usleep(1000);
 	if (!getter_done(&g)) {
-		rc_obs_violation(ctx->obs, "event: not returned within %d ms "
-					   "of the SRQ below its limit",
+		rc_obs_violation(ctx->obs,
+				 "event: not returned within %d ms "
+				 "of the SRQ below its limit",
 				 rc_scaled_ms(ctx, VS_EVENT_MS));
 		return;
 	}
@@ -298,6 +299,33 @@ static int link_set(const char *dev, bool up)
 	return ret;
 }
 
+/*
+ * The netdev's IPv6 addresses are kept across the row's down and up
+ * (net.ipv6.conf.DEV.keep_addr_on_down 1; by default they are flushed
+ * on down, and the GIDs made of them with them): @old gets what it was,
+ * which keep_addr() with it puts back.  0 or -errno.
+ */
+static int keep_addr(const char *dev, const char *set, char *old, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path),
+		 "/proc/sys/net/ipv6/conf/%s/keep_addr_on_down", dev);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (old) {
+		n = read(fd, old, len - 1);
+		old[n > 0 ? n : 0] = 0;
+	}
+	if (pwrite(fd, set, strlen(set), 0) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 #define SCAN_GIDS 16
 /* The port's first GIDs as sysfs has them, "" where there is none */
 static void gids_of(struct rc_ctx *ctx, char g[SCAN_GIDS][48])
@@ -342,7 +370,7 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 		       struct vl *l, struct vt *t)
 {
 	enum ibv_event_type want = row->arg;
-	char dev[IFNAMSIZ], gids[SCAN_GIDS][48];
+	char dev[IFNAMSIZ], gids[SCAN_GIDS][48], kept[16] = "0";
 	struct ibv_async_event ev;
 	int got, err, others = 0;
 
@@ -360,8 +388,16 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	gids_of(ctx, gids);
+	err = keep_addr(dev, "1", kept, sizeof(kept));
+	if (err) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "keep_addr_on_down of %s: %s (set-up)", dev,
+			     rc_errno_name(-err));
+		return;
+	}
 	err = link_set(dev, false);
 	if (err) {
+		keep_addr(dev, kept, NULL, 0);
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "setting %s down: %s (set-up)", dev,
 			     rc_errno_name(-err));
@@ -402,11 +438,12 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 restore:
 	link_set(dev, true);
 	if (!port_back(ctx, gids))
-		fprintf(stderr,
-			"rdmaconf: %s port %d not ACTIVE with its GIDs "
-			"within %d ms of %s up\n",
-			ctx->target->ca, ctx->target->port,
-			rc_scaled_ms(ctx, PORT_BACK_MS), dev);
+		rc_obs_violation(ctx->obs,
+				 "port: %s port %d not ACTIVE with its GIDs "
+				 "within %d ms of %s up",
+				 ctx->target->ca, ctx->target->port,
+				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
+	keep_addr(dev, kept, NULL, 0);
 }
 
 static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,
@@ -417,8 +454,8 @@ static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,
 
 	if (!vs_below_limit(ctx, t))
 		return;
-	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED,
-			VS_EVENT_MS, &ev, NULL) <= 0) {
+	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS,
+			&ev, NULL) <= 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "no IBV_EVENT_SRQ_LIMIT_REACHED (set-up): %m");
 		return;

@@ -14,10 +14,10 @@
 
 #include "verbs_ctl.h"
 
-#define DOC_NUM                                                      \
+#define DOC_NUM                                                          \
 	"ibv_get_srq_num() return srq number associated with the given " \
 	"XRC shared receive queue"
-#define DOC_RET                                                   \
+#define DOC_RET                                                    \
 	"ibv_get_srq_num() returns 0 on success, or the value of " \
 	"errno on failure (which indicates the failure reason)."
 

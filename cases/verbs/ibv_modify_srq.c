@@ -37,21 +37,21 @@
 #define DOC_MODIFY                                                      \
 	"ibv_modify_srq() modifies the attributes of SRQ srq with the " \
 	"attributes in srq_attr according to the mask srq_attr_mask."
-#define DOC_MASK                                                       \
+#define DOC_MASK                                                        \
 	"The argument is either 0 or the bitwise OR of one or more of " \
 	"the following flags:"
-#define DOC_NONE                                                        \
-	"If any of the modify attributes is invalid, none of the "     \
+#define DOC_NONE                                                   \
+	"If any of the modify attributes is invalid, none of the " \
 	"attributes will be modified."
 #define DOC_RESIZE                                                       \
 	"Not all devices support resizing SRQs.  To check if a device "  \
 	"supports it, check if the IBV_DEVICE_SRQ_RESIZE bit is set in " \
 	"the device capabilities flags."
-#define DOC_ARMS                                                           \
-	"Modifying the srq_limit arms the SRQ to produce an "              \
+#define DOC_ARMS                                                            \
+	"Modifying the srq_limit arms the SRQ to produce an "               \
 	"IBV_EVENT_SRQ_LIMIT_REACHED \"low watermark\" asynchronous event " \
 	"once the number of WRs in the SRQ drops below srq_limit."
-#define DOC_RET                                                  \
+#define DOC_RET                                                   \
 	"ibv_modify_srq() returns 0 on success, or the value of " \
 	"errno on failure (which indicates the failure reason)."
 

@@ -21,7 +21,7 @@
 #include "verbs_ctl.h"
 #include "verbs_srq.h"
 
-#define DOC_GETS                                                        \
+#define DOC_GETS                                                          \
 	"ibv_query_srq() gets the attributes of the SRQ srq and returns " \
 	"them through the pointer srq_attr."
 #define DOC_ZERO                                                           \
@@ -30,7 +30,7 @@
 	"and no asynchronous events will be generated until the event is " \
 	"rearmed."
 
-#define DOC_RET                                                 \
+#define DOC_RET                                                        \
 	"ibv_query_srq() returns 0 on success, or the value of errno " \
 	"on failure (which indicates the failure reason)."
 
@@ -103,7 +103,8 @@ static void fresh(const struct qs_row *row, struct rc_ctx *ctx, struct vl *l,
 	if (query(ctx, l->srq, &q))
 		return;
 	if (q.max_wr < VL_WR || q.max_sge < VL_SGE)
-		rc_obs_violation(ctx->obs, "max_wr %u, max_sge %u; asked %d, %d",
+		rc_obs_violation(ctx->obs,
+				 "max_wr %u, max_sge %u; asked %d, %d",
 				 q.max_wr, q.max_sge, VL_WR, VL_SGE);
 	else if (q.srq_limit)
 		rc_obs_violation(ctx->obs, "srq_limit %u, made with 0",
@@ -153,14 +154,13 @@ static void disarmed_after_event(const struct qs_row *row, struct rc_ctx *ctx,
 				 q.srq_limit);
 		return;
 	}
-	if (vs_consume(ctx, t, 1) &&
-	    vs_event_ready(ctx, t->l.ctx, VT_QUIET_MS))
+	if (vs_consume(ctx, t, 1) && vs_event_ready(ctx, t->l.ctx, VT_QUIET_MS))
 		rc_obs_violation(ctx->obs,
 				 "event: a second one while srq_limit reads 0");
 }
 
-static void severed(const struct qs_row *row, struct rc_ctx *ctx,
-		    struct vl *l, struct vt *t)
+static void severed(const struct qs_row *row, struct rc_ctx *ctx, struct vl *l,
+		    struct vt *t)
 {
 	struct ibv_srq_attr q;
 

@@ -100,10 +100,11 @@ bool vs_consume(struct rc_ctx *ctx, struct vt *t, int n)
 		if (vt_poll(ctx, t->rcq, &wc[0], 1) != 1 ||
 		    wc[0].status != IBV_WC_SUCCESS ||
 		    vt_poll(ctx, t->scq, &wc[1], 1) != 1) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "SEND %d of %d to the SRQ did not complete "
-				     "(set-up)",
-				     i + 1, n);
+			rc_obs_state(
+				ctx->obs, RC_STATE_BROKEN,
+				"SEND %d of %d to the SRQ did not complete "
+				"(set-up)",
+				i + 1, n);
 			return false;
 		}
 	}

@@ -19,6 +19,9 @@ struct want {
 	uint64_t len;
 	uint32_t rkey;
 	int cof; /* vn_copy_on_fork */
+	int port; /* vn_port_netdev: the port */
+	char *ndev; /* its netdev's name, found */
+	size_t ndev_len;
 };
 
 /* One request of @cmd (with the device's index when @dev >= 0); every
@@ -201,4 +204,37 @@ int vn_copy_on_fork(void)
 	if (ask(RDMA_NLDEV_CMD_SYS_GET, 0, -1, sys_each, &w))
 		return -1;
 	return w.cof;
+}
+
+/* One port of a PORT_GET dump: its netdev's name when it is the port */
+static void port_each(const struct nlattr *a, int len, struct want *w)
+{
+	const char *name = NULL;
+	int port = -1, nlen = 0;
+
+	FOR_ATTR(a, len)
+	{
+		if (TYPE(a) == RDMA_NLDEV_ATTR_PORT_INDEX) {
+			port = u32_of(a);
+		} else if (TYPE(a) == RDMA_NLDEV_ATTR_NDEV_NAME) {
+			name = PAYLOAD(a);
+			nlen = a->nla_len - NLA_HDRLEN;
+		}
+	}
+	if (port != w->port || !name || nlen <= 0 ||
+	    (size_t)nlen >= w->ndev_len)
+		return;
+	memcpy(w->ndev, name, nlen);
+	w->ndev[nlen] = 0;
+	w->found = true;
+}
+
+bool vn_port_netdev(const char *name, int port, char *buf, size_t len)
+{
+	struct want w = { .port = port, .ndev = buf, .ndev_len = len };
+	int dev = vn_dev_index(name);
+
+	return dev >= 0 &&
+	       !ask(RDMA_NLDEV_CMD_PORT_GET, NLM_F_DUMP, dev, port_each, &w) &&
+	       w.found;
 }

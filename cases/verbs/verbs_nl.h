@@ -10,6 +10,7 @@
 #define RDMACONF_CASES_VERBS_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The kernel's index of device @name, or -1. */
@@ -20,5 +21,8 @@ bool vn_mr(const char *name, uint32_t lkey, uint64_t *len, uint32_t *rkey);
 /* 1: the kernel copies DMA pages on fork, 0: it does not, -1: it cannot
  * say (RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK). */
 int vn_copy_on_fork(void);
+/* The name of the netdev under port @port of device @name (`rdma link`'s
+ * netdev): true when the kernel names one. */
+bool vn_port_netdev(const char *name, int port, char *buf, size_t len);
 
 #endif

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_destroy_srq(3) (ibv_create_srq(3)'s page): "destroys the SRQ srq";
+ * "returns 0 on success, or the value of errno on failure".  NOTES:
+ * "ibv_destroy_srq() fails if any queue pair is still associated with
+ * this SRQ."  ibv_get_async_event(3), NOTES: "destroying an object (CQ,
+ * SRQ or QP) will wait for all affiliated events for the object to be
+ * acknowledged".
+ *
+ * - destroys: the ladder's SRQ, no QP on it: 0
+ * - qp-associated-fails: a QP made on the SRQ: an errno value; once the
+ *   QP is gone, the SRQ is destroyed (0)
+ * - waits-for-ack: on the traffic rung, an SRQ limit event got and not
+ *   acknowledged: ibv_destroy_srq (in a thread) has not returned after
+ *   VT_QUIET_MS; once the event is acknowledged it returns 0
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "verbs_ctl.h"
+#include "verbs_srq.h"
+
+#define DOC_DESTROYS "ibv_destroy_srq() destroys the SRQ srq."
+#define DOC_FAILS                                                        \
+	"ibv_destroy_srq() fails if any queue pair is still associated " \
+	"with this SRQ."
+#define DOC_WAIT                                                           \
+	"To avoid races, destroying an object (CQ, SRQ or QP) will wait "  \
+	"for all affiliated events for the object to be acknowledged; "    \
+	"this avoids an application retrieving an affiliated event after " \
+	"the corresponding object has already been destroyed."
+
+struct ds_row;
+typedef void ds_check(const struct ds_row *row, struct rc_ctx *ctx,
+		      struct vl *l, struct vt *t);
+
+struct ds_row {
+	struct rc_case c;
+	ds_check *check;
+	bool traffic;
+};
+
+static ds_check destroys, qp_associated, waits_for_ack;
+
+static const struct ds_row rows[] = {
+	{ .c = { .id = "verbs/destroy_srq/destroys",
+		 .doc = DOC_DESTROYS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an SRQ no QP uses: 0",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = destroys },
+	{ .c = { .id = "verbs/destroy_srq/qp-associated-fails",
+		 .doc = DOC_FAILS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP made with this SRQ: an errno value; after "
+			 "the QP is destroyed the SRQ is (0), so the first "
+			 "failure destroyed nothing",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = qp_associated },
+	{ .c = { .id = "verbs/destroy_srq/waits-for-ack",
+		 .doc = DOC_WAIT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an SRQ limit event got, not acknowledged, the QP on "
+			 "the SRQ destroyed: ibv_destroy_srq (in a thread) has "
+			 "not returned after 100 ms (scaled); acknowledged, it "
+			 "returns 0",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = waits_for_ack,
+	  .traffic = true },
+};
+
+static void destroys(const struct ds_row *row, struct rc_ctx *ctx, struct vl *l,
+		     struct vt *t)
+{
+	RC_OBSERVE(ctx, ctx->ops->ibv_destroy_srq(l->srq));
+	if (!ctx->obs->ret)
+		l->srq = NULL;
+}
+
+static void qp_associated(const struct ds_row *row, struct rc_ctx *ctx,
+			  struct vl *l, struct vt *t)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.send_cq = l->cq,
+		.recv_cq = l->cq,
+		.srq = l->srq,
+		.cap = { .max_send_wr = VL_WR, .max_send_sge = VL_SGE },
+	};
+	struct ibv_qp *qp = ctx->ops->ibv_create_qp(l->pd, &qa);
+	int err;
+
+	if (!qp) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_create_qp with the SRQ failed (set-up): %m");
+		return;
+	}
+	RC_OBSERVE(ctx, ctx->ops->ibv_destroy_srq(l->srq));
+	if (!ctx->obs->ret) {
+		l->srq = NULL;
+		ctx->ops->ibv_destroy_qp(qp);
+		return;
+	}
+	ctx->ops->ibv_destroy_qp(qp);
+	err = ctx->ops->ibv_destroy_srq(l->srq);
+	if (err)
+		rc_obs_violation(ctx->obs,
+				 "second ibv_destroy_srq, no QP left: %s",
+				 rc_errno_name(err));
+	else
+		l->srq = NULL;
+}
+
+struct destroyer {
+	struct rc_ctx *ctx;
+	struct ibv_srq *srq;
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	bool done;
+};
+
+static void *destroy_thread(void *p)
+{
+	struct destroyer *d = p;
+
+	RC_OBSERVE(d->ctx, d->ctx->ops->ibv_destroy_srq(d->srq));
+	pthread_mutex_lock(&d->m);
+	d->done = true;
+	pthread_cond_broadcast(&d->c);
+	pthread_mutex_unlock(&d->m);
+	return NULL;
+}
+
+/* Wait up to @ms (scaled) for the thread to be done: whether it is. */
+static bool done_within(struct rc_ctx *ctx, struct destroyer *d, int ms)
+{
+	struct timespec end;
+	bool done;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	ms = rc_scaled_ms(ctx, ms);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&d->m);
+	while (!d->done && pthread_cond_timedwait(&d->c, &d->m, &end) == 0)
+		;
+	done = d->done;
+	pthread_mutex_unlock(&d->m);
+	return done;
+}
+
+static void waits_for_ack(const struct ds_row *row, struct rc_ctx *ctx,
+			  struct vl *l, struct vt *t)
+{
+	struct destroyer d = { .ctx = ctx, .srq = t->srq };
+	struct ibv_async_event ev;
+	pthread_t th;
+	int err;
+
+	if (!vs_below_limit(ctx, t))
+		return;
+	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS,
+			&ev, NULL) <= 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "no IBV_EVENT_SRQ_LIMIT_REACHED (set-up)");
+		return;
+	}
+	/* the only QP on the SRQ, which it may not outlive */
+	err = ctx->ops->ibv_destroy_qp(t->b);
+	if (err) {
+		ctx->ops->ibv_ack_async_event(&ev);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_qp failed (set-up): %s",
+			     rc_errno_name(err));
+		return;
+	}
+	t->b = NULL;
+	pthread_mutex_init(&d.m, NULL);
+	pthread_cond_init(&d.c, NULL);
+	if (pthread_create(&th, NULL, destroy_thread, &d)) {
+		ctx->ops->ibv_ack_async_event(&ev);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "pthread_create: %m");
+		return;
+	}
+	t->srq = NULL;
+	if (done_within(ctx, &d, VT_QUIET_MS))
+		rc_obs_violation(ctx->obs,
+				 "ibv_destroy_srq: returned with its event "
+				 "not acknowledged");
+	ctx->ops->ibv_ack_async_event(&ev);
+	/* not acknowledged as counted: the watchdog's HANG */
+	pthread_join(th, NULL);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct ds_row *row = r;
+	struct vt_opts o = { .srq = true };
+	struct vl l = { 0 };
+	struct vt t;
+
+	memset(&t, 0, sizeof(t));
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_destroy_srq,
+			  "ibv_destroy_srq"))
+		return;
+	if (row->traffic) {
+		if (rc_need_call(ctx,
+				 (const void *)ctx->ops->ibv_get_async_event,
+				 "ibv_get_async_event") &&
+		    rc_need_call(ctx,
+				 (const void *)ctx->ops->ibv_ack_async_event,
+				 "ibv_ack_async_event") &&
+		    rc_need_call(ctx, (const void *)ctx->ops->ibv_modify_srq,
+				 "ibv_modify_srq") &&
+		    vt_up(ctx, &t, &o))
+			row->check(row, ctx, &t.l, &t);
+		vt_down(ctx, &t);
+		return;
+	}
+	if (vl_up(ctx, &l, VL_SRQ))
+		row->check(row, ctx, &l, NULL);
+	vl_down(ctx, &l);
+}
+
+static const struct rc_group group = {
+	.call = "ibv_destroy_srq",
+	.conv = RC_CONV_ERRNO_RET,
+	.lib = "verbs",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

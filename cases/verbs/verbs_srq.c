@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "verbs_srq.h"
+
+bool vs_query(struct rc_ctx *ctx, struct ibv_srq *srq, struct ibv_srq_attr *a)
+{
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_query_srq,
+			  "ibv_query_srq"))
+		return false;
+	err = ctx->ops->ibv_query_srq(srq, a);
+	if (!err)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_query_srq failed (set-up): %s", rc_errno_name(err));
+	return false;
+}
+
+bool vs_fits(struct rc_ctx *ctx, uint64_t wr, uint64_t sge)
+{
+	if (wr * (32 + 16 * sge) <= VS_BYTES)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+		     "an SRQ of %llu WRs of %llu SGEs is more of the machine "
+		     "than a row takes (%u MB at 32 bytes a WR, 16 an SGE)",
+		     (unsigned long long)wr, (unsigned long long)sge,
+		     VS_BYTES >> 20);
+	return false;
+}
+
+bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms)
+{
+	struct pollfd p = { .fd = c->async_fd, .events = POLLIN };
+
+	return poll(&p, 1, rc_scaled_ms(ctx, ms)) == 1;
+}
+
+int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,
+		enum ibv_event_type type, int ms, struct ibv_async_event *ev,
+		int *others)
+{
+	double end = rc_now_ms() + rc_scaled_ms(ctx, ms);
+	struct pollfd p = { .fd = c->async_fd, .events = POLLIN };
+	int left;
+
+	for (;;) {
+		left = (int)(end - rc_now_ms());
+		if (left < 0 || poll(&p, 1, left) != 1)
+			return 0;
+		memset(ev, 0, sizeof(*ev));
+		if (ctx->ops->ibv_get_async_event(c, ev))
+			return -1;
+		if (ev->event_type == type)
+			return 1;
+		ctx->ops->ibv_ack_async_event(ev);
+		if (others)
+			++*others;
+	}
+}
+
+bool vs_post(struct rc_ctx *ctx, struct vt *t, int n)
+{
+	struct ibv_sge sg;
+	struct ibv_recv_wr wr = { .sg_list = &sg, .num_sge = 1 }, *bad;
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		sg = vt_sge(t, 1, i * 64, 64);
+		wr.wr_id = 100 + i;
+		err = ctx->ops->ibv_post_srq_recv(t->srq, &wr, &bad);
+		if (err) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_srq_recv failed (set-up): %s",
+				     rc_errno_name(err));
+			return false;
+		}
+	}
+	return true;
+}
+
+bool vs_consume(struct rc_ctx *ctx, struct vt *t, int n)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 32);
+	struct ibv_send_wr wr, *bad;
+	struct ibv_wc wc[2];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		wr = vt_wr(t, IBV_WR_SEND, 200 + i, &sg, 1);
+		if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_send failed (set-up): %m");
+			return false;
+		}
+		if (vt_poll(ctx, t->rcq, &wc[0], 1) != 1 ||
+		    wc[0].status != IBV_WC_SUCCESS ||
+		    vt_poll(ctx, t->scq, &wc[1], 1) != 1) {
+			rc_obs_state(
+				ctx->obs, RC_STATE_BROKEN,
+				"SEND %d of %d to the SRQ did not complete "
+				"(set-up)",
+				i + 1, n);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool vs_arm(struct rc_ctx *ctx, struct vt *t, uint32_t limit)
+{
+	struct ibv_srq_attr a = { .srq_limit = limit };
+	int err;
+
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_modify_srq,
+			  "ibv_modify_srq"))
+		return false;
+	err = ctx->ops->ibv_modify_srq(t->srq, &a, IBV_SRQ_LIMIT);
+	if (!err)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_modify_srq IBV_SRQ_LIMIT failed (set-up): %s",
+		     rc_errno_name(err));
+	return false;
+}
+
+bool vs_below_limit(struct rc_ctx *ctx, struct vt *t)
+{
+	return vs_post(ctx, t, VS_POSTED) && vs_arm(ctx, t, VS_LIMIT) &&
+	       vs_consume(ctx, t, VS_POSTED - VS_LIMIT + 1);
+}

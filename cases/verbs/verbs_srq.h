@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the SRQ rows and the async-event rows share: an SRQ's attributes
+ * read back, the size of SRQ a row may take of the machine, the next
+ * async event of a context waited for with a deadline (poll(2) on its
+ * async_fd, so that no row blocks in ibv_get_async_event), and an SRQ
+ * limit event provoked for real: receives posted on the traffic rung's
+ * SRQ (verbs_traffic.h), the limit armed, and SENDs from a that take
+ * them until fewer are left than the limit.
+ */
+#ifndef RDMACONF_CASES_VERBS_SRQ_H
+#define RDMACONF_CASES_VERBS_SRQ_H
+
+#include "verbs_traffic.h"
+
+/* how many receives the limit rows post, and the limit they arm: the
+ * first SEND leaves exactly VS_LIMIT (no event), the second one fewer */
+#define VS_POSTED 4
+#define VS_LIMIT 3
+/* an async event that must come, before scaling */
+#define VS_EVENT_MS 3000
+
+/* query_srq through the implementation (set-up: BROKEN when it fails) */
+bool vs_query(struct rc_ctx *ctx, struct ibv_srq *srq, struct ibv_srq_attr *a);
+/*
+ * Whether an SRQ of @wr WRs of @sge SGEs is within what a row may take of
+ * the machine (VS_BYTES, at 32 bytes a WR and 16 an SGE); UNSUPPORTED
+ * when not.  ibv_query_device(3): "it may not be possible to use these
+ * maximum values, since the actual number of any resource that can be
+ * created may be limited by the machine configuration, the amount of
+ * host memory".
+ */
+#define VS_BYTES (8u << 20)
+bool vs_fits(struct rc_ctx *ctx, uint64_t wr, uint64_t sge);
+/* An async event ready on @c's async_fd within @ms (scaled)? */
+bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms);
+/*
+ * The next event of @type within @ms (scaled), taken with the
+ * implementation; events of other types before it are acknowledged and
+ * counted in @others (may be NULL).  1: got it in @ev (not acknowledged),
+ * 0: none came, -1: ibv_get_async_event failed (errno).
+ */
+int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,
+		enum ibv_event_type type, int ms, struct ibv_async_event *ev,
+		int *others);
+/* Post @n receives of 64 bytes on the SRQ (BROKEN if refused) */
+bool vs_post(struct rc_ctx *ctx, struct vt *t, int n);
+/* @n SENDs of 32 bytes from a, each received through the SRQ before the
+ * next (BROKEN if one does not complete) */
+bool vs_consume(struct rc_ctx *ctx, struct vt *t, int n);
+/* ibv_modify_srq(IBV_SRQ_LIMIT) as set-up: BROKEN when refused */
+bool vs_arm(struct rc_ctx *ctx, struct vt *t, uint32_t limit);
+/* VS_POSTED receives, the limit VS_LIMIT, two SENDs: the SRQ has dropped
+ * below its limit (BROKEN when set-up fails) */
+bool vs_below_limit(struct rc_ctx *ctx, struct vt *t);
+
+#endif

@@ -38,6 +38,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "verbs_link.h"
 #include "verbs_nl.h"
 #include "verbs_srq.h"
 #include "../../harness/device.h"
@@ -275,57 +276,6 @@ static void nonblocking_empty(const struct ae_row *row, struct rc_ctx *ctx,
 		ctx->ops->ibv_ack_async_event(&ev);
 }
 
-/* @dev's IFF_UP set (@up) or cleared: 0 or -errno */
-static int link_set(const char *dev, bool up)
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
-	if (ioctl(fd, SIOCGIFFLAGS, &ifr)) {
-		ret = -errno;
-	} else {
-		if (up)
-			ifr.ifr_flags |= IFF_UP;
-		else
-			ifr.ifr_flags &= ~IFF_UP;
-		if (ioctl(fd, SIOCSIFFLAGS, &ifr))
-			ret = -errno;
-	}
-	close(fd);
-	return ret;
-}
-
-/*
- * The netdev's IPv6 addresses are kept across the row's down and up
- * (net.ipv6.conf.DEV.keep_addr_on_down 1; by default they are flushed
- * on down, and the GIDs made of them with them): @old gets what it was,
- * which keep_addr() with it puts back.  0 or -errno.
- */
-static int keep_addr(const char *dev, const char *set, char *old, size_t len)
-{
-	char path[128];
-	ssize_t n;
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path),
-		 "/proc/sys/net/ipv6/conf/%s/keep_addr_on_down", dev);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (old) {
-		n = read(fd, old, len - 1);
-		old[n > 0 ? n : 0] = 0;
-	}
-	if (pwrite(fd, set, strlen(set), 0) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 #define SCAN_GIDS 16
 /* The port's first GIDs as sysfs has them, "" where there is none */
 static void gids_of(struct rc_ctx *ctx, char g[SCAN_GIDS][48])
@@ -370,8 +320,9 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 		       struct vl *l, struct vt *t)
 {
 	enum ibv_event_type want = row->arg;
-	char dev[IFNAMSIZ], gids[SCAN_GIDS][48], kept[16] = "0";
+	char dev[IFNAMSIZ], gids[SCAN_GIDS][48];
 	struct ibv_async_event ev;
+	struct vk_link link;
 	int got, err, others = 0;
 
 	if (!(ctx->shares & RC_SHARE_ALONE)) {
@@ -388,16 +339,8 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	gids_of(ctx, gids);
-	err = keep_addr(dev, "1", kept, sizeof(kept));
+	err = vk_down(&link, dev);
 	if (err) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "keep_addr_on_down of %s: %s (set-up)", dev,
-			     rc_errno_name(-err));
-		return;
-	}
-	err = link_set(dev, false);
-	if (err) {
-		keep_addr(dev, kept, NULL, 0);
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "setting %s down: %s (set-up)", dev,
 			     rc_errno_name(-err));
@@ -409,7 +352,7 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 				  &ev, NULL);
 		if (got > 0)
 			ctx->ops->ibv_ack_async_event(&ev);
-		err = link_set(dev, true);
+		err = vk_up(&link);
 		if (err || got <= 0) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 				     "%s down gave no IBV_EVENT_PORT_ERR, or "
@@ -436,14 +379,17 @@ static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
 				 others);
 	ctx->ops->ibv_ack_async_event(&ev);
 restore:
-	link_set(dev, true);
+	err = vk_restore(&link);
+	if (err)
+		rc_obs_violation(ctx->obs,
+				 "%s up, with its routes and neighbours: %s",
+				 dev, rc_errno_name(-err));
 	if (!port_back(ctx, gids))
 		rc_obs_violation(ctx->obs,
 				 "port: %s port %d not ACTIVE with its GIDs "
 				 "within %d ms of %s up",
 				 ctx->target->ca, ctx->target->port,
 				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
-	keep_addr(dev, kept, NULL, 0);
 }
 
 static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,

@@ -340,8 +340,8 @@ ibsim: all
 
 coverage:
 	rm -rf build/cov
-	$(MAKE) BUILD=build/cov CFLAGS='-O0 -g --coverage' \
-		EXTRA_CFLAGS=-DRDMACONF_COVERAGE check
+	RDMACONF_GCOV_DIR=$(CURDIR)/build/cov $(MAKE) BUILD=build/cov \
+		CFLAGS='-O0 -g --coverage' EXTRA_CFLAGS=-DRDMACONF_COVERAGE check
 	lcov -q --capture --directory build/cov --output-file build/cov/all.info
 	lcov -q --extract build/cov/all.info '$(CURDIR)/reference/*' \
 		'$(CURDIR)/harness/*' --output-file build/cov/rdmaconf.info

@@ -6,10 +6,17 @@ from conftest import load_results, suite_run
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
+# The same suite one row at a time, but for ibv_modify_qp's state pairs
+# of UC and UD QPs (122 rows, two minutes serially in the VM): each row
+# has a QP of its own and shares nothing with another; RC's pairs, the
+# same code on another QP type, stay.
+SERIAL = ("umad/*,rdmacm/*,verbs/[!m]*,verbs/m[!o]*,verbs/modify_srq/*,"
+          "verbs/modify_qp/rc-*")
+
 VM_STEPS = {
     "suite": suite_run(),
-    # the same suite one row at a time: the verdicts must not change
-    "suite-serial": suite_run("--jobs 1"),
+    # one row at a time: the verdicts must not change
+    "suite-serial": suite_run("--jobs 1 --filter '%s'" % SERIAL),
 }
 
 
@@ -27,7 +34,10 @@ def test_serial_and_parallel_runs_give_the_same_verdicts(vm_session):
                           bool(r["divergence"]))
                 for r in data["results"]}
     a, b = decided(par), decided(ser)
-    assert a.keys() == b.keys()
+    left_out = {k for k in a if k.startswith(("verbs/modify_qp/uc-",
+                                              "verbs/modify_qp/ud-"))}
+    assert left_out and b.keys() == a.keys() - left_out
+    a = {k: v for k, v in a.items() if k in b}
     differ = {k: (a[k], b[k]) for k in a if a[k] != b[k]}
     assert not differ, differ
     assert vm_session["suite-serial"].out.startswith("KTAP version 1")

@@ -180,10 +180,9 @@ static int directive(const struct rc_profile *p, struct reading *rd,
 	if (!strcmp(name, "%when")) {
 		holds = when_holds(p, s);
 		if (holds < 0)
-			return bad(rd,
-				   "expected '%%when kernel|rdma-core|"
-				   "umad-debug <|<=|==|>=|> VERSION' or "
-				   "'%%when always'");
+			return bad(rd, "expected '%%when kernel|rdma-core|"
+				       "umad-debug <|<=|==|>=|> VERSION' or "
+				       "'%%when always'");
 		rd->when = holds;
 		return 0;
 	}

@@ -49,5 +49,7 @@ const char *ref_rdma_event_str(enum rdma_cm_event_type event);
 int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 		       struct ibv_qp_init_attr *qp_init_attr);
 void ref_rdma_destroy_qp(struct rdma_cm_id *id);
+struct ibv_context **ref_rdma_get_devices(int *num_devices);
+void ref_rdma_free_devices(struct ibv_context **list);
 
 #endif

@@ -275,7 +275,10 @@
 	X(rdma_get_peer_addr, struct sockaddr *, (struct rdma_cm_id * id))   \
 	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))     \
 	X(rdma_get_devices, struct ibv_context **, (int *num_devices))       \
-	X(rdma_free_devices, void, (struct ibv_context * *list))
+	X(rdma_free_devices, void, (struct ibv_context * *list))             \
+	X(rdma_set_option, int,                                              \
+	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
+	   size_t optlen))
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 

@@ -51,5 +51,7 @@ int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 void ref_rdma_destroy_qp(struct rdma_cm_id *id);
 struct ibv_context **ref_rdma_get_devices(int *num_devices);
 void ref_rdma_free_devices(struct ibv_context **list);
+int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
+			void *optval, size_t optlen);
 
 #endif

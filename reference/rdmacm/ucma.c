@@ -253,3 +253,15 @@ int ucma_init_qp_attr(int fd, uint32_t id, int state,
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &cmd, sizeof(cmd),
 			sizeof(*attr));
 }
+
+int ucma_set_option(int fd, uint32_t id, uint32_t level, uint32_t optname,
+		    const void *optval, uint32_t optlen)
+{
+	struct rdma_ucm_set_option cmd = { .optval = (uintptr_t)optval,
+					   .id = id,
+					   .level = level,
+					   .optname = optname,
+					   .optlen = optlen };
+
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_SET_OPTION, &cmd, sizeof(cmd), 0);
+}

@@ -76,5 +76,8 @@ int ucma_get_event(int fd, struct ucma_event *ev);
 /* the attributes the kernel wants for moving the id's QP to @state */
 int ucma_init_qp_attr(int fd, uint32_t id, int state,
 		      struct ib_uverbs_qp_attr *attr);
+/* @optval's @optlen bytes are the kernel's to read and judge */
+int ucma_set_option(int fd, uint32_t id, uint32_t level, uint32_t optname,
+		    const void *optval, uint32_t optlen);
 
 #endif

@@ -83,20 +83,32 @@ int ref_rdma_create_id(struct rdma_event_channel *channel,
 		       struct rdma_cm_id **id, void *context,
 		       enum rdma_port_space ps)
 {
+	struct rdma_event_channel *ch = channel;
 	struct ref_id *r;
 	uint8_t qp_type;
 
-	if (!channel || !id)
+	if (!id)
 		return ref_cm_fail(EINVAL);
-	r = ref_cm_id_new(channel, context, ps, 0);
-	if (!r)
+	/* "This may be NULL": a synchronous id, on a channel of its own */
+	if (!ch) {
+		ch = ref_rdma_create_event_channel();
+		if (!ch)
+			return -1;
+	}
+	r = ref_cm_id_new(ch, context, ps, 0);
+	if (!r) {
+		if (!channel)
+			ref_rdma_destroy_event_channel(ch);
 		return -1;
+	}
+	r->sync = !channel;
 	qp_type = r->id.qp_type;
-	if (ucma_create_id(channel->fd, (uintptr_t)r, ps, qp_type,
-			   &r->handle)) {
+	if (ucma_create_id(ch->fd, (uintptr_t)r, ps, qp_type, &r->handle)) {
 		int err = errno;
 
 		ref_cm_id_free(r);
+		if (!channel)
+			ref_rdma_destroy_event_channel(ch);
 		return ref_cm_fail(err);
 	}
 	*id = &r->id;
@@ -106,6 +118,7 @@ int ref_rdma_create_id(struct rdma_event_channel *channel,
 int ref_rdma_destroy_id(struct rdma_cm_id *id)
 {
 	struct ref_id *r = ref_of(id);
+	struct rdma_event_channel *own;
 	struct ref_mc *mc, *next;
 	uint32_t reported;
 
@@ -113,6 +126,8 @@ int ref_rdma_destroy_id(struct rdma_cm_id *id)
 		return ref_cm_fail(EINVAL);
 	if (ucma_destroy_id(id->channel->fd, r->handle, &reported))
 		return -1;
+	ref_cm_sync_release(r);
+	own = r->sync ? id->channel : NULL;
 	pthread_mutex_lock(&r->lock);
 	while (r->acked < reported)
 		pthread_cond_wait(&r->acked_cond, &r->lock);
@@ -129,6 +144,8 @@ int ref_rdma_destroy_id(struct rdma_cm_id *id)
 			free(mc);
 	}
 	ref_cm_id_free(r);
+	if (own)
+		ref_rdma_destroy_event_channel(own);
 	return 0;
 }
 

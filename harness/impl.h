@@ -276,6 +276,10 @@
 	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))     \
 	X(rdma_get_devices, struct ibv_context **, (int *num_devices))       \
 	X(rdma_free_devices, void, (struct ibv_context * *list))             \
+	X(rdma_notify, int,                                                  \
+	  (struct rdma_cm_id * id, enum ibv_event_type event))               \
+	X(rdma_migrate_id, int,                                              \
+	  (struct rdma_cm_id * id, struct rdma_event_channel * channel))     \
 	X(rdma_set_option, int,                                              \
 	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
 	   size_t optlen))

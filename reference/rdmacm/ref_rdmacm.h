@@ -51,6 +51,9 @@ int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 void ref_rdma_destroy_qp(struct rdma_cm_id *id);
 struct ibv_context **ref_rdma_get_devices(int *num_devices);
 void ref_rdma_free_devices(struct ibv_context **list);
+int ref_rdma_notify(struct rdma_cm_id *id, enum ibv_event_type event);
+int ref_rdma_migrate_id(struct rdma_cm_id *id,
+			struct rdma_event_channel *channel);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
 

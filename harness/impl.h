@@ -280,6 +280,10 @@
 	  (struct rdma_cm_id * id, enum ibv_event_type event))               \
 	X(rdma_migrate_id, int,                                              \
 	  (struct rdma_cm_id * id, struct rdma_event_channel * channel))     \
+	X(rdma_getaddrinfo, int,                                             \
+	  (const char *node, const char *service,                            \
+	   const struct rdma_addrinfo *hints, struct rdma_addrinfo **res))   \
+	X(rdma_freeaddrinfo, void, (struct rdma_addrinfo * res))             \
 	X(rdma_set_option, int,                                              \
 	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
 	   size_t optlen))

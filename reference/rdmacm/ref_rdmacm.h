@@ -54,6 +54,10 @@ void ref_rdma_free_devices(struct ibv_context **list);
 int ref_rdma_notify(struct rdma_cm_id *id, enum ibv_event_type event);
 int ref_rdma_migrate_id(struct rdma_cm_id *id,
 			struct rdma_event_channel *channel);
+int ref_rdma_getaddrinfo(const char *node, const char *service,
+			 const struct rdma_addrinfo *hints,
+			 struct rdma_addrinfo **res);
+void ref_rdma_freeaddrinfo(struct rdma_addrinfo *res);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
 

@@ -284,6 +284,12 @@
 	  (const char *node, const char *service,                            \
 	   const struct rdma_addrinfo *hints, struct rdma_addrinfo **res))   \
 	X(rdma_freeaddrinfo, void, (struct rdma_addrinfo * res))             \
+	X(rdma_create_ep, int,                                               \
+	  (struct rdma_cm_id * *id, struct rdma_addrinfo * res,              \
+	   struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr))      \
+	X(rdma_destroy_ep, void, (struct rdma_cm_id * id))                   \
+	X(rdma_get_request, int,                                             \
+	  (struct rdma_cm_id * listen, struct rdma_cm_id * *id))             \
 	X(rdma_set_option, int,                                              \
 	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
 	   size_t optlen))

@@ -15,6 +15,7 @@
 #include "ref_rdmacm.h"
 
 struct ref_id;
+struct ref_ep_qp; /* ep.c */
 
 struct ref_mc {
 	struct sockaddr_storage addr;
@@ -47,6 +48,8 @@ struct ref_id {
 	 * is the id's own, and each call that results in an event waits
 	 * for it and leaves it in id->event until the next call */
 	bool sync;
+	/* a passive endpoint's PD and QP attributes for its requests */
+	struct ref_ep_qp *ep_qp;
 	/* the events the kernel counted to this id that the caller has
 	 * acknowledged: rdma_destroy_id waits for the kernel's count */
 	pthread_mutex_t lock;

@@ -117,6 +117,9 @@ int ref_rdma_reject(struct rdma_cm_id *id, const void *private_data,
 {
 	if (!id || (private_data_len && !private_data))
 		return ref_cm_fail(EINVAL);
+	/* rdma_get_request(3): the request's event is the new id's "until
+	 * the user calls rdma_reject, rdma_accept, or rdma_destroy_id" */
+	ref_cm_sync_release(ref_of(id));
 	return ucma_reject(id->channel->fd, ref_of(id)->handle, private_data,
 			   private_data_len);
 }

@@ -58,6 +58,11 @@ int ref_rdma_getaddrinfo(const char *node, const char *service,
 			 const struct rdma_addrinfo *hints,
 			 struct rdma_addrinfo **res);
 void ref_rdma_freeaddrinfo(struct rdma_addrinfo *res);
+int ref_rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+		       struct ibv_pd *pd,
+		       struct ibv_qp_init_attr *qp_init_attr);
+void ref_rdma_destroy_ep(struct rdma_cm_id *id);
+int ref_rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
 

@@ -290,6 +290,10 @@
 	X(rdma_destroy_ep, void, (struct rdma_cm_id * id))                   \
 	X(rdma_get_request, int,                                             \
 	  (struct rdma_cm_id * listen, struct rdma_cm_id * *id))             \
+	X(rdma_create_srq, int,                                              \
+	  (struct rdma_cm_id * id, struct ibv_pd * pd,                       \
+	   struct ibv_srq_init_attr * attr))                                 \
+	X(rdma_destroy_srq, void, (struct rdma_cm_id * id))                  \
 	X(rdma_set_option, int,                                              \
 	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
 	   size_t optlen))

@@ -63,6 +63,9 @@ int ref_rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
 		       struct ibv_qp_init_attr *qp_init_attr);
 void ref_rdma_destroy_ep(struct rdma_cm_id *id);
 int ref_rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id);
+int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
+			struct ibv_srq_init_attr *attr);
+void ref_rdma_destroy_srq(struct rdma_cm_id *id);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
 

@@ -26,7 +26,7 @@
  *   server holds the request; it returns once the server rejects it
  * - passive: bound to the server's address (its port), rdma_listen at
  *   once succeeds
- * - an active destination no route reaches (TEST-NET-3): -1
+ * - an active source address no device has (TEST-NET-2): -1, at once
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -63,7 +63,7 @@ struct ce_row {
 };
 
 static ce_check active_resolved, active_qp, active_qp_pd, synchronous,
-	passive_listen, unreachable;
+	passive_listen, source_not_local;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -111,14 +111,15 @@ static const struct ce_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = passive_listen },
-	{ .c = { .id = "rdmacm/create_ep/unreachable",
+	{ .c = { .id = "rdmacm/create_ep/source-not-local",
 		 .doc = DOC_FAIL,
 		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "active, to 203.0.113.1 (TEST-NET-3, no route): the "
-			 "resolution the call does fails, so does the call, -1",
+		 .note = "active, with source 198.51.100.7 (TEST-NET-2, no "
+			 "device's): the binding the call's resolution does "
+			 "fails, so does the call, -1",
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = unreachable },
+	  .check = source_not_local },
 };
 
 static struct ibv_qp_init_attr rc_attr(void)
@@ -304,13 +305,13 @@ static void passive_listen(const struct ce_row *row, struct rc_ctx *ctx,
 	ctx->ops->rdma_destroy_ep(ep);
 }
 
-static void unreachable(const struct ce_row *row, struct rc_ctx *ctx,
-			struct cm_pair *p)
+static void source_not_local(const struct ce_row *row, struct rc_ctx *ctx,
+			     struct cm_pair *p)
 {
-	struct sockaddr_in *dst = (struct sockaddr_in *)&p->srv_addr;
+	struct sockaddr_in *src = (struct sockaddr_in *)&p->cli_addr;
 	struct rdma_cm_id *ep;
 
-	dst->sin_addr.s_addr = htonl(0xcb007101); /* 203.0.113.1 */
+	src->sin_addr.s_addr = htonl(0xc6336407); /* 198.51.100.7 */
 	if (!create(ctx, p, false, NULL, NULL, &ep))
 		ctx->ops->rdma_destroy_ep(ep);
 }

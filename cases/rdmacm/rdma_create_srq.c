@@ -221,7 +221,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		if (!ctx->ops->ibv_query_srq(p.srv.id->srq, &q) &&
 		    q.max_wr != a.attr.max_wr)
 			rc_obs_violation(ctx->obs,
-					 "attr max_wr %u; the SRQ has %u",
+					 "attr max_wr %u, where the SRQ has %u",
 					 a.attr.max_wr, q.max_wr);
 		break;
 	case CS_PD:

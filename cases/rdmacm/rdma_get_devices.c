@@ -151,10 +151,11 @@ static void every_device(const struct gd_row *row, struct rc_ctx *ctx)
 				 "its NULL",
 				 n, count(list));
 	if (devs && ndevs != n)
-		rc_obs_violation(ctx->obs,
-				 "num_devices %d; ibv_get_device_list has %d "
-				 "devices",
-				 n, ndevs);
+		rc_obs_violation(
+			ctx->obs,
+			"num_devices %d, where ibv_get_device_list has %d "
+			"devices",
+			n, ndevs);
 	for (i = 0; list[i]; i++)
 		for (j = 0; j < i; j++)
 			if (name_of(ctx, list[i]) && name_of(ctx, list[j]) &&
@@ -186,7 +187,7 @@ static void null_count(const struct gd_row *row, struct rc_ctx *ctx)
 	if (!counted)
 		cm_broken(ctx, "rdma_get_devices with a count");
 	else if (count(list) != n)
-		rc_obs_violation(ctx->obs, "list %d devices; with a count, %d",
+		rc_obs_violation(ctx->obs, "list %d devices, with a count %d",
 				 count(list), n);
 	if (counted)
 		ctx->ops->rdma_free_devices(counted);

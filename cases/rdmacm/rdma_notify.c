@@ -85,8 +85,9 @@ static const struct nt_row rows[] = {
 		 .doc = DOC_NOTIFY,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "a new id, bound to no device, has no QP's events: "
-			 "the kernel's ucma_notify refuses it, EINVAL",
-		 .needs = NEEDS,
+			 "the kernel's ucma_notify refuses it, EINVAL (on "
+			 "iWARP too)",
+		 .needs = RC_NEED_DEVICE | RC_NEED_PEER,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .stage = ST_NEW,
 	  .event = IBV_EVENT_COMM_EST },

@@ -13,7 +13,8 @@
  * other length with EINVAL and an unknown name or level with ENOSYS.
  *
  * - every option of RDMA_OPTION_ID at its documented length: 0; one byte
- *   short and one beyond: -1 EINVAL
+ *   short and one beyond: -1 EINVAL; TOS with 2^32 + 1 (1 in its low 32
+ *   bits): -1 EINVAL
  * - an unknown name, an unknown level: -1 ENOSYS
  * - TOS 0xa4 on the client: its connection's RTR attributes
  *   (rdma_init_qp_attr) carry traffic class 0xa4 (RoCE)
@@ -84,6 +85,12 @@ static const struct so_row rows[] = {
 		   RC_FAILS(EINVAL)),
 	LENGTH_ROW("tos-length-2", RDMA_OPTION_ID_TOS, 2, 0x20, DOC_U8,
 		   RC_BASIS_LINUX, "one byte beyond: EINVAL", RC_FAILS(EINVAL)),
+	LENGTH_ROW("tos-length-beyond-32-bits", RDMA_OPTION_ID_TOS,
+		   (size_t)1 << 32 | 1, 0x20, DOC_U8, RC_BASIS_INTERPRETATION,
+		   "optlen 2^32 + 1 (a size_t) is not the size of a uint8_t: "
+		   "refused with EINVAL as every other length is, never read "
+		   "as 1",
+		   RC_FAILS(EINVAL)),
 	LENGTH_ROW("reuseaddr-length-int", RDMA_OPTION_ID_REUSEADDR,
 		   sizeof(int), 1, DOC_INT, RC_BASIS_DOCUMENTED,
 		   "REUSEADDR 1 in an int on a new id: 0", RC_RETURNS(0)),

@@ -294,6 +294,13 @@
 	  (struct rdma_cm_id * id, struct ibv_pd * pd,                       \
 	   struct ibv_srq_init_attr * attr))                                 \
 	X(rdma_destroy_srq, void, (struct rdma_cm_id * id))                  \
+	X(rdma_reg_msgs, struct ibv_mr *,                                    \
+	  (struct rdma_cm_id * id, void *addr, size_t length))               \
+	X(rdma_reg_read, struct ibv_mr *,                                    \
+	  (struct rdma_cm_id * id, void *addr, size_t length))               \
+	X(rdma_reg_write, struct ibv_mr *,                                   \
+	  (struct rdma_cm_id * id, void *addr, size_t length))               \
+	X(rdma_dereg_mr, int, (struct ibv_mr * mr))                          \
 	X(rdma_set_option, int,                                              \
 	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
 	   size_t optlen))

@@ -66,6 +66,13 @@ int ref_rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id);
 int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
 			struct ibv_srq_init_attr *attr);
 void ref_rdma_destroy_srq(struct rdma_cm_id *id);
+struct ibv_mr *ref_rdma_reg_msgs(struct rdma_cm_id *id, void *addr,
+				 size_t length);
+struct ibv_mr *ref_rdma_reg_read(struct rdma_cm_id *id, void *addr,
+				 size_t length);
+struct ibv_mr *ref_rdma_reg_write(struct rdma_cm_id *id, void *addr,
+				  size_t length);
+int ref_rdma_dereg_mr(struct ibv_mr *mr);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
 

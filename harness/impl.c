@@ -11,6 +11,7 @@
 #include "../reference/umad/ref_umad.h"
 #include "../reference/verbs/ref_verbs.h"
 #include "../reference/rdmacm/ref_rdmacm.h"
+#include <rdma/rdma_verbs.h>
 
 struct rc_lib {
 	const char *soname;
@@ -250,6 +251,32 @@ static struct sockaddr *system_rdma_get_peer_addr(struct rdma_cm_id *id)
 	return rdma_get_peer_addr(id);
 }
 
+/* <rdma/rdma_verbs.h>'s registrations, static inline there (ibv_reg_mr on
+ * id->pd, ibv_dereg_mr): the header's code, as every caller compiles
+ * it.  Installed when librdmacm is there. */
+static struct ibv_mr *system_rdma_reg_msgs(struct rdma_cm_id *id, void *addr,
+					   size_t length)
+{
+	return rdma_reg_msgs(id, addr, length);
+}
+
+static struct ibv_mr *system_rdma_reg_read(struct rdma_cm_id *id, void *addr,
+					   size_t length)
+{
+	return rdma_reg_read(id, addr, length);
+}
+
+static struct ibv_mr *system_rdma_reg_write(struct rdma_cm_id *id, void *addr,
+					    size_t length)
+{
+	return rdma_reg_write(id, addr, length);
+}
+
+static int system_rdma_dereg_mr(struct ibv_mr *mr)
+{
+	return rdma_dereg_mr(mr);
+}
+
 static bool system_resolved;
 
 static const struct rc_ops reference_ops = { .name = "reference",
@@ -288,6 +315,14 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 			lib_rdmacm.handle ? system_rdma_get_local_addr : NULL;
 		system_ops.rdma_get_peer_addr =
 			lib_rdmacm.handle ? system_rdma_get_peer_addr : NULL;
+		system_ops.rdma_reg_msgs =
+			lib_rdmacm.handle ? system_rdma_reg_msgs : NULL;
+		system_ops.rdma_reg_read =
+			lib_rdmacm.handle ? system_rdma_reg_read : NULL;
+		system_ops.rdma_reg_write =
+			lib_rdmacm.handle ? system_rdma_reg_write : NULL;
+		system_ops.rdma_dereg_mr =
+			lib_rdmacm.handle ? system_rdma_dereg_mr : NULL;
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
 #undef RC_SYS_RDMACM

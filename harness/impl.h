@@ -273,7 +273,37 @@
 	X(rdma_get_dst_port, __be16, (struct rdma_cm_id * id))               \
 	X(rdma_get_local_addr, struct sockaddr *, (struct rdma_cm_id * id))  \
 	X(rdma_get_peer_addr, struct sockaddr *, (struct rdma_cm_id * id))   \
-	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))
+	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))     \
+	X(rdma_get_devices, struct ibv_context **, (int *num_devices))       \
+	X(rdma_free_devices, void, (struct ibv_context * *list))             \
+	X(rdma_notify, int,                                                  \
+	  (struct rdma_cm_id * id, enum ibv_event_type event))               \
+	X(rdma_migrate_id, int,                                              \
+	  (struct rdma_cm_id * id, struct rdma_event_channel * channel))     \
+	X(rdma_getaddrinfo, int,                                             \
+	  (const char *node, const char *service,                            \
+	   const struct rdma_addrinfo *hints, struct rdma_addrinfo **res))   \
+	X(rdma_freeaddrinfo, void, (struct rdma_addrinfo * res))             \
+	X(rdma_create_ep, int,                                               \
+	  (struct rdma_cm_id * *id, struct rdma_addrinfo * res,              \
+	   struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr))      \
+	X(rdma_destroy_ep, void, (struct rdma_cm_id * id))                   \
+	X(rdma_get_request, int,                                             \
+	  (struct rdma_cm_id * listen, struct rdma_cm_id * *id))             \
+	X(rdma_create_srq, int,                                              \
+	  (struct rdma_cm_id * id, struct ibv_pd * pd,                       \
+	   struct ibv_srq_init_attr * attr))                                 \
+	X(rdma_destroy_srq, void, (struct rdma_cm_id * id))                  \
+	X(rdma_reg_msgs, struct ibv_mr *,                                    \
+	  (struct rdma_cm_id * id, void *addr, size_t length))               \
+	X(rdma_reg_read, struct ibv_mr *,                                    \
+	  (struct rdma_cm_id * id, void *addr, size_t length))               \
+	X(rdma_reg_write, struct ibv_mr *,                                   \
+	  (struct rdma_cm_id * id, void *addr, size_t length))               \
+	X(rdma_dereg_mr, int, (struct ibv_mr * mr))                          \
+	X(rdma_set_option, int,                                              \
+	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
+	   size_t optlen))
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 

@@ -419,3 +419,55 @@ void cm_check_private(struct rc_ctx *ctx, const char *field, const void *got,
 		}
 	}
 }
+
+void cm_ep_info(struct cm_pair *p, bool passive, struct rdma_addrinfo *ai)
+{
+	socklen_t len = p->family == AF_INET ? sizeof(struct sockaddr_in) :
+					       sizeof(struct sockaddr_in6);
+
+	memset(ai, 0, sizeof(*ai));
+	ai->ai_family = p->family;
+	ai->ai_qp_type = IBV_QPT_RC;
+	ai->ai_port_space = RDMA_PS_TCP;
+	if (passive) {
+		ai->ai_flags = RAI_PASSIVE;
+		ai->ai_src_addr = (struct sockaddr *)&p->srv_addr;
+		ai->ai_src_len = len;
+		return;
+	}
+	ai->ai_src_addr = (struct sockaddr *)&p->cli_addr;
+	ai->ai_src_len = len;
+	ai->ai_dst_addr = (struct sockaddr *)&p->srv_addr;
+	ai->ai_dst_len = len;
+}
+
+static void *bg_main(void *arg)
+{
+	struct cm_bg *b = arg;
+
+	b->ret = b->fn(b->arg);
+	__atomic_store_n(&b->done, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+bool cm_bg_start(struct rc_ctx *ctx, struct cm_bg *b, int (*fn)(void *),
+		 void *arg)
+{
+	b->fn = fn;
+	b->arg = arg;
+	b->done = 0;
+	if (pthread_create(&b->t, NULL, bg_main, b))
+		return cm_broken(ctx, "pthread_create");
+	return true;
+}
+
+bool cm_bg_done(const struct cm_bg *b)
+{
+	return __atomic_load_n(&b->done, __ATOMIC_SEQ_CST);
+}
+
+int cm_bg_join(struct cm_bg *b)
+{
+	pthread_join(b->t, NULL);
+	return b->ret;
+}

@@ -11,6 +11,7 @@
 #ifndef RDMACONF_CASES_RDMACM_CONN_H
 #define RDMACONF_CASES_RDMACM_CONN_H
 
+#include <pthread.h>
 #include <sys/socket.h>
 #include <rdma/rdma_cma.h>
 
@@ -108,6 +109,27 @@ bool cm_connect(struct rc_ctx *ctx, struct cm_pair *p);
 /* The request and accept of it, the server listening and the client's
  * route resolved. */
 bool cm_connect_resolved(struct rc_ctx *ctx, struct cm_pair *p);
+
+/* An rdma_addrinfo as rdma_getaddrinfo(3) describes one, made by hand
+ * (so that an endpoint's rows do not rest on rdma_getaddrinfo): RAI_PASSIVE
+ * with the server's address as the source, or the client's source and
+ * the server's destination; RDMA_PS_TCP, IBV_QPT_RC. */
+void cm_ep_info(struct cm_pair *p, bool passive, struct rdma_addrinfo *ai);
+
+/* A call that blocks, in a thread of its own: @fn(@arg) runs there (and
+ * records what the row observes); cm_bg_done says whether it returned. */
+struct cm_bg {
+	pthread_t t;
+	int (*fn)(void *arg);
+	void *arg;
+	int done;
+	int ret;
+};
+bool cm_bg_start(struct rc_ctx *ctx, struct cm_bg *b, int (*fn)(void *),
+		 void *arg);
+bool cm_bg_done(const struct cm_bg *b);
+/* Wait for it (a call that never returns is the row's HANG): its return */
+int cm_bg_join(struct cm_bg *b);
 
 /* @n bytes that are all distinct and none zero (1, 2, ... from @seed). */
 void cm_pattern(uint8_t *buf, size_t n, uint8_t seed);

@@ -33,17 +33,20 @@ int ref_rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 	if (!id || !dst_len || (src_addr && !src_len) || timeout_ms < 0)
 		return ref_cm_fail(EINVAL);
 	if (ucma_resolve_addr(id->channel->fd, r->handle, src_addr, src_len,
-			      dst_addr, dst_len, timeout_ms))
+			      dst_addr, dst_len, timeout_ms) ||
+	    ref_cm_sync_addr(r))
 		return -1;
-	return ref_cm_sync_addr(r);
+	return ref_cm_sync_complete(r, RDMA_CM_EVENT_ADDR_RESOLVED, -1);
 }
 
 int ref_rdma_resolve_route(struct rdma_cm_id *id, int timeout_ms)
 {
 	if (!id || timeout_ms < 0)
 		return ref_cm_fail(EINVAL);
-	return ucma_resolve_route(id->channel->fd, ref_of(id)->handle,
-				  timeout_ms);
+	if (ucma_resolve_route(id->channel->fd, ref_of(id)->handle, timeout_ms))
+		return -1;
+	return ref_cm_sync_complete(ref_of(id), RDMA_CM_EVENT_ROUTE_RESOLVED,
+				    -1);
 }
 
 static __be16 port_of(const struct sockaddr *a)

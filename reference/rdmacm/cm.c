@@ -83,20 +83,32 @@ int ref_rdma_create_id(struct rdma_event_channel *channel,
 		       struct rdma_cm_id **id, void *context,
 		       enum rdma_port_space ps)
 {
+	struct rdma_event_channel *ch = channel;
 	struct ref_id *r;
 	uint8_t qp_type;
 
-	if (!channel || !id)
+	if (!id)
 		return ref_cm_fail(EINVAL);
-	r = ref_cm_id_new(channel, context, ps, 0);
-	if (!r)
+	/* "This may be NULL": a synchronous id, on a channel of its own */
+	if (!ch) {
+		ch = ref_rdma_create_event_channel();
+		if (!ch)
+			return -1;
+	}
+	r = ref_cm_id_new(ch, context, ps, 0);
+	if (!r) {
+		if (!channel)
+			ref_rdma_destroy_event_channel(ch);
 		return -1;
+	}
+	r->sync = !channel;
 	qp_type = r->id.qp_type;
-	if (ucma_create_id(channel->fd, (uintptr_t)r, ps, qp_type,
-			   &r->handle)) {
+	if (ucma_create_id(ch->fd, (uintptr_t)r, ps, qp_type, &r->handle)) {
 		int err = errno;
 
 		ref_cm_id_free(r);
+		if (!channel)
+			ref_rdma_destroy_event_channel(ch);
 		return ref_cm_fail(err);
 	}
 	*id = &r->id;
@@ -106,6 +118,7 @@ int ref_rdma_create_id(struct rdma_event_channel *channel,
 int ref_rdma_destroy_id(struct rdma_cm_id *id)
 {
 	struct ref_id *r = ref_of(id);
+	struct rdma_event_channel *own;
 	struct ref_mc *mc, *next;
 	uint32_t reported;
 
@@ -113,6 +126,8 @@ int ref_rdma_destroy_id(struct rdma_cm_id *id)
 		return ref_cm_fail(EINVAL);
 	if (ucma_destroy_id(id->channel->fd, r->handle, &reported))
 		return -1;
+	ref_cm_sync_release(r);
+	own = r->sync ? id->channel : NULL;
 	pthread_mutex_lock(&r->lock);
 	while (r->acked < reported)
 		pthread_cond_wait(&r->acked_cond, &r->lock);
@@ -129,6 +144,8 @@ int ref_rdma_destroy_id(struct rdma_cm_id *id)
 			free(mc);
 	}
 	ref_cm_id_free(r);
+	if (own)
+		ref_rdma_destroy_event_channel(own);
 	return 0;
 }
 
@@ -167,6 +184,7 @@ static struct shared_dev {
 	bool ud;
 	struct ibv_context *c;
 	unsigned int refs;
+	bool pinned; /* in a list of rdma_get_devices: one ref for good */
 } devs[MAX_DEVICES];
 static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -214,6 +232,78 @@ static void put_device(struct ibv_context *c)
 		break;
 	}
 	pthread_mutex_unlock(&devs_lock);
+}
+
+/* A connected id's context of the device, held for good: rdma_get_devices
+ * (3) NOTES: "Devices remain opened while the librdmacm is loaded." */
+static struct ibv_context *pin_device(uint64_t guid_be)
+{
+	struct ibv_context *c = get_device(guid_be, false);
+	int i;
+
+	if (!c)
+		return NULL;
+	pthread_mutex_lock(&devs_lock);
+	for (i = 0; i < MAX_DEVICES; i++) {
+		if (!devs[i].refs || devs[i].c != c || devs[i].ud)
+			continue;
+		if (devs[i].pinned)
+			devs[i].refs--; /* the pin holds it already */
+		devs[i].pinned = true;
+		break;
+	}
+	pthread_mutex_unlock(&devs_lock);
+	return c;
+}
+
+/*
+ * rdma_get_devices(3): "Return a NULL-terminated array of opened RDMA
+ * devices.  Callers can use this routine to allocate resources on
+ * specific RDMA devices that will be shared across multiple
+ * rdma_cm_id's."  The contexts are those a connected id bound to the
+ * device gets (get_device), so that what the caller allocates on them
+ * serves the ids.  "Returns an array of available RDMA devices, or NULL
+ * if the request fails": no device, or none that opens, is a failure
+ * (our reading), with the errno of the last open.
+ */
+struct ibv_context **ref_rdma_get_devices(int *num_devices)
+{
+	struct ibv_context **list;
+	struct ibv_device **found;
+	int n = 0, i, k = 0, err = ENODEV;
+
+	found = ref_ibv_get_device_list(&n);
+	if (!found)
+		return NULL;
+	list = calloc(n + 1, sizeof(*list));
+	if (!list) {
+		ref_ibv_free_device_list(found);
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		list[k] = pin_device(ref_ibv_get_device_guid(found[i]));
+		if (list[k])
+			k++;
+		else
+			err = errno;
+	}
+	ref_ibv_free_device_list(found);
+	if (!k) {
+		free(list);
+		errno = err;
+		return NULL;
+	}
+	if (num_devices)
+		*num_devices = k;
+	return list;
+}
+
+/* rdma_free_devices(3): "Frees the device array returned by
+ * rdma_get_devices."  The array only: its devices stay open. */
+void ref_rdma_free_devices(struct ibv_context **list)
+{
+	free(list);
 }
 
 socklen_t ref_cm_addr_len(const struct sockaddr *a)

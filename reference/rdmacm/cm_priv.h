@@ -15,6 +15,7 @@
 #include "ref_rdmacm.h"
 
 struct ref_id;
+struct ref_ep_qp; /* ep.c */
 
 struct ref_mc {
 	struct sockaddr_storage addr;
@@ -43,6 +44,12 @@ struct ref_id {
 	struct sockaddr_storage no_addr; /* all zeroes, always */
 	/* a connection request's id: the request's read depths */
 	uint8_t req_responder_resources, req_initiator_depth;
+	/* synchronous (created or migrated with no channel): the channel
+	 * is the id's own, and each call that results in an event waits
+	 * for it and leaves it in id->event until the next call */
+	bool sync;
+	/* a passive endpoint's PD and QP attributes for its requests */
+	struct ref_ep_qp *ep_qp;
 	/* the events the kernel counted to this id that the caller has
 	 * acknowledged: rdma_destroy_id waits for the kernel's count */
 	pthread_mutex_t lock;
@@ -86,6 +93,14 @@ int ref_cm_modify_qp(struct ref_id *r, int state,
 void ref_cm_mc_put(struct ref_mc *mc);
 /* Detach the id's QP from all its groups (before the QP goes). */
 void ref_cm_mc_detach_all(struct rdma_cm_id *id);
+/* A synchronous id: acknowledge the event id->event holds (rdma_create_id
+ * (3): "available for access until another rdma_cm call is made"). */
+void ref_cm_sync_release(struct ref_id *r);
+/* After a call that results in an event: on a synchronous id, wait for
+ * it on the id's channel and keep it in id->event; 0 when it is @want
+ * (or @alt, when not -1) with status 0, else -1 and errno.  0 at once on
+ * an asynchronous id. */
+int ref_cm_sync_complete(struct ref_id *r, int want, int alt);
 /* Does the id's device speak iWARP (its QP moved by the kernel)? */
 bool ref_cm_iwarp(const struct ref_id *r);
 

@@ -60,9 +60,12 @@ int ref_rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 
 	if (!id)
 		return ref_cm_fail(EINVAL);
-	if (to_kernel(ref_of(id), conn_param ? conn_param : &none, &k))
+	if (to_kernel(ref_of(id), conn_param ? conn_param : &none, &k) ||
+	    ucma_connect(id->channel->fd, ref_of(id)->handle, &k))
 		return -1;
-	return ucma_connect(id->channel->fd, ref_of(id)->handle, &k);
+	/* without a QP the reply is CONNECT_RESPONSE, for rdma_establish */
+	return ref_cm_sync_complete(ref_of(id), RDMA_CM_EVENT_ESTABLISHED,
+				    RDMA_CM_EVENT_CONNECT_RESPONSE);
 }
 
 static uint8_t at_most(uint8_t v, int max)
@@ -103,9 +106,10 @@ int ref_rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 	    (ref_cm_modify_qp(r, IBV_QPS_RTR, &p) ||
 	     ref_cm_modify_qp(r, IBV_QPS_RTS, &p)))
 		return -1;
-	if (to_kernel(r, &p, &k))
+	if (to_kernel(r, &p, &k) ||
+	    ucma_accept(id->channel->fd, r->handle, (uintptr_t)r, &k))
 		return -1;
-	return ucma_accept(id->channel->fd, r->handle, (uintptr_t)r, &k);
+	return ref_cm_sync_complete(r, RDMA_CM_EVENT_ESTABLISHED, -1);
 }
 
 int ref_rdma_reject(struct rdma_cm_id *id, const void *private_data,
@@ -113,6 +117,9 @@ int ref_rdma_reject(struct rdma_cm_id *id, const void *private_data,
 {
 	if (!id || (private_data_len && !private_data))
 		return ref_cm_fail(EINVAL);
+	/* rdma_get_request(3): the request's event is the new id's "until
+	 * the user calls rdma_reject, rdma_accept, or rdma_destroy_id" */
+	ref_cm_sync_release(ref_of(id));
 	return ucma_reject(id->channel->fd, ref_of(id)->handle, private_data,
 			   private_data_len);
 }

@@ -181,3 +181,40 @@ int ref_rdma_ack_cm_event(struct rdma_cm_event *event)
 	free(e);
 	return 0;
 }
+
+void ref_cm_sync_release(struct ref_id *r)
+{
+	if (!r->sync || !r->id.event)
+		return;
+	ref_rdma_ack_cm_event(r->id.event);
+	r->id.event = NULL;
+}
+
+/*
+ * rdma_create_id(3) NOTES: "While operating synchronously, calls that
+ * result in an event will block until the operation completes.  The
+ * event will be returned to the user through the rdma_cm_id structure,
+ * and be available for access until another rdma_cm call is made."  An
+ * event other than the one the call completes with, or a status, fails
+ * the call: with the status's errno, ECONNREFUSED for a rejection (our
+ * reading: the page names no errno).
+ */
+int ref_cm_sync_complete(struct ref_id *r, int want, int alt)
+{
+	struct rdma_cm_event *ev;
+
+	if (!r->sync)
+		return 0;
+	ref_cm_sync_release(r);
+	if (ref_rdma_get_cm_event(r->id.channel, &ev))
+		return -1;
+	r->id.event = ev;
+	if ((int)ev->event != want && (alt < 0 || (int)ev->event != alt))
+		return ref_cm_fail(ev->event == RDMA_CM_EVENT_REJECTED ?
+					   ECONNREFUSED :
+				   ev->status < 0 ? -ev->status :
+						    EIO);
+	if (ev->status)
+		return ref_cm_fail(ev->status < 0 ? -ev->status : EIO);
+	return 0;
+}

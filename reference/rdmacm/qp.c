@@ -256,9 +256,11 @@ void ref_rdma_destroy_qp(struct rdma_cm_id *id)
 	} else {
 		ref_ibv_destroy_qp(id->qp);
 		free_cqs(r);
-		if (r->own_pd)
+		/* the SRQ, when there is one, is on it still */
+		if (r->own_pd && !id->srq) {
 			ref_ibv_dealloc_pd(r->own_pd);
-		r->own_pd = NULL;
+			r->own_pd = NULL;
+		}
 	}
 	id->qp = NULL;
 }

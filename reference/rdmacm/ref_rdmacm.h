@@ -49,5 +49,31 @@ const char *ref_rdma_event_str(enum rdma_cm_event_type event);
 int ref_rdma_create_qp(struct rdma_cm_id *id, struct ibv_pd *pd,
 		       struct ibv_qp_init_attr *qp_init_attr);
 void ref_rdma_destroy_qp(struct rdma_cm_id *id);
+struct ibv_context **ref_rdma_get_devices(int *num_devices);
+void ref_rdma_free_devices(struct ibv_context **list);
+int ref_rdma_notify(struct rdma_cm_id *id, enum ibv_event_type event);
+int ref_rdma_migrate_id(struct rdma_cm_id *id,
+			struct rdma_event_channel *channel);
+int ref_rdma_getaddrinfo(const char *node, const char *service,
+			 const struct rdma_addrinfo *hints,
+			 struct rdma_addrinfo **res);
+void ref_rdma_freeaddrinfo(struct rdma_addrinfo *res);
+int ref_rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
+		       struct ibv_pd *pd,
+		       struct ibv_qp_init_attr *qp_init_attr);
+void ref_rdma_destroy_ep(struct rdma_cm_id *id);
+int ref_rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id);
+int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
+			struct ibv_srq_init_attr *attr);
+void ref_rdma_destroy_srq(struct rdma_cm_id *id);
+struct ibv_mr *ref_rdma_reg_msgs(struct rdma_cm_id *id, void *addr,
+				 size_t length);
+struct ibv_mr *ref_rdma_reg_read(struct rdma_cm_id *id, void *addr,
+				 size_t length);
+struct ibv_mr *ref_rdma_reg_write(struct rdma_cm_id *id, void *addr,
+				  size_t length);
+int ref_rdma_dereg_mr(struct ibv_mr *mr);
+int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
+			void *optval, size_t optlen);
 
 #endif

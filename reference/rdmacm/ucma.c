@@ -253,3 +253,37 @@ int ucma_init_qp_attr(int fd, uint32_t id, int state,
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_INIT_QP_ATTR, &cmd, sizeof(cmd),
 			sizeof(*attr));
 }
+
+int ucma_migrate_id(int new_fd, uint32_t id, int cur_fd,
+		    uint32_t *events_reported)
+{
+	struct rdma_ucm_migrate_resp resp = {};
+	struct rdma_ucm_migrate_id cmd = { .response = (uintptr_t)&resp,
+					   .id = id,
+					   .fd = cur_fd };
+
+	if (ucma_cmd(new_fd, RDMA_USER_CM_CMD_MIGRATE_ID, &cmd, sizeof(cmd),
+		     sizeof(resp)))
+		return -1;
+	*events_reported = resp.events_reported;
+	return 0;
+}
+
+int ucma_notify(int fd, uint32_t id, uint32_t event)
+{
+	struct rdma_ucm_notify cmd = { .id = id, .event = event };
+
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_NOTIFY, &cmd, sizeof(cmd), 0);
+}
+
+int ucma_set_option(int fd, uint32_t id, uint32_t level, uint32_t optname,
+		    const void *optval, uint32_t optlen)
+{
+	struct rdma_ucm_set_option cmd = { .optval = (uintptr_t)optval,
+					   .id = id,
+					   .level = level,
+					   .optname = optname,
+					   .optlen = optlen };
+
+	return ucma_cmd(fd, RDMA_USER_CM_CMD_SET_OPTION, &cmd, sizeof(cmd), 0);
+}

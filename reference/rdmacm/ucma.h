@@ -76,5 +76,14 @@ int ucma_get_event(int fd, struct ucma_event *ev);
 /* the attributes the kernel wants for moving the id's QP to @state */
 int ucma_init_qp_attr(int fd, uint32_t id, int state,
 		      struct ib_uverbs_qp_attr *attr);
+/* MIGRATE_ID, written to the new channel @new_fd: the id of @cur_fd's
+ * moves to it with its pending events; the events reported so far */
+int ucma_migrate_id(int new_fd, uint32_t id, int cur_fd,
+		    uint32_t *events_reported);
+/* @event: the kernel's enum ib_event_type, as libibverbs numbers it */
+int ucma_notify(int fd, uint32_t id, uint32_t event);
+/* @optval's @optlen bytes are the kernel's to read and judge */
+int ucma_set_option(int fd, uint32_t id, uint32_t level, uint32_t optname,
+		    const void *optval, uint32_t optlen);
 
 #endif

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_create_ep(3): "After resolving address information using
+ * rdma_getaddrinfo, a user may use this call to allocate an rdma_cm_id
+ * based on the results."  Active side: "rdma_create_ep will automatically
+ * create a QP on the rdma_cm_id if qp_init_attr is not NULL.  The QP will
+ * be associated with the specified protection domain, if provided, or a
+ * default protection domain if not."  "After calling rdma_create_ep, the
+ * returned rdma_cm_id may be connected by calling rdma_connect.  The
+ * active side calls rdma_resolve_addr and rdma_resolve_route are not
+ * necessary."  Passive side: "the returned rdma_cm_id may be placed into
+ * a listening state by immediately calling rdma_listen."  "The newly
+ * created rdma_cm_id will be set to use synchronous operation."
+ *
+ * The rdma_addrinfo is made by hand (cm_ep_info): the client's address as
+ * the source, the server's (listening, an asynchronous id) as the
+ * destination.
+ * - active, no QP: the id is resolved (id->verbs is the peer's device,
+ *   its destination the server's), id->qp NULL; rdma_connect sends the
+ *   request the server gets (on iWARP, which connects only with a QP,
+ *   with one)
+ * - active with qp_init_attr, no PD: a QP of type RC with a PD
+ * - active with a PD (of the source device, from rdma_get_devices): the
+ *   QP's PD is it
+ * - synchronous: rdma_connect on the endpoint has not returned while the
+ *   server holds the request; it returns once the server rejects it
+ * - passive: bound to the server's address (its port), rdma_listen at
+ *   once succeeds
+ * - an active source address no device has (TEST-NET-2): -1, at once
+ */
+#include <arpa/inet.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdmacm_conn.h"
+
+#define DOC_ALLOC                                                             \
+	"After resolving address information using rdma_getaddrinfo, a user " \
+	"may use this call to allocate an rdma_cm_id based on the results."
+#define DOC_RESOLVED                                                      \
+	"The active side calls rdma_resolve_addr and rdma_resolve_route " \
+	"are not necessary."
+#define DOC_QP                                                             \
+	"The QP will be associated with the specified protection domain, " \
+	"if provided, or a default protection domain if not."
+#define DOC_SYNC                                                       \
+	"The newly created rdma_cm_id will be set to use synchronous " \
+	"operation."
+#define DOC_LISTEN                                                      \
+	"After calling rdma_create_ep, the returned rdma_cm_id may be " \
+	"placed into a listening state by immediately calling rdma_listen."
+#define DOC_FAIL                                                      \
+	"Returns 0 on success, or -1 on error.  If an error occurs, " \
+	"errno will be set to indicate the failure reason."
+
+struct ce_row;
+typedef void ce_check(const struct ce_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p);
+
+struct ce_row {
+	struct rc_case c;
+	ce_check *check;
+};
+
+static ce_check active_resolved, active_qp, active_qp_pd, synchronous,
+	passive_listen, source_not_local;
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
+
+static const struct ce_row rows[] = {
+	{ .c = { .id = "rdmacm/create_ep/active-resolved",
+		 .doc = DOC_RESOLVED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "no qp_init_attr: 0, id->verbs the peer's device, "
+			 "the id's destination the server's address, id->qp "
+			 "NULL; rdma_connect (in a thread) sends a request the "
+			 "server gets",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = active_resolved },
+	{ .c = { .id = "rdmacm/create_ep/active-qp-default-pd",
+		 .doc = DOC_QP,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "qp_init_attr of an RC QP without CQs, pd NULL: id->qp "
+			 "an RC QP with a PD",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = active_qp },
+	{ .c = { .id = "rdmacm/create_ep/active-qp-pd",
+		 .doc = DOC_QP,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a PD allocated on the peer device's context of "
+			 "rdma_get_devices: id->qp->pd is that PD",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = active_qp_pd },
+	{ .c = { .id = "rdmacm/create_ep/synchronous",
+		 .doc = DOC_SYNC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "rdma_connect of the endpoint (in a thread) has not "
+			 "returned 300 ms after the server got the request; "
+			 "once the server rejects, it returns",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = synchronous },
+	{ .c = { .id = "rdmacm/create_ep/passive-listen",
+		 .doc = DOC_LISTEN,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "RAI_PASSIVE, the server's address: 0, the id's source "
+			 "port the row's (bound), and rdma_listen succeeds",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = passive_listen },
+	{ .c = { .id = "rdmacm/create_ep/source-not-local",
+		 .doc = DOC_FAIL,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "active, with source 198.51.100.7 (TEST-NET-2, no "
+			 "device's): the binding the call's resolution does "
+			 "fails, so does the call, -1",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = source_not_local },
+};
+
+static struct ibv_qp_init_attr rc_attr(void)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 2,
+			 .max_recv_wr = 2,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+
+	return qa;
+}
+
+static int create(struct rc_ctx *ctx, struct cm_pair *p, bool passive,
+		  struct ibv_pd *pd, struct ibv_qp_init_attr *qa,
+		  struct rdma_cm_id **ep)
+{
+	struct rdma_addrinfo ai;
+	int ret;
+
+	cm_ep_info(p, passive, &ai);
+	*ep = NULL;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_create_ep(ep, &ai, pd, qa));
+	if (ret)
+		*ep = NULL;
+	return ret;
+}
+
+static const char *dev_name(struct rc_ctx *ctx, struct rdma_cm_id *id)
+{
+	return id->verbs && id->verbs->device ?
+		       ctx->ops->ibv_get_device_name(id->verbs->device) :
+		       "none";
+}
+
+struct connecting {
+	struct rc_ctx *ctx;
+	struct rdma_cm_id *ep;
+};
+
+static int connect_ep(void *arg)
+{
+	struct connecting *c = arg;
+	struct rdma_conn_param cp;
+
+	cm_client_param(&cp, NULL, 0);
+	return c->ctx->ops->rdma_connect(c->ep, &cp);
+}
+
+/* rdma_connect of @ep in a thread, the server's request, then its
+ * rejection (after @hold ms, when given, checking the call still
+ * blocks) */
+static void connect_rejected(struct rc_ctx *ctx, struct cm_pair *p,
+			     struct rdma_cm_id *ep, int hold)
+{
+	struct connecting c = { ctx, ep };
+	struct rdma_cm_event *ev;
+	struct cm_bg bg;
+
+	if (!cm_listen(ctx, p) || !cm_bg_start(ctx, &bg, connect_ep, &c))
+		return;
+	if (cm_expect(ctx, &p->srv, RDMA_CM_EVENT_CONNECT_REQUEST, &ev)) {
+		p->srv.conn = ev->id;
+		ctx->ops->rdma_ack_cm_event(ev);
+		if (hold) {
+			usleep(rc_scaled_ms(ctx, hold) * 1000);
+			if (cm_bg_done(&bg))
+				rc_obs_violation(
+					ctx->obs,
+					"sync rdma_connect returned before "
+					"the server answered");
+		}
+		ctx->ops->rdma_reject(p->srv.conn, NULL, 0);
+	}
+	/* never answered: it waits for the CM's own time-out */
+	cm_bg_join(&bg);
+}
+
+/* iWARP connects only with a QP: there the connecting rows have one */
+static struct ibv_qp_init_attr *connect_attr(struct rc_ctx *ctx,
+					     struct ibv_qp_init_attr *qa)
+{
+	*qa = rc_attr();
+	return ctx->target->link == RC_LINK_IWARP ? qa : NULL;
+}
+
+static void active_resolved(const struct ce_row *row, struct rc_ctx *ctx,
+			    struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa, *with = connect_attr(ctx, &qa);
+	struct rdma_cm_id *ep;
+
+	if (create(ctx, p, false, NULL, with, &ep))
+		return;
+	if (strcmp(dev_name(ctx, ep), ctx->target->peer))
+		rc_obs_violation(ctx->obs, "verbs %s, not the peer's %s",
+				 dev_name(ctx, ep), ctx->target->peer);
+	if (cm_port_of(&ep->route.addr.dst_addr) !=
+	    cm_port_of((struct sockaddr *)&p->srv_addr))
+		rc_obs_violation(ctx->obs,
+				 "dst_addr port 0x%04x, not the server's",
+				 ntohs(cm_port_of(&ep->route.addr.dst_addr)));
+	if (!with && ep->qp)
+		rc_obs_violation(ctx->obs, "qp made without qp_init_attr");
+	connect_rejected(ctx, p, ep, 0);
+	ctx->ops->rdma_destroy_ep(ep);
+}
+
+static void active_qp(const struct ce_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa = rc_attr();
+	struct rdma_cm_id *ep;
+
+	if (create(ctx, p, false, NULL, &qa, &ep))
+		return;
+	if (!ep->qp)
+		rc_obs_violation(ctx->obs, "qp none made");
+	else if (ep->qp->qp_type != IBV_QPT_RC || !ep->qp->pd)
+		rc_obs_violation(ctx->obs, "qp type %d, pd %p", ep->qp->qp_type,
+				 (void *)ep->qp->pd);
+	ctx->ops->rdma_destroy_ep(ep);
+}
+
+static void active_qp_pd(const struct ce_row *row, struct rc_ctx *ctx,
+			 struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa = rc_attr();
+	struct ibv_context **list, *c = NULL;
+	struct rdma_cm_id *ep;
+	struct ibv_pd *pd;
+	int i;
+
+	list = ctx->ops->rdma_get_devices(NULL);
+	for (i = 0; list && list[i] && !c; i++)
+		if (!strcmp(ctx->ops->ibv_get_device_name(list[i]->device),
+			    ctx->target->peer))
+			c = list[i];
+	pd = c ? ctx->ops->ibv_alloc_pd(c) : NULL;
+	if (!pd) {
+		cm_broken(ctx, "a PD on the peer's device");
+		goto out;
+	}
+	if (!create(ctx, p, false, pd, &qa, &ep)) {
+		if (!ep->qp || ep->qp->pd != pd)
+			rc_obs_violation(ctx->obs,
+					 "pd the QP's PD is not the one given");
+		ctx->ops->rdma_destroy_ep(ep);
+	}
+	ctx->ops->ibv_dealloc_pd(pd);
+out:
+	if (list)
+		ctx->ops->rdma_free_devices(list);
+}
+
+static void synchronous(const struct ce_row *row, struct rc_ctx *ctx,
+			struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa;
+	struct rdma_cm_id *ep;
+
+	if (create(ctx, p, false, NULL, connect_attr(ctx, &qa), &ep))
+		return;
+	connect_rejected(ctx, p, ep, CM_QUIET_MS);
+	ctx->ops->rdma_destroy_ep(ep);
+}
+
+static void passive_listen(const struct ce_row *row, struct rc_ctx *ctx,
+			   struct cm_pair *p)
+{
+	struct rdma_cm_id *ep;
+
+	if (create(ctx, p, true, NULL, NULL, &ep))
+		return;
+	if (ctx->ops->rdma_get_src_port(ep) != htons(cm_port(ctx)))
+		rc_obs_violation(ctx->obs, "port 0x%04x, not 0x%04x",
+				 ntohs(ctx->ops->rdma_get_src_port(ep)),
+				 cm_port(ctx));
+	if (ctx->ops->rdma_listen(ep, 1))
+		rc_obs_violation(ctx->obs, "listen rdma_listen fails (%m)");
+	ctx->ops->rdma_destroy_ep(ep);
+}
+
+static void source_not_local(const struct ce_row *row, struct rc_ctx *ctx,
+			     struct cm_pair *p)
+{
+	struct sockaddr_in *src = (struct sockaddr_in *)&p->cli_addr;
+	struct rdma_cm_id *ep;
+
+	src->sin_addr.s_addr = htonl(0xc6336407); /* 198.51.100.7 */
+	if (!create(ctx, p, false, NULL, NULL, &ep))
+		ctx->ops->rdma_destroy_ep(ep);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct ce_row *row = r;
+	struct cm_pair p;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_create_ep, "rdma_create_ep") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_destroy_ep, "rdma_destroy_ep"))
+		return;
+	if (cm_pair_open(ctx, &p, AF_INET, false, ctx->ops, ctx->ops))
+		row->check(row, ctx, &p);
+	cm_pair_close(ctx, &p);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_create_ep",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

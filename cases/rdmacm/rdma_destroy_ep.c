@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_destroy_ep(3): "Destroys the specified rdma_cm_id and all
+ * associated resources"  NOTES: "rdma_destroy_ep will automatically
+ * destroy any QP and SRQ associated with the rdma_cm_id."
+ *
+ * - a listening passive endpoint: after it, a new id binds the same
+ *   address and port (the id, and its port, are gone)
+ * - an active endpoint with a QP on the caller's PD: after it, the PD
+ *   deallocates (no QP holds it)
+ * - the id of a request taken with rdma_get_request, destroyed
+ *   unanswered: the client's connection is refused (REJECTED), and the
+ *   call returns though the id held the request's event
+ */
+#include <string.h>
+
+#include "rdmacm_conn.h"
+
+#define DOC_DESTROY \
+	"Destroys the specified rdma_cm_id and all associated resources"
+#define DOC_QP                                                       \
+	"rdma_destroy_ep will automatically destroy any QP and SRQ " \
+	"associated with the rdma_cm_id."
+
+enum de_kind { DE_LISTENER, DE_QP, DE_REQUEST };
+
+struct de_row {
+	struct rc_case c;
+	enum de_kind kind;
+};
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
+
+static const struct de_row rows[] = {
+	{ .c = { .id = "rdmacm/destroy_ep/listener-port-freed",
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a passive endpoint on the server's address, "
+			 "listening: after the call a new id binds that "
+			 "address and port",
+		 .needs = NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .kind = DE_LISTENER },
+	{ .c = { .id = "rdmacm/destroy_ep/qp-destroyed",
+		 .doc = DOC_QP,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an active endpoint with an RC QP on a PD of the "
+			 "caller's (rdma_get_devices' peer context): after the "
+			 "call ibv_dealloc_pd of that PD returns 0, which it "
+			 "cannot while a QP is on it",
+		 .needs = NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .kind = DE_QP },
+	{ .c = { .id = "rdmacm/destroy_ep/unanswered-request",
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the new id of rdma_get_request, which holds the "
+			 "request's event, destroyed unanswered: the call "
+			 "returns, and the client's connection is refused "
+			 "(REJECTED: the id that was to answer is gone)",
+		 .needs = NEEDS | RC_NEED_CA,
+		 .contract = { RC_ANY_RETURN } },
+	  .kind = DE_REQUEST },
+};
+
+static void listener(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct rdma_addrinfo ai;
+	struct rdma_cm_id *ep;
+
+	cm_ep_info(p, true, &ai);
+	if (ctx->ops->rdma_create_ep(&ep, &ai, NULL, NULL) ||
+	    ctx->ops->rdma_listen(ep, 1)) {
+		cm_broken(ctx, "the listening endpoint");
+		return;
+	}
+	RC_OBSERVE(ctx, (ctx->ops->rdma_destroy_ep(ep), 0));
+	if (ctx->ops->rdma_bind_addr(p->srv.id,
+				     (struct sockaddr *)&p->srv_addr))
+		rc_obs_violation(ctx->obs,
+				 "bind the endpoint's address and port are "
+				 "still taken (%m)");
+}
+
+static void qp_destroyed(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 2,
+			 .max_recv_wr = 2,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct ibv_context **list, *c = NULL;
+	struct rdma_addrinfo ai;
+	struct rdma_cm_id *ep;
+	struct ibv_pd *pd = NULL;
+	int i, err;
+
+	list = ctx->ops->rdma_get_devices(NULL);
+	for (i = 0; list && list[i] && !c; i++)
+		if (!strcmp(ctx->ops->ibv_get_device_name(list[i]->device),
+			    ctx->target->peer))
+			c = list[i];
+	if (c)
+		pd = ctx->ops->ibv_alloc_pd(c);
+	cm_ep_info(p, false, &ai);
+	if (!pd || ctx->ops->rdma_create_ep(&ep, &ai, pd, &qa) || !ep->qp) {
+		cm_broken(ctx, "the endpoint with a QP");
+		goto out;
+	}
+	RC_OBSERVE(ctx, (ctx->ops->rdma_destroy_ep(ep), 0));
+	err = ctx->ops->ibv_dealloc_pd(pd);
+	if (err)
+		rc_obs_violation(ctx->obs,
+				 "qp ibv_dealloc_pd after the call: %d (a QP "
+				 "still on the PD)",
+				 err);
+	else
+		pd = NULL;
+out:
+	if (pd)
+		ctx->ops->ibv_dealloc_pd(pd);
+	if (list)
+		ctx->ops->rdma_free_devices(list);
+}
+
+static void unanswered(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct rdma_cm_id *ep = NULL, *id = NULL;
+	struct rdma_conn_param c;
+	struct rdma_addrinfo ai;
+	struct rdma_cm_event *ev;
+	int got;
+
+	cm_ep_info(p, true, &ai);
+	if (ctx->ops->rdma_create_ep(&ep, &ai, NULL, NULL) ||
+	    ctx->ops->rdma_listen(ep, 1)) {
+		cm_broken(ctx, "the listening endpoint");
+		return;
+	}
+	cm_client_param(&c, NULL, 0);
+	if (!cm_resolve(ctx, p) || ctx->ops->rdma_connect(p->cli.id, &c) ||
+	    ctx->ops->rdma_get_request(ep, &id)) {
+		cm_broken(ctx, "the request");
+		goto out;
+	}
+	RC_OBSERVE(ctx, (ctx->ops->rdma_destroy_ep(id), 0));
+	got = cm_next(ctx, &p->cli, CM_WAIT_MS, &ev);
+	if (got >= 0)
+		ctx->ops->rdma_ack_cm_event(ev);
+	if (got != RDMA_CM_EVENT_REJECTED)
+		rc_obs_violation(ctx->obs,
+				 "client_event %s, not REJECTED, after its "
+				 "request's id went",
+				 got < 0 ? "none" : cm_event_name(got));
+out:
+	ctx->ops->rdma_destroy_ep(ep);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct de_row *row = r;
+	struct cm_pair p;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_create_ep, "rdma_create_ep") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_destroy_ep, "rdma_destroy_ep"))
+		return;
+	if (cm_pair_open(ctx, &p, AF_INET, false, ctx->ops, ctx->ops)) {
+		if (row->kind == DE_LISTENER)
+			listener(ctx, &p);
+		else if (row->kind == DE_QP)
+			qp_destroyed(ctx, &p);
+		else
+			unanswered(ctx, &p);
+	}
+	cm_pair_close(ctx, &p);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_destroy_ep",
+	.conv = RC_CONV_VALUE,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_get_request(3): "Retrieves a connection request event.  If no
+ * requests are pending, the call will block until an event is received."
+ * NOTES: "This call may only be used on listening rdma_cm_id's operating
+ * synchronously.  On success, a new rdma_cm_id representing the
+ * connection request will be returned to the user.  The new rdma_cm_id
+ * will reference event information associated with the request until the
+ * user calls rdma_reject, rdma_accept, or rdma_destroy_id on the newly
+ * created identifier."  "If QP attributes are associated with the
+ * listening endpoint, the returned rdma_cm_id will also reference an
+ * allocated QP."
+ *
+ * The listener is a passive endpoint (rdma_create_ep, synchronous) on
+ * the server's address; the client an asynchronous id of the same
+ * implementation (with a QP where the row accepts):
+ * - a request: 0, a new id other than the listener, whose id->event is
+ *   the CONNECT_REQUEST, with listen_id the listener
+ * - with QP attributes on the endpoint: the new id has a QP
+ * - none pending: the call (in a thread) has not returned 300 ms later,
+ *   and returns once the client connects
+ * - rdma_accept of the new id (synchronous: it returns established): the
+ *   client sees ESTABLISHED
+ * - an asynchronous listening id (with a channel): -1
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "rdmacm_conn.h"
+
+#define DOC_NEW                                                             \
+	"On success, a new rdma_cm_id representing the connection request " \
+	"will be returned to the user."
+#define DOC_EVENT                                                          \
+	"The new rdma_cm_id will reference event information associated "  \
+	"with the request until the user calls rdma_reject, rdma_accept, " \
+	"or rdma_destroy_id on the newly created identifier."
+#define DOC_QP                                                              \
+	"If QP attributes are associated with the listening endpoint, the " \
+	"returned rdma_cm_id will also reference an allocated QP."
+#define DOC_BLOCK                                                         \
+	"If no requests are pending, the call will block until an event " \
+	"is received."
+#define DOC_SYNC                                                          \
+	"This call may only be used on listening rdma_cm_id's operating " \
+	"synchronously."
+
+enum gr_kind { GR_REQUEST, GR_QP, GR_BLOCKS, GR_ACCEPT, GR_ASYNC };
+
+struct gr_row {
+	struct rc_case c;
+	enum gr_kind kind;
+};
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
+
+static const struct gr_row rows[] = {
+	{ .c = { .id = "rdmacm/get_request/returns-request",
+		 .doc = DOC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "0, a new id other than the listener; its id->event "
+			 "is CONNECT_REQUEST with listen_id the listener",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = GR_REQUEST },
+	{ .c = { .id = "rdmacm/get_request/endpoint-qp",
+		 .doc = DOC_QP,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the endpoint made with an RC QP's attributes (no PD: "
+			 "a default one): the new id's id->qp is an RC QP",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = GR_QP },
+	{ .c = { .id = "rdmacm/get_request/blocks-until-request",
+		 .doc = DOC_BLOCK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "no request: the call (in a thread) has not returned "
+			 "300 ms later; the client connects and it returns 0",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = GR_BLOCKS },
+	{ .c = { .id = "rdmacm/get_request/accept-establishes",
+		 .doc = DOC_NEW,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the new id (with the endpoint's QP) accepted with "
+			 "rdma_accept: it returns 0, and the client, with a QP, "
+			 "gets ESTABLISHED",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = GR_ACCEPT },
+	{ .c = { .id = "rdmacm/get_request/asynchronous-listener",
+		 .doc = DOC_SYNC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a listening id on a channel of the caller's is not "
+			 "synchronous: -1 (the page says only that it may not "
+			 "be used), and no request is taken from its channel",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .kind = GR_ASYNC },
+};
+
+struct getting {
+	struct rc_ctx *ctx;
+	struct rdma_cm_id *listen, *id;
+};
+
+static int get_request(void *arg)
+{
+	struct getting *g = arg;
+	int ret;
+
+	RC_OBSERVE(g->ctx,
+		   ret = g->ctx->ops->rdma_get_request(g->listen, &g->id));
+	return ret;
+}
+
+static bool client_connects(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	struct rdma_conn_param c;
+
+	cm_client_param(&c, NULL, 0);
+	if (ctx->ops->rdma_connect(p->cli.id, &c))
+		return cm_broken(ctx, "rdma_connect");
+	return true;
+}
+
+static int accept_it(void *arg)
+{
+	struct getting *g = arg;
+
+	return g->ctx->ops->rdma_accept(g->id, NULL);
+}
+
+/* the new id's accept blocks until the connection is established, which
+ * takes the client's reading of its reply: the accept in a thread */
+static void accept_new(struct rc_ctx *ctx, struct getting *g, struct cm_pair *p)
+{
+	struct cm_bg bg;
+
+	if (!cm_bg_start(ctx, &bg, accept_it, g))
+		return;
+	cm_expect(ctx, &p->cli, RDMA_CM_EVENT_ESTABLISHED, NULL);
+	if (cm_bg_join(&bg))
+		rc_obs_violation(ctx->obs, "accept rdma_accept fails (%s)",
+				 rc_errno_name(errno));
+}
+
+static void check_new(const struct gr_row *row, struct rc_ctx *ctx,
+		      struct getting *g, struct cm_pair *p)
+{
+	struct rdma_cm_id *id = g->id;
+
+	if (!id || id == g->listen) {
+		rc_obs_violation(ctx->obs, "id not a new id");
+		return;
+	}
+	if (row->kind == GR_REQUEST &&
+	    (!id->event || id->event->event != RDMA_CM_EVENT_CONNECT_REQUEST ||
+	     id->event->listen_id != g->listen))
+		rc_obs_violation(
+			ctx->obs, "event id->event is %s%s",
+			id->event ? cm_event_name(id->event->event) : "NULL",
+			id->event && id->event->listen_id != g->listen ?
+				", listen_id not the listener" :
+				"");
+	if (row->kind == GR_QP && (!id->qp || id->qp->qp_type != IBV_QPT_RC))
+		rc_obs_violation(ctx->obs, "qp none on the new id");
+	if (row->kind == GR_ACCEPT)
+		accept_new(ctx, g, p);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct gr_row *row = r;
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	bool qp = row->kind == GR_QP || row->kind == GR_ACCEPT ||
+		  ctx->target->link == RC_LINK_IWARP;
+	struct getting g = { .ctx = ctx };
+	struct rdma_cm_event *ev;
+	struct rdma_addrinfo ai;
+	struct cm_pair p;
+	struct cm_bg bg;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_get_request,
+			  "rdma_get_request") ||
+	    !rc_need_call(ctx, ctx->ops->rdma_create_ep, "rdma_create_ep"))
+		return;
+	if (!cm_pair_open(ctx, &p, AF_INET, qp, ctx->ops, ctx->ops))
+		goto out;
+	if (row->kind == GR_ASYNC) {
+		if (cm_listen(ctx, &p) && cm_resolve(ctx, &p) &&
+		    client_connects(ctx, &p)) {
+			usleep(rc_scaled_ms(ctx, CM_QUIET_MS) * 1000);
+			g.listen = p.srv.id;
+			if (!get_request(&g) && g.id) {
+				ctx->ops->rdma_destroy_id(g.id);
+			} else if (cm_expect(ctx, &p.srv,
+					     RDMA_CM_EVENT_CONNECT_REQUEST,
+					     &ev)) {
+				/* the request stays on the listener's own
+				 * channel */
+				p.srv.conn = ev->id;
+				ctx->ops->rdma_ack_cm_event(ev);
+			}
+		}
+		goto out;
+	}
+	cm_ep_info(&p, true, &ai);
+	if (ctx->ops->rdma_create_ep(&g.listen, &ai, NULL, qp ? &qa : NULL)) {
+		cm_broken(ctx, "rdma_create_ep");
+		goto out;
+	}
+	if (ctx->ops->rdma_listen(g.listen, 4)) {
+		cm_broken(ctx, "rdma_listen");
+		goto close;
+	}
+	if (!cm_resolve(ctx, &p))
+		goto close;
+	if (row->kind == GR_BLOCKS) {
+		if (!cm_bg_start(ctx, &bg, get_request, &g))
+			goto close;
+		usleep(rc_scaled_ms(ctx, CM_QUIET_MS) * 1000);
+		if (cm_bg_done(&bg))
+			rc_obs_violation(ctx->obs,
+					 "blocked it returned with no request "
+					 "pending");
+		if (!client_connects(ctx, &p)) {
+			/* it waits on: the row's HANG says so */
+		}
+		if (!cm_bg_join(&bg))
+			check_new(row, ctx, &g, &p);
+	} else if (client_connects(ctx, &p) && !get_request(&g)) {
+		check_new(row, ctx, &g, &p);
+	}
+	if (g.id)
+		ctx->ops->rdma_destroy_ep(g.id);
+close:
+	ctx->ops->rdma_destroy_ep(g.listen);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static const struct rc_group group = {
+	.call = "rdma_get_request",
+	.conv = RC_CONV_M1_ERRNO,
+	.lib = "rdmacm",
+	.rows = rows,
+	.row_size = sizeof(rows[0]),
+	.nrows = ARRAY_SIZE(rows),
+	.run = run,
+};
+RC_GROUP(group);

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma_create_srq(3): "Allocate a SRQ associated with the specified
+ * rdma_cm_id."  NOTES: "The rdma_cm_id must be bound to a local RDMA
+ * device before calling this function, and the protection domain, if
+ * provided, must be for that same device."  "If a protection domain is
+ * not given - pd parameter is NULL - then the rdma_cm_id will be created
+ * using a default protection domain."  "The actual capabilities and
+ * properties of the created SRQ will be returned to the user through the
+ * attr parameter.  An rdma_cm_id may only be associated with a single
+ * SRQ."  rdma_destroy_srq(3): "Destroy an SRQ allocated on the
+ * rdma_cm_id."
+ *
+ * A basic SRQ of the id's context: the verbs reference's for a connected
+ * id, libibverbs' for a datagram one (whose context is libibverbs').  The
+ * default PD is the one the id's QP uses when it has none given
+ * (qp.c's own_pd), freed with the last of the two.  XRC SRQs are not
+ * made here.
+ */
+#include "cm_priv.h"
+#include "../verbs/ref_verbs.h"
+
+int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
+			struct ibv_srq_init_attr *attr)
+{
+	struct ref_id *r = ref_of(id);
+	bool ud = id && id->qp_type == IBV_QPT_UD;
+	struct ibv_srq *srq;
+
+	if (!id || !attr || !id->verbs || id->srq)
+		return ref_cm_fail(EINVAL);
+	if (pd && pd->context != id->verbs)
+		return ref_cm_fail(EINVAL);
+	if (!pd) {
+		if (!r->own_pd)
+			r->own_pd = ud ? ibv_alloc_pd(id->verbs) :
+					 ref_ibv_alloc_pd(id->verbs);
+		if (!r->own_pd)
+			return -1;
+		pd = r->own_pd;
+	}
+	srq = ud ? ibv_create_srq(pd, attr) : ref_ibv_create_srq(pd, attr);
+	if (!srq) {
+		int err = errno;
+
+		if (!id->qp && r->own_pd && pd == r->own_pd) {
+			(ud ? ibv_dealloc_pd : ref_ibv_dealloc_pd)(r->own_pd);
+			r->own_pd = NULL;
+		}
+		return ref_cm_fail(err);
+	}
+	id->srq = srq;
+	id->pd = pd;
+	return 0;
+}
+
+void ref_rdma_destroy_srq(struct rdma_cm_id *id)
+{
+	struct ref_id *r = ref_of(id);
+	bool ud;
+
+	if (!id || !id->srq)
+		return;
+	ud = id->qp_type == IBV_QPT_UD;
+	(ud ? ibv_destroy_srq : ref_ibv_destroy_srq)(id->srq);
+	id->srq = NULL;
+	if (!id->qp && r->own_pd) {
+		(ud ? ibv_dealloc_pd : ref_ibv_dealloc_pd)(r->own_pd);
+		if (id->pd == r->own_pd)
+			id->pd = NULL;
+		r->own_pd = NULL;
+	}
+}

@@ -48,39 +48,38 @@ struct rg_row {
 #define OFF 0x40
 
 /* The three rows of call @name, @range its page's sentence on the range */
-#define ROWS(name, range)                                                   \
-	{ .c = { .id = "rdmacm/" #name "/id-pd",                            \
-		 .doc = DOC_PD,                                             \
-		 .basis = RC_BASIS_DOCUMENTED,                              \
-		 .note = "mr->pd is id->pd, the PD the id's QP was made on", \
-		 .needs = NEEDS,                                            \
-		 .contract = { RC_SUCCEEDS } },                             \
-	  .kind = RG_PD },                                                  \
-	{ .c = { .id = "rdmacm/" #name "/addr-length",                      \
-		 .doc = range,                                              \
-		 .basis = RC_BASIS_DOCUMENTED,                              \
-		 .note = "0x1234 bytes from 0x40 into a buffer (two "       \
-			 "distinct bytes, not page aligned): mr->addr and " \
-			 "mr->length are those",                            \
-		 .needs = NEEDS,                                            \
-		 .contract = { RC_SUCCEEDS } },                             \
-	  .kind = RG_RANGE },                                               \
-	{ .c = { .id = "rdmacm/" #name "/null-addr",                        \
-		 .doc = DOC_FAIL,                                           \
-		 .basis = RC_BASIS_INTERPRETATION,                          \
-		 .note = "addr NULL with 4096 bytes, memory the process "   \
-			 "does not have: the registration fails, NULL and " \
-			 "errno",                                           \
-		 .needs = NEEDS,                                            \
-		 .contract = { RC_FAILS() } },                              \
-	  .kind = RG_NULL },
+#define ROWS(name, range)                                                           \
+	{ .c = { .id = "rdmacm/" #name "/id-pd",                                    \
+		 .doc = DOC_PD,                                                     \
+		 .basis = RC_BASIS_DOCUMENTED,                                      \
+		 .note = "mr->pd is id->pd, the PD the id's QP was made on",        \
+		 .needs = NEEDS,                                                    \
+		 .contract = { RC_SUCCEEDS } },                                     \
+	  .kind = RG_PD },                                                          \
+		{ .c = { .id = "rdmacm/" #name "/addr-length",                      \
+			 .doc = range,                                              \
+			 .basis = RC_BASIS_DOCUMENTED,                              \
+			 .note = "0x1234 bytes from 0x40 into a buffer (two "       \
+				 "distinct bytes, not page aligned): mr->addr and " \
+				 "mr->length are those",                            \
+			 .needs = NEEDS,                                            \
+			 .contract = { RC_SUCCEEDS } },                             \
+		  .kind = RG_RANGE },                                               \
+		{ .c = { .id = "rdmacm/" #name "/null-addr",                        \
+			 .doc = DOC_FAIL,                                           \
+			 .basis = RC_BASIS_INTERPRETATION,                          \
+			 .note = "addr NULL with 4096 bytes, memory the process "   \
+				 "does not have: the registration fails, NULL and " \
+				 "errno",                                           \
+			 .needs = NEEDS,                                            \
+			 .contract = { RC_FAILS() } },                              \
+		  .kind = RG_NULL },
 
 static const struct rg_row msgs_rows[] = { ROWS(reg_msgs, DOC_RANGE_MSGS) };
 static const struct rg_row read_rows[] = { ROWS(reg_read, DOC_RANGE) };
 static const struct rg_row write_rows[] = { ROWS(reg_write, DOC_RANGE) };
 
-typedef struct ibv_mr *reg_fn(struct rdma_cm_id *id, void *addr,
-			      size_t length);
+typedef struct ibv_mr *reg_fn(struct rdma_cm_id *id, void *addr, size_t length);
 
 static void run_reg(const struct rg_row *row, struct rc_ctx *ctx, reg_fn *reg,
 		    const char *name)
@@ -100,9 +99,9 @@ static void run_reg(const struct rg_row *row, struct rc_ctx *ctx, reg_fn *reg,
 		cm_broken(ctx, "calloc");
 		goto out;
 	}
-	RC_OBSERVE(ctx, mr = reg(p.cli.id, row->kind == RG_NULL ? NULL :
-								  buf + OFF,
-				 row->kind == RG_NULL ? 4096 : LEN));
+	RC_OBSERVE(ctx,
+		   mr = reg(p.cli.id, row->kind == RG_NULL ? NULL : buf + OFF,
+			    row->kind == RG_NULL ? 4096 : LEN));
 	if (!mr)
 		goto out;
 	if (row->kind == RG_PD && mr->pd != p.cli.id->pd)
@@ -135,16 +134,16 @@ static void run_write(const void *r, struct rc_ctx *ctx)
 	run_reg(r, ctx, ctx->ops->rdma_reg_write, "rdma_reg_write");
 }
 
-#define GROUP(var, name, table, fn)                  \
-	static const struct rc_group var = {         \
-		.call = name,                        \
-		.conv = RC_CONV_NULL_ERRNO,          \
-		.lib = "rdmacm",                     \
-		.rows = table,                       \
-		.row_size = sizeof(table[0]),        \
-		.nrows = ARRAY_SIZE(table),          \
-		.run = fn,                           \
-	};                                           \
+#define GROUP(var, name, table, fn)           \
+	static const struct rc_group var = {  \
+		.call = name,                 \
+		.conv = RC_CONV_NULL_ERRNO,   \
+		.lib = "rdmacm",              \
+		.rows = table,                \
+		.row_size = sizeof(table[0]), \
+		.nrows = ARRAY_SIZE(table),   \
+		.run = fn,                    \
+	};                                    \
 	RC_GROUP(var)
 
 GROUP(msgs_group, "rdma_reg_msgs", msgs_rows, run_msgs);

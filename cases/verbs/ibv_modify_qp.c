@@ -88,18 +88,38 @@
 		.attrs = VQ_REQUIRED, .add = IBV_QP_##bit                 \
 	}
 
+/* @t from @f with @nx's required attributes but IBV_QP_STATE: no
+ * transition at all, a modify in the current state, which the kernel's
+ * qp_state_table gives no such attribute (the page's tables list only
+ * transitions) */
+#define DROP_STATE(t, f, nx)                                                 \
+	{                                                                    \
+		.c = { .id = "verbs/modify_qp/" #t "-" #f "-to-" #nx         \
+			     "-without-state",                               \
+		       .doc = DOC_INVALID,                                   \
+		       .basis = RC_BASIS_LINUX,                              \
+		       .note = #nx "'s attributes without IBV_QP_STATE: a "  \
+				   "modify in " #f ", where the kernel's "   \
+				   "qp_state_table allows none of them: an " \
+				   "errno value, and the QP as it was",      \
+		       .needs = NEEDS_##t,                                   \
+		       .contract = { RC_FAILS() } },                         \
+		.type = QPT_##t, .from = QPS_##f, .to = QPS_##nx,            \
+		.attrs = VQ_REQUIRED, .drop = IBV_QP_STATE                   \
+	}
+
 #define WITHOUT_INIT(t, key, kname)                             \
-	DROP(t, reset, init, STATE, "state"),                   \
+	DROP_STATE(t, reset, init),                             \
 		DROP(t, reset, init, PKEY_INDEX, "pkey-index"), \
 		DROP(t, reset, init, PORT, "port"),             \
 		DROP(t, reset, init, key, kname)
-#define WITHOUT_RTR(t)                                                    \
-	DROP(t, init, rtr, STATE, "state"), DROP(t, init, rtr, AV, "av"), \
-		DROP(t, init, rtr, PATH_MTU, "path-mtu"),                 \
-		DROP(t, init, rtr, DEST_QPN, "dest-qpn"),                 \
+#define WITHOUT_RTR(t)                                          \
+	DROP_STATE(t, init, rtr), DROP(t, init, rtr, AV, "av"), \
+		DROP(t, init, rtr, PATH_MTU, "path-mtu"),       \
+		DROP(t, init, rtr, DEST_QPN, "dest-qpn"),       \
 		DROP(t, init, rtr, RQ_PSN, "rq-psn")
 #define WITHOUT_RTS(t) \
-	DROP(t, rtr, rts, STATE, "state"), DROP(t, rtr, rts, SQ_PSN, "sq-psn")
+	DROP_STATE(t, rtr, rts), DROP(t, rtr, rts, SQ_PSN, "sq-psn")
 
 static const struct vq_row rows[] = {
 	/* the tables' required attributes, each left out */

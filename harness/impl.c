@@ -277,6 +277,78 @@ static int system_rdma_dereg_mr(struct ibv_mr *mr)
 	return rdma_dereg_mr(mr);
 }
 
+/* <rdma/rdma_verbs.h>'s data path, static inline there (ibv_post_send,
+ * ibv_post_recv on id->qp; ibv_poll_cq, ibv_req_notify_cq and
+ * ibv_get_cq_event on the id's CQs and channels): the header's code.
+ * Installed when librdmacm is there. */
+static int system_rdma_post_send(struct rdma_cm_id *id, void *context,
+				 void *addr, size_t length, struct ibv_mr *mr,
+				 int flags)
+{
+	return rdma_post_send(id, context, addr, length, mr, flags);
+}
+
+static int system_rdma_post_recv(struct rdma_cm_id *id, void *context,
+				 void *addr, size_t length, struct ibv_mr *mr)
+{
+	return rdma_post_recv(id, context, addr, length, mr);
+}
+
+static int system_rdma_post_read(struct rdma_cm_id *id, void *context,
+				 void *addr, size_t length, struct ibv_mr *mr,
+				 int flags, uint64_t remote_addr, uint32_t rkey)
+{
+	return rdma_post_read(id, context, addr, length, mr, flags, remote_addr,
+			      rkey);
+}
+
+static int system_rdma_post_write(struct rdma_cm_id *id, void *context,
+				  void *addr, size_t length, struct ibv_mr *mr,
+				  int flags, uint64_t remote_addr,
+				  uint32_t rkey)
+{
+	return rdma_post_write(id, context, addr, length, mr, flags,
+			       remote_addr, rkey);
+}
+
+static int system_rdma_post_sendv(struct rdma_cm_id *id, void *context,
+				  struct ibv_sge *sgl, int nsge, int flags)
+{
+	return rdma_post_sendv(id, context, sgl, nsge, flags);
+}
+
+static int system_rdma_post_recvv(struct rdma_cm_id *id, void *context,
+				  struct ibv_sge *sgl, int nsge)
+{
+	return rdma_post_recvv(id, context, sgl, nsge);
+}
+
+static int system_rdma_post_readv(struct rdma_cm_id *id, void *context,
+				  struct ibv_sge *sgl, int nsge, int flags,
+				  uint64_t remote_addr, uint32_t rkey)
+{
+	return rdma_post_readv(id, context, sgl, nsge, flags, remote_addr,
+			       rkey);
+}
+
+static int system_rdma_post_writev(struct rdma_cm_id *id, void *context,
+				   struct ibv_sge *sgl, int nsge, int flags,
+				   uint64_t remote_addr, uint32_t rkey)
+{
+	return rdma_post_writev(id, context, sgl, nsge, flags, remote_addr,
+				rkey);
+}
+
+static int system_rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
+{
+	return rdma_get_send_comp(id, wc);
+}
+
+static int system_rdma_get_recv_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
+{
+	return rdma_get_recv_comp(id, wc);
+}
+
 static bool system_resolved;
 
 static const struct rc_ops reference_ops = { .name = "reference",
@@ -323,6 +395,26 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 			lib_rdmacm.handle ? system_rdma_reg_write : NULL;
 		system_ops.rdma_dereg_mr =
 			lib_rdmacm.handle ? system_rdma_dereg_mr : NULL;
+		system_ops.rdma_post_send =
+			lib_rdmacm.handle ? system_rdma_post_send : NULL;
+		system_ops.rdma_post_recv =
+			lib_rdmacm.handle ? system_rdma_post_recv : NULL;
+		system_ops.rdma_post_read =
+			lib_rdmacm.handle ? system_rdma_post_read : NULL;
+		system_ops.rdma_post_write =
+			lib_rdmacm.handle ? system_rdma_post_write : NULL;
+		system_ops.rdma_post_sendv =
+			lib_rdmacm.handle ? system_rdma_post_sendv : NULL;
+		system_ops.rdma_post_recvv =
+			lib_rdmacm.handle ? system_rdma_post_recvv : NULL;
+		system_ops.rdma_post_readv =
+			lib_rdmacm.handle ? system_rdma_post_readv : NULL;
+		system_ops.rdma_post_writev =
+			lib_rdmacm.handle ? system_rdma_post_writev : NULL;
+		system_ops.rdma_get_send_comp =
+			lib_rdmacm.handle ? system_rdma_get_send_comp : NULL;
+		system_ops.rdma_get_recv_comp =
+			lib_rdmacm.handle ? system_rdma_get_recv_comp : NULL;
 #undef RC_SYS_UMAD
 #undef RC_SYS_VERBS
 #undef RC_SYS_RDMACM

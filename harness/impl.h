@@ -227,82 +227,110 @@
 	X(ibv_detach_mcast, int,                                               \
 	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))
 
-#define RC_RDMACM_CALLS(X)                                                   \
-	X(rdma_create_event_channel, struct rdma_event_channel *, (void))    \
-	X(rdma_destroy_event_channel, void,                                  \
-	  (struct rdma_event_channel * channel))                             \
-	X(rdma_create_id, int,                                               \
-	  (struct rdma_event_channel * channel, struct rdma_cm_id * *id,     \
-	   void *context, enum rdma_port_space ps))                          \
-	X(rdma_destroy_id, int, (struct rdma_cm_id * id))                    \
-	X(rdma_bind_addr, int,                                               \
-	  (struct rdma_cm_id * id, struct sockaddr * addr))                  \
-	X(rdma_join_multicast, int,                                          \
-	  (struct rdma_cm_id * id, struct sockaddr * addr, void *context))   \
-	X(rdma_join_multicast_ex, int,                                       \
-	  (struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * attr,    \
-	   void *context))                                                   \
-	X(rdma_leave_multicast, int,                                         \
-	  (struct rdma_cm_id * id, struct sockaddr * addr))                  \
-	X(rdma_get_cm_event, int,                                            \
-	  (struct rdma_event_channel * channel,                              \
-	   struct rdma_cm_event * *event))                                   \
-	X(rdma_ack_cm_event, int, (struct rdma_cm_event * event))            \
-	X(rdma_create_qp, int,                                               \
-	  (struct rdma_cm_id * id, struct ibv_pd * pd,                       \
-	   struct ibv_qp_init_attr * qp_init_attr))                          \
-	X(rdma_destroy_qp, void, (struct rdma_cm_id * id))                   \
-	X(rdma_resolve_addr, int,                                            \
-	  (struct rdma_cm_id * id, struct sockaddr * src_addr,               \
-	   struct sockaddr * dst_addr, int timeout_ms))                      \
-	X(rdma_resolve_route, int, (struct rdma_cm_id * id, int timeout_ms)) \
-	X(rdma_listen, int, (struct rdma_cm_id * id, int backlog))           \
-	X(rdma_connect, int,                                                 \
-	  (struct rdma_cm_id * id, struct rdma_conn_param * conn_param))     \
-	X(rdma_accept, int,                                                  \
-	  (struct rdma_cm_id * id, struct rdma_conn_param * conn_param))     \
-	X(rdma_reject, int,                                                  \
-	  (struct rdma_cm_id * id, const void *private_data,                 \
-	   uint8_t private_data_len))                                        \
-	X(rdma_establish, int, (struct rdma_cm_id * id))                     \
-	X(rdma_disconnect, int, (struct rdma_cm_id * id))                    \
-	X(rdma_init_qp_attr, int,                                            \
-	  (struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr,             \
-	   int *qp_attr_mask))                                               \
-	X(rdma_get_src_port, __be16, (struct rdma_cm_id * id))               \
-	X(rdma_get_dst_port, __be16, (struct rdma_cm_id * id))               \
-	X(rdma_get_local_addr, struct sockaddr *, (struct rdma_cm_id * id))  \
-	X(rdma_get_peer_addr, struct sockaddr *, (struct rdma_cm_id * id))   \
-	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))     \
-	X(rdma_get_devices, struct ibv_context **, (int *num_devices))       \
-	X(rdma_free_devices, void, (struct ibv_context * *list))             \
-	X(rdma_notify, int,                                                  \
-	  (struct rdma_cm_id * id, enum ibv_event_type event))               \
-	X(rdma_migrate_id, int,                                              \
-	  (struct rdma_cm_id * id, struct rdma_event_channel * channel))     \
-	X(rdma_getaddrinfo, int,                                             \
-	  (const char *node, const char *service,                            \
-	   const struct rdma_addrinfo *hints, struct rdma_addrinfo **res))   \
-	X(rdma_freeaddrinfo, void, (struct rdma_addrinfo * res))             \
-	X(rdma_create_ep, int,                                               \
-	  (struct rdma_cm_id * *id, struct rdma_addrinfo * res,              \
-	   struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr))      \
-	X(rdma_destroy_ep, void, (struct rdma_cm_id * id))                   \
-	X(rdma_get_request, int,                                             \
-	  (struct rdma_cm_id * listen, struct rdma_cm_id * *id))             \
-	X(rdma_create_srq, int,                                              \
-	  (struct rdma_cm_id * id, struct ibv_pd * pd,                       \
-	   struct ibv_srq_init_attr * attr))                                 \
-	X(rdma_destroy_srq, void, (struct rdma_cm_id * id))                  \
-	X(rdma_reg_msgs, struct ibv_mr *,                                    \
-	  (struct rdma_cm_id * id, void *addr, size_t length))               \
-	X(rdma_reg_read, struct ibv_mr *,                                    \
-	  (struct rdma_cm_id * id, void *addr, size_t length))               \
-	X(rdma_reg_write, struct ibv_mr *,                                   \
-	  (struct rdma_cm_id * id, void *addr, size_t length))               \
-	X(rdma_dereg_mr, int, (struct ibv_mr * mr))                          \
-	X(rdma_set_option, int,                                              \
-	  (struct rdma_cm_id * id, int level, int optname, void *optval,     \
+#define RC_RDMACM_CALLS(X)                                                     \
+	X(rdma_create_event_channel, struct rdma_event_channel *, (void))      \
+	X(rdma_destroy_event_channel, void,                                    \
+	  (struct rdma_event_channel * channel))                               \
+	X(rdma_create_id, int,                                                 \
+	  (struct rdma_event_channel * channel, struct rdma_cm_id * *id,       \
+	   void *context, enum rdma_port_space ps))                            \
+	X(rdma_destroy_id, int, (struct rdma_cm_id * id))                      \
+	X(rdma_bind_addr, int,                                                 \
+	  (struct rdma_cm_id * id, struct sockaddr * addr))                    \
+	X(rdma_join_multicast, int,                                            \
+	  (struct rdma_cm_id * id, struct sockaddr * addr, void *context))     \
+	X(rdma_join_multicast_ex, int,                                         \
+	  (struct rdma_cm_id * id, struct rdma_cm_join_mc_attr_ex * attr,      \
+	   void *context))                                                     \
+	X(rdma_leave_multicast, int,                                           \
+	  (struct rdma_cm_id * id, struct sockaddr * addr))                    \
+	X(rdma_get_cm_event, int,                                              \
+	  (struct rdma_event_channel * channel,                                \
+	   struct rdma_cm_event * *event))                                     \
+	X(rdma_ack_cm_event, int, (struct rdma_cm_event * event))              \
+	X(rdma_create_qp, int,                                                 \
+	  (struct rdma_cm_id * id, struct ibv_pd * pd,                         \
+	   struct ibv_qp_init_attr * qp_init_attr))                            \
+	X(rdma_destroy_qp, void, (struct rdma_cm_id * id))                     \
+	X(rdma_resolve_addr, int,                                              \
+	  (struct rdma_cm_id * id, struct sockaddr * src_addr,                 \
+	   struct sockaddr * dst_addr, int timeout_ms))                        \
+	X(rdma_resolve_route, int, (struct rdma_cm_id * id, int timeout_ms))   \
+	X(rdma_listen, int, (struct rdma_cm_id * id, int backlog))             \
+	X(rdma_connect, int,                                                   \
+	  (struct rdma_cm_id * id, struct rdma_conn_param * conn_param))       \
+	X(rdma_accept, int,                                                    \
+	  (struct rdma_cm_id * id, struct rdma_conn_param * conn_param))       \
+	X(rdma_reject, int,                                                    \
+	  (struct rdma_cm_id * id, const void *private_data,                   \
+	   uint8_t private_data_len))                                          \
+	X(rdma_establish, int, (struct rdma_cm_id * id))                       \
+	X(rdma_disconnect, int, (struct rdma_cm_id * id))                      \
+	X(rdma_init_qp_attr, int,                                              \
+	  (struct rdma_cm_id * id, struct ibv_qp_attr * qp_attr,               \
+	   int *qp_attr_mask))                                                 \
+	X(rdma_get_src_port, __be16, (struct rdma_cm_id * id))                 \
+	X(rdma_get_dst_port, __be16, (struct rdma_cm_id * id))                 \
+	X(rdma_get_local_addr, struct sockaddr *, (struct rdma_cm_id * id))    \
+	X(rdma_get_peer_addr, struct sockaddr *, (struct rdma_cm_id * id))     \
+	X(rdma_event_str, const char *, (enum rdma_cm_event_type event))       \
+	X(rdma_get_devices, struct ibv_context **, (int *num_devices))         \
+	X(rdma_free_devices, void, (struct ibv_context * *list))               \
+	X(rdma_notify, int,                                                    \
+	  (struct rdma_cm_id * id, enum ibv_event_type event))                 \
+	X(rdma_migrate_id, int,                                                \
+	  (struct rdma_cm_id * id, struct rdma_event_channel * channel))       \
+	X(rdma_getaddrinfo, int,                                               \
+	  (const char *node, const char *service,                              \
+	   const struct rdma_addrinfo *hints, struct rdma_addrinfo **res))     \
+	X(rdma_freeaddrinfo, void, (struct rdma_addrinfo * res))               \
+	X(rdma_create_ep, int,                                                 \
+	  (struct rdma_cm_id * *id, struct rdma_addrinfo * res,                \
+	   struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr))        \
+	X(rdma_destroy_ep, void, (struct rdma_cm_id * id))                     \
+	X(rdma_get_request, int,                                               \
+	  (struct rdma_cm_id * listen, struct rdma_cm_id * *id))               \
+	X(rdma_create_srq, int,                                                \
+	  (struct rdma_cm_id * id, struct ibv_pd * pd,                         \
+	   struct ibv_srq_init_attr * attr))                                   \
+	X(rdma_destroy_srq, void, (struct rdma_cm_id * id))                    \
+	X(rdma_reg_msgs, struct ibv_mr *,                                      \
+	  (struct rdma_cm_id * id, void *addr, size_t length))                 \
+	X(rdma_reg_read, struct ibv_mr *,                                      \
+	  (struct rdma_cm_id * id, void *addr, size_t length))                 \
+	X(rdma_reg_write, struct ibv_mr *,                                     \
+	  (struct rdma_cm_id * id, void *addr, size_t length))                 \
+	X(rdma_dereg_mr, int, (struct ibv_mr * mr))                            \
+	X(rdma_post_send, int,                                                 \
+	  (struct rdma_cm_id * id, void *context, void *addr, size_t length,   \
+	   struct ibv_mr *mr, int flags))                                      \
+	X(rdma_post_recv, int,                                                 \
+	  (struct rdma_cm_id * id, void *context, void *addr, size_t length,   \
+	   struct ibv_mr *mr))                                                 \
+	X(rdma_post_read, int,                                                 \
+	  (struct rdma_cm_id * id, void *context, void *addr, size_t length,   \
+	   struct ibv_mr *mr, int flags, uint64_t remote_addr, uint32_t rkey)) \
+	X(rdma_post_write, int,                                                \
+	  (struct rdma_cm_id * id, void *context, void *addr, size_t length,   \
+	   struct ibv_mr *mr, int flags, uint64_t remote_addr, uint32_t rkey)) \
+	X(rdma_post_sendv, int,                                                \
+	  (struct rdma_cm_id * id, void *context, struct ibv_sge *sgl,         \
+	   int nsge, int flags))                                               \
+	X(rdma_post_recvv, int,                                                \
+	  (struct rdma_cm_id * id, void *context, struct ibv_sge *sgl,         \
+	   int nsge))                                                          \
+	X(rdma_post_readv, int,                                                \
+	  (struct rdma_cm_id * id, void *context, struct ibv_sge *sgl,         \
+	   int nsge, int flags, uint64_t remote_addr, uint32_t rkey))          \
+	X(rdma_post_writev, int,                                               \
+	  (struct rdma_cm_id * id, void *context, struct ibv_sge *sgl,         \
+	   int nsge, int flags, uint64_t remote_addr, uint32_t rkey))          \
+	X(rdma_get_send_comp, int,                                             \
+	  (struct rdma_cm_id * id, struct ibv_wc * wc))                        \
+	X(rdma_get_recv_comp, int,                                             \
+	  (struct rdma_cm_id * id, struct ibv_wc * wc))                        \
+	X(rdma_set_option, int,                                                \
+	  (struct rdma_cm_id * id, int level, int optname, void *optval,       \
 	   size_t optlen))
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)

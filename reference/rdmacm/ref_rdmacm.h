@@ -73,6 +73,28 @@ struct ibv_mr *ref_rdma_reg_read(struct rdma_cm_id *id, void *addr,
 struct ibv_mr *ref_rdma_reg_write(struct rdma_cm_id *id, void *addr,
 				  size_t length);
 int ref_rdma_dereg_mr(struct ibv_mr *mr);
+int ref_rdma_post_send(struct rdma_cm_id *id, void *context, void *addr,
+		       size_t length, struct ibv_mr *mr, int flags);
+int ref_rdma_post_recv(struct rdma_cm_id *id, void *context, void *addr,
+		       size_t length, struct ibv_mr *mr);
+int ref_rdma_post_read(struct rdma_cm_id *id, void *context, void *addr,
+		       size_t length, struct ibv_mr *mr, int flags,
+		       uint64_t remote_addr, uint32_t rkey);
+int ref_rdma_post_write(struct rdma_cm_id *id, void *context, void *addr,
+			size_t length, struct ibv_mr *mr, int flags,
+			uint64_t remote_addr, uint32_t rkey);
+int ref_rdma_post_sendv(struct rdma_cm_id *id, void *context,
+			struct ibv_sge *sgl, int nsge, int flags);
+int ref_rdma_post_recvv(struct rdma_cm_id *id, void *context,
+			struct ibv_sge *sgl, int nsge);
+int ref_rdma_post_readv(struct rdma_cm_id *id, void *context,
+			struct ibv_sge *sgl, int nsge, int flags,
+			uint64_t remote_addr, uint32_t rkey);
+int ref_rdma_post_writev(struct rdma_cm_id *id, void *context,
+			 struct ibv_sge *sgl, int nsge, int flags,
+			 uint64_t remote_addr, uint32_t rkey);
+int ref_rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc);
+int ref_rdma_get_recv_comp(struct rdma_cm_id *id, struct ibv_wc *wc);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
 

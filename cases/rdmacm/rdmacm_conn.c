@@ -285,6 +285,15 @@ bool cm_resolve_route(struct rc_ctx *ctx, struct cm_pair *p)
 	return cm_expect(ctx, c, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL);
 }
 
+static bool own_cqs_qp(struct rc_ctx *ctx, struct cm_end *e,
+		       struct rdma_cm_id *id, struct ibv_qp_init_attr *qa)
+{
+	if (e->ops->rdma_create_qp(id, e->pd, qa))
+		return cm_broken(ctx, "rdma_create_qp (its own CQs)");
+	e->qp_id = id;
+	return true;
+}
+
 bool cm_create_qp(struct rc_ctx *ctx, struct cm_end *e, struct rdma_cm_id *id)
 {
 	const struct rc_ops *ops = e->ops;
@@ -296,6 +305,19 @@ bool cm_create_qp(struct rc_ctx *ctx, struct cm_end *e, struct rdma_cm_id *id)
 			 .max_recv_sge = 1 },
 	};
 
+	if (e->own_cqs) {
+		qa.cap = (struct ibv_qp_cap){
+			.max_send_wr = CM_DATA_WR,
+			.max_recv_wr = CM_DATA_WR,
+			.max_send_sge = CM_DATA_SGE,
+			.max_recv_sge = CM_DATA_SGE,
+			.max_inline_data = CM_DATA_INLINE,
+		};
+		e->pd = ops->ibv_alloc_pd(id->verbs);
+		if (!e->pd)
+			return cm_broken(ctx, "PD");
+		return own_cqs_qp(ctx, e, id, &qa);
+	}
 	e->pd = ops->ibv_alloc_pd(id->verbs);
 	e->cq = e->pd ? ops->ibv_create_cq(id->verbs, 8, NULL, NULL, 0) : NULL;
 	if (!e->cq)

@@ -32,7 +32,16 @@ struct cm_end {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct rdma_cm_id *qp_id; /* the id whose QP these are */
+	/* set by the caller after cm_pair_open: the QP's CQs are the ones
+	 * rdma_create_qp allocates (a send and a receive CQ, each with its
+	 * completion channel), and its queues are CM_DATA_CAP's */
+	bool own_cqs;
 };
+
+/* the queues of an own_cqs QP: 8 WRs, 2 SGEs and 64 bytes inline */
+#define CM_DATA_WR 8
+#define CM_DATA_SGE 2
+#define CM_DATA_INLINE 64
 
 struct cm_pair {
 	int family;

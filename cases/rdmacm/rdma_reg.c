@@ -14,13 +14,19 @@
  * - the MR is on id->pd
  * - its addr and length are the buffer's (0x1234 bytes, 0x40 into it)
  * - addr NULL with 4096 bytes: no memory there, NULL and errno
- * What sets them apart, the remote access each allows (a remote RDMA
- * read or write of the buffer), has no row yet.
+ * What sets them apart, the remote access each allows, on a connection
+ * of the pair (rdmacm_data.h): the server registers its buffer with the
+ * call on its connection's id, the client reads or writes it with an
+ * RDMA read or write of the implementation's ibv_post_send:
+ * - rdma_reg_read: a remote read gets the buffer's bytes; a remote write
+ *   fails with a remote access error completion, the buffer unchanged
+ * - rdma_reg_write: a remote write lands; a remote read fails so
+ * - rdma_reg_msgs: neither a remote read nor a remote write is allowed
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdmacm_conn.h"
+#include "rdmacm_data.h"
 
 #define DOC_PD                                                         \
 	"The memory buffer is registered with the proteection domain " \
@@ -36,11 +42,25 @@
 	"Returns a reference to the registered memory region on success, " \
 	"or NULL on error."
 
-enum rg_kind { RG_PD, RG_RANGE, RG_NULL };
+#define DOC_REMOTE_READ                                                \
+	"Registers a memory buffer that will be accessed by a remote " \
+	"RDMA read operation."
+#define DOC_REMOTE_WRITE                                               \
+	"Registers a memory buffer that will be accessed by a remote " \
+	"RDMA write operation."
+#define DOC_MSGS_USE                                                         \
+	"Memory buffers registered using rdma_reg_msgs may be posted to an " \
+	"rdma_cm_id using rdma_post_send or rdma_post_recv, or specified "   \
+	"as the target of an RDMA read operation or the source of an RDMA "  \
+	"write request."
+
+enum rg_kind { RG_PD, RG_RANGE, RG_NULL, RG_REMOTE };
 
 struct rg_row {
 	struct rc_case c;
 	enum rg_kind kind;
+	enum ibv_wr_opcode op; /* RG_REMOTE: the peer's RDMA read or write */
+	bool allowed; /* RG_REMOTE: it succeeds, else a remote access error */
 };
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
@@ -75,11 +95,117 @@ struct rg_row {
 			 .contract = { RC_FAILS() } },                              \
 		  .kind = RG_NULL },
 
-static const struct rg_row msgs_rows[] = { ROWS(reg_msgs, DOC_RANGE_MSGS) };
-static const struct rg_row read_rows[] = { ROWS(reg_read, DOC_RANGE) };
-static const struct rg_row write_rows[] = { ROWS(reg_write, DOC_RANGE) };
+/* A remote RDMA read or write (@opv) of the registered buffer */
+#define REMOTE(idv, docv, basisv, notev, opv, allowedv) \
+	{ .c = { .id = "rdmacm/" idv,                   \
+		 .doc = docv,                           \
+		 .basis = basisv,                       \
+		 .note = notev,                         \
+		 .needs = NEEDS,                        \
+		 .contract = { RC_SUCCEEDS } },         \
+	  .kind = RG_REMOTE,                            \
+	  .op = opv,                                    \
+	  .allowed = allowedv },
+
+#define NOTE_DENIED(what, access)                                           \
+	"the client's RDMA " what " of the server's buffer, with the MR's " \
+	"rkey: its completion is IBV_WC_REM_ACCESS_ERR and the " what       \
+	" moves no byte; the page names no remote " access                  \
+	" access, read as the MR not granting it"
+
+static const struct rg_row msgs_rows[] = { ROWS(reg_msgs, DOC_RANGE_MSGS) REMOTE(
+	"reg_msgs/no-remote-read", DOC_MSGS_USE, RC_BASIS_INTERPRETATION,
+	"its buffers are sent, received into, and the local end of "
+	"RDMA: " NOTE_DENIED("read", "read"),
+	IBV_WR_RDMA_READ,
+	false) REMOTE("reg_msgs/no-remote-write", DOC_MSGS_USE,
+		      RC_BASIS_INTERPRETATION,
+		      "its buffers are sent, received into, and the local end of "
+		      "RDMA: " NOTE_DENIED("write", "write"),
+		      IBV_WR_RDMA_WRITE, false) };
+static const struct rg_row read_rows[] = { ROWS(reg_read, DOC_RANGE) REMOTE(
+	"reg_read/remote-read", DOC_REMOTE_READ, RC_BASIS_DOCUMENTED,
+	"the client's RDMA read of 180 distinct bytes of the server's "
+	"buffer, with the MR's rkey: it completes with success and "
+	"the bytes are the client's, byte for byte",
+	IBV_WR_RDMA_READ, true) REMOTE("reg_read/no-remote-write",
+				       DOC_REMOTE_READ, RC_BASIS_INTERPRETATION,
+				       NOTE_DENIED("write", "write"),
+				       IBV_WR_RDMA_WRITE, false) };
+static const struct rg_row write_rows[] = { ROWS(reg_write, DOC_RANGE) REMOTE(
+	"reg_write/remote-write", DOC_REMOTE_WRITE, RC_BASIS_DOCUMENTED,
+	"the client's RDMA write of 180 distinct bytes into the "
+	"server's buffer, with the MR's rkey: it completes with "
+	"success and the bytes are there, byte for byte",
+	IBV_WR_RDMA_WRITE,
+	true) REMOTE("reg_write/no-remote-read", DOC_REMOTE_WRITE,
+		     RC_BASIS_INTERPRETATION, NOTE_DENIED("read", "read"),
+		     IBV_WR_RDMA_READ, false) };
 
 typedef struct ibv_mr *reg_fn(struct rdma_cm_id *id, void *addr, size_t length);
+
+#define RLEN 180
+
+/* The server's buffer registered by @reg on its connection's id, the
+ * client's RDMA read or write of it */
+static void run_remote(const struct rg_row *row, struct rc_ctx *ctx,
+		       reg_fn *reg)
+{
+	uint8_t pat[RLEN], zero[RLEN] = { 0 }, *buf = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_send_wr wr = { .wr_id = 0x91,
+				  .num_sge = 1,
+				  .opcode = row->op,
+				  .send_flags = IBV_SEND_SIGNALED };
+	struct ibv_send_wr *bad;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	bool read = row->op == IBV_WR_RDMA_READ;
+	struct cd d;
+
+	if (!cd_up(ctx, &d, true))
+		goto out;
+	buf = calloc(1, LEN + 2 * OFF);
+	if (!buf) {
+		cm_broken(ctx, "calloc");
+		goto out;
+	}
+	cm_pattern(pat, RLEN, read ? 0x41 : 0x42);
+	if (read)
+		memcpy(buf + OFF, pat, RLEN);
+	else
+		memcpy(d.cbuf, pat, RLEN);
+	RC_OBSERVE(ctx, mr = reg(d.srv, buf + OFF, LEN));
+	if (!mr)
+		goto out;
+	sge = (struct ibv_sge){ .addr = (uintptr_t)d.cbuf,
+				.length = RLEN,
+				.lkey = d.cmr->lkey };
+	wr.sg_list = &sge;
+	wr.wr.rdma.remote_addr = (uintptr_t)(buf + OFF);
+	wr.wr.rdma.rkey = mr->rkey;
+	errno = ctx->ops->ibv_post_send(d.cli->qp, &wr, &bad);
+	if (errno) {
+		cm_broken(ctx, "ibv_post_send of the client");
+		goto dereg;
+	}
+	if (!cd_poll(ctx, d.cli->send_cq, "remote_wc", &wc) ||
+	    !cd_wc(ctx, "remote_wc", &wc, 0x91,
+		   row->allowed ? IBV_WC_SUCCESS : IBV_WC_REM_ACCESS_ERR, -1,
+		   -1))
+		goto dereg;
+	if (read)
+		cd_same(ctx, "data", d.cbuf, row->allowed ? pat : zero, RLEN);
+	else
+		cd_same(ctx, "data", buf + OFF, row->allowed ? pat : zero,
+			RLEN);
+dereg:
+	if (ctx->ops->rdma_dereg_mr(mr))
+		cm_broken(ctx, "rdma_dereg_mr");
+out:
+	cd_down(ctx, &d);
+	free(buf);
+}
 
 static void run_reg(const struct rg_row *row, struct rc_ctx *ctx, reg_fn *reg,
 		    const char *name)
@@ -91,6 +217,10 @@ static void run_reg(const struct rg_row *row, struct rc_ctx *ctx, reg_fn *reg,
 	if (!rc_need_call(ctx, reg, name) ||
 	    !rc_need_call(ctx, ctx->ops->rdma_dereg_mr, "rdma_dereg_mr"))
 		return;
+	if (row->kind == RG_REMOTE) {
+		run_remote(row, ctx, reg);
+		return;
+	}
 	if (!cm_pair_open(ctx, &p, AF_INET, true, ctx->ops, ctx->ops) ||
 	    !cm_listen(ctx, &p) || !cm_resolve(ctx, &p))
 		goto out;

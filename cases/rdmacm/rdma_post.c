@@ -109,11 +109,25 @@ struct pr_row {
 #define TOTAL 180
 #define REMOTE 0x800 /* the far end's bytes: the receive, RDMA's target */
 
-/* the local buffers: one of TOTAL, or two */
+#define INLINE_LEN 48 /* within CM_DATA_INLINE */
+
+/* the local buffers: one of TOTAL, two, or one of INLINE_LEN */
 static const struct {
 	size_t off;
 	uint32_t len;
-} segs[2][2] = { { { 0x10, TOTAL } }, { { 0x10, 100 }, { 0x400, 80 } } };
+} segs[3][2] = { { { 0x10, TOTAL } },
+		 { { 0x10, 100 }, { 0x400, 80 } },
+		 { { 0x10, INLINE_LEN } } };
+
+static int lay(const struct pr_row *r)
+{
+	return r->vec ? 1 : r->kind == PK_INLINE ? 2 : 0;
+}
+
+static uint32_t total(const struct pr_row *r)
+{
+	return segs[lay(r)][0].len + segs[lay(r)][1].len;
+}
 
 #define ROW(idv, docv, basisv, notev, opv, vecv, kindv, ...) \
 	{                                                    \
@@ -143,7 +157,7 @@ static const struct pr_row send_rows[] = {
 	ROW("post_send/context-is-wr-id", DOC_CTX_SEND, RC_BASIS_DOCUMENTED,
 	    NOTE_CTX, OP_SEND, false, PK_CTX, RC_RETURNS(0)),
 	ROW("post_send/inline-no-mr", DOC_INLINE, RC_BASIS_DOCUMENTED,
-	    "IBV_SEND_INLINE | IBV_SEND_SIGNALED with mr NULL (the page: "
+	    "48 bytes, IBV_SEND_INLINE | IBV_SEND_SIGNALED, mr NULL (the page: "
 	    "'Unless the send request is using inline data' it needs one): "
 	    "the buffer is zeroed once the call returns, and the server "
 	    "receives the bytes it held at the call",
@@ -247,7 +261,7 @@ static const struct pr_row write_rows[] = {
 	ROW("post_write/context-is-wr-id", DOC_CTX_WRITE, RC_BASIS_DOCUMENTED,
 	    NOTE_CTX, OP_WRITE, false, PK_CTX, RC_RETURNS(0)),
 	ROW("post_write/inline-no-mr", DOC_INLINE, RC_BASIS_DOCUMENTED,
-	    "IBV_SEND_INLINE | IBV_SEND_SIGNALED with mr NULL ('Unless "
+	    "48 bytes, IBV_SEND_INLINE | IBV_SEND_SIGNALED, mr NULL ('Unless "
 	    "inline data is specified' the local buffer needs one): the "
 	    "buffer is zeroed once the call returns, and the remote memory "
 	    "holds the bytes it had at the call",
@@ -303,8 +317,8 @@ static int post(const struct pr_row *r, struct rc_ctx *ctx, struct cd *d,
 
 	for (i = 0; i < n; i++)
 		sg[i] = (struct ibv_sge){
-			.addr = (uintptr_t)(buf + segs[r->vec][i].off),
-			.length = segs[r->vec][i].len,
+			.addr = (uintptr_t)(buf + segs[lay(r)][i].off),
+			.length = segs[lay(r)][i].len,
 			.lkey = mr ? mr->lkey : 0
 		};
 	if (r->vec) {
@@ -321,20 +335,20 @@ static int post(const struct pr_row *r, struct rc_ctx *ctx, struct cd *d,
 						   rkey);
 		}
 	}
-	buf += segs[0][0].off;
+	buf += segs[lay(r)][0].off;
 	switch (r->op) {
 	case OP_SEND:
-		ret = o->rdma_post_send(id, c, buf, TOTAL, mr, flags);
+		ret = o->rdma_post_send(id, c, buf, total(r), mr, flags);
 		break;
 	case OP_RECV:
-		ret = o->rdma_post_recv(id, c, buf, TOTAL, mr);
+		ret = o->rdma_post_recv(id, c, buf, total(r), mr);
 		break;
 	case OP_READ:
-		ret = o->rdma_post_read(id, c, buf, TOTAL, mr, flags, raddr,
+		ret = o->rdma_post_read(id, c, buf, total(r), mr, flags, raddr,
 					rkey);
 		break;
 	default:
-		ret = o->rdma_post_write(id, c, buf, TOTAL, mr, flags, raddr,
+		ret = o->rdma_post_write(id, c, buf, total(r), mr, flags, raddr,
 					 rkey);
 	}
 	return ret;
@@ -346,8 +360,8 @@ static void gather(const struct pr_row *r, const uint8_t *buf, uint8_t *out)
 	int i, n = r->vec ? 2 : 1;
 
 	for (i = 0; i < n; i++) {
-		memcpy(out, buf + segs[r->vec][i].off, segs[r->vec][i].len);
-		out += segs[r->vec][i].len;
+		memcpy(out, buf + segs[lay(r)][i].off, segs[lay(r)][i].len);
+		out += segs[lay(r)][i].len;
 	}
 }
 
@@ -356,8 +370,8 @@ static void scatter(const struct pr_row *r, uint8_t *buf, const uint8_t *in)
 	int i, n = r->vec ? 2 : 1;
 
 	for (i = 0; i < n; i++) {
-		memcpy(buf + segs[r->vec][i].off, in, segs[r->vec][i].len);
-		in += segs[r->vec][i].len;
+		memcpy(buf + segs[lay(r)][i].off, in, segs[lay(r)][i].len);
+		in += segs[lay(r)][i].len;
 	}
 }
 
@@ -400,10 +414,10 @@ static void check_send(const struct pr_row *r, struct rc_ctx *ctx, struct cd *d,
 
 	if (!cd_poll(ctx, d->srv->recv_cq, "recv_wc", &wc) ||
 	    !cd_wc(ctx, "recv_wc", &wc, 0x51, IBV_WC_SUCCESS, IBV_WC_RECV,
-		   TOTAL))
+		   total(r)))
 		return;
 	if (r->kind != PK_CTX)
-		cd_same(ctx, "data", d->sbuf + REMOTE, pat, TOTAL);
+		cd_same(ctx, "data", d->sbuf + REMOTE, pat, total(r));
 	if (r->kind == PK_UNSIGNALED) {
 		cd_quiet(ctx, d->cli->send_cq, "send_wc");
 		return;
@@ -427,7 +441,7 @@ static void run(const void *row, struct rc_ctx *ctx)
 			  names[r->op][r->vec]) ||
 	    !cd_up(ctx, &d, r->kind != PK_UNCONNECTED))
 		goto out;
-	cm_pattern(pat, TOTAL, 0x20 + r->op * 7 + r->vec);
+	cm_pattern(pat, total(r), 0x20 + r->op * 7 + r->vec);
 	local = recv ? d.sbuf : d.cbuf;
 	flags = r->kind == PK_UNSIGNALED ? 0 :
 		r->kind == PK_INLINE	 ? IBV_SEND_INLINE | IBV_SEND_SIGNALED :
@@ -438,7 +452,7 @@ static void run(const void *row, struct rc_ctx *ctx)
 	if (r->op == OP_SEND || r->op == OP_WRITE)
 		scatter(r, local, pat);
 	if (r->op == OP_READ && d.sbuf)
-		memcpy(d.sbuf + REMOTE, pat, TOTAL);
+		memcpy(d.sbuf + REMOTE, pat, total(r));
 	if (r->kind == PK_FULL && !fill_rq(r, ctx, &d))
 		goto out;
 	RC_OBSERVE(ctx, ret = post(r, ctx, &d, recv ? d.srv : d.cli, local,
@@ -460,20 +474,20 @@ static void run(const void *row, struct rc_ctx *ctx)
 		check_send(r, ctx, &d, pat);
 		break;
 	case OP_RECV:
-		memcpy(d.cbuf + REMOTE, pat, TOTAL);
-		if (!cd_cli_send(ctx, &d, 0x52, REMOTE, TOTAL) ||
+		memcpy(d.cbuf + REMOTE, pat, total(r));
+		if (!cd_cli_send(ctx, &d, 0x52, REMOTE, total(r)) ||
 		    !cd_poll(ctx, d.srv->recv_cq, "recv_wc", &wc))
 			break;
 		if (r->kind == PK_CTX) {
 			cd_wc(ctx, "recv_wc", &wc, CONTEXT, IBV_WC_SUCCESS,
-			      IBV_WC_RECV, TOTAL);
+			      IBV_WC_RECV, total(r));
 			break;
 		}
 		if (!cd_wc(ctx, "recv_wc", &wc, CONTEXT, IBV_WC_SUCCESS, -1,
-			   TOTAL))
+			   total(r)))
 			break;
 		gather(r, local, got);
-		cd_same(ctx, "data", got, pat, TOTAL);
+		cd_same(ctx, "data", got, pat, total(r));
 		break;
 	default:
 		if (!cd_poll(ctx, d.cli->send_cq, "send_wc", &wc))
@@ -483,7 +497,7 @@ static void run(const void *row, struct rc_ctx *ctx)
 			      IBV_WC_REM_ACCESS_ERR, -1, -1);
 			gather(r, local, got);
 			memset(pat, 0, sizeof(pat));
-			cd_same(ctx, "data", got, pat, TOTAL);
+			cd_same(ctx, "data", got, pat, total(r));
 			break;
 		}
 		if (!cd_wc(ctx, "send_wc", &wc, CONTEXT, IBV_WC_SUCCESS,
@@ -492,10 +506,10 @@ static void run(const void *row, struct rc_ctx *ctx)
 			break;
 		if (r->op == OP_READ) {
 			gather(r, local, got);
-			cd_same(ctx, "data", got, pat, TOTAL);
+			cd_same(ctx, "data", got, pat, total(r));
 			break;
 		}
-		if (cd_same(ctx, "data", d.sbuf + REMOTE, pat, TOTAL) &&
+		if (cd_same(ctx, "data", d.sbuf + REMOTE, pat, total(r)) &&
 		    (d.sbuf[REMOTE - 1] || d.sbuf[REMOTE + TOTAL]))
 			rc_obs_violation(ctx->obs,
 					 "around a byte before or after the "

@@ -339,6 +339,15 @@ static int system_rdma_post_writev(struct rdma_cm_id *id, void *context,
 				rkey);
 }
 
+static int system_rdma_post_ud_send(struct rdma_cm_id *id, void *context,
+				    void *addr, size_t length,
+				    struct ibv_mr *mr, int flags,
+				    struct ibv_ah *ah, uint32_t remote_qpn)
+{
+	return rdma_post_ud_send(id, context, addr, length, mr, flags, ah,
+				 remote_qpn);
+}
+
 static int system_rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc)
 {
 	return rdma_get_send_comp(id, wc);
@@ -411,6 +420,8 @@ const struct rc_ops *rc_impl(enum rc_impl_id id)
 			lib_rdmacm.handle ? system_rdma_post_readv : NULL;
 		system_ops.rdma_post_writev =
 			lib_rdmacm.handle ? system_rdma_post_writev : NULL;
+		system_ops.rdma_post_ud_send =
+			lib_rdmacm.handle ? system_rdma_post_ud_send : NULL;
 		system_ops.rdma_get_send_comp =
 			lib_rdmacm.handle ? system_rdma_get_send_comp : NULL;
 		system_ops.rdma_get_recv_comp =

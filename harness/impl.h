@@ -325,6 +325,10 @@
 	X(rdma_post_writev, int,                                               \
 	  (struct rdma_cm_id * id, void *context, struct ibv_sge *sgl,         \
 	   int nsge, int flags, uint64_t remote_addr, uint32_t rkey))          \
+	X(rdma_post_ud_send, int,                                              \
+	  (struct rdma_cm_id * id, void *context, void *addr, size_t length,   \
+	   struct ibv_mr *mr, int flags, struct ibv_ah *ah,                    \
+	   uint32_t remote_qpn))                                               \
 	X(rdma_get_send_comp, int,                                             \
 	  (struct rdma_cm_id * id, struct ibv_wc * wc))                        \
 	X(rdma_get_recv_comp, int,                                             \

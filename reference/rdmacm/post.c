@@ -161,6 +161,32 @@ int ref_rdma_post_write(struct rdma_cm_id *id, void *context, void *addr,
 				    rkey);
 }
 
+/* rdma_post_ud_send(3): "The contents of the posted buffer will be sent
+ * to the specified destination queue pair", through "An address handle
+ * describing the address of the remote node"; the Q_Key is the one of
+ * the id's port space, RDMA_UDP_QKEY (<rdma/rdma_cma.h>), which the kernel
+ * gives the id's QP (RDMA_PS_UDP, RDMA_PS_IPOIB) */
+int ref_rdma_post_ud_send(struct rdma_cm_id *id, void *context, void *addr,
+			  size_t length, struct ibv_mr *mr, int flags,
+			  struct ibv_ah *ah, uint32_t remote_qpn)
+{
+	struct ibv_sge sge = one_sge(addr, length, mr);
+	struct ibv_send_wr wr = {
+		.wr_id = (uintptr_t)context,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_SEND,
+		.send_flags = flags,
+	};
+
+	if (!ah)
+		return ref_cm_fail(EINVAL);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = remote_qpn;
+	wr.wr.ud.remote_qkey = RDMA_UDP_QKEY;
+	return post_send_wr(id, &wr);
+}
+
 static int get_comp(struct ibv_cq *cq, struct ibv_comp_channel *ch,
 		    struct ibv_wc *wc)
 {

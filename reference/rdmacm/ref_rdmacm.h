@@ -93,6 +93,9 @@ int ref_rdma_post_readv(struct rdma_cm_id *id, void *context,
 int ref_rdma_post_writev(struct rdma_cm_id *id, void *context,
 			 struct ibv_sge *sgl, int nsge, int flags,
 			 uint64_t remote_addr, uint32_t rkey);
+int ref_rdma_post_ud_send(struct rdma_cm_id *id, void *context, void *addr,
+			  size_t length, struct ibv_mr *mr, int flags,
+			  struct ibv_ah *ah, uint32_t remote_qpn);
 int ref_rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc);
 int ref_rdma_get_recv_comp(struct rdma_cm_id *id, struct ibv_wc *wc);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,

@@ -24,10 +24,12 @@
  * - read, readv: the server's bytes land in the client's buffers; the
  *   context is the completion's wr_id, with the read's opcode; a wrong
  *   rkey: a remote access error completion, nothing lands; before the
- *   connection: -1
+ *   connection: -1; a readv of two SGEs where the device reads into one
+ *   (max_sge_rd) is UNSUPPORTED
  * - write, writev: the client's bytes land at the server's remote_addr,
  *   nothing before or after; the context comes back; write inline with no
  *   MR; before the connection: -1
+ * A call that fails sets errno to an errno value, which is positive.
  */
 #include <string.h>
 
@@ -427,6 +429,27 @@ static void check_send(const struct pr_row *r, struct rc_ctx *ctx, struct cd *d,
 		      -1);
 }
 
+/* An RDMA read scatters into at most max_sge_rd SGEs (ibv_query_device
+ * (3): "Maximum number of s/g per WR for RDMA Read operations"): a
+ * vector read of two needs two */
+static bool reads_two(struct rc_ctx *ctx, struct cd *d)
+{
+	struct ibv_device_attr a;
+
+	if (!rc_need_call(ctx, ctx->ops->ibv_query_device, "ibv_query_device"))
+		return false;
+	if (ctx->ops->ibv_query_device(d->cli->verbs, &a))
+		return cm_broken(ctx, "ibv_query_device");
+	if (a.max_sge_rd < 2) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the device reads into %d SGE per WR "
+			     "(max_sge_rd), the row two",
+			     a.max_sge_rd);
+		return false;
+	}
+	return true;
+}
+
 static void run(const void *row, struct rc_ctx *ctx)
 {
 	const struct pr_row *r = row;
@@ -440,6 +463,9 @@ static void run(const void *row, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, call_of(ctx->ops, r->op, r->vec),
 			  names[r->op][r->vec]) ||
 	    !cd_up(ctx, &d, r->kind != PK_UNCONNECTED))
+		goto out;
+	if (r->op == OP_READ && r->vec && r->kind != PK_UNCONNECTED &&
+	    !reads_two(ctx, &d))
 		goto out;
 	cm_pattern(pat, total(r), 0x20 + r->op * 7 + r->vec);
 	local = recv ? d.sbuf : d.cbuf;
@@ -464,6 +490,11 @@ static void run(const void *row, struct rc_ctx *ctx)
 						    d.smr->rkey ^ 0x5a :
 						    d.smr->rkey) :
 					   0x1234));
+	/* "errno will be set to indicate the failure reason": an errno
+	 * value, which is positive */
+	if (ret == -1 && ctx->obs->err <= 0)
+		rc_obs_violation(ctx->obs, "errno %d is no errno value",
+				 ctx->obs->err);
 	/* a post that should have failed has nothing of its own to check */
 	if (ret || r->kind == PK_UNCONNECTED || r->kind == PK_FULL)
 		goto out;

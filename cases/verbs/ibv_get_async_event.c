@@ -420,25 +420,16 @@ static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct ae_row *row = r;
-	struct vt_opts o = { .srq = true };
-	struct vl l = { 0 };
-	struct vt t;
+	struct vs_env e;
 
-	memset(&t, 0, sizeof(t));
 	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_get_async_event,
 			  "ibv_get_async_event") ||
 	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_async_event,
 			  "ibv_ack_async_event"))
 		return;
-	if (row->traffic) {
-		if (vt_up(ctx, &t, &o))
-			row->check(row, ctx, &t.l, &t);
-		vt_down(ctx, &t);
-		return;
-	}
-	if (vl_up(ctx, &l, VL_CONTEXT))
-		row->check(row, ctx, &l, NULL);
-	vl_down(ctx, &l);
+	if (vs_up(ctx, &e, row->traffic, VL_CONTEXT))
+		row->check(row, ctx, vs_ladder(&e), vs_pair(&e));
+	vs_down(ctx, &e);
 }
 
 static const struct rc_group get_group = {

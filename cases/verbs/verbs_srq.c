@@ -133,3 +133,36 @@ bool vs_below_limit(struct rc_ctx *ctx, struct vt *t)
 	return vs_post(ctx, t, VS_POSTED) && vs_arm(ctx, t, VS_LIMIT) &&
 	       vs_consume(ctx, t, VS_POSTED - VS_LIMIT + 1);
 }
+
+bool vs_up(struct rc_ctx *ctx, struct vs_env *e, bool traffic, enum vl_rung top)
+{
+	struct vt_opts o = { .srq = true };
+
+	memset(e, 0, sizeof(*e));
+	e->traffic = traffic;
+	if (!traffic)
+		return vl_up(ctx, &e->l, top);
+	return rc_need_call(ctx, (const void *)ctx->ops->ibv_get_async_event,
+			    "ibv_get_async_event") &&
+	       rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_async_event,
+			    "ibv_ack_async_event") &&
+	       vt_up(ctx, &e->t, &o);
+}
+
+struct vl *vs_ladder(struct vs_env *e)
+{
+	return e->traffic ? &e->t.l : &e->l;
+}
+
+struct vt *vs_pair(struct vs_env *e)
+{
+	return e->traffic ? &e->t : NULL;
+}
+
+void vs_down(struct rc_ctx *ctx, struct vs_env *e)
+{
+	if (e->traffic)
+		vt_down(ctx, &e->t);
+	else
+		vl_down(ctx, &e->l);
+}

@@ -54,4 +54,22 @@ bool vs_arm(struct rc_ctx *ctx, struct vt *t, uint32_t limit);
  * below its limit (BROKEN when set-up fails) */
 bool vs_below_limit(struct rc_ctx *ctx, struct vt *t);
 
+/*
+ * What an SRQ row runs on, one decision for every SRQ call: the traffic
+ * rung with an SRQ (@traffic; its rows provoke async events, so it needs
+ * ibv_get_async_event and ibv_ack_async_event too), else the ladder up
+ * to @top.  The row's check takes vs_ladder() and vs_pair() (NULL off the
+ * traffic rung); vs_down() takes either down, whatever vs_up() returned.
+ */
+struct vs_env {
+	bool traffic;
+	struct vl l;
+	struct vt t;
+};
+bool vs_up(struct rc_ctx *ctx, struct vs_env *e, bool traffic,
+	   enum vl_rung top);
+struct vl *vs_ladder(struct vs_env *e);
+struct vt *vs_pair(struct vs_env *e);
+void vs_down(struct rc_ctx *ctx, struct vs_env *e);
+
 #endif

@@ -127,7 +127,8 @@ def main():
     ap.add_argument("--build", required=True,
                     help="the srcmut build directory (manifest.json)")
     ap.add_argument("--json", help="write the results here")
-    ap.add_argument("--calls", default="*", help="glob of calls to judge")
+    ap.add_argument("--calls", default="*",
+                    help="globs of calls to judge, comma-separated")
     ap.add_argument("--sample", action="store_true",
                     help="only the calls CI samples (SAMPLE_CALLS)")
     ap.add_argument("--watchdog-ms", type=int, default=5000)
@@ -149,7 +150,9 @@ def main():
     for r in rows:
         by_call[r["call"]].append(r["id"])
         needs[r["id"]] = r["needs"]
-    selected = {c for c in by_call if fnmatch.fnmatch(c, args.calls) and
+    globs = args.calls.split(",")
+    selected = {c for c in by_call
+                if any(fnmatch.fnmatch(c, g) for g in globs) and
                 (not args.sample or c in SAMPLE_CALLS)}
     mutants = [m for m in manifest["mutants"] if "stillborn" not in m]
     ids = {m["id"] for m in manifest["mutants"]}

@@ -18,6 +18,9 @@
  * - one attribute the transition does not allow added (the page calls
  *   the list a minimum; the kernel's qp_state_table says what else is
  *   allowed): an errno value (linux)
+ * - IBV_QP_PATH_MIG_STATE, which that table allows RC and UC from RTR to
+ *   RTS and RC from RTS to RTS, added with IBV_MIG_REARM: 0, and the
+ *   query reads REARM back, not the MIGRATED a QP starts with (linux)
  * - attr_mask 0 on a QP in INIT: 0, and the QP in INIT (documented: "0
  *   or the bitwise OR"; INIT to INIT allows it); on a QP in RTR, which
  *   has no RTR to RTR: an errno value (linux)
@@ -40,6 +43,9 @@
 #define DOC_MASK                                                \
 	"The argument is either 0 or the bitwise OR of one or " \
 	"more of the following flags:"
+
+/* the page's line for a mask flag, as man renders it */
+#define DOC_SET(bit, field) "IBV_QP_" #bit " Set " field
 
 #define QPT_rc IBV_QPT_RC
 #define QPT_uc IBV_QPT_UC
@@ -86,6 +92,26 @@
 		       .contract = { RC_FAILS() } },                      \
 		.type = QPT_##t, .from = QPS_##f, .to = QPS_##nx,         \
 		.attrs = VQ_REQUIRED, .add = IBV_QP_##bit                 \
+	}
+
+/* @t from @f to @nx with IBV_QP_@bit (its page line names @field),
+ * which the kernel's qp_state_table allows there beside the required ones (the page's list is a minimum):
+ * it succeeds, and the query reads the value back (vq_run_modify) */
+#define OPT(t, f, nx, bit, field, name)                                      \
+	{                                                                    \
+		.c = { .id = "verbs/modify_qp/" #t "-" #f "-to-" #nx         \
+			     "-optional-" name,                              \
+		       .doc = DOC_SET(bit, field),                           \
+		       .basis = RC_BASIS_LINUX,                              \
+		       .note = #f " to " #nx " with its attributes and "     \
+				  "IBV_QP_" #bit ", which the kernel's "     \
+				  "qp_state_table allows there: 0, and the " \
+				  "query reads back the value set (not the " \
+				  "default) beside every other attribute",   \
+		       .needs = NEEDS_##t,                                   \
+		       .contract = { RC_RETURNS(0) } },                      \
+		.type = QPT_##t, .from = QPS_##f, .to = QPS_##nx,            \
+		.attrs = VQ_REQUIRED, .add = IBV_QP_##bit                    \
 	}
 
 /* @t from @f with @nx's required attributes but IBV_QP_STATE: no
@@ -162,6 +188,10 @@ static const struct vq_row rows[] = {
 	ADD(uc, rtr, rts, MAX_QP_RD_ATOMIC, "max-qp-rd-atomic"),
 	ADD(ud, rtr, rts, DEST_QPN, "dest-qpn"),
 	ADD(rc, rts, rts, QKEY, "qkey"),
+	/* an attribute the transition allows beside the required ones */
+	OPT(rc, rtr, rts, PATH_MIG_STATE, "path_mig_state", "path-mig-state"),
+	OPT(uc, rtr, rts, PATH_MIG_STATE, "path_mig_state", "path-mig-state"),
+	OPT(rc, rts, rts, PATH_MIG_STATE, "path_mig_state", "path-mig-state"),
 	/* the mask */
 	{ .c = { .id = "verbs/modify_qp/rc-init-mask-0",
 		 .doc = DOC_MASK,

@@ -13,6 +13,9 @@
  *   set reads back as set, state across calls (documented)
  * - attr_mask IBV_QP_STATE alone on a QP in RTR: qp_state RTR
  *   (documented: the mask is the minimum to retrieve)
+ * - a QP the row makes with a context pointer, sq_sig_all 1 and inline
+ *   data: init_attr gives back the pointer, sq_sig_all 1 and at least
+ *   the inline data asked, attr.cap the same (documented)
  * - the command file gone: an errno value (interpretation)
  * The state rows need an InfiniBand-transport device (iWARP QPs are
  * connected through rdma_cm); UD rows datagrams.
@@ -37,7 +40,11 @@
 
 #define NEEDS_STATES (VC_NEEDS | RC_NEED_CA)
 
-static vc_check after_create, after_rts, hint_state, severed;
+static vc_check after_create, after_rts, hint_state, as_created, severed;
+
+/* what as_created asks for: a pointer of distinct bytes, inline data */
+#define QC_CONTEXT ((void *)0x5a4b3c2d1e0fUL)
+#define QC_INLINE 44
 
 #define CREATED(t, T, nd)                                                   \
 	{                                                                   \
@@ -82,6 +89,18 @@ static const struct vc_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = hint_state,
 	  .rung = VL_QP,
+	  .arg = IBV_QPT_RC },
+	{ .c = { .id = "verbs/query_qp/init-attr-as-created",
+		 .doc = DOC_QUERY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP made with qp_context 0x5a4b3c2d1e0f, "
+			 "sq_sig_all 1 and max_inline_data 44: init_attr gives "
+			 "back that qp_context, sq_sig_all 1, srq NULL and "
+			 "max_inline_data at least 44, as attr.cap does",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = as_created,
+	  .rung = VL_CQ,
 	  .arg = IBV_QPT_RC },
 	{ .c = { .id = "verbs/query_qp/command-file-gone",
 		 .doc = DOC_RET,
@@ -176,6 +195,55 @@ static void hint_state(const struct vc_row *row, struct rc_ctx *ctx,
 	if (!ret && got.qp_state != IBV_QPS_RTR)
 		rc_obs_violation(ctx->obs, "qp_state %d, not RTR",
 				 got.qp_state);
+}
+
+static void as_created(const struct vc_row *row, struct rc_ctx *ctx,
+		       struct vl *l)
+{
+	struct ibv_qp_init_attr ia = { .qp_context = QC_CONTEXT,
+				       .send_cq = l->cq,
+				       .recv_cq = l->cq,
+				       .cap = { .max_send_wr = VL_WR,
+						.max_recv_wr = VL_WR,
+						.max_send_sge = VL_SGE,
+						.max_recv_sge = VL_SGE,
+						.max_inline_data = QC_INLINE },
+				       .qp_type = IBV_QPT_RC,
+				       .sq_sig_all = 1 };
+	struct ibv_qp_init_attr qi;
+	struct ibv_qp_attr qa;
+	struct ibv_qp *qp;
+	int ret;
+
+	qp = ctx->ops->ibv_create_qp(l->pd, &ia);
+	if (!qp) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_create_qp with inline data %d (set-up): %m",
+			     QC_INLINE);
+		return;
+	}
+	memset(&qa, 0, sizeof(qa));
+	memset(&qi, 0, sizeof(qi));
+	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_qp(qp, &qa, IBV_QP_CAP, &qi));
+	if (ret)
+		goto out;
+	if (qi.qp_context != QC_CONTEXT)
+		rc_obs_violation(ctx->obs, "init_attr.qp_context %p, not %p",
+				 qi.qp_context, QC_CONTEXT);
+	else if (qi.sq_sig_all != 1 || qi.srq)
+		rc_obs_violation(ctx->obs, "init_attr.sq_sig_all %d, srq %p",
+				 qi.sq_sig_all, (void *)qi.srq);
+	else if (qi.cap.max_inline_data < QC_INLINE ||
+		 qa.cap.max_inline_data < QC_INLINE)
+		rc_obs_violation(ctx->obs,
+				 "max_inline_data %u (init_attr), %u (attr), "
+				 "asked %d",
+				 qi.cap.max_inline_data, qa.cap.max_inline_data,
+				 QC_INLINE);
+out:
+	if (ctx->ops->ibv_destroy_qp(qp))
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_qp (clean-up): %m");
 }
 
 static void severed(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)

@@ -74,6 +74,8 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
 	a->timeout = VQ_TIMEOUT;
 	a->retry_cnt = VQ_RETRY_CNT;
 	a->rnr_retry = VQ_RNR_RETRY;
+	/* not IBV_MIG_MIGRATED, what a QP starts with */
+	a->path_mig_state = IBV_MIG_REARM;
 	if (mask & IBV_QP_AV) {
 		/* the port's own IPv6 GID, both ends: a loopback (RoCE
 		 * addresses by GID; InfiniBand reads the GRH as extra) */
@@ -229,6 +231,9 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 		differs(&d, "retry_cnt", w->retry_cnt, g->retry_cnt);
 	if (mask & IBV_QP_RNR_RETRY)
 		differs(&d, "rnr_retry", w->rnr_retry, g->rnr_retry);
+	if (mask & IBV_QP_PATH_MIG_STATE)
+		differs(&d, "path_mig_state", w->path_mig_state,
+			g->path_mig_state);
 	if (mask & IBV_QP_AV) {
 		differs(&d, "ah_attr.is_global", w->ah_attr.is_global,
 			g->ah_attr.is_global);
@@ -256,7 +261,7 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 	 IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_SQ_PSN |   \
 	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MAX_QP_RD_ATOMIC |                 \
 	 IBV_QP_MIN_RNR_TIMER | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |            \
-	 IBV_QP_RNR_RETRY | IBV_QP_AV)
+	 IBV_QP_RNR_RETRY | IBV_QP_PATH_MIG_STATE | IBV_QP_AV)
 
 void vq_run_modify(const void *r, struct rc_ctx *ctx)
 {

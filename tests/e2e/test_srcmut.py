@@ -176,6 +176,13 @@ def test_a_helper_belongs_to_every_call_that_reaches_it(reference):
     # through a function pointer (qsort's comparison)
     assert "umad_get_cas_names" in owners["umad/device.c:cmp_names"]
     assert owners["umad/device.c:cmp_nodes"] == {"umad_sort_ca_device_list"}
+    # through a provider table's field: prov->post_send_one(...) reaches
+    # what ".post_send_one = ..." put there, and only the data path does
+    assert {"ibv_post_send", "rdma_post_send"} <= \
+        owners["ref_rxe_post_send_one"]
+    assert "ibv_post_recv" in owners["ref_rxe_post_recv_one"]
+    assert "ibv_poll_cq" in owners["ref_rxe_poll_one"]
+    assert "ibv_poll_cq" not in owners["ref_rxe_post_send_one"]
     strings = [u for u in reference if u.rel == "umad/strings.c"][0]
     tables = {p.table for p in strings.points if p.build == "table"}
     assert {"classes", "sa_codes"} <= tables

@@ -564,11 +564,30 @@ class Walker:
                 d -= 1
         return d
 
+    def table_edges(self, init):
+        """The functions a table's designated initializers name: every
+        read of the field each one initializes reaches it
+        (".post_send_one = ref_rxe_post_send_one": a call through
+        prov->post_send_one, see expr()).  Not the table itself: what
+        picks a provider (ibv_open_device) calls none of its parts."""
+        u = self.u
+        for c in init.walk_preorder():
+            ref = c.referenced if c.kind == K.DECL_REF_EXPR else None
+            if ref is None or ref.kind != K.FUNCTION_DECL:
+                continue
+            fn = self.ref_key(ref)
+            r = u.trange(c)
+            if r and r[0] >= 3 and u.spell(r[0] - 1) == "=" and \
+                    u.spell(r[0] - 3) == ".":
+                u.edges.setdefault("field:" + u.spell(r[0] - 2),
+                                   set()).add(fn)
+
     def static_init(self, d, init, ctx):
         """A static table: each scalar constant of its initializer is a
         point patched before main; the rest is listed."""
         u = self.u
         kids = []
+        self.table_edges(init)
 
         def leaves(c, path, ty):
             c = strip_wrappers(c)
@@ -643,6 +662,16 @@ class Walker:
         if r:
             u.expr_toks.update(range(r[0], r[1] + 1))
         kids = [x for x in c.get_children()]
+        if k == K.MEMBER_REF_EXPR and ctx.get("key"):
+            # a function pointer field: what the tables put there
+            ref = c.referenced
+            fty = ref.type.get_canonical() if ref is not None and \
+                ref.kind == K.FIELD_DECL else None
+            if fty is not None and fty.kind == T.POINTER and \
+                    fty.get_pointee().kind in (T.FUNCTIONPROTO,
+                                               T.FUNCTIONNOPROTO):
+                u.edges.setdefault(ctx["key"], set()).add(
+                    "field:" + ref.spelling)
         if k == K.DECL_REF_EXPR:
             ref = c.referenced
             if ref is not None and ref.kind in (K.FUNCTION_DECL, K.VAR_DECL) \

@@ -119,9 +119,13 @@ def vm_session(request, tmp_path_factory):
     for name, cmd in steps.items():
         sd = d / name
         sd.mkdir()
-        script.append("(cd %s && %s) > %s/out 2> %s/err < /dev/null; "
-                      "echo $? > %s/rc" % ((shlex.quote(str(sd)), cmd) +
-                                           (shlex.quote(str(sd)),) * 3))
+        # each step's wall time (ms), where the quick tier's time goes
+        script.append("t=$(date +%%s%%N); "
+                      "(cd %s && %s) > %s/out 2> %s/err < /dev/null; "
+                      "echo $? > %s/rc; "
+                      "echo $(( ($(date +%%s%%N) - t) / 1000000 )) > %s/ms" % (
+                          (shlex.quote(str(sd)), cmd) +
+                          (shlex.quote(str(sd)),) * 4))
     # make coverage (RDMACONF_GCOV_DIR, its build): the rows in the guest
     # write their gcov data to the guest's tmpfs (each row's dump of ~300
     # files over 9p made the session take tens of minutes), brought back

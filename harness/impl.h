@@ -335,7 +335,11 @@
 	  (struct rdma_cm_id * id, struct ibv_wc * wc))                        \
 	X(rdma_set_option, int,                                                \
 	  (struct rdma_cm_id * id, int level, int optname, void *optval,       \
-	   size_t optlen))
+	   size_t optlen))                                                     \
+	X(rdma_set_local_ece, int,                                             \
+	  (struct rdma_cm_id * id, struct ibv_ece * ece))                      \
+	X(rdma_get_remote_ece, int,                                            \
+	  (struct rdma_cm_id * id, struct ibv_ece * ece))
 
 #define RC_ALL_CALLS(X) RC_UMAD_CALLS(X) RC_VERBS_CALLS(X) RC_RDMACM_CALLS(X)
 

@@ -48,6 +48,9 @@ struct ref_id {
 	 * is the id's own, and each call that results in an event waits
 	 * for it and leaves it in id->event until the next call */
 	bool sync;
+	/* rdma_set_local_ece(3)'s, sent with the id's REQ or REP; and
+	 * what the peer's REQ or REP carried (rdma_get_remote_ece(3)) */
+	struct ibv_ece local_ece, remote_ece;
 	/* a passive endpoint's PD and QP attributes for its requests */
 	struct ref_ep_qp *ep_qp;
 	/* the events the kernel counted to this id that the caller has

@@ -50,6 +50,10 @@ static int to_kernel(const struct ref_id *r, const struct rdma_conn_param *p,
 	k->rnr_retry_count = p->rnr_retry_count;
 	k->srq = r->id.qp ? r->id.srq != NULL : p->srq;
 	k->qp_num = r->id.qp ? r->id.qp->qp_num : p->qp_num;
+	/* rdma_set_local_ece(3): "Set local ECE paraemters to be used for
+	 * REQ/REP communication." */
+	k->ece_vendor_id = r->local_ece.vendor_id;
+	k->ece_attr_mod = r->local_ece.options;
 	return 0;
 }
 
@@ -143,4 +147,30 @@ int ref_rdma_disconnect(struct rdma_cm_id *id)
 	    ref_ibv_modify_qp(id->qp, &err, IBV_QP_STATE))
 		return -1;
 	return ucma_disconnect(id->channel->fd, ref_of(id)->handle);
+}
+
+/*
+ * rdma_set_local_ece(3) and rdma_get_remote_ece(3): "This function is
+ * suppose to be used by the users of external QPs."  Read as: an id with
+ * a QP of its own, which rdma_cm moves, is none the calls serve (EINVAL).
+ * No comp_mask bit is defined: any is refused.  The kernel carries the
+ * parameters (CONNECT's and ACCEPT's struct rdma_ucm_ece, and the event's
+ * of the peer's REQ or REP): the reference only keeps them.
+ */
+int ref_rdma_set_local_ece(struct rdma_cm_id *id, struct ibv_ece *ece)
+{
+	if (!id || !ece || id->qp || ece->comp_mask)
+		return ref_cm_fail(EINVAL);
+	ref_of(id)->local_ece.vendor_id = ece->vendor_id;
+	ref_of(id)->local_ece.options = ece->options;
+	return 0;
+}
+
+int ref_rdma_get_remote_ece(struct rdma_cm_id *id, struct ibv_ece *ece)
+{
+	if (!id || !ece || id->qp)
+		return ref_cm_fail(EINVAL);
+	*ece = ref_of(id)->remote_ece;
+	ece->comp_mask = 0;
+	return 0;
 }

@@ -35,6 +35,16 @@ static void conn_event(struct ref_event *e, const struct ucma_event *ue)
 	p->qp_num = ue->conn.qp_num;
 }
 
+/* rdma_get_remote_ece(3): "get ECE parameters as were received from the
+ * communication peer": the REQ's on the request's new id, the REP's on
+ * the active side's id */
+static void remote_ece(struct ref_id *r, const struct ucma_event *ue)
+{
+	r->remote_ece.vendor_id = ue->conn.ece_vendor_id;
+	r->remote_ece.options = ue->conn.ece_attr_mod;
+	r->remote_ece.comp_mask = 0;
+}
+
 /* a group's event: its uid is the group, its context the join's */
 static void mc_event(struct ref_event *e, const struct ucma_event *ue)
 {
@@ -77,6 +87,7 @@ static int conn_request(struct ref_event *e, const struct ucma_event *ue)
 	}
 	r->req_responder_resources = ue->conn.responder_resources;
 	r->req_initiator_depth = ue->conn.initiator_depth;
+	remote_ece(r, ue);
 	e->ev.listen_id = &listen->id;
 	e->ev.id = &r->id;
 	return 0;
@@ -144,6 +155,7 @@ int ref_rdma_get_cm_event(struct rdma_event_channel *channel,
 		}
 		break;
 	case RDMA_CM_EVENT_CONNECT_RESPONSE:
+		remote_ece(e->counted, &ue);
 		if (e->counted->id.qp)
 			conn_response(e);
 		if (e->ev.event != RDMA_CM_EVENT_CONNECT_ERROR)

@@ -100,5 +100,7 @@ int ref_rdma_get_send_comp(struct rdma_cm_id *id, struct ibv_wc *wc);
 int ref_rdma_get_recv_comp(struct rdma_cm_id *id, struct ibv_wc *wc);
 int ref_rdma_set_option(struct rdma_cm_id *id, int level, int optname,
 			void *optval, size_t optlen);
+int ref_rdma_set_local_ece(struct rdma_cm_id *id, struct ibv_ece *ece);
+int ref_rdma_get_remote_ece(struct rdma_cm_id *id, struct ibv_ece *ece);
 
 #endif

@@ -154,7 +154,9 @@ static void conn_to_kernel(const struct ucma_conn *p,
 
 int ucma_connect(int fd, uint32_t id, const struct ucma_conn *p)
 {
-	struct rdma_ucm_connect cmd = { .id = id };
+	struct rdma_ucm_connect cmd = { .id = id,
+					.ece = { .vendor_id = p->ece_vendor_id,
+						 .attr_mod = p->ece_attr_mod } };
 
 	conn_to_kernel(p, &cmd.conn_param);
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_CONNECT, &cmd, sizeof(cmd), 0);
@@ -164,8 +166,11 @@ int ucma_accept(int fd, uint32_t id, uint64_t uid, const struct ucma_conn *p)
 {
 	struct rdma_ucm_accept cmd = { .id = id, .uid = uid };
 
-	if (p)
+	if (p) {
 		conn_to_kernel(p, &cmd.conn_param);
+		cmd.ece.vendor_id = p->ece_vendor_id;
+		cmd.ece.attr_mod = p->ece_attr_mod;
+	}
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_ACCEPT, &cmd, sizeof(cmd), 0);
 }
 
@@ -239,6 +244,8 @@ int ucma_get_event(int fd, struct ucma_event *ev)
 	ev->conn.flow_control = resp.param.conn.flow_control;
 	ev->conn.retry_count = resp.param.conn.retry_count;
 	ev->conn.rnr_retry_count = resp.param.conn.rnr_retry_count;
+	ev->conn.ece_vendor_id = resp.ece.vendor_id;
+	ev->conn.ece_attr_mod = resp.ece.attr_mod;
 	return 0;
 }
 

@@ -28,6 +28,10 @@ struct ucma_conn {
 	uint8_t flow_control;
 	uint8_t retry_count;
 	uint8_t rnr_retry_count;
+	/* ECE (struct rdma_ucm_ece): sent with CONNECT and ACCEPT, and
+	 * what a connection's event carries from the peer's REQ or REP */
+	uint32_t ece_vendor_id;
+	uint32_t ece_attr_mod;
 };
 
 struct ucma_event {

@@ -156,7 +156,8 @@ int ucma_connect(int fd, uint32_t id, const struct ucma_conn *p)
 {
 	struct rdma_ucm_connect cmd = { .id = id,
 					.ece = { .vendor_id = p->ece_vendor_id,
-						 .attr_mod = p->ece_attr_mod } };
+						 .attr_mod =
+							 p->ece_attr_mod } };
 
 	conn_to_kernel(p, &cmd.conn_param);
 	return ucma_cmd(fd, RDMA_USER_CM_CMD_CONNECT, &cmd, sizeof(cmd), 0);

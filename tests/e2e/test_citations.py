@@ -179,7 +179,7 @@ IN_SCOPE = re.compile(r"^(umad_|ibv_\w*(_ah|_gid|mcast)|rdma_\w*multicast|"
                       r"accept|reject|establish|disconnect|init_qp_attr|"
                       r"get_src_port|get_dst_port|get_local_addr|"
                       r"get_peer_addr|event_str|create_qp|destroy_qp|"
-                      r"destroy_id|get_cm_event|get_devices|free_devices|set_option|notify|migrate_id|getaddrinfo|create_ep|destroy_ep|get_request|create_id|create_srq|destroy_srq|reg_msgs|reg_read|reg_write|post_send|post_recv|post_read|post_write|post_sendv|post_recvv|post_readv|post_writev|post_ud_send|get_send_comp|get_recv_comp)$)")
+                      r"destroy_id|get_cm_event|get_devices|free_devices|set_option|notify|migrate_id|getaddrinfo|create_ep|destroy_ep|get_request|create_id|create_srq|destroy_srq|reg_msgs|reg_read|reg_write|post_send|post_recv|post_read|post_write|post_sendv|post_recvv|post_readv|post_writev|post_ud_send|get_send_comp|get_recv_comp|create_event_channel|destroy_event_channel|ack_cm_event|bind_addr|dereg_mr|set_local_ece|get_remote_ece)$)")
 # libibverbs' control path (#29): devices and ports, the strings and the
 # rate helpers, fork support, PDs, MRs, MWs, completion channels and CQs,
 # and the imports its providers lack.  By name: their pages also document

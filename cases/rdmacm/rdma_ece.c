@@ -21,6 +21,7 @@
  * - the server's, on the request's id: the client's vendor and options
  * - the client's, after CONNECT_RESPONSE: the server's
  * - the client set none: vendor_id 0, options 0
+ * - the client's vendor_id 0x8a5a6b7c: the server reads its low 24 bits
  * - NULL ece: -1 EINVAL
  * - an id with a QP rdma_cm made: -1 EINVAL
  */
@@ -47,6 +48,7 @@ enum ece_kind {
 	ECE_REQUEST, /* the client's ECE, read on the server */
 	ECE_REPLY, /* the server's, read on the client */
 	ECE_NONE, /* the client sets none */
+	ECE_WIDE, /* the client's vendor_id has a fourth byte */
 	ECE_NULL, /* ece NULL */
 	ECE_QP, /* the client's id has a QP of rdma_cm's */
 };
@@ -126,6 +128,16 @@ static const struct ece_row get_rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .kind = ECE_NONE },
+	{ .c = { .id = "rdmacm/get_remote_ece/vendor-id-24-bits",
+		 .doc = DOC_GET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "the client set vendor_id 0x8a5a6b7c: the server's "
+			 "call reads 0x5a6b7c, options 0x1d2e3f4a; the REQ's "
+			 "VendorID has 24 bits (the kernel's cm_format_req, "
+			 "IBA_SET(CM_REQ_VENDOR_ID))",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = ECE_WIDE },
 	{ .c = { .id = "rdmacm/get_remote_ece/null-ece",
 		 .doc = DOC_GET_RETURN,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -211,6 +223,8 @@ static void exchange(const struct ece_row *row, struct rc_ctx *ctx, bool set)
 	struct cm_pair p;
 	int ret = -1;
 
+	if (row->kind == ECE_WIDE)
+		cli.vendor_id |= 0x8a000000;
 	memset(&got, 0xa5, sizeof(got));
 	cm_client_param(&c, NULL, 0);
 	if (!cm_pair_open(ctx, &p, AF_INET, false, ops, ops) ||

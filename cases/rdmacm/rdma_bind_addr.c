@@ -20,6 +20,7 @@
  *   EADDRNOTAVAIL
  * - an address and port another id of the process is bound to: -1
  *   EADDRINUSE
+ * - the id bound already, bound again (port 0): -1 EINVAL
  * - an AF_UNIX address, a family rdma_cm has not: -1 EINVAL
  */
 #include <arpa/inet.h>
@@ -51,6 +52,7 @@ struct ba_row {
 	enum ba_addr addr;
 	bool port0; /* port 0, else the row's port */
 	bool twice; /* another id binds it first */
+	bool rebind; /* the id itself is bound already */
 };
 
 static const struct ba_row rows[] = {
@@ -122,6 +124,19 @@ static const struct ba_row rows[] = {
 	  .family = AF_INET,
 	  .addr = BA_DEVICE,
 	  .twice = true },
+	{ .c = { .id = "rdmacm/bind_addr/already-bound",
+		 .doc = DOC_RETURN,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "the id is bound to the device's address and the "
+			 "row's port already; bound again, to the same address "
+			 "with port 0: the kernel's rdma_bind_addr takes only "
+			 "an idle id (cma_comp_exch from RDMA_CM_IDLE), -1 "
+			 "EINVAL",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .family = AF_INET,
+	  .addr = BA_DEVICE,
+	  .rebind = true },
 	{ .c = { .id = "rdmacm/bind_addr/unix-family",
 		 .doc = DOC_RETURN,
 		 .basis = RC_BASIS_LINUX,
@@ -255,6 +270,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 			cm_broken(ctx, "the first id's bind");
 			goto out;
 		}
+	}
+	if (row->rebind) {
+		if (ops->rdma_bind_addr(id, (struct sockaddr *)&ss)) {
+			cm_broken(ctx, "the first bind");
+			goto out;
+		}
+		set_port(&ss, 0);
 	}
 	RC_OBSERVE(ctx, ret = ops->rdma_bind_addr(id, (struct sockaddr *)&ss));
 	if (!ret)

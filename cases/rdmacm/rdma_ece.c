@@ -290,34 +290,29 @@ out:
 	cm_pair_close(ctx, &p);
 }
 
-static void run_set(const void *r, struct rc_ctx *ctx)
+/* @set: the row is set_local_ece's (else get_remote_ece's); both need
+ * both calls */
+static void run_ece(const struct ece_row *row, struct rc_ctx *ctx, bool set)
 {
-	const struct ece_row *row = r;
-
 	if (!rc_need_call(ctx, ctx->ops->rdma_set_local_ece,
 			  "rdma_set_local_ece") ||
 	    !rc_need_call(ctx, ctx->ops->rdma_get_remote_ece,
 			  "rdma_get_remote_ece"))
 		return;
 	if (row->kind == ECE_NULL || row->kind == ECE_QP)
-		refused(row, ctx, true);
+		refused(row, ctx, set);
 	else
-		exchange(row, ctx, true);
+		exchange(row, ctx, set);
+}
+
+static void run_set(const void *r, struct rc_ctx *ctx)
+{
+	run_ece(r, ctx, true);
 }
 
 static void run_get(const void *r, struct rc_ctx *ctx)
 {
-	const struct ece_row *row = r;
-
-	if (!rc_need_call(ctx, ctx->ops->rdma_set_local_ece,
-			  "rdma_set_local_ece") ||
-	    !rc_need_call(ctx, ctx->ops->rdma_get_remote_ece,
-			  "rdma_get_remote_ece"))
-		return;
-	if (row->kind == ECE_NULL || row->kind == ECE_QP)
-		refused(row, ctx, false);
-	else
-		exchange(row, ctx, false);
+	run_ece(r, ctx, false);
 }
 
 #define GROUP(var, name, table, fn)           \

@@ -208,6 +208,170 @@ static int system_ibv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	return ibv_req_notify_cq(cq, solicited_only);
 }
 
+/*
+ * The header's inline verbs over the context's optional ops (thread and
+ * parent domains, device memory, counters, flows, WQs and their tables,
+ * XRC domains, CQ moderation, null MRs, MR advice, rate limits, SRQ
+ * operations): what a caller compiles, installed when the library is.
+ */
+static struct ibv_td *system_ibv_alloc_td(struct ibv_context *context,
+					  struct ibv_td_init_attr *init_attr)
+{
+	return ibv_alloc_td(context, init_attr);
+}
+
+static int system_ibv_dealloc_td(struct ibv_td *td)
+{
+	return ibv_dealloc_td(td);
+}
+
+static struct ibv_pd *
+system_ibv_alloc_parent_domain(struct ibv_context *context,
+			       struct ibv_parent_domain_init_attr *attr)
+{
+	return ibv_alloc_parent_domain(context, attr);
+}
+
+static struct ibv_dm *system_ibv_alloc_dm(struct ibv_context *context,
+					  struct ibv_alloc_dm_attr *attr)
+{
+	return ibv_alloc_dm(context, attr);
+}
+
+static int system_ibv_free_dm(struct ibv_dm *dm)
+{
+	return ibv_free_dm(dm);
+}
+
+static int system_ibv_memcpy_to_dm(struct ibv_dm *dm, uint64_t dm_offset,
+				   const void *host_addr, size_t length)
+{
+	return ibv_memcpy_to_dm(dm, dm_offset, host_addr, length);
+}
+
+static int system_ibv_memcpy_from_dm(void *host_addr, struct ibv_dm *dm,
+				     uint64_t dm_offset, size_t length)
+{
+	return ibv_memcpy_from_dm(host_addr, dm, dm_offset, length);
+}
+
+static struct ibv_counters *
+system_ibv_create_counters(struct ibv_context *context,
+			   struct ibv_counters_init_attr *init_attr)
+{
+	return ibv_create_counters(context, init_attr);
+}
+
+static int system_ibv_destroy_counters(struct ibv_counters *counters)
+{
+	return ibv_destroy_counters(counters);
+}
+
+static int
+system_ibv_attach_counters_point_flow(struct ibv_counters *counters,
+				      struct ibv_counter_attach_attr *attr,
+				      struct ibv_flow *flow)
+{
+	return ibv_attach_counters_point_flow(counters, attr, flow);
+}
+
+static int system_ibv_read_counters(struct ibv_counters *counters,
+				    uint64_t *counters_value,
+				    uint32_t ncounters, uint32_t flags)
+{
+	return ibv_read_counters(counters, counters_value, ncounters, flags);
+}
+
+static struct ibv_flow *system_ibv_create_flow(struct ibv_qp *qp,
+					       struct ibv_flow_attr *flow)
+{
+	return ibv_create_flow(qp, flow);
+}
+
+static int system_ibv_destroy_flow(struct ibv_flow *flow_id)
+{
+	return ibv_destroy_flow(flow_id);
+}
+
+static struct ibv_wq *
+system_ibv_create_wq(struct ibv_context *context,
+		     struct ibv_wq_init_attr *wq_init_attr)
+{
+	return ibv_create_wq(context, wq_init_attr);
+}
+
+static int system_ibv_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr)
+{
+	return ibv_modify_wq(wq, attr);
+}
+
+static int system_ibv_destroy_wq(struct ibv_wq *wq)
+{
+	return ibv_destroy_wq(wq);
+}
+
+static struct ibv_rwq_ind_table *
+system_ibv_create_rwq_ind_table(struct ibv_context *context,
+				struct ibv_rwq_ind_table_init_attr *init_attr)
+{
+	return ibv_create_rwq_ind_table(context, init_attr);
+}
+
+static int
+system_ibv_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)
+{
+	return ibv_destroy_rwq_ind_table(rwq_ind_table);
+}
+
+static struct ibv_xrcd *
+system_ibv_open_xrcd(struct ibv_context *context,
+		     struct ibv_xrcd_init_attr *xrcd_init_attr)
+{
+	return ibv_open_xrcd(context, xrcd_init_attr);
+}
+
+static int system_ibv_close_xrcd(struct ibv_xrcd *xrcd)
+{
+	return ibv_close_xrcd(xrcd);
+}
+
+static struct ibv_qp *system_ibv_open_qp(struct ibv_context *context,
+					 struct ibv_qp_open_attr *qp_open_attr)
+{
+	return ibv_open_qp(context, qp_open_attr);
+}
+
+static int system_ibv_modify_cq(struct ibv_cq *cq,
+				struct ibv_modify_cq_attr *attr)
+{
+	return ibv_modify_cq(cq, attr);
+}
+
+static struct ibv_mr *system_ibv_alloc_null_mr(struct ibv_pd *pd)
+{
+	return ibv_alloc_null_mr(pd);
+}
+
+static int system_ibv_advise_mr(struct ibv_pd *pd,
+				enum ibv_advise_mr_advice advice,
+				uint32_t flags, struct ibv_sge *sg_list,
+				uint32_t num_sge)
+{
+	return ibv_advise_mr(pd, advice, flags, sg_list, num_sge);
+}
+
+static int system_ibv_modify_qp_rate_limit(struct ibv_qp *qp,
+					   struct ibv_qp_rate_limit_attr *attr)
+{
+	return ibv_modify_qp_rate_limit(qp, attr);
+}
+
+static int system_ibv_post_srq_ops(struct ibv_srq *srq, struct ibv_ops_wr *op,
+				   struct ibv_ops_wr **bad_op)
+{
+	return ibv_post_srq_ops(srq, op, bad_op);
+}
+
 /* The header's inline verbs, each installed if what it calls is there. */
 static void system_inline_verbs(struct rc_ops *o)
 {
@@ -237,6 +401,37 @@ static void system_inline_verbs(struct rc_ops *o)
 	o->ibv_post_srq_recv = has_lib ? system_ibv_post_srq_recv : NULL;
 	o->ibv_poll_cq = has_lib ? system_ibv_poll_cq : NULL;
 	o->ibv_req_notify_cq = has_lib ? system_ibv_req_notify_cq : NULL;
+	o->ibv_alloc_td = has_lib ? system_ibv_alloc_td : NULL;
+	o->ibv_dealloc_td = has_lib ? system_ibv_dealloc_td : NULL;
+	o->ibv_alloc_parent_domain = has_lib ? system_ibv_alloc_parent_domain :
+					       NULL;
+	o->ibv_alloc_dm = has_lib ? system_ibv_alloc_dm : NULL;
+	o->ibv_free_dm = has_lib ? system_ibv_free_dm : NULL;
+	o->ibv_memcpy_to_dm = has_lib ? system_ibv_memcpy_to_dm : NULL;
+	o->ibv_memcpy_from_dm = has_lib ? system_ibv_memcpy_from_dm : NULL;
+	o->ibv_create_counters = has_lib ? system_ibv_create_counters : NULL;
+	o->ibv_destroy_counters = has_lib ? system_ibv_destroy_counters : NULL;
+	o->ibv_attach_counters_point_flow =
+		has_lib ? system_ibv_attach_counters_point_flow : NULL;
+	o->ibv_read_counters = has_lib ? system_ibv_read_counters : NULL;
+	o->ibv_create_flow = has_lib ? system_ibv_create_flow : NULL;
+	o->ibv_destroy_flow = has_lib ? system_ibv_destroy_flow : NULL;
+	o->ibv_create_wq = has_lib ? system_ibv_create_wq : NULL;
+	o->ibv_modify_wq = has_lib ? system_ibv_modify_wq : NULL;
+	o->ibv_destroy_wq = has_lib ? system_ibv_destroy_wq : NULL;
+	o->ibv_create_rwq_ind_table =
+		has_lib ? system_ibv_create_rwq_ind_table : NULL;
+	o->ibv_destroy_rwq_ind_table =
+		has_lib ? system_ibv_destroy_rwq_ind_table : NULL;
+	o->ibv_open_xrcd = has_lib ? system_ibv_open_xrcd : NULL;
+	o->ibv_close_xrcd = has_lib ? system_ibv_close_xrcd : NULL;
+	o->ibv_open_qp = has_lib ? system_ibv_open_qp : NULL;
+	o->ibv_modify_cq = has_lib ? system_ibv_modify_cq : NULL;
+	o->ibv_alloc_null_mr = has_lib ? system_ibv_alloc_null_mr : NULL;
+	o->ibv_advise_mr = has_lib ? system_ibv_advise_mr : NULL;
+	o->ibv_modify_qp_rate_limit =
+		has_lib ? system_ibv_modify_qp_rate_limit : NULL;
+	o->ibv_post_srq_ops = has_lib ? system_ibv_post_srq_ops : NULL;
 }
 
 /* <rdma/rdma_cma.h>'s inline address calls, as the header has them: the

@@ -225,7 +225,70 @@
 	X(ibv_attach_mcast, int,                                               \
 	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))        \
 	X(ibv_detach_mcast, int,                                               \
-	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))
+	  (struct ibv_qp * qp, const union ibv_gid *gid, uint16_t lid))        \
+	X(ibv_alloc_td, struct ibv_td *,                                       \
+	  (struct ibv_context * context, struct ibv_td_init_attr * init_attr)) \
+	X(ibv_dealloc_td, int, (struct ibv_td * td))                           \
+	X(ibv_alloc_parent_domain, struct ibv_pd *,                            \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_parent_domain_init_attr * attr))                         \
+	X(ibv_alloc_dm, struct ibv_dm *,                                       \
+	  (struct ibv_context * context, struct ibv_alloc_dm_attr * attr))     \
+	X(ibv_free_dm, int, (struct ibv_dm * dm))                              \
+	X(ibv_memcpy_to_dm, int,                                               \
+	  (struct ibv_dm * dm, uint64_t dm_offset, const void *host_addr,      \
+	   size_t length))                                                     \
+	X(ibv_memcpy_from_dm, int,                                             \
+	  (void *host_addr, struct ibv_dm *dm, uint64_t dm_offset,             \
+	   size_t length))                                                     \
+	X(ibv_create_counters, struct ibv_counters *,                          \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_counters_init_attr * init_attr))                         \
+	X(ibv_destroy_counters, int, (struct ibv_counters * counters))         \
+	X(ibv_attach_counters_point_flow, int,                                 \
+	  (struct ibv_counters * counters,                                     \
+	   struct ibv_counter_attach_attr * attr, struct ibv_flow * flow))     \
+	X(ibv_read_counters, int,                                              \
+	  (struct ibv_counters * counters, uint64_t * counters_value,          \
+	   uint32_t ncounters, uint32_t flags))                                \
+	X(ibv_create_flow, struct ibv_flow *,                                  \
+	  (struct ibv_qp * qp, struct ibv_flow_attr * flow))                   \
+	X(ibv_destroy_flow, int, (struct ibv_flow * flow_id))                  \
+	X(ibv_create_wq, struct ibv_wq *,                                      \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_wq_init_attr * wq_init_attr))                            \
+	X(ibv_modify_wq, int, (struct ibv_wq * wq, struct ibv_wq_attr * attr)) \
+	X(ibv_destroy_wq, int, (struct ibv_wq * wq))                           \
+	X(ibv_create_rwq_ind_table, struct ibv_rwq_ind_table *,                \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_rwq_ind_table_init_attr * init_attr))                    \
+	X(ibv_destroy_rwq_ind_table, int,                                      \
+	  (struct ibv_rwq_ind_table * rwq_ind_table))                          \
+	X(ibv_open_xrcd, struct ibv_xrcd *,                                    \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_xrcd_init_attr * xrcd_init_attr))                        \
+	X(ibv_close_xrcd, int, (struct ibv_xrcd * xrcd))                       \
+	X(ibv_open_qp, struct ibv_qp *,                                        \
+	  (struct ibv_context * context,                                       \
+	   struct ibv_qp_open_attr * qp_open_attr))                            \
+	X(ibv_query_ece, int, (struct ibv_qp * qp, struct ibv_ece * ece))      \
+	X(ibv_set_ece, int, (struct ibv_qp * qp, struct ibv_ece * ece))        \
+	X(ibv_modify_cq, int,                                                  \
+	  (struct ibv_cq * cq, struct ibv_modify_cq_attr * attr))              \
+	X(ibv_alloc_null_mr, struct ibv_mr *, (struct ibv_pd * pd))            \
+	X(ibv_advise_mr, int,                                                  \
+	  (struct ibv_pd * pd, enum ibv_advise_mr_advice advice,               \
+	   uint32_t flags, struct ibv_sge * sg_list, uint32_t num_sge))        \
+	X(ibv_reg_dmabuf_mr, struct ibv_mr *,                                  \
+	  (struct ibv_pd * pd, uint64_t offset, size_t length, uint64_t iova,  \
+	   int fd, int access))                                                \
+	X(ibv_query_qp_data_in_order, int,                                     \
+	  (struct ibv_qp * qp, enum ibv_wr_opcode op, uint32_t flags))         \
+	X(ibv_modify_qp_rate_limit, int,                                       \
+	  (struct ibv_qp * qp, struct ibv_qp_rate_limit_attr * attr))          \
+	X(ibv_post_srq_ops, int,                                               \
+	  (struct ibv_srq * srq, struct ibv_ops_wr * op,                       \
+	   struct ibv_ops_wr * *bad_op))
 
 #define RC_RDMACM_CALLS(X)                                                     \
 	X(rdma_create_event_channel, struct rdma_event_channel *, (void))      \

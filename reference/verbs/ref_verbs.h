@@ -183,4 +183,61 @@ ssize_t ref_gid_entries(int cmd_fd, const char *dev, int port,
 /* true: the port's link layer is Ethernet (RoCE) */
 bool ref_port_is_roce(const char *dev, int port);
 
+/* optional.c: the verbs a device may not have */
+struct ibv_td *ref_ibv_alloc_td(struct ibv_context *context,
+				struct ibv_td_init_attr *init_attr);
+int ref_ibv_dealloc_td(struct ibv_td *td);
+struct ibv_pd *
+ref_ibv_alloc_parent_domain(struct ibv_context *context,
+			    struct ibv_parent_domain_init_attr *attr);
+struct ibv_dm *ref_ibv_alloc_dm(struct ibv_context *context,
+				struct ibv_alloc_dm_attr *attr);
+int ref_ibv_free_dm(struct ibv_dm *dm);
+int ref_ibv_memcpy_to_dm(struct ibv_dm *dm, uint64_t dm_offset,
+			 const void *host_addr, size_t length);
+int ref_ibv_memcpy_from_dm(void *host_addr, struct ibv_dm *dm,
+			   uint64_t dm_offset, size_t length);
+struct ibv_counters *
+ref_ibv_create_counters(struct ibv_context *context,
+			struct ibv_counters_init_attr *init_attr);
+int ref_ibv_destroy_counters(struct ibv_counters *counters);
+int ref_ibv_attach_counters_point_flow(struct ibv_counters *counters,
+				       struct ibv_counter_attach_attr *attr,
+				       struct ibv_flow *flow);
+int ref_ibv_read_counters(struct ibv_counters *counters,
+			  uint64_t *counters_value, uint32_t ncounters,
+			  uint32_t flags);
+struct ibv_flow *ref_ibv_create_flow(struct ibv_qp *qp,
+				     struct ibv_flow_attr *flow);
+int ref_ibv_destroy_flow(struct ibv_flow *flow_id);
+struct ibv_wq *ref_ibv_create_wq(struct ibv_context *context,
+				 struct ibv_wq_init_attr *wq_init_attr);
+int ref_ibv_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr);
+int ref_ibv_destroy_wq(struct ibv_wq *wq);
+struct ibv_rwq_ind_table *
+ref_ibv_create_rwq_ind_table(struct ibv_context *context,
+			     struct ibv_rwq_ind_table_init_attr *init_attr);
+int ref_ibv_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
+struct ibv_xrcd *ref_ibv_open_xrcd(struct ibv_context *context,
+				   struct ibv_xrcd_init_attr *xrcd_init_attr);
+int ref_ibv_close_xrcd(struct ibv_xrcd *xrcd);
+struct ibv_qp *ref_ibv_open_qp(struct ibv_context *context,
+			       struct ibv_qp_open_attr *qp_open_attr);
+int ref_ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+int ref_ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+int ref_ibv_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+struct ibv_mr *ref_ibv_alloc_null_mr(struct ibv_pd *pd);
+int ref_ibv_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,
+		      uint32_t flags, struct ibv_sge *sg_list,
+		      uint32_t num_sge);
+struct ibv_mr *ref_ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				     size_t length, uint64_t iova, int fd,
+				     int access);
+int ref_ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op,
+				   uint32_t flags);
+int ref_ibv_modify_qp_rate_limit(struct ibv_qp *qp,
+				 struct ibv_qp_rate_limit_attr *attr);
+int ref_ibv_post_srq_ops(struct ibv_srq *srq, struct ibv_ops_wr *op,
+			 struct ibv_ops_wr **bad_op);
+
 #endif

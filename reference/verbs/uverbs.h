@@ -53,7 +53,7 @@ int ref_write_ex(int fd, uint32_t command, void *cmd, size_t core_in,
 int ref_ioctl(int fd, uint32_t driver_id, uint16_t object, uint16_t method,
 	      struct ib_uverbs_attr *attrs, unsigned int n);
 
-#define REF_IOCTL_MAX_ATTRS 8
+#define REF_IOCTL_MAX_ATTRS 10
 
 /* Destroy the object @handle by @command (a write of just the handle),
  * or by the ioctl @object, @method where this process may not write:

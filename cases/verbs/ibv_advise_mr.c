@@ -14,9 +14,9 @@
 
 #include "verbs_opt.h"
 
-#define DOC_ENOTSUPP                                                         \
-	"libibverbs or provider driver doesn't support the ibv_advise_mr() " \
-	"verb (ENOSYS may sometimes be returned by old versions of "         \
+#define DOC_ENOTSUPP                                                                    \
+	"EOPNOTSUPP libibverbs or provider driver doesn't support the ibv_advise_mr() " \
+	"verb (ENOSYS may sometimes be returned by old versions of "                    \
 	"libibverbs)."
 
 static vc_check unsupported;

@@ -24,8 +24,8 @@
 
 #include "verbs_opt.h"
 
-#define DOC_ENOTSUPP                                                       \
-	"ibv_create_counters() is not currently supported on this device " \
+#define DOC_ENOTSUPP                                                                  \
+	"EOPNOTSUPP ibv_create_counters() is not currently supported on this device " \
 	"(ENOSYS may sometimes be returned by old versions of libibverbs)."
 #define DOC_DESTROY_RET                                                 \
 	"ibv_destroy_counters() returns 0 on success, or the value of " \

@@ -14,8 +14,8 @@
 
 #include "verbs_opt.h"
 
-#define DOC_ENOTSUPP                                                       \
-	"libibverbs or provider driver doesn't support the ibv_set_ece() " \
+#define DOC_ENOTSUPP                                                                  \
+	"EOPNOTSUPP libibverbs or provider driver doesn't support the ibv_set_ece() " \
 	"verb."
 
 static vc_check query_unsupported, set_unsupported;

@@ -34,6 +34,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 # the same file format: "<mutant> <reason>" a line
@@ -64,6 +65,23 @@ class Runner:
         shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
         self.tmp = tempfile.mkdtemp(prefix="rdmaconf-srcmut-", dir=shm)
         self.runs = 0
+        # the runs under way, in <json>.running: what to look at when a
+        # mutant hangs the machine (one of the reference's data path made
+        # Linux 6.1's rxe oops, and the run never came back)
+        self.running = {}
+        self.running_lock = threading.Lock()
+        self.running_path = args.json + ".running" if args.json else None
+
+    def in_flight(self, key, what):
+        if not self.running_path:
+            return
+        with self.running_lock:
+            if what:
+                self.running[key] = what
+            else:
+                self.running.pop(key, None)
+            with open(self.running_path, "w") as f:
+                f.write("".join("%s\n" % w for w in self.running.values()))
 
     def rows(self, binary, ids, mutant=None, cover=None):
         """{row id: (verdict, ok)} of a run of @ids, or an error string."""
@@ -83,6 +101,8 @@ class Runner:
                "--json", out]
         self.runs += 1
         p = None
+        self.in_flight(out, "mutant %s: %s" % (mutant or "none",
+                                                " ".join(ids)))
         try:
             p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True, timeout=900)
@@ -96,6 +116,7 @@ class Runner:
                 " ".join(p.stderr.strip().splitlines()[-1:]) if p else "")
         finally:
             os.unlink(out)
+            self.in_flight(out, None)
         if not data.get("complete"):
             return "exit %d, results incomplete" % p.returncode
         self.slowness = self.slowness or data["host"]["slowness"]
@@ -384,6 +405,9 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)
+        # every run came back: nothing under way
+        if os.path.exists(run.running_path):
+            os.unlink(run.running_path)
     return status
 
 

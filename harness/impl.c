@@ -373,6 +373,14 @@ static int system_ibv_post_srq_ops(struct ibv_srq *srq, struct ibv_ops_wr *op,
 }
 
 /* The header's inline verbs, each installed if what it calls is there. */
+/* ibv_bind_mw(3): the header checks the MW's type and the MR's PD, then
+ * calls the context's bind_mw */
+static int system_ibv_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+			      struct ibv_mw_bind *mw_bind)
+{
+	return ibv_bind_mw(qp, mw, mw_bind);
+}
+
 static void system_inline_verbs(struct rc_ops *o)
 {
 	bool has_query_port = lookup(&lib_verbs, "ibv_query_port");
@@ -392,6 +400,7 @@ static void system_inline_verbs(struct rc_ops *o)
 	o->ibv_alloc_mw = has_lib ? system_ibv_alloc_mw : NULL;
 	o->ibv_dealloc_mw = has_lib ? system_ibv_dealloc_mw : NULL;
 	o->ibv_inc_rkey = has_lib ? system_ibv_inc_rkey : NULL;
+	o->ibv_bind_mw = has_lib ? system_ibv_bind_mw : NULL;
 	o->ibv_create_cq_ex = has_lib ? system_ibv_create_cq_ex : NULL;
 	o->ibv_create_qp_ex = has_create_qp ? system_ibv_create_qp_ex : NULL;
 	o->ibv_create_srq_ex = has_create_srq ? system_ibv_create_srq_ex : NULL;

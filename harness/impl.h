@@ -151,6 +151,9 @@
 	  (struct ibv_pd * pd, enum ibv_mw_type type))                         \
 	X(ibv_dealloc_mw, int, (struct ibv_mw * mw))                           \
 	X(ibv_inc_rkey, uint32_t, (uint32_t rkey))                             \
+	X(ibv_bind_mw, int,                                                    \
+	  (struct ibv_qp * qp, struct ibv_mw * mw,                             \
+	   struct ibv_mw_bind * mw_bind))                                      \
 	X(ibv_create_comp_channel, struct ibv_comp_channel *,                  \
 	  (struct ibv_context * context))                                      \
 	X(ibv_destroy_comp_channel, int, (struct ibv_comp_channel * channel))  \
@@ -173,6 +176,7 @@
 	X(ibv_modify_qp, int,                                                  \
 	  (struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask))      \
 	X(ibv_destroy_qp, int, (struct ibv_qp * qp))                           \
+	X(ibv_qp_to_qp_ex, struct ibv_qp_ex *, (struct ibv_qp * qp))          \
 	X(ibv_create_srq, struct ibv_srq *,                                    \
 	  (struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr))      \
 	X(ibv_create_srq_ex, struct ibv_srq *,                                 \

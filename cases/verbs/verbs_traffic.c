@@ -50,6 +50,24 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 					      .max_recv_sge = 4,
 					      .max_inline_data = 64 };
 	}
+	if (sender && o->send_ops) {
+		struct ibv_qp_init_attr_ex xa = {
+			.qp_type = qa.qp_type,
+			.send_cq = qa.send_cq,
+			.recv_cq = qa.recv_cq,
+			.cap = qa.cap,
+			.sq_sig_all = qa.sq_sig_all,
+			.comp_mask = IBV_QP_INIT_ATTR_PD |
+				     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+			.pd = t->l.pd,
+			.send_ops_flags = o->send_ops,
+		};
+
+		qp = ctx->ops->ibv_create_qp_ex(t->l.ctx, &xa);
+		if (qp)
+			*granted = xa.cap;
+		return qp;
+	}
 	qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t), &qa);
 	if (qp)
 		*granted = qa.cap;
@@ -195,6 +213,8 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	    !NEED(ctx, ibv_modify_qp) || !NEED(ctx, ibv_reg_mr) ||
 	    !NEED(ctx, ibv_dereg_mr) || !NEED(ctx, ibv_post_recv) ||
 	    !NEED(ctx, ibv_post_send) || !NEED(ctx, ibv_poll_cq) ||
+	    (o->send_ops && (!NEED(ctx, ibv_create_qp_ex) ||
+			     !NEED(ctx, ibv_qp_to_qp_ex))) ||
 	    (o->srq &&
 	     (!NEED(ctx, ibv_create_srq) || !NEED(ctx, ibv_destroy_srq) ||
 	      !NEED(ctx, ibv_post_srq_recv))))
@@ -246,6 +266,11 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	t->a = make_qp(ctx, t, o, true, &t->cap);
 	if (!t->a)
 		return broken(ctx, "ibv_create_qp (a)");
+	if (o->send_ops) {
+		t->ax = ops->ibv_qp_to_qp_ex(t->a);
+		if (!t->ax)
+			return broken(ctx, "ibv_qp_to_qp_ex");
+	}
 	t->b = make_qp(ctx, t, o, false, &t->bcap);
 	if (!t->b)
 		return broken(ctx, "ibv_create_qp (b)");

@@ -38,12 +38,16 @@ struct vt_opts {
 	struct ibv_qp_cap cap; /* asked for both; 0s: the defaults */
 	bool channel; /* the receive CQ on a completion channel */
 	bool peer; /* b on the peer device (RC_NEED_PEER) */
+	/* a made with ibv_create_qp_ex and these send_ops_flags
+	 * (ibv_wr_post(3)), its struct ibv_qp_ex in vt.ax */
+	uint64_t send_ops;
 };
 
 struct vt {
 	struct vl l;
 	struct ibv_cq *scq, *rcq;
 	struct ibv_qp *a, *b;
+	struct ibv_qp_ex *ax; /* a's, when made with send ops */
 	struct ibv_srq *srq;
 	struct ibv_qp_cap cap; /* a's, as granted */
 	struct ibv_qp_cap bcap; /* b's, as granted */

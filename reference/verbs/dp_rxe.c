@@ -69,6 +69,10 @@ BUILD_ASSERT(IBV_SEND_FENCE == 1 && IBV_SEND_SIGNALED == 2 &&
 	     IBV_SEND_SOLICITED == 4 && IBV_SEND_INLINE == 8 &&
 	     IBV_SEND_IP_CSUM == 16);
 BUILD_ASSERT(IBV_WC_RECV == 128 && IBV_WC_RECV_RDMA_WITH_IMM == 129);
+/* a bind's access flags, the kernel's enum ib_access_flags */
+BUILD_ASSERT(IBV_ACCESS_LOCAL_WRITE == 1 && IBV_ACCESS_REMOTE_WRITE == 2 &&
+	     IBV_ACCESS_REMOTE_READ == 4 && IBV_ACCESS_REMOTE_ATOMIC == 8 &&
+	     IBV_ACCESS_MW_BIND == 16 && IBV_ACCESS_ZERO_BASED == 32);
 
 /*
  * The completion flags a user CQE carries are the kernel's enum
@@ -167,6 +171,20 @@ static void put_opcode_part(struct rxe_send_wqe *wqe, struct ref_qp *qp,
 		wqe->wr.wr.atomic.swap = wr->wr.atomic.swap;
 		wqe->wr.wr.atomic.rkey = wr->wr.atomic.rkey;
 		wqe->iova = wr->wr.atomic.remote_addr;
+		break;
+	case IBV_WR_BIND_MW:
+		/* the MW by its current rkey, the one it gets, and the
+		 * range and access of the MR it is bound to; the access
+		 * flags are the kernel's enum ib_access_flags, as
+		 * libibverbs' */
+		wqe->wr.wr.mw.addr = wr->bind_mw.bind_info.addr;
+		wqe->wr.wr.mw.length = wr->bind_mw.bind_info.length;
+		wqe->wr.wr.mw.mr_lkey = wr->bind_mw.bind_info.mr ?
+						wr->bind_mw.bind_info.mr->lkey :
+						0;
+		wqe->wr.wr.mw.mw_rkey = wr->bind_mw.mw->rkey;
+		wqe->wr.wr.mw.rkey = wr->bind_mw.rkey;
+		wqe->wr.wr.mw.access = wr->bind_mw.bind_info.mw_access_flags;
 		break;
 	default:
 		break;

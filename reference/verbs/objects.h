@@ -95,15 +95,40 @@ struct ref_srq {
 	} remap;
 };
 
+/* One WR the send ops of struct ibv_qp_ex build, kept until
+ * ibv_wr_complete posts it as ibv_post_send would (datapath.c) */
+struct ref_wr_stage {
+	struct ibv_send_wr wr;
+	struct ibv_sge *sge; /* the QP's max_send_sge of them */
+	uint8_t *inl; /* its max_inline_data bytes, copied by the setter */
+};
+
 struct ref_qp {
-	struct ibv_qp qp; /* first */
+	/* first: struct ibv_qp_ex begins with the struct ibv_qp it extends */
+	union {
+		struct ibv_qp qp;
+		struct ibv_qp_ex qpx;
+	};
 	struct ref_queue sq, rq;
 	struct ibv_qp_cap cap; /* as granted */
 	bool sq_sig_all;
 	/* the producers of its queues (datapath.c) */
 	pthread_mutex_t sq_lock, rq_lock;
 	uint32_t ssn; /* rxe: the send sequence number of the next WQE */
+	/* the send ops asked for (0: none), and the batch between
+	 * ibv_wr_start and ibv_wr_complete or ibv_wr_abort */
+	uint64_t send_ops;
+	struct ref_wr_stage *stage;
+	uint32_t nstage;
+	int stage_err; /* the first error of the batch, or 0 */
 };
+
+BUILD_ASSERT(offsetof(struct ibv_qp_ex, qp_base) == 0);
+
+/* The send ops of @qp for @ops, as struct ibv_qp_ex's function pointers
+ * (datapath.c): 0 or an errno value.  Freed with the QP. */
+int ref_qp_ex_init(struct ref_qp *qp, uint64_t ops);
+void ref_qp_ex_free(struct ref_qp *qp);
 
 /* An AH: the kernel's object, and the provider's name for it (rxe's
  * ah_num, which a UD send WQE carries). */

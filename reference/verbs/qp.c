@@ -15,9 +15,12 @@
  *
  * What the reference cannot make is EOPNOTSUPP: XRC QPs (it opens no XRC
  * domain), QPs over an RSS indirection table or with a TSO header (no
- * such objects or driver data), and the send-ops interface of struct
- * ibv_qp_ex (its data path has the classic post calls only,
- * datapath.c).
+ * such objects or driver data).  The send ops of struct ibv_qp_ex
+ * (ibv_wr_post(3)) it has where its data path is (rxe), for the opcodes
+ * of ibv_wr_post(3)'s table that its post path writes: "If the QP does
+ * not support all the requested work request types then QP creation
+ * will fail." (EOPNOTSUPP): memory-window binds, local invalidation,
+ * SEND_WITH_INV and TSO it does not build yet.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -173,6 +176,7 @@ static int destroy_cmd(struct ibv_qp *qp, struct ib_uverbs_destroy_qp_resp *r)
 
 static void free_qp(struct ref_qp *qp)
 {
+	ref_qp_ex_free(qp);
 	ref_queue_unmap(&qp->sq);
 	ref_queue_unmap(&qp->rq);
 	pthread_mutex_destroy(&qp->qp.mutex);
@@ -180,6 +184,41 @@ static void free_qp(struct ref_qp *qp)
 	pthread_mutex_destroy(&qp->sq_lock);
 	pthread_mutex_destroy(&qp->rq_lock);
 	free(qp);
+}
+
+/*
+ * ibv_wr_post(3)'s table, "QP Type Supported", for what the reference
+ * builds: SEND on UD, UC and RC; SEND_WITH_IMM on UD, UC and RC; RDMA
+ * Write (and with immediate) on UC and RC; RDMA Read and the atomics on
+ * RC.  A provider without a data path has none.
+ */
+static int check_send_ops(const struct ref_provider *prov,
+			  const struct ibv_qp_init_attr_ex *a)
+{
+	const uint64_t send = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+	const uint64_t write = IBV_QP_EX_WITH_RDMA_WRITE |
+			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+	const uint64_t rc_only = IBV_QP_EX_WITH_RDMA_READ |
+				 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+				 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+	uint64_t ok;
+
+	if (!prov->post_send_one || !prov->send_doorbell)
+		return EOPNOTSUPP;
+	switch (a->qp_type) {
+	case IBV_QPT_RC:
+		ok = send | write | rc_only;
+		break;
+	case IBV_QPT_UC:
+		ok = send | write;
+		break;
+	case IBV_QPT_UD:
+		ok = send;
+		break;
+	default:
+		ok = 0;
+	}
+	return a->send_ops_flags & ~ok ? EOPNOTSUPP : 0;
 }
 
 /* What the page asks of the attributes before anything is made: 0 or an
@@ -200,8 +239,7 @@ static int check(struct ibv_context *context,
 		return EOPNOTSUPP;
 	if (a->comp_mask &
 		    (IBV_QP_INIT_ATTR_XRCD | IBV_QP_INIT_ATTR_MAX_TSO_HEADER |
-		     IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH |
-		     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ||
+		     IBV_QP_INIT_ATTR_IND_TABLE | IBV_QP_INIT_ATTR_RX_HASH) ||
 	    a->qp_type == IBV_QPT_XRC_SEND || a->qp_type == IBV_QPT_XRC_RECV)
 		return EOPNOTSUPP;
 	/* every QP the reference makes has a PD and both CQs */
@@ -212,6 +250,8 @@ static int check(struct ibv_context *context,
 	 * other than IBV_QPT_RC or IBV_QPT_UD associated with an SRQ." */
 	if (a->srq && a->qp_type != IBV_QPT_RC && a->qp_type != IBV_QPT_UD)
 		return EINVAL;
+	if (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+		return check_send_ops(ref_ctx(context)->prov, a);
 	return 0;
 }
 
@@ -247,7 +287,9 @@ static struct ibv_qp *create(struct ibv_context *context,
 	qp->qp.state = IBV_QPS_RESET;
 	if (prov->qp_in)
 		prov->qp_in(&u);
-	err = a->comp_mask == IBV_QP_INIT_ATTR_PD ?
+	/* the send ops are the library's: the kernel is not told */
+	err = (a->comp_mask & ~IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ==
+				      IBV_QP_INIT_ATTR_PD ?
 		      create_cmd(context, a, qp, &u, &resp) :
 		      create_ex_cmd(context, a, qp, &u, &resp);
 	if (err)
@@ -268,6 +310,13 @@ static struct ibv_qp *create(struct ibv_context *context,
 	}
 	qp->cap = cap;
 	qp->sq_sig_all = a->sq_sig_all;
+	if (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		err = ref_qp_ex_init(qp, a->send_ops_flags);
+		if (err) {
+			destroy_cmd(&qp->qp, &dr);
+			goto err_free;
+		}
+	}
 	/* with an SRQ the receive caps were ignored: left as they were */
 	a->cap.max_send_wr = cap.max_send_wr;
 	a->cap.max_send_sge = cap.max_send_sge;
@@ -305,6 +354,19 @@ struct ibv_qp *ref_ibv_create_qp_ex(struct ibv_context *context,
 				    struct ibv_qp_init_attr_ex *qp_init_attr_ex)
 {
 	return create(context, qp_init_attr_ex);
+}
+
+/* ibv_create_qp_ex(3): "Use ibv_qp_to_qp_ex() to get the ibv_qp_ex for
+ * accessing the send ops iterator interface, when QP create attr
+ * IBV_QP_INIT_ATTR_SEND_OPS_FLAGS is used."  Without them there is none:
+ * NULL. */
+struct ibv_qp_ex *ref_ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	struct ref_qp *q = ref_qp(qp);
+
+	if (!q || !q->stage)
+		return ref_fail_null(EINVAL);
+	return &q->qpx;
 }
 
 static void dest_to_ah(const struct ib_uverbs_qp_dest *d,

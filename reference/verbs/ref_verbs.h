@@ -78,6 +78,8 @@ void ref_ibv_unimport_mr(struct ibv_mr *mr);
 struct ibv_mw *ref_ibv_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
 int ref_ibv_dealloc_mw(struct ibv_mw *mw);
 uint32_t ref_ibv_inc_rkey(uint32_t rkey);
+int ref_ibv_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		    struct ibv_mw_bind *mw_bind);
 
 /* completion channels and CQs (cq.c) */
 struct ibv_comp_channel *
@@ -102,6 +104,7 @@ int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 int ref_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr,
 		      int attr_mask);
 int ref_ibv_destroy_qp(struct ibv_qp *qp);
+struct ibv_qp_ex *ref_ibv_qp_to_qp_ex(struct ibv_qp *qp);
 struct ibv_srq *ref_ibv_create_srq(struct ibv_pd *pd,
 				   struct ibv_srq_init_attr *srq_init_attr);
 struct ibv_srq *ref_ibv_create_srq_ex(struct ibv_context *context,

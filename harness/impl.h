@@ -176,7 +176,7 @@
 	X(ibv_modify_qp, int,                                                  \
 	  (struct ibv_qp * qp, struct ibv_qp_attr * attr, int attr_mask))      \
 	X(ibv_destroy_qp, int, (struct ibv_qp * qp))                           \
-	X(ibv_qp_to_qp_ex, struct ibv_qp_ex *, (struct ibv_qp * qp))          \
+	X(ibv_qp_to_qp_ex, struct ibv_qp_ex *, (struct ibv_qp * qp))           \
 	X(ibv_create_srq, struct ibv_srq *,                                    \
 	  (struct ibv_pd * pd, struct ibv_srq_init_attr * srq_init_attr))      \
 	X(ibv_create_srq_ex, struct ibv_srq *,                                 \

@@ -213,8 +213,8 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	    !NEED(ctx, ibv_modify_qp) || !NEED(ctx, ibv_reg_mr) ||
 	    !NEED(ctx, ibv_dereg_mr) || !NEED(ctx, ibv_post_recv) ||
 	    !NEED(ctx, ibv_post_send) || !NEED(ctx, ibv_poll_cq) ||
-	    (o->send_ops && (!NEED(ctx, ibv_create_qp_ex) ||
-			     !NEED(ctx, ibv_qp_to_qp_ex))) ||
+	    (o->send_ops &&
+	     (!NEED(ctx, ibv_create_qp_ex) || !NEED(ctx, ibv_qp_to_qp_ex))) ||
 	    (o->srq &&
 	     (!NEED(ctx, ibv_create_srq) || !NEED(ctx, ibv_destroy_srq) ||
 	      !NEED(ctx, ibv_post_srq_recv))))

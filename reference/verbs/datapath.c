@@ -426,8 +426,7 @@ static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf,
 
 /* "This is equivalent to ibv_wr_set_inline_data_list() with a single
  * element." */
-static void wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
-			       size_t length)
+static void wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length)
 {
 	struct ibv_data_buf b = { .addr = addr, .length = length };
 

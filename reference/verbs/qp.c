@@ -195,7 +195,8 @@ static void free_qp(struct ref_qp *qp)
 static int check_send_ops(const struct ref_provider *prov,
 			  const struct ibv_qp_init_attr_ex *a)
 {
-	const uint64_t send = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+	const uint64_t send = IBV_QP_EX_WITH_SEND |
+			      IBV_QP_EX_WITH_SEND_WITH_IMM;
 	const uint64_t write = IBV_QP_EX_WITH_RDMA_WRITE |
 			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
 	const uint64_t rc_only = IBV_QP_EX_WITH_RDMA_READ |
@@ -289,7 +290,7 @@ static struct ibv_qp *create(struct ibv_context *context,
 		prov->qp_in(&u);
 	/* the send ops are the library's: the kernel is not told */
 	err = (a->comp_mask & ~IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ==
-				      IBV_QP_INIT_ATTR_PD ?
+			      IBV_QP_INIT_ATTR_PD ?
 		      create_cmd(context, a, qp, &u, &resp) :
 		      create_ex_cmd(context, a, qp, &u, &resp);
 	if (err)

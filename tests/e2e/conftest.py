@@ -2,6 +2,7 @@
 import json
 import os
 import shlex
+import signal
 import subprocess
 
 import pytest
@@ -102,19 +103,17 @@ class Step:
             if os.path.exists(os.path.join(d, "err")) else ""
 
 
-@pytest.fixture(scope="session")
-def vm_session(request, tmp_path_factory):
-    """Every VM_STEPS of the selected test modules, run one after the
-    other in a single boot of the rxe VM with two devices (a boot is
-    ~10 s of make check), or on the host when it has a device.
+def uses_vm(item):
+    return "vm_session" in getattr(item, "fixturenames", ())
 
-    VM_STEPS maps a step's name to a shell command; it runs in a directory
-    of its own with the environment of the test run.  Returns the steps
-    (Step) by name and the launcher's own result under "_launcher"."""
+
+def vm_session_start(items, d):
+    """Start the one boot of the session (see vm_session) in the
+    background: the host's tests run beside it.  Returns the process and
+    the steps by name; the launcher's output goes to @d."""
     steps = {}
-    for item in request.session.items:
+    for item in items:
         steps.update(getattr(item.module, "VM_STEPS", {}))
-    d = tmp_path_factory.mktemp("vm-session")
     script = ["cd %s || exit 99" % shlex.quote(str(d))]
     for name, cmd in steps.items():
         sd = d / name
@@ -148,8 +147,66 @@ def vm_session(request, tmp_path_factory):
         cmd = [RXE_VM, "--two", "--"] + cmd
     env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     env["RDMACONF_PROBE"] = "x y"
-    launcher = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                              timeout=1800)
+    out, err = open(d / "launcher.out", "w"), open(d / "launcher.err", "w")
+    # its own session: what is left of it at the end can be signalled
+    proc = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env=env,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    out.close()
+    err.close()
+    return proc, steps
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The modules that read the VM session go last, so that the tests
+    before them run while the VM does (vm_session waits for it)."""
+    vm_modules = {item.module for item in items if uses_vm(item)}
+    items.sort(key=lambda item: item.module in vm_modules)
+
+
+def pytest_runtest_setup(item):
+    """A test of a VM module starts after the session's boot: some boot a
+    VM of their own, and two at once would share the two cores."""
+    vm = getattr(item.config, "rdmaconf_vm", None)
+    if vm and item.module in vm[3]:
+        vm[1].wait()
+
+
+def pytest_collection_finish(session):
+    if not any(uses_vm(item) for item in session.items):
+        return
+    d = session.config._tmp_path_factory.mktemp("vm-session")
+    modules = {item.module for item in session.items if uses_vm(item)}
+    session.config.rdmaconf_vm = (d,) + vm_session_start(session.items, d) + \
+        (modules,)
+
+
+def pytest_sessionfinish(session):
+    """A VM session nobody waited for (a run stopped early) ends here."""
+    vm = getattr(session.config, "rdmaconf_vm", None)
+    if vm and vm[1].poll() is None:
+        os.killpg(vm[1].pid, signal.SIGTERM)
+        vm[1].wait()
+
+
+@pytest.fixture(scope="session")
+def vm_session(request):
+    """Every VM_STEPS of the selected test modules, run one after the
+    other in a single boot of the rxe VM with two devices (a boot is
+    ~10 s of make check), or on the host when it has a device; started
+    when collection ends (pytest_collection_finish), waited for here.
+
+    VM_STEPS maps a step's name to a shell command; it runs in a directory
+    of its own with the environment of the test run.  Returns the steps
+    (Step) by name and the launcher's own result under "_launcher"."""
+    d, proc, steps, _ = request.config.rdmaconf_vm
+    try:
+        rc = proc.wait(timeout=1800)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGTERM)
+        raise
+    launcher = subprocess.CompletedProcess(
+        proc.args, rc, (d / "launcher.out").read_text(),
+        (d / "launcher.err").read_text())
     found = {name: Step(str(d / name)) for name in steps}
     found["_launcher"] = launcher
     return found

@@ -242,6 +242,20 @@ struct rc_group {
 		__attribute__((section("rc_groups"), used,      \
 			       aligned(sizeof(void *)))) = &name
 
+/* A group @var of call @call (a string) over the row table @table, whose
+ * rows @run performs, registered (RC_GROUP) */
+#define RC_TABLE_GROUP(var, call_name, conv_kind, lib_name, table, run_fn) \
+	static const struct rc_group var = {                               \
+		.call = call_name,                                         \
+		.conv = conv_kind,                                         \
+		.lib = lib_name,                                           \
+		.rows = table,                                             \
+		.row_size = sizeof(table[0]),                              \
+		.nrows = ARRAY_SIZE(table),                                \
+		.run = run_fn,                                             \
+	};                                                                 \
+	RC_GROUP(var)
+
 extern const struct rc_group *const __start_rc_groups[];
 extern const struct rc_group *const __stop_rc_groups[];
 

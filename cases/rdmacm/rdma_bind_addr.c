@@ -290,13 +290,4 @@ out:
 		ops->rdma_destroy_event_channel(ch);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_bind_addr",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_bind_addr", RC_CONV_M1_ERRNO, "rdmacm", rows, run);

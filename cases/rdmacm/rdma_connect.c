@@ -312,13 +312,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_connect",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_connect", RC_CONV_M1_ERRNO, "rdmacm", rows, run);

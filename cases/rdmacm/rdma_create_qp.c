@@ -271,13 +271,4 @@ out:
 	cm_pair_close(ctx, &p);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_create_qp",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_create_qp", RC_CONV_M1_ERRNO, "rdmacm", rows, run);

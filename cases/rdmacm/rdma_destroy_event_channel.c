@@ -162,13 +162,5 @@ static void run(const void *r, struct rc_ctx *ctx)
 		rebinds(ctx, &ss);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_destroy_event_channel",
-	.conv = RC_CONV_VALUE,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_destroy_event_channel", RC_CONV_VALUE, "rdmacm",
+	       rows, run);

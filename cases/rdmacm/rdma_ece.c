@@ -315,17 +315,8 @@ static void run_get(const void *r, struct rc_ctx *ctx)
 	run_ece(r, ctx, false);
 }
 
-#define GROUP(var, name, table, fn)           \
-	static const struct rc_group var = {  \
-		.call = name,                 \
-		.conv = RC_CONV_M1_ERRNO,     \
-		.lib = "rdmacm",              \
-		.rows = table,                \
-		.row_size = sizeof(table[0]), \
-		.nrows = ARRAY_SIZE(table),   \
-		.run = fn,                    \
-	};                                    \
-	RC_GROUP(var)
+#define GROUP(var, name, table, fn) \
+	RC_TABLE_GROUP(var, name, RC_CONV_M1_ERRNO, "rdmacm", table, fn)
 
 GROUP(set_group, "rdma_set_local_ece", set_rows, run_set);
 GROUP(get_group, "rdma_get_remote_ece", get_rows, run_get);

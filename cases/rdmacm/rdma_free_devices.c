@@ -205,13 +205,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx, list, n);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_free_devices",
-	.conv = RC_CONV_VALUE,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_free_devices", RC_CONV_VALUE, "rdmacm", rows, run);

@@ -362,24 +362,8 @@ out:
 	cd_down(ctx, &d);
 }
 
-static const struct rc_group send_group = {
-	.call = "rdma_get_send_comp",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = send_rows,
-	.row_size = sizeof(send_rows[0]),
-	.nrows = ARRAY_SIZE(send_rows),
-	.run = run,
-};
-RC_GROUP(send_group);
+RC_TABLE_GROUP(send_group, "rdma_get_send_comp", RC_CONV_M1_ERRNO, "rdmacm",
+	       send_rows, run);
 
-static const struct rc_group recv_group = {
-	.call = "rdma_get_recv_comp",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = recv_rows,
-	.row_size = sizeof(recv_rows[0]),
-	.nrows = ARRAY_SIZE(recv_rows),
-	.run = run,
-};
-RC_GROUP(recv_group);
+RC_TABLE_GROUP(recv_group, "rdma_get_recv_comp", RC_CONV_M1_ERRNO, "rdmacm",
+	       recv_rows, run);

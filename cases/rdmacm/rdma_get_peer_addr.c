@@ -158,13 +158,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	cm_pair_close(ctx, &p);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_get_peer_addr",
-	.conv = RC_CONV_VALUE,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_get_peer_addr", RC_CONV_VALUE, "rdmacm", rows, run);

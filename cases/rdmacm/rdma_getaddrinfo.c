@@ -441,13 +441,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 }
 
-static const struct rc_group group = {
-	.call = "rdma_getaddrinfo",
-	.conv = RC_CONV_NEG,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_getaddrinfo", RC_CONV_NEG, "rdmacm", rows, run);

@@ -459,24 +459,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx, &group);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_join_multicast",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_join_multicast", RC_CONV_M1_ERRNO, "rdmacm", rows,
+	       run);
 
-static const struct rc_group ex_group = {
-	.call = "rdma_join_multicast_ex",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = ex_rows,
-	.row_size = sizeof(ex_rows[0]),
-	.nrows = ARRAY_SIZE(ex_rows),
-	.run = run,
-};
-RC_GROUP(ex_group);
+RC_TABLE_GROUP(ex_group, "rdma_join_multicast_ex", RC_CONV_M1_ERRNO, "rdmacm",
+	       ex_rows, run);

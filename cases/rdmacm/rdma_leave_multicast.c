@@ -370,13 +370,5 @@ out:
 		vres_close(&l.sender);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_leave_multicast",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_leave_multicast", RC_CONV_M1_ERRNO, "rdmacm", rows,
+	       run);

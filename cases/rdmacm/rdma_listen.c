@@ -202,13 +202,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	cm_pair_close(ctx, &p);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_listen",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_listen", RC_CONV_M1_ERRNO, "rdmacm", rows, run);

@@ -384,13 +384,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 		ctx->ops->rdma_destroy_event_channel(b);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_migrate_id",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_migrate_id", RC_CONV_M1_ERRNO, "rdmacm", rows, run);

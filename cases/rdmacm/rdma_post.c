@@ -550,17 +550,8 @@ out:
 	cd_down(ctx, &d);
 }
 
-#define GROUP(var, name, table)               \
-	static const struct rc_group var = {  \
-		.call = name,                 \
-		.conv = RC_CONV_M1_ERRNO,     \
-		.lib = "rdmacm",              \
-		.rows = table,                \
-		.row_size = sizeof(table[0]), \
-		.nrows = ARRAY_SIZE(table),   \
-		.run = run,                   \
-	};                                    \
-	RC_GROUP(var)
+#define GROUP(var, name, table) \
+	RC_TABLE_GROUP(var, name, RC_CONV_M1_ERRNO, "rdmacm", table, run)
 
 GROUP(send_group, "rdma_post_send", send_rows);
 GROUP(sendv_group, "rdma_post_sendv", sendv_rows);

@@ -253,13 +253,5 @@ out:
 	vres_close(&v);
 }
 
-static const struct rc_group group = {
-	.call = "rdma_post_ud_send",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "rdmacm",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "rdma_post_ud_send", RC_CONV_M1_ERRNO, "rdmacm", rows,
+	       run);

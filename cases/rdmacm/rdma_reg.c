@@ -264,17 +264,8 @@ static void run_write(const void *r, struct rc_ctx *ctx)
 	run_reg(r, ctx, ctx->ops->rdma_reg_write, "rdma_reg_write");
 }
 
-#define GROUP(var, name, table, fn)           \
-	static const struct rc_group var = {  \
-		.call = name,                 \
-		.conv = RC_CONV_NULL_ERRNO,   \
-		.lib = "rdmacm",              \
-		.rows = table,                \
-		.row_size = sizeof(table[0]), \
-		.nrows = ARRAY_SIZE(table),   \
-		.run = fn,                    \
-	};                                    \
-	RC_GROUP(var)
+#define GROUP(var, name, table, fn) \
+	RC_TABLE_GROUP(var, name, RC_CONV_NULL_ERRNO, "rdmacm", table, fn)
 
 GROUP(msgs_group, "rdma_reg_msgs", msgs_rows, run_msgs);
 GROUP(read_group, "rdma_reg_read", read_rows, run_read);

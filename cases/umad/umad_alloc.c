@@ -121,24 +121,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx);
 }
 
-static const struct rc_group group = {
-	.call = "umad_alloc",
-	.conv = RC_CONV_NULL_ERRNO,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_alloc", RC_CONV_NULL_ERRNO, "umad", rows, run);
 
-static const struct rc_group free_group = {
-	.call = "umad_free",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = free_rows,
-	.row_size = sizeof(free_rows[0]),
-	.nrows = ARRAY_SIZE(free_rows),
-	.run = run,
-};
-RC_GROUP(free_group);
+RC_TABLE_GROUP(free_group, "umad_free", RC_CONV_VALUE, "umad", free_rows, run);

@@ -497,36 +497,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx);
 }
 
-static const struct rc_group get_group = {
-	.call = "umad_get_ca_device_list",
-	.conv = RC_CONV_NULL_ERRNO,
-	.lib = "umad",
-	.rows = get_rows,
-	.row_size = sizeof(get_rows[0]),
-	.nrows = ARRAY_SIZE(get_rows),
-	.run = run,
-};
-RC_GROUP(get_group);
+RC_TABLE_GROUP(get_group, "umad_get_ca_device_list", RC_CONV_NULL_ERRNO, "umad",
+	       get_rows, run);
 
-static const struct rc_group free_group = {
-	.call = "umad_free_ca_device_list",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = free_rows,
-	.row_size = sizeof(free_rows[0]),
-	.nrows = ARRAY_SIZE(free_rows),
-	.run = run,
-};
-RC_GROUP(free_group);
+RC_TABLE_GROUP(free_group, "umad_free_ca_device_list", RC_CONV_VALUE, "umad",
+	       free_rows, run);
 
 /* "On error, non-zero value is returned": a plain value, 0 the success */
-static const struct rc_group sort_group = {
-	.call = "umad_sort_ca_device_list",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = sort_rows,
-	.row_size = sizeof(sort_rows[0]),
-	.nrows = ARRAY_SIZE(sort_rows),
-	.run = run,
-};
-RC_GROUP(sort_group);
+RC_TABLE_GROUP(sort_group, "umad_sort_ca_device_list", RC_CONV_VALUE, "umad",
+	       sort_rows, run);

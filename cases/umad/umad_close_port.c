@@ -101,13 +101,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx);
 }
 
-static const struct rc_group group = {
-	.call = "umad_close_port",
-	.conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_close_port", RC_CONV_NEG_ERRNO, "umad", rows, run);

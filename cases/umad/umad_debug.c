@@ -80,13 +80,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ctx->ops->umad_debug(row->level));
 }
 
-static const struct rc_group group = {
-	.call = "umad_debug",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_debug", RC_CONV_VALUE, "umad", rows, run);

@@ -331,24 +331,7 @@ static void shows_mad_header(const struct dump_row *row, struct rc_ctx *ctx,
 				 err);
 }
 
-static const struct rc_group group = {
-	.call = "umad_dump",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_dump", RC_CONV_VALUE, "umad", rows, run);
 
-static const struct rc_group addr_group = {
-	.call = "umad_addr_dump",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = addr_rows,
-	.row_size = sizeof(addr_rows[0]),
-	.nrows = ARRAY_SIZE(addr_rows),
-	.run = run,
-};
-RC_GROUP(addr_group);
+RC_TABLE_GROUP(addr_group, "umad_addr_dump", RC_CONV_VALUE, "umad", addr_rows,
+	       run);

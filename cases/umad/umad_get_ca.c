@@ -136,16 +136,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		rc_obs_violation(ctx->obs, "umad_release_ca returned %d", ret);
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_ca",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_ca", RC_CONV_NEG, "umad", rows, run);
 
 /* umad_release_ca(3): "umad_release_ca() should be called before the ca
  * structure is deallocated."; 0 on success. */
@@ -229,13 +220,5 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 				 heap_in_use(), before);
 }
 
-static const struct rc_group release_group = {
-	.call = "umad_release_ca",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = release_rows,
-	.row_size = sizeof(release_rows[0]),
-	.nrows = ARRAY_SIZE(release_rows),
-	.run = run_release,
-};
-RC_GROUP(release_group);
+RC_TABLE_GROUP(release_group, "umad_release_ca", RC_CONV_NEG, "umad",
+	       release_rows, run_release);

@@ -178,13 +178,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	rc_obs_out(ctx->obs, guids, (n < max ? n : max) * sizeof(guids[0]));
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_ca_portguids",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_ca_portguids", RC_CONV_NEG, "umad", rows, run);

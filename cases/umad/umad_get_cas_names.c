@@ -190,13 +190,5 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_cas_names",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_cas_names", RC_CONV_M1_ERRNO, "umad", rows,
+	       run);

@@ -151,13 +151,5 @@ static void run(const void *r, struct rc_ctx *ctx)
 	rc_obs_out(ctx->obs, path, strlen(path));
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_issm_path",
-	.conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_issm_path", RC_CONV_NEG_ERRNO, "umad", rows,
+	       run);

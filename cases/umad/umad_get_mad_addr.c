@@ -36,13 +36,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 			 "umad_get_mad_addr", get_mad_addr);
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_mad_addr",
-	.conv = RC_CONV_OFFSET,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_mad_addr", RC_CONV_OFFSET, "umad", rows, run);

@@ -52,16 +52,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 			 get_pkey);
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_pkey",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_pkey", RC_CONV_VALUE, "umad", rows, run);
 
 static const struct accessor_row open_rows[] = {
 	{ .c = { .id = "umad/get_pkey/after-open-port",
@@ -84,13 +75,5 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 			      get_pkey);
 }
 
-static const struct rc_group open_group = {
-	.call = "umad_get_pkey",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = open_rows,
-	.row_size = sizeof(open_rows[0]),
-	.nrows = ARRAY_SIZE(open_rows),
-	.run = run_open,
-};
-RC_GROUP(open_group);
+RC_TABLE_GROUP(open_group, "umad_get_pkey", RC_CONV_VALUE, "umad", open_rows,
+	       run_open);

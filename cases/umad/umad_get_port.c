@@ -187,16 +187,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 				 ret);
 }
 
-static const struct rc_group group = {
-	.call = "umad_get_port",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_get_port", RC_CONV_NEG, "umad", rows, run);
 
 /* umad_release_port(3): "umad_release_port() should be called before the
  * port structure can be deallocated."; 0 on success. */
@@ -240,13 +231,5 @@ static void run_release(const void *r, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ops->umad_release_port(&port));
 }
 
-static const struct rc_group release_group = {
-	.call = "umad_release_port",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = release_rows,
-	.row_size = sizeof(release_rows[0]),
-	.nrows = ARRAY_SIZE(release_rows),
-	.run = run_release,
-};
-RC_GROUP(release_group);
+RC_TABLE_GROUP(release_group, "umad_release_port", RC_CONV_NEG, "umad",
+	       release_rows, run_release);

@@ -88,24 +88,8 @@ static void run_done(const void *r, struct rc_ctx *ctx)
 		row->check(ctx);
 }
 
-static const struct rc_group init_group = {
-	.call = "umad_init",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = init_rows,
-	.row_size = sizeof(init_rows[0]),
-	.nrows = ARRAY_SIZE(init_rows),
-	.run = run_init,
-};
-RC_GROUP(init_group);
+RC_TABLE_GROUP(init_group, "umad_init", RC_CONV_VALUE, "umad", init_rows,
+	       run_init);
 
-static const struct rc_group done_group = {
-	.call = "umad_done",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = done_rows,
-	.row_size = sizeof(done_rows[0]),
-	.nrows = ARRAY_SIZE(done_rows),
-	.run = run_done,
-};
-RC_GROUP(done_group);
+RC_TABLE_GROUP(done_group, "umad_done", RC_CONV_VALUE, "umad", done_rows,
+	       run_done);

@@ -74,13 +74,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	rc_obs_out(ctx->obs, buf, sizeof(buf));
 }
 
-static const struct rc_group group = {
-	.call = "umad_set_addr_net",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_set_addr_net", RC_CONV_NEG, "umad", rows, run);

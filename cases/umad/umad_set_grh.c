@@ -126,13 +126,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	grh_row_run(r, ctx, ctx->ops->umad_set_grh, "umad_set_grh", true);
 }
 
-static const struct rc_group group = {
-	.call = "umad_set_grh",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_set_grh", RC_CONV_NEG, "umad", rows, run);

@@ -93,13 +93,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 		    false);
 }
 
-static const struct rc_group group = {
-	.call = "umad_set_grh_net",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_set_grh_net", RC_CONV_NEG, "umad", rows, run);

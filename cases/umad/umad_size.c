@@ -31,16 +31,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ctx->ops->umad_size());
 }
 
-static const struct rc_group group = {
-	.call = "umad_size",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_size", RC_CONV_VALUE, "umad", rows, run);
 
 /*
  * The same calls after umad_open_port(): libibumad switches its header
@@ -75,13 +66,5 @@ static void run_open(const void *r, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ctx->ops->umad_size());
 }
 
-static const struct rc_group open_group = {
-	.call = "umad_size",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = open_rows,
-	.row_size = sizeof(open_rows[0]),
-	.nrows = ARRAY_SIZE(open_rows),
-	.run = run_open,
-};
-RC_GROUP(open_group);
+RC_TABLE_GROUP(open_group, "umad_size", RC_CONV_VALUE, "umad", open_rows,
+	       run_open);

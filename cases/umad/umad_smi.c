@@ -333,36 +333,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 	row->check(row, ctx);
 }
 
-static const struct rc_group open_group = {
-	.call = "umad_open_smi_port",
-	.conv = RC_CONV_NEG_ERRNO,
-	.lib = "umad",
-	.rows = open_rows,
-	.row_size = sizeof(open_rows[0]),
-	.nrows = ARRAY_SIZE(open_rows),
-	.run = run,
-};
-RC_GROUP(open_group);
+RC_TABLE_GROUP(open_group, "umad_open_smi_port", RC_CONV_NEG_ERRNO, "umad",
+	       open_rows, run);
 
-static const struct rc_group pairs_group = {
-	.call = "umad_get_smi_gsi_pairs",
-	.conv = RC_CONV_NEG,
-	.lib = "umad",
-	.rows = pairs_rows,
-	.row_size = sizeof(pairs_rows[0]),
-	.nrows = ARRAY_SIZE(pairs_rows),
-	.run = run,
-};
-RC_GROUP(pairs_group);
+RC_TABLE_GROUP(pairs_group, "umad_get_smi_gsi_pairs", RC_CONV_NEG, "umad",
+	       pairs_rows, run);
 
 /* 0 found, 1 not found: a plain value */
-static const struct rc_group by_name_group = {
-	.call = "umad_get_smi_gsi_pair_by_ca_name",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = by_name_rows,
-	.row_size = sizeof(by_name_rows[0]),
-	.nrows = ARRAY_SIZE(by_name_rows),
-	.run = run,
-};
-RC_GROUP(by_name_group);
+RC_TABLE_GROUP(by_name_group, "umad_get_smi_gsi_pair_by_ca_name", RC_CONV_VALUE,
+	       "umad", by_name_rows, run);

@@ -45,13 +45,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	accessor_row_run(r, ctx, ctx->ops->umad_status, "umad_status", status);
 }
 
-static const struct rc_group group = {
-	.call = "umad_status",
-	.conv = RC_CONV_VALUE,
-	.lib = "umad",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "umad_status", RC_CONV_VALUE, "umad", rows, run);

@@ -681,16 +681,7 @@ static void run_call(const struct str_row *row, struct rc_ctx *ctx,
 		if (rc_need_call(ctx, ctx->ops->fn, #fn))                    \
 			run_call(r, ctx, var##_call);                        \
 	}                                                                    \
-	static const struct rc_group var = {                                 \
-		.call = #fn,                                                 \
-		.conv = RC_CONV_VALUE,                                       \
-		.lib = "umad",                                               \
-		.rows = table,                                               \
-		.row_size = sizeof(table[0]),                                \
-		.nrows = ARRAY_SIZE(table),                                  \
-		.run = var##_run,                                            \
-	};                                                                   \
-	RC_GROUP(var)
+	RC_TABLE_GROUP(var, #fn, RC_CONV_VALUE, "umad", table, var##_run)
 
 STR_GROUP(class_group, umad_class_str, class_rows, ops->umad_class_str(v));
 STR_GROUP(method_group, umad_method_str, method_rows,

@@ -365,24 +365,8 @@ out:
 	vres_close(&a);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_attach_mcast",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_attach_mcast", RC_CONV_ERRNO_RET, "verbs", rows,
+	       run);
 
-static const struct rc_group detach_group = {
-	.call = "ibv_detach_mcast",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = detach_rows,
-	.row_size = sizeof(detach_rows[0]),
-	.nrows = ARRAY_SIZE(detach_rows),
-	.run = run,
-};
-RC_GROUP(detach_group);
+RC_TABLE_GROUP(detach_group, "ibv_detach_mcast", RC_CONV_ERRNO_RET, "verbs",
+	       detach_rows, run);

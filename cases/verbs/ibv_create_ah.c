@@ -365,35 +365,10 @@ static void run(const void *rw, struct rc_ctx *ctx)
 	vres_close(&r);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_create_ah",
-	.conv = RC_CONV_NULL_ERRNO,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_create_ah", RC_CONV_NULL_ERRNO, "verbs", rows, run);
 
-static const struct rc_group destroy_group = {
-	.call = "ibv_destroy_ah",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = destroy_rows,
-	.row_size = sizeof(destroy_rows[0]),
-	.nrows = ARRAY_SIZE(destroy_rows),
-	.run = run,
-};
-RC_GROUP(destroy_group);
+RC_TABLE_GROUP(destroy_group, "ibv_destroy_ah", RC_CONV_ERRNO_RET, "verbs",
+	       destroy_rows, run);
 
-static const struct rc_group from_wc_group = {
-	.call = "ibv_create_ah_from_wc",
-	.conv = RC_CONV_NULL_ERRNO,
-	.lib = "verbs",
-	.rows = from_wc_rows,
-	.row_size = sizeof(from_wc_rows[0]),
-	.nrows = ARRAY_SIZE(from_wc_rows),
-	.run = run,
-};
-RC_GROUP(from_wc_group);
+RC_TABLE_GROUP(from_wc_group, "ibv_create_ah_from_wc", RC_CONV_NULL_ERRNO,
+	       "verbs", from_wc_rows, run);

@@ -432,24 +432,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	vs_down(ctx, &e);
 }
 
-static const struct rc_group get_group = {
-	.call = "ibv_get_async_event",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "verbs",
-	.rows = get_rows,
-	.row_size = sizeof(get_rows[0]),
-	.nrows = ARRAY_SIZE(get_rows),
-	.run = run,
-};
-RC_GROUP(get_group);
+RC_TABLE_GROUP(get_group, "ibv_get_async_event", RC_CONV_M1_ERRNO, "verbs",
+	       get_rows, run);
 
-static const struct rc_group ack_group = {
-	.call = "ibv_ack_async_event",
-	.conv = RC_CONV_VALUE,
-	.lib = "verbs",
-	.rows = ack_rows,
-	.row_size = sizeof(ack_rows[0]),
-	.nrows = ARRAY_SIZE(ack_rows),
-	.run = run,
-};
-RC_GROUP(ack_group);
+RC_TABLE_GROUP(ack_group, "ibv_ack_async_event", RC_CONV_VALUE, "verbs",
+	       ack_rows, run);

@@ -603,13 +603,5 @@ static void run(const void *rw, struct rc_ctx *ctx)
 	vres_close(&r);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_init_ah_from_wc",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_init_ah_from_wc", RC_CONV_M1_ERRNO, "verbs", rows,
+	       run);

@@ -244,13 +244,5 @@ static const struct vq_row rows[] = {
 	  .attrs = VQ_ENTRY },
 };
 
-static const struct rc_group group = {
-	.call = "ibv_modify_qp",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = vq_run_modify,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_modify_qp", RC_CONV_ERRNO_RET, "verbs", rows,
+	       vq_run_modify);

@@ -196,13 +196,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	vt_down(ctx, &t);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_poll_cq",
-	.conv = RC_CONV_NEG,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_poll_cq", RC_CONV_NEG, "verbs", rows, run);

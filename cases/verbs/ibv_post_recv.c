@@ -388,13 +388,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	vt_down(ctx, &t);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_post_recv",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_post_recv", RC_CONV_ERRNO_RET, "verbs", rows, run);

@@ -592,35 +592,11 @@ static void run_table(const void *rw, struct rc_ctx *ctx)
 		    "ibv_query_gid_table");
 }
 
-static const struct rc_group gid_group = {
-	.call = "ibv_query_gid",
-	.conv = RC_CONV_M1_ERRNO,
-	.lib = "verbs",
-	.rows = gid_rows,
-	.row_size = sizeof(gid_rows[0]),
-	.nrows = ARRAY_SIZE(gid_rows),
-	.run = run_gid,
-};
-RC_GROUP(gid_group);
+RC_TABLE_GROUP(gid_group, "ibv_query_gid", RC_CONV_M1_ERRNO, "verbs", gid_rows,
+	       run_gid);
 
-static const struct rc_group ex_group = {
-	.call = "ibv_query_gid_ex",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = ex_rows,
-	.row_size = sizeof(ex_rows[0]),
-	.nrows = ARRAY_SIZE(ex_rows),
-	.run = run_ex,
-};
-RC_GROUP(ex_group);
+RC_TABLE_GROUP(ex_group, "ibv_query_gid_ex", RC_CONV_ERRNO_RET, "verbs",
+	       ex_rows, run_ex);
 
-static const struct rc_group table_group = {
-	.call = "ibv_query_gid_table",
-	.conv = RC_CONV_NEG_ERRNO,
-	.lib = "verbs",
-	.rows = table_rows,
-	.row_size = sizeof(table_rows[0]),
-	.nrows = ARRAY_SIZE(table_rows),
-	.run = run_table,
-};
-RC_GROUP(table_group);
+RC_TABLE_GROUP(table_group, "ibv_query_gid_table", RC_CONV_NEG_ERRNO, "verbs",
+	       table_rows, run_table);

@@ -270,13 +270,5 @@ static void query_run(const void *r, struct rc_ctx *ctx)
 	vl_down(ctx, &l);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_query_qp",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = query_run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_query_qp", RC_CONV_ERRNO_RET, "verbs", rows,
+	       query_run);

@@ -183,13 +183,4 @@ static void run(const void *r, struct rc_ctx *ctx)
 	vs_down(ctx, &e);
 }
 
-static const struct rc_group group = {
-	.call = "ibv_query_srq",
-	.conv = RC_CONV_ERRNO_RET,
-	.lib = "verbs",
-	.rows = rows,
-	.row_size = sizeof(rows[0]),
-	.nrows = ARRAY_SIZE(rows),
-	.run = run,
-};
-RC_GROUP(group);
+RC_TABLE_GROUP(group, "ibv_query_srq", RC_CONV_ERRNO_RET, "verbs", rows, run);

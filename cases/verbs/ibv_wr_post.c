@@ -1506,17 +1506,7 @@ static void run_bind(const void *r, struct rc_ctx *ctx)
 	vt_down(ctx, &t);
 }
 
-#define GROUP(name, fn, c, rs, rn)            \
-	static const struct rc_group name = { \
-		.call = fn,                   \
-		.conv = c,                    \
-		.lib = "verbs",               \
-		.rows = rs,                   \
-		.row_size = sizeof(rs[0]),    \
-		.nrows = ARRAY_SIZE(rs),      \
-		.run = rn,                    \
-	};                                    \
-	RC_GROUP(name)
+#define GROUP(name, fn, c, rs, rn) RC_TABLE_GROUP(name, fn, c, "verbs", rs, rn)
 
 GROUP(start_group, "ibv_wr_start", RC_CONV_VALUE, start_rows, run);
 GROUP(complete_group, "ibv_wr_complete", RC_CONV_ERRNO_RET, complete_rows, run);

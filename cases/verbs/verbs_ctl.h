@@ -43,16 +43,7 @@ void vc_run(const struct vc_row *row, struct rc_ctx *ctx, const void *fn,
 	{                                                        \
 		vc_run(r, ctx, (const void *)ctx->ops->fn, #fn); \
 	}                                                        \
-	static const struct rc_group var##_group = {             \
-		.call = #fn,                                     \
-		.conv = cv,                                      \
-		.lib = "verbs",                                  \
-		.rows = table,                                   \
-		.row_size = sizeof(table[0]),                    \
-		.nrows = ARRAY_SIZE(table),                      \
-		.run = var##_run,                                \
-	};                                                       \
-	RC_GROUP(var##_group)
+	RC_TABLE_GROUP(var##_group, #fn, cv, "verbs", table, var##_run)
 
 /* The device's attributes through the implementation under test (set-up:
  * BROKEN when it fails). */

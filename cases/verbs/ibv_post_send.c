@@ -514,7 +514,7 @@ static void rdma_write(const struct send_row *row, struct rc_ctx *ctx,
 					.src_qp = -1,
 					.wc_flags = -1 }))
 		return;
-	if (!vt_same(ctx, "remote", vt_region(t, 2), vt_region(t, 0), LEN))
+	if (!vt_lands(ctx, t, "remote", vt_region(t, 2), vt_region(t, 0), LEN))
 		return;
 	if (!vt_quiet(ctx, t->rcq, &wc))
 		rc_obs_violation(ctx->obs,

@@ -802,7 +802,8 @@ static void landed(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t,
 		break;
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		if (vt_same(ctx, "remote", vt_region(t, 2), m->want, m->len) &&
+		if (vt_lands(ctx, t, "remote", vt_region(t, 2), m->want,
+			     m->len) &&
 		    op == IBV_WR_RDMA_WRITE)
 			nothing_at(ctx, t->rcq, "recv");
 		break;

@@ -527,7 +527,7 @@ bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 	for (i = 0; i < len; i++) {
 		if (g[i] != w[i]) {
 			rc_obs_violation(ctx->obs,
-					 "%s: byte %zu is %#04x, not %#04x "
+					 "%s: byte %zu is 0x%02x, not 0x%02x "
 					 "(of %zu)",
 					 what, i, g[i], w[i], len);
 			rc_obs_out(ctx->obs, got, len);
@@ -535,6 +535,23 @@ bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 		}
 	}
 	return true;
+}
+
+bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
+	      const void *got, const void *want, size_t len)
+{
+	const struct timespec pause = { .tv_nsec = 100 * 1000 };
+	double end = rc_now_ms() + rc_scaled_ms(ctx, VT_WAIT_MS);
+
+	/*
+	 * A UC requester's completion says the message left: UC has no
+	 * acknowledgement to tell when the responder wrote the bytes, so
+	 * their arrival is waited for. On RC the ACK came first: no wait.
+	 */
+	if (t->a->qp_type == IBV_QPT_UC)
+		while (memcmp(got, want, len) && rc_now_ms() < end)
+			nanosleep(&pause, NULL);
+	return vt_same(ctx, what, got, want, len);
 }
 
 uint8_t *vt_region(struct vt *t, int r)

@@ -128,6 +128,11 @@ bool vt_one_wc(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
  * first byte that differs, and @got as the output */
 bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 	     const void *want, size_t len);
+/* vt_same for the bytes an RDMA Write put at the responder (@got): on a
+ * UC QP, whose completion comes before they land, they are waited for up
+ * to VT_WAIT_MS */
+bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
+	      const void *got, const void *want, size_t len);
 uint8_t *vt_region(struct vt *t, int r);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "../../harness/rdmaconf.h"
 #include "../../harness/device.h"
+#include "../../harness/need.h"
 #include "../../cases/umad/umad_mad.h"
 #include "../../cases/verbs/verbs_res.h"
 
@@ -162,6 +163,11 @@ static void device(double slice)
 	struct ahwc a[RC_NIMPLS];
 	struct rt m[RC_NIMPLS];
 	void *st[RC_NIMPLS];
+	static const struct rc_case bench_case = {
+		.needs = RC_NEED_DEVICE | RC_NEED_UD | RC_NEED_UMAD,
+	};
+	char why[RC_REASON_MAX];
+	bool skip;
 	int i;
 
 	if (rc_device_find(NULL, &d)) {
@@ -171,8 +177,16 @@ static void device(double slice)
 	t.ca = d.name;
 	t.port = d.port;
 	t.link_layer = d.link_layer;
+	t.link = rc_device_link(&d);
+	t.umad = rc_device_umad(&d);
 	if (!rc_device_find_other(d.name, &peer))
 		t.peer = peer.name;
+	/* what the measured calls' set-up needs, as a row declares it */
+	ctx.needs = bench_case.needs;
+	if (!rc_needs_unmet(&bench_case, &t, &skip, why, sizeof(why))) {
+		printf("{\"error\": \"%s\"}\n", why);
+		return;
+	}
 	for (i = 0; i < RC_NIMPLS; i++) {
 		ctx.ops = rc_impl(i);
 		if (!vres_open(&ctx, &r[i], IBV_QPT_UD)) {

@@ -21,6 +21,13 @@
  * - IBV_QP_PATH_MIG_STATE, which that table allows RC and UC from RTR to
  *   RTS and RC from RTS to RTS, added with IBV_MIG_REARM: 0, and the
  *   query reads REARM back, not the MIGRATED a QP starts with (linux)
+ * - IBV_QP_RATE_LIMIT on an RC QP in RTS, which that table allows only
+ *   raw packet QPs: EINVAL, or EOPNOTSUPP from a driver that takes no
+ *   attribute beyond the standard ones (linux)
+ * - qp_state ERR in attr, the mask without IBV_QP_STATE: the QP stays
+ *   in RTS (documented: "according to the mask")
+ * - struct ibv_qp's state after a transition and after a refused one
+ *   (interpretation: verbs.h makes it public, no page names it)
  * - attr_mask 0 on a QP in INIT: 0, and the QP in INIT (documented: "0
  *   or the bitwise OR"; INIT to INIT allows it); on a QP in RTR, which
  *   has no RTR to RTR: an errno value (linux)
@@ -40,6 +47,9 @@
 #define DOC_INVALID                                                        \
 	"If any of the modify attributes or the modify mask are invalid, " \
 	"none of the attributes will be modified (including the QP state)."
+#define DOC_MODIFIES                                                            \
+	"ibv_modify_qp() modifies the attributes of QP qp with the attributes " \
+	"in attr according to the mask attr_mask."
 #define DOC_MASK                                                \
 	"The argument is either 0 or the bitwise OR of one or " \
 	"more of the following flags:"
@@ -188,11 +198,72 @@ static const struct vq_row rows[] = {
 	ADD(uc, rtr, rts, MAX_QP_RD_ATOMIC, "max-qp-rd-atomic"),
 	ADD(ud, rtr, rts, DEST_QPN, "dest-qpn"),
 	ADD(rc, rts, rts, QKEY, "qkey"),
+	{ .c = { .id = "verbs/modify_qp/rc-rts-to-rts-with-rate-limit",
+		 .doc = DOC_INVALID,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "RTS to RTS with IBV_QP_RATE_LIMIT, rate_limit "
+			 "0x1a2b3c: the kernel's qp_state_table allows it "
+			 "only to a raw packet QP: EINVAL where a driver "
+			 "checks that table, EOPNOTSUPP where it takes no "
+			 "attribute beyond IB_QP_ATTR_STANDARD_BITS (rxe); "
+			 "the QP as it was",
+		 .needs = NEEDS_rc,
+		 .contract = { RC_FAILS(EINVAL, EOPNOTSUPP) } },
+	  .type = IBV_QPT_RC,
+	  .from = IBV_QPS_RTS,
+	  .to = IBV_QPS_RTS,
+	  .attrs = VQ_REQUIRED,
+	  .add = IBV_QP_RATE_LIMIT },
 	/* an attribute the transition allows beside the required ones */
 	OPT(rc, rtr, rts, PATH_MIG_STATE, "path_mig_state", "path-mig-state"),
 	OPT(uc, rtr, rts, PATH_MIG_STATE, "path_mig_state", "path-mig-state"),
 	OPT(rc, rts, rts, PATH_MIG_STATE, "path_mig_state", "path-mig-state"),
 	/* the mask */
+	{ .c = { .id = "verbs/modify_qp/rc-rts-state-outside-the-mask",
+		 .doc = DOC_MODIFIES,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a QP in RTS, attr_mask IBV_QP_MIN_RNR_TIMER alone "
+			 "(RTS to RTS allows it) and qp_state ERR in attr: 0, "
+			 "min_rnr_timer set, and the QP still in RTS, as "
+			 "struct ibv_qp's state says",
+		 .needs = NEEDS_rc,
+		 .contract = { RC_RETURNS(0) } },
+	  .type = IBV_QPT_RC,
+	  .from = IBV_QPS_RTS,
+	  .to = IBV_QPS_RTS,
+	  .attrs = VQ_REQUIRED,
+	  .drop = IBV_QP_STATE,
+	  .add = IBV_QP_MIN_RNR_TIMER,
+	  .decoy_state = true,
+	  .state_field = true },
+	{ .c = { .id = "verbs/modify_qp/rc-qp-state-field-follows",
+		 .doc = DOC_MODIFIES,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "INIT to RTR: struct ibv_qp's state, which verbs.h "
+			 "gives the caller and the page does not name, reads "
+			 "RTR right after the call (read as the QP's state "
+			 "the library keeps)",
+		 .needs = NEEDS_rc,
+		 .contract = { RC_RETURNS(0) } },
+	  .type = IBV_QPT_RC,
+	  .from = IBV_QPS_INIT,
+	  .to = IBV_QPS_RTR,
+	  .attrs = VQ_REQUIRED,
+	  .state_field = true },
+	{ .c = { .id = "verbs/modify_qp/rc-qp-state-field-after-failure",
+		 .doc = DOC_INVALID,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "INIT to RTR without IBV_QP_DEST_QPN: an errno "
+			 "value, and struct ibv_qp's state still INIT (the "
+			 "state is none of the attributes modified)",
+		 .needs = NEEDS_rc,
+		 .contract = { RC_FAILS() } },
+	  .type = IBV_QPT_RC,
+	  .from = IBV_QPS_INIT,
+	  .to = IBV_QPS_RTR,
+	  .attrs = VQ_REQUIRED,
+	  .drop = IBV_QP_DEST_QPN,
+	  .state_field = true },
 	{ .c = { .id = "verbs/modify_qp/rc-init-mask-0",
 		 .doc = DOC_MASK,
 		 .basis = RC_BASIS_DOCUMENTED,

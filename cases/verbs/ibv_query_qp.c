@@ -16,10 +16,16 @@
  * - a QP the row makes with a context pointer, sq_sig_all 1 and inline
  *   data: init_attr gives back the pointer, sq_sig_all 1 and at least
  *   the inline data asked, attr.cap the same (documented)
+ * - INIT to RTR with ah_attr.sl and static_rate not 0: both read back
+ *   as set (documented)
+ * - every query's attr and init_attr poisoned (VQ_POISON) and followed by
+ *   a guard: what was set reads back as set, and nothing is written past
+ *   either struct
  * - the command file gone: an errno value (interpretation)
  * The state rows need an InfiniBand-transport device (iWARP QPs are
  * connected through rdma_cm); UD rows datagrams.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "verbs_ctl.h"
@@ -40,7 +46,12 @@
 
 #define NEEDS_STATES (VC_NEEDS | RC_NEED_CA)
 
-static vc_check after_create, after_rts, hint_state, as_created, severed;
+static vc_check after_create, after_rts, hint_state, as_created, severed,
+	sl_and_rate;
+
+/* what sl_and_rate sets: neither 0, the value vq_fill gives them */
+#define QC_SL 0xb
+#define QC_RATE IBV_RATE_40_GBPS
 
 /* what as_created asks for: a pointer of distinct bytes, inline data */
 #define QC_CONTEXT ((void *)0x5a4b3c2d1e0fUL)
@@ -54,7 +65,8 @@ static vc_check after_create, after_rts, hint_state, as_created, severed;
 		       .note = "a new " #T                                  \
 			       " QP: 0, qp_state RESET, init_attr's "       \
 			       "CQs, srq NULL, qp_type and caps (at least " \
-			       "8/8/1/1) as created",                       \
+			       "8/8/1/1) as created; qp_state and cap the " \
+			       "same on both implementations",              \
 		       .needs = nd,                                         \
 		       .contract = { RC_RETURNS(0) } },                     \
 		.check = after_create, .rung = VL_QP, .arg = IBV_QPT_##T    \
@@ -102,6 +114,17 @@ static const struct vc_row rows[] = {
 	  .check = as_created,
 	  .rung = VL_CQ,
 	  .arg = IBV_QPT_RC },
+	{ .c = { .id = "verbs/query_qp/av-sl-and-static-rate",
+		 .doc = DOC_VALID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP moved INIT to RTR with the table's "
+			 "attributes and ah_attr.sl 0xb, ah_attr.static_rate "
+			 "IBV_RATE_40_GBPS: both read back as set",
+		 .needs = NEEDS_STATES,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = sl_and_rate,
+	  .rung = VL_QP,
+	  .arg = IBV_QPT_RC },
 	{ .c = { .id = "verbs/query_qp/command-file-gone",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -112,6 +135,42 @@ static const struct vc_row rows[] = {
 	  .check = severed,
 	  .rung = VL_QP },
 };
+
+/*
+ * The out-structs as a caller's memory: poisoned (VQ_POISON), so a field
+ * the call does not write reads as no value it could have; each followed
+ * by a guard the call must not write, struct ibv_qp_attr and struct
+ * ibv_qp_init_attr being exactly what the page gives it.
+ */
+struct qout {
+	struct ibv_qp_attr a;
+	uint8_t a_guard[8];
+	struct ibv_qp_init_attr i;
+	uint8_t i_guard[8];
+};
+
+/* ibv_query_qp of @qp into @o, observed: its return value, or -1 when it
+ * wrote past either struct */
+static int query(struct rc_ctx *ctx, struct ibv_qp *qp, int mask,
+		 struct qout *o)
+{
+	static const uint8_t guard[8] = { VQ_POISON, VQ_POISON, VQ_POISON,
+					  VQ_POISON, VQ_POISON, VQ_POISON,
+					  VQ_POISON, VQ_POISON };
+	int ret;
+
+	memset(o, VQ_POISON, sizeof(*o));
+	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_qp(qp, &o->a, mask, &o->i));
+	if (memcmp(o->a_guard, guard, sizeof(guard)) ||
+	    memcmp(o->i_guard, guard, sizeof(guard))) {
+		rc_obs_violation(ctx->obs, "wrote past struct ibv_qp_%s",
+				 memcmp(o->a_guard, guard, sizeof(guard)) ?
+					 "attr" :
+					 "init_attr");
+		return -1;
+	}
+	return ret;
+}
 
 /* the ladder's QP is made with vl.qp_type: the rows' */
 static bool typed(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
@@ -128,19 +187,21 @@ static bool typed(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 static void after_create(const struct vc_row *row, struct rc_ctx *ctx,
 			 struct vl *l)
 {
+	struct qout o;
 	struct ibv_qp_init_attr qi;
-	struct ibv_qp_attr qa;
-	int ret;
+	struct ibv_qp_attr qa, shown = { .qp_state = 0 };
 
-	if (!typed(row, ctx, l))
+	if (!typed(row, ctx, l) ||
+	    query(ctx, l->qp, IBV_QP_STATE | IBV_QP_CAP, &o))
 		return;
-	memset(&qa, 0, sizeof(qa));
-	memset(&qi, 0, sizeof(qi));
-	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_qp(
-				l->qp, &qa, IBV_QP_STATE | IBV_QP_CAP, &qi));
-	if (ret)
-		return;
-	rc_obs_out(ctx->obs, &qa, sizeof(qa));
+	qa = o.a;
+	qi = o.i;
+	/* what the two implementations must agree on: the attributes a
+	 * new QP has ("valid if they have been set"; the others, and the
+	 * padding, may keep what the caller's buffer held) */
+	shown.qp_state = qa.qp_state;
+	shown.cap = qa.cap;
+	rc_obs_out(ctx->obs, &shown, sizeof(shown));
 	if (qa.qp_state != IBV_QPS_RESET)
 		rc_obs_violation(ctx->obs, "qp_state %d, not RESET",
 				 qa.qp_state);
@@ -166,35 +227,25 @@ static void after_rts(const struct vc_row *row, struct rc_ctx *ctx,
 	enum ibv_qp_type t = row->arg;
 	int mask = IBV_QP_STATE | vq_entry(t, IBV_QPS_INIT) |
 		   vq_entry(t, IBV_QPS_RTR) | vq_entry(t, IBV_QPS_RTS);
-	struct ibv_qp_attr want, got;
-	struct ibv_qp_init_attr qi;
-	int ret;
+	struct ibv_qp_attr want;
+	struct qout o;
 
-	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_RTS))
-		return;
-	memset(&got, 0, sizeof(got));
-	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_qp(l->qp, &got, mask, &qi));
-	if (ret)
+	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_RTS) ||
+	    query(ctx, l->qp, mask, &o))
 		return;
 	vq_fill(ctx, &want, mask, IBV_QPS_RTS);
-	vq_check_attrs(ctx, &want, &got, mask);
+	vq_check_attrs(ctx, &want, &o.a, mask);
 }
 
 static void hint_state(const struct vc_row *row, struct rc_ctx *ctx,
 		       struct vl *l)
 {
-	struct ibv_qp_init_attr qi;
-	struct ibv_qp_attr got;
-	int ret;
+	struct qout o;
 
-	if (!vq_walk(ctx, l, IBV_QPS_RTR))
-		return;
-	memset(&got, 0, sizeof(got));
-	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_qp(l->qp, &got, IBV_QP_STATE,
-						     &qi));
-	if (!ret && got.qp_state != IBV_QPS_RTR)
+	if (vq_walk(ctx, l, IBV_QPS_RTR) &&
+	    !query(ctx, l->qp, IBV_QP_STATE, &o) && o.a.qp_state != IBV_QPS_RTR)
 		rc_obs_violation(ctx->obs, "qp_state %d, not RTR",
-				 got.qp_state);
+				 o.a.qp_state);
 }
 
 static void as_created(const struct vc_row *row, struct rc_ctx *ctx,
@@ -210,10 +261,10 @@ static void as_created(const struct vc_row *row, struct rc_ctx *ctx,
 						.max_inline_data = QC_INLINE },
 				       .qp_type = IBV_QPT_RC,
 				       .sq_sig_all = 1 };
-	struct ibv_qp_init_attr qi;
-	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr *qi;
+	struct ibv_qp_attr *qa;
 	struct ibv_qp *qp;
-	int ret;
+	struct qout o;
 
 	qp = ctx->ops->ibv_create_qp(l->pd, &ia);
 	if (!qp) {
@@ -222,28 +273,51 @@ static void as_created(const struct vc_row *row, struct rc_ctx *ctx,
 			     QC_INLINE);
 		return;
 	}
-	memset(&qa, 0, sizeof(qa));
-	memset(&qi, 0, sizeof(qi));
-	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_qp(qp, &qa, IBV_QP_CAP, &qi));
-	if (ret)
+	if (query(ctx, qp, IBV_QP_CAP, &o))
 		goto out;
-	if (qi.qp_context != QC_CONTEXT)
+	qa = &o.a;
+	qi = &o.i;
+	if (qi->qp_context != QC_CONTEXT)
 		rc_obs_violation(ctx->obs, "init_attr.qp_context %p, not %p",
-				 qi.qp_context, QC_CONTEXT);
-	else if (qi.sq_sig_all != 1 || qi.srq)
+				 qi->qp_context, QC_CONTEXT);
+	else if (qi->sq_sig_all != 1 || qi->srq)
 		rc_obs_violation(ctx->obs, "init_attr.sq_sig_all %d, srq %p",
-				 qi.sq_sig_all, (void *)qi.srq);
-	else if (qi.cap.max_inline_data < QC_INLINE ||
-		 qa.cap.max_inline_data < QC_INLINE)
+				 qi->sq_sig_all, (void *)qi->srq);
+	else if (qi->cap.max_inline_data < QC_INLINE ||
+		 qa->cap.max_inline_data < QC_INLINE)
 		rc_obs_violation(ctx->obs,
 				 "max_inline_data %u (init_attr), %u (attr), "
 				 "asked %d",
-				 qi.cap.max_inline_data, qa.cap.max_inline_data,
-				 QC_INLINE);
+				 qi->cap.max_inline_data,
+				 qa->cap.max_inline_data, QC_INLINE);
 out:
 	if (ctx->ops->ibv_destroy_qp(qp))
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "ibv_destroy_qp (clean-up): %m");
+}
+
+static void sl_and_rate(const struct vc_row *row, struct rc_ctx *ctx,
+			struct vl *l)
+{
+	int mask = IBV_QP_STATE | vq_entry(IBV_QPT_RC, IBV_QPS_RTR);
+	struct ibv_qp_attr a;
+	struct qout o;
+
+	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_INIT))
+		return;
+	vq_fill(ctx, &a, mask, IBV_QPS_RTR);
+	a.ah_attr.sl = QC_SL;
+	a.ah_attr.static_rate = QC_RATE;
+	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
+	if (errno) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_modify_qp INIT to RTR with sl %#x and "
+			     "static_rate %d (set-up): %m",
+			     QC_SL, QC_RATE);
+		return;
+	}
+	if (!query(ctx, l->qp, mask, &o))
+		vq_check_attrs(ctx, &a, &o.a, mask);
 }
 
 static void severed(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)

@@ -76,6 +76,7 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
 	a->rnr_retry = VQ_RNR_RETRY;
 	/* not IBV_MIG_MIGRATED, what a QP starts with */
 	a->path_mig_state = IBV_MIG_REARM;
+	a->rate_limit = VQ_RATE_LIMIT;
 	if (mask & IBV_QP_AV) {
 		/* the port's own IPv6 GID, both ends: a loopback (RoCE
 		 * addresses by GID; InfiniBand reads the GRH as extra) */
@@ -84,7 +85,7 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
 				  a->ah_attr.grh.dgid.raw);
 		a->ah_attr.is_global = idx >= 0;
 		a->ah_attr.grh.sgid_index = idx >= 0 ? idx : 0;
-		a->ah_attr.grh.hop_limit = 1;
+		a->ah_attr.grh.hop_limit = VQ_HOP_LIMIT;
 		a->ah_attr.grh.traffic_class = VQ_TRAFFIC_CLASS;
 		a->ah_attr.grh.flow_label = VQ_FLOW_LABEL;
 	}
@@ -167,8 +168,8 @@ bool vq_query(struct rc_ctx *ctx, struct ibv_qp *qp, struct ibv_qp_attr *a,
 	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_query_qp,
 			  "ibv_query_qp"))
 		return false;
-	memset(a, 0, sizeof(*a));
-	memset(init, 0, sizeof(*init));
+	memset(a, VQ_POISON, sizeof(*a));
+	memset(init, VQ_POISON, sizeof(*init));
 	errno = ctx->ops->ibv_query_qp(qp, a, all, init);
 	if (!errno)
 		return true;
@@ -191,6 +192,13 @@ static void differs(struct diff *d, const char *field, unsigned long long want,
 			   got, want);
 	if (d->len > sizeof(d->buf) - 1)
 		d->len = sizeof(d->buf) - 1;
+}
+
+/* fe80::/10: the kernel resolves a RoCE route, and sets its hop limit in
+ * the AV, only for a GID that is not link-local (ib_resolve_eth_dmac) */
+static bool link_local(const uint8_t *gid)
+{
+	return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
 }
 
 void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
@@ -249,6 +257,18 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 		if (memcmp(w->ah_attr.grh.dgid.raw, g->ah_attr.grh.dgid.raw,
 			   16))
 			differs(&d, "ah_attr.grh.dgid", 1, 0);
+		if (link_local(w->ah_attr.grh.dgid.raw))
+			differs(&d, "ah_attr.grh.hop_limit",
+				w->ah_attr.grh.hop_limit,
+				g->ah_attr.grh.hop_limit);
+		/* set too, to vq_fill's 0: what no implementation may leave
+		 * as the caller's buffer had it */
+		differs(&d, "ah_attr.dlid", w->ah_attr.dlid, g->ah_attr.dlid);
+		differs(&d, "ah_attr.sl", w->ah_attr.sl, g->ah_attr.sl);
+		differs(&d, "ah_attr.src_path_bits", w->ah_attr.src_path_bits,
+			g->ah_attr.src_path_bits);
+		differs(&d, "ah_attr.static_rate", w->ah_attr.static_rate,
+			g->ah_attr.static_rate);
 	}
 	if (d.len)
 		rc_obs_violation(ctx->obs, "%s", d.buf);
@@ -262,6 +282,15 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 	 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MAX_QP_RD_ATOMIC |                 \
 	 IBV_QP_MIN_RNR_TIMER | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |            \
 	 IBV_QP_RNR_RETRY | IBV_QP_PATH_MIG_STATE | IBV_QP_AV)
+
+/* struct ibv_qp's state, which <infiniband/verbs.h> gives the caller */
+static void state_field(struct rc_ctx *ctx, const struct ibv_qp *qp,
+			enum ibv_qp_state want)
+{
+	if (qp->state != want)
+		rc_obs_violation(ctx->obs, "struct ibv_qp's state %s, not %s",
+				 vq_state_name(qp->state), vq_state_name(want));
+}
 
 void vq_run_modify(const void *r, struct rc_ctx *ctx)
 {
@@ -289,7 +318,14 @@ void vq_run_modify(const void *r, struct rc_ctx *ctx)
 		mask |= IBV_QP_CUR_STATE;
 		a.cur_qp_state = IBV_QPS_SQE;
 	}
+	if (row->decoy_state)
+		a.qp_state = IBV_QPS_ERR;
 	RC_OBSERVE(ctx, ret = ctx->ops->ibv_modify_qp(l.qp, &a, mask));
+	/* before the query, which an implementation may take the state
+	 * from too */
+	if (row->state_field)
+		state_field(ctx, l.qp,
+			    !ret && (mask & IBV_QP_STATE) ? row->to : at);
 	if (!vq_query(ctx, l.qp, &after, &init))
 		goto out;
 	if (!ret) {

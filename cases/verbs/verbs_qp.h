@@ -27,6 +27,11 @@
 #define VQ_RNR_RETRY 5
 #define VQ_TRAFFIC_CLASS 0x28
 #define VQ_FLOW_LABEL 0x3c2d1u
+#define VQ_HOP_LIMIT 0x2d
+#define VQ_RATE_LIMIT 0x1a2b3cu
+/* what a query's out-structs hold before the call: a field it does not
+ * write reads as this, never as the 0 that was set */
+#define VQ_POISON 0xa5
 
 /*
  * The attributes the kernel's qp_state_table (drivers/infiniband/core/
@@ -48,13 +53,14 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
  * ERR from INIT.
  * BROKEN, naming the transition, when it is refused. */
 bool vq_walk(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state state);
-/* Query @qp (every attribute); BROKEN when the query fails. */
+/* Query @qp (every attribute) into @a and @init filled with VQ_POISON;
+ * BROKEN when the query fails. */
 bool vq_query(struct rc_ctx *ctx, struct ibv_qp *qp, struct ibv_qp_attr *a,
 	      struct ibv_qp_init_attr *init);
 /* Compare what @got reads back with what @want set, for every attribute
  * of @mask and the state; a violation per field that differs.  The AV's
- * hop_limit is not compared: on RoCE the kernel sets the route's
- * (ib_resolve_eth_dmac). */
+ * hop_limit is compared only for a link-local dgid: for another, on RoCE,
+ * the kernel sets the route's (ib_resolve_eth_dmac). */
 void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *want,
 		    const struct ibv_qp_attr *got, int mask);
 /* "RESET", "INIT" ... */
@@ -72,7 +78,8 @@ enum vq_attrs {
  * walked to RTS and the call says IBV_QP_CUR_STATE with cur_qp_state
  * SQE ("Assume this is the current QP state"): no call puts a QP in SQE.
  * After the call a query reads back the state and every attribute set;
- * after a failure, every attribute as it was before.
+ * after a failure, every attribute as it was before.  @decoy_state and
+ * @state_field as their comments say.
  */
 struct vq_row {
 	struct rc_case c;
@@ -81,6 +88,12 @@ struct vq_row {
 	enum vq_attrs attrs;
 	int drop, add;
 	bool cur_sqe;
+	/* qp_state ERR in attr though the mask lacks IBV_QP_STATE: a value
+	 * the call must not act on */
+	bool decoy_state;
+	/* struct ibv_qp's state right after the call: the state it moved the
+	 * QP to, or after a failure the one it was in */
+	bool state_field;
 };
 
 void vq_run_modify(const void *row, struct rc_ctx *ctx);

@@ -233,6 +233,13 @@ enum rc_cli_result rc_cli_parse(int argc, char **argv, struct rc_opts *o,
 					    "from 1 to %d, not '%.64s'",
 					    RC_MAX_JOBS, optarg);
 			break;
+		case RC_OPT_SAMPLE:
+			if (!number(optarg, 1000000, &o->sample) || !o->sample)
+				return fail(err, errlen,
+					    "--sample takes a number from 1, "
+					    "not '%.64s'",
+					    optarg);
+			break;
 		case RC_OPT_HELP:
 			return RC_CLI_HELP;
 		default:
@@ -484,6 +491,16 @@ void rc_cli_vocab_json(struct rc_str *b)
 		rc_str_printf(b, "}");
 	}
 	rc_str_printf(b, "]");
+}
+
+bool rc_cli_row_selected(const struct rc_opts *o, const struct rc_group *g,
+			 size_t r)
+{
+	/* every other row, from the first: a table's rows come in families
+	 * (each value, then its failures), so a sample touches each */
+	if (o->sample && (r % 2 || r / 2 >= o->sample))
+		return false;
+	return rc_cli_selected(RC_ROW(g, r)->id, o->filter);
 }
 
 bool rc_cli_selected(const char *id, const char *filter)

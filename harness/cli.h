@@ -62,6 +62,9 @@ enum rc_opt_role { RC_ROLE_PLAIN, RC_ROLE_LAUNCHER, RC_ROLE_WRITES };
 	X(FILTER, "filter", 'f', "GLOB[,GLOB...]", ON(LIST) | RUNS | ON(GATE), \
 	  "@cases", PLAIN,                                                     \
 	  "the cases whose ids match one of the globs (fnmatch(3))")           \
+	X(SAMPLE, "sample", 0, "N", ON(LIST) | RUNS, NULL, PLAIN,              \
+	  "of each table of rows, at most N: its 1st, 3rd, 5th ... "           \
+	  "(make check's quick tier)")                                         \
 	X(JSON, "json", 0, "FILE", ON(LIST) | ON(RUN), "@file", WRITES,        \
 	  "write the results (list: the rows; '-' is stdout)")                 \
 	X(JUNIT, "junit", 0, "FILE", ON(RUN), "@file", WRITES,                 \
@@ -135,6 +138,7 @@ struct rc_opts {
 	const char *rdma_core; /* an rdma-core build tree to test */
 	unsigned int watchdog_ms;
 	unsigned int jobs; /* rows in flight at once; 0: as many as fit */
+	unsigned int sample; /* rows of each table at most; 0: all */
 };
 
 enum rc_cli_result { RC_CLI_LIST, RC_CLI_RUN, RC_CLI_HELP, RC_CLI_USAGE };
@@ -169,6 +173,11 @@ void rc_cli_vocab_json(struct rc_str *b);
 
 /* Does case @id match @filter (GLOB[,GLOB...]; NULL matches all)? */
 bool rc_cli_selected(const char *id, const char *filter);
+struct rc_group;
+/* Is row @r of @g selected by @o's --filter and --sample?  The one place
+ * that says which rows a command takes. */
+bool rc_cli_row_selected(const struct rc_opts *o, const struct rc_group *g,
+			 size_t r);
 
 /* "LID:PORT_GUID" (RDMACONF_REMOTE): a unicast LID, a hex GUID. */
 bool rc_cli_remote(const char *s, uint16_t *lid, uint64_t *guid);

@@ -48,7 +48,7 @@ static int cmd_list(const struct rc_opts *o)
 	size_t i;
 	int bad;
 
-	if (!rc_count_selected(o->filter)) {
+	if (!rc_count_selected(o)) {
 		fprintf(stderr, "rdmaconf: --filter '%.64s' selects no case\n",
 			o->filter);
 		return RC_EXIT_USAGE;
@@ -60,7 +60,7 @@ static int cmd_list(const struct rc_opts *o)
 	for_each_row (gp, i) {
 		const struct rc_case *c = RC_ROW(*gp, i);
 
-		if (!rc_cli_selected(c->id, o->filter))
+		if (!rc_cli_row_selected(o, *gp, i))
 			continue;
 		if (!json) {
 			fprintf(f, "%s\n", c->id);
@@ -147,13 +147,14 @@ int main(int argc, char **argv)
 			.filter = o.filter ? NULL :
 					     rc_target_filter(RC_TARGET_IBSIM)
 		};
+		struct rc_opts sel = o;
 		char lanes[16];
 
 		/* a fabric per row in flight (ci/ibsim-run) */
+		if (!sel.filter)
+			sel.filter = l.filter;
 		snprintf(lanes, sizeof(lanes), "%u",
-			 rc_sched_lanes(o.jobs, rc_count_selected(
-							o.filter ? o.filter :
-								   l.filter)));
+			 rc_sched_lanes(o.jobs, rc_count_selected(&sel)));
 		setenv("RDMACONF_IBSIM_LANES", lanes, 1);
 		return rc_exec_launcher(&l, argc, argv);
 	}

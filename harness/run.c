@@ -471,14 +471,14 @@ static int emit_ready(struct run_out *w)
 	return 0;
 }
 
-unsigned int rc_count_selected(const char *filter)
+unsigned int rc_count_selected(const struct rc_opts *o)
 {
 	const struct rc_group *const *gp;
 	unsigned int n = 0;
 	size_t r;
 
 	for_each_row (gp, r)
-		n += rc_cli_selected(RC_ROW(*gp, r)->id, filter);
+		n += rc_cli_row_selected(o, *gp, r);
 	return n;
 }
 
@@ -488,7 +488,7 @@ static struct run_row *select_rows(const struct rc_opts *o,
 {
 	const struct rc_group *const *gp;
 	struct run_row *rows;
-	size_t r, total = rc_count_selected(o->filter);
+	size_t r, total = rc_count_selected(o);
 
 	rows = calloc(total ? total : 1, sizeof(*rows));
 	*n = 0;
@@ -497,7 +497,7 @@ static struct run_row *select_rows(const struct rc_opts *o,
 	for_each_row (gp, r) {
 		const struct rc_case *c = RC_ROW(*gp, r);
 
-		if (!rc_cli_selected(c->id, o->filter))
+		if (!rc_cli_row_selected(o, *gp, r))
 			continue;
 		rows[*n].g = *gp;
 		rows[*n].c = c;

@@ -12,7 +12,7 @@
 		for (r = 0; r < (*gp)->nrows; r++)
 
 /* How many rows @filter selects (NULL: all). */
-unsigned int rc_count_selected(const char *filter);
+unsigned int rc_count_selected(const struct rc_opts *o);
 /* rdmaconf run, on this host (the launchers, launch.h, come first) */
 int rc_cmd_run(const struct rc_opts *o);
 /* rdmaconf __case ID IMPL FD: one row in a process of its own */

@@ -1,8 +1,15 @@
-"""Rows in parallel decide every row as rows one at a time do: the suite
-with the default pool and with --jobs 1, in one boot of the rxe VM."""
+"""Every row on rxe, the slow tier's: the whole suite as recorded, gated
+against the baseline, and deciding every row in parallel as rows one at
+a time do (the default pool and --jobs 1), in one boot of the rxe VM.
+make check runs a sample of it (test_rxe_vm)."""
+import os
+import subprocess
+
 import pytest
 
-from conftest import load_results, suite_run
+from conftest import RDMACONF, ROOT, host_has_device, load_results, \
+    recorded_changes, suite_run
+from test_rxe_vm import device_rows_conform
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow]
 
@@ -45,3 +52,31 @@ def test_serial_and_parallel_runs_give_the_same_verdicts(vm_session):
     assert vm_session["suite-serial"].out.startswith("KTAP version 1")
     assert "; jobs 1" in vm_session["suite-serial"].out
     assert "; jobs 1" not in vm_session["suite"].out
+
+
+@pytest.fixture(scope="module")
+def full_run(vm_session):
+    step = vm_session["suite"]
+    return step, load_results(step)
+
+
+def test_every_device_row_ran_and_conforms(full_run):
+    device_rows_conform(*full_run)
+
+
+@pytest.mark.skipif(host_has_device(), reason="recorded on the rxe VM")
+def test_every_verdict_as_recorded(full_run):
+    """Every row's verdicts, agreement and ok as the recorded run on rxe
+    had them."""
+    assert recorded_changes("rxe", full_run[1]) == []
+
+
+def test_gate_against_the_baseline_in_the_tree(full_run):
+    """The rxe run gated against Debian's rdma-core 44 baseline."""
+    _, data = full_run
+    if host_has_device():
+        pytest.skip("the baseline is of rxe in the VM; this host has a device")
+    base = os.path.join(ROOT, "cases", "baselines", "rxe-rdma-core-44.json")
+    p = subprocess.run([RDMACONF, "gate", "--baseline", base, data["_path"]],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout[-4000:]

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../harness/cli.h"
+#include "../../harness/rdmaconf.h"
 
 /* rc_cli_parse on "rdmaconf" and @args (NULL-terminated) */
 static enum rc_cli_result parse_args(struct rc_opts *o, char *err,
@@ -77,6 +78,36 @@ Test(cli, comma_separated_globs)
 	cr_assert(!rc_cli_selected("umad/send/x", "verbs/*,umad/recv/*"));
 	cr_assert(!rc_cli_selected("umad/send/x", ""));
 	cr_assert(rc_cli_selected("umad/send/x", ",umad/*"));
+}
+
+Test(cli, sample_takes_every_other_row_up_to_n)
+{
+	static const struct rc_case rows[] = {
+		{ .id = "t/a/0" }, { .id = "t/a/1" }, { .id = "t/a/2" },
+		{ .id = "t/a/3" }, { .id = "t/a/4" }, { .id = "t/a/5" },
+	};
+	const struct rc_group g = { .rows = rows,
+				    .row_size = sizeof(rows[0]),
+				    .nrows = 6 };
+	struct rc_opts o = { .sample = 2 };
+	char err[256];
+	size_t r, n = 0;
+
+	for (r = 0; r < g.nrows; r++)
+		n += rc_cli_row_selected(&o, &g, r);
+	cr_assert_eq(n, 2);
+	cr_assert(rc_cli_row_selected(&o, &g, 0));
+	cr_assert(rc_cli_row_selected(&o, &g, 2));
+	cr_assert(!rc_cli_row_selected(&o, &g, 4), "beyond N");
+	cr_assert(!rc_cli_row_selected(&o, &g, 1));
+	o.filter = "t/a/2";
+	cr_assert(!rc_cli_row_selected(&o, &g, 0), "the filter too");
+	cr_assert(rc_cli_row_selected(&o, &g, 2));
+	o = (struct rc_opts){ 0 };
+	cr_assert(rc_cli_row_selected(&o, &g, 5), "no --sample: every row");
+	cr_assert_eq(PARSE(&o, err, "run", "--sample", "0"), RC_CLI_USAGE);
+	cr_assert_eq(PARSE(&o, err, "list", "--sample", "3"), RC_CLI_LIST);
+	cr_assert_eq(o.sample, 3);
 }
 
 Test(cli, remote_node)

@@ -752,22 +752,8 @@ static void landed(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t,
 	uint32_t g = ud ? GRH : 0;
 	uint64_t remote, local;
 
-	if (recv &&
-	    !vt_one_wc(ctx, t->rcq, "recv",
-		       &(struct vt_wc){
-			       .wr_id = 2,
-			       .opcode = op == IBV_WR_RDMA_WRITE_WITH_IMM ?
-						 IBV_WC_RECV_RDMA_WITH_IMM :
-						 IBV_WC_RECV,
-			       .byte_len = g + m->len,
-			       .qp_num = t->b->qp_num,
-			       .src_qp = ud ? (int64_t)t->a->qp_num : -1,
-			       .wc_flags = (imm ? IBV_WC_WITH_IMM : 0) |
-					   (ud ? IBV_WC_GRH : 0),
-			       .ud = ud,
-			       .imm = imm,
-			       .imm_data = htobe32(IMM) }))
-		return;
+	/* the send's first: one in error means no receive will come, and
+	 * the wait for it would last VT_WAIT_MS */
 	if (!vt_one_wc(
 		    ctx, t->scq, "send",
 		    &(struct vt_wc){
@@ -784,6 +770,22 @@ static void landed(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t,
 			    .qp_num = t->a->qp_num,
 			    .src_qp = -1,
 			    .wc_flags = -1 }))
+		return;
+	if (recv &&
+	    !vt_one_wc(ctx, t->rcq, "recv",
+		       &(struct vt_wc){
+			       .wr_id = 2,
+			       .opcode = op == IBV_WR_RDMA_WRITE_WITH_IMM ?
+						 IBV_WC_RECV_RDMA_WITH_IMM :
+						 IBV_WC_RECV,
+			       .byte_len = g + m->len,
+			       .qp_num = t->b->qp_num,
+			       .src_qp = ud ? (int64_t)t->a->qp_num : -1,
+			       .wc_flags = (imm ? IBV_WC_WITH_IMM : 0) |
+					   (ud ? IBV_WC_GRH : 0),
+			       .ud = ud,
+			       .imm = imm,
+			       .imm_data = htobe32(IMM) }))
 		return;
 	if (m->got) {
 		uint32_t i, off = 0;

@@ -203,11 +203,12 @@ unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests
 
 # The end-to-end tests in two tiers.  make check: the unit tests, the
-# harness on the host, the whole suite, the bug shims and the drop-in
-# clients in one boot of the rxe VM, the umad suite on ibsim.  make
-# check-slow (CI runs both): other Debian suites and kernels, the package
-# and autopkgtest, the Slurm fleet, the serial run, the mutation sample,
-# and the failure paths that wait out their deadlines.
+# harness on the host, a sample of the suite (rdmaconf run --sample), the
+# bug shims and the drop-in clients in one boot of the rxe VM, the umad
+# suite on ibsim.  make check-slow (CI runs both): the whole suite, other
+# Debian suites and kernels, the package and autopkgtest, the Slurm
+# fleet, the serial run, the mutation sample, and the failure paths that
+# wait out their deadlines.
 E2E_SELECT ?= -m "not slow"
 E2E_RUN = RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)/shims \
 	RDMACONF_MUTANTS=$(CURDIR)/$(BUILD)/mutants.so \

@@ -18,10 +18,15 @@
  *   the inline data asked, attr.cap the same (documented)
  * - INIT to RTR with ah_attr.sl and static_rate not 0: both read back
  *   as set (documented)
+ * - INIT to RTR to the port's link-local GID with hop_limit 0x2d: it
+ *   reads back (documented)
+ * - RTR to RTS with IBV_QP_PATH_MIG_STATE REARM: REARM reads back
+ *   (documented)
+ * - a QP on an SRQ: init_attr.srq is it (documented)
  * - every query's attr and init_attr poisoned (VQ_POISON) and followed by
  *   a guard: what was set reads back as set, and nothing is written past
  *   either struct
- * - the command file gone: an errno value (interpretation)
+ * - the command file gone: EBADF, write(2)'s (interpretation)
  * The state rows need an InfiniBand-transport device (iWARP QPs are
  * connected through rdma_cm); UD rows datagrams.
  */
@@ -30,6 +35,7 @@
 
 #include "verbs_ctl.h"
 #include "verbs_qp.h"
+#include "../../harness/device.h"
 
 #define DOC_QUERY                                                            \
 	"ibv_query_qp() gets the attributes specified in attr_mask for the " \
@@ -47,7 +53,7 @@
 #define NEEDS_STATES (VC_NEEDS | RC_NEED_CA)
 
 static vc_check after_create, after_rts, hint_state, as_created, severed,
-	sl_and_rate;
+	sl_and_rate, mig_rearm, on_srq, hop_limit;
 
 /* what sl_and_rate sets: neither 0, the value vq_fill gives them */
 #define QC_SL 0xb
@@ -125,13 +131,47 @@ static const struct vc_row rows[] = {
 	  .check = sl_and_rate,
 	  .rung = VL_QP,
 	  .arg = IBV_QPT_RC },
+	{ .c = { .id = "verbs/query_qp/av-hop-limit-link-local",
+		 .doc = DOC_VALID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP moved INIT to RTR with the table's "
+			 "attributes, the port's link-local GID as dgid (no "
+			 "route to look up) and hop_limit 0x2d: 0x2d reads "
+			 "back",
+		 .needs = NEEDS_STATES,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = hop_limit,
+	  .rung = VL_QP,
+	  .arg = IBV_QPT_RC },
+	{ .c = { .id = "verbs/query_qp/rc-path-mig-state-rearm",
+		 .doc = DOC_VALID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP moved RTR to RTS with the table's "
+			 "attributes and IBV_QP_PATH_MIG_STATE IBV_MIG_REARM "
+			 "(which the kernel's table allows there): REARM "
+			 "reads back, not the MIGRATED a QP starts with",
+		 .needs = NEEDS_STATES,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = mig_rearm,
+	  .rung = VL_QP,
+	  .arg = IBV_QPT_RC },
+	{ .c = { .id = "verbs/query_qp/init-attr-srq",
+		 .doc = DOC_QUERY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP made on an SRQ: init_attr.srq is that SRQ",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = on_srq,
+	  .rung = VL_SRQ,
+	  .arg = IBV_QPT_RC },
 	{ .c = { .id = "verbs/query_qp/command-file-gone",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the context's command file replaced by an O_PATH "
-			 "descriptor",
+			 "descriptor: the value of errno write(2) gives there, "
+			 "EBADF (not open for writing)",
 		 .needs = VC_NEEDS,
-		 .contract = { RC_FAILS() } },
+		 .contract = { RC_FAILS(EBADF) } },
 	  .check = severed,
 	  .rung = VL_QP },
 };
@@ -318,6 +358,105 @@ static void sl_and_rate(const struct vc_row *row, struct rc_ctx *ctx,
 	}
 	if (!query(ctx, l->qp, mask, &o))
 		vq_check_attrs(ctx, &a, &o.a, mask);
+}
+
+/* The index of the target port's first link-local (fe80::/10) GID, into
+ * @gid; -1 when it has none */
+static int link_local_gid(struct rc_ctx *ctx, uint8_t gid[16])
+{
+	char buf[64];
+	int idx;
+
+	for (idx = 0; idx < 16; idx++)
+		if (!rc_sysfs_read(buf, sizeof(buf),
+				   RC_SYSFS_IB "/%s/ports/%d/gids/%d",
+				   ctx->target->ca, ctx->target->port, idx) &&
+		    !rc_gid_parse(buf, gid) && gid[0] == 0xfe &&
+		    (gid[1] & 0xc0) == 0x80)
+			return idx;
+	return -1;
+}
+
+static void hop_limit(const struct vc_row *row, struct rc_ctx *ctx,
+		      struct vl *l)
+{
+	int idx, mask = IBV_QP_STATE | vq_entry(IBV_QPT_RC, IBV_QPS_RTR);
+	struct ibv_qp_attr a;
+	struct qout o;
+
+	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_INIT))
+		return;
+	vq_fill(ctx, &a, mask, IBV_QPS_RTR);
+	idx = link_local_gid(ctx, a.ah_attr.grh.dgid.raw);
+	if (idx < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the port has no link-local GID (set-up)");
+		return;
+	}
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.sgid_index = idx;
+	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
+	if (errno) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_modify_qp INIT to RTR to a link-local GID "
+			     "(set-up): %m");
+		return;
+	}
+	if (query(ctx, l->qp, mask, &o))
+		return;
+	/* vq_check_attrs leaves hop_limit out: the row's own */
+	if (o.a.ah_attr.grh.hop_limit != VQ_HOP_LIMIT)
+		rc_obs_violation(ctx->obs, "ah_attr.grh.hop_limit %#x, set %#x",
+				 o.a.ah_attr.grh.hop_limit, VQ_HOP_LIMIT);
+	else
+		vq_check_attrs(ctx, &a, &o.a, mask);
+}
+
+static void mig_rearm(const struct vc_row *row, struct rc_ctx *ctx,
+		      struct vl *l)
+{
+	int mask = IBV_QP_STATE | vq_entry(IBV_QPT_RC, IBV_QPS_RTS) |
+		   IBV_QP_PATH_MIG_STATE;
+	struct ibv_qp_attr a;
+	struct qout o;
+
+	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_RTR))
+		return;
+	vq_fill(ctx, &a, mask, IBV_QPS_RTS);
+	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
+	if (errno) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_modify_qp RTR to RTS with IBV_MIG_REARM "
+			     "(set-up): %m");
+		return;
+	}
+	if (!query(ctx, l->qp, mask, &o))
+		vq_check_attrs(ctx, &a, &o.a, mask);
+}
+
+static void on_srq(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_qp_init_attr ia = { .send_cq = l->cq,
+				       .recv_cq = l->cq,
+				       .srq = l->srq,
+				       .cap = { .max_send_wr = VL_WR,
+						.max_send_sge = VL_SGE },
+				       .qp_type = IBV_QPT_RC };
+	struct ibv_qp *qp;
+	struct qout o;
+
+	qp = ctx->ops->ibv_create_qp(l->pd, &ia);
+	if (!qp) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_create_qp on an SRQ (set-up): %m");
+		return;
+	}
+	if (!query(ctx, qp, IBV_QP_CAP, &o) && o.i.srq != l->srq)
+		rc_obs_violation(ctx->obs, "init_attr.srq %p, the QP's SRQ %p",
+				 (void *)o.i.srq, (void *)l->srq);
+	if (ctx->ops->ibv_destroy_qp(qp))
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_qp (clean-up): %m");
 }
 
 static void severed(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)

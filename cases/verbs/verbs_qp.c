@@ -194,13 +194,6 @@ static void differs(struct diff *d, const char *field, unsigned long long want,
 		d->len = sizeof(d->buf) - 1;
 }
 
-/* fe80::/10: the kernel resolves a RoCE route, and sets its hop limit in
- * the AV, only for a GID that is not link-local (ib_resolve_eth_dmac) */
-static bool link_local(const uint8_t *gid)
-{
-	return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
-}
-
 void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 		    const struct ibv_qp_attr *g, int mask)
 {
@@ -257,10 +250,6 @@ void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *w,
 		if (memcmp(w->ah_attr.grh.dgid.raw, g->ah_attr.grh.dgid.raw,
 			   16))
 			differs(&d, "ah_attr.grh.dgid", 1, 0);
-		if (link_local(w->ah_attr.grh.dgid.raw))
-			differs(&d, "ah_attr.grh.hop_limit",
-				w->ah_attr.grh.hop_limit,
-				g->ah_attr.grh.hop_limit);
 		/* set too, to vq_fill's 0: what no implementation may leave
 		 * as the caller's buffer had it */
 		differs(&d, "ah_attr.dlid", w->ah_attr.dlid, g->ah_attr.dlid);

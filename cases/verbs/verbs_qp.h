@@ -59,8 +59,8 @@ bool vq_query(struct rc_ctx *ctx, struct ibv_qp *qp, struct ibv_qp_attr *a,
 	      struct ibv_qp_init_attr *init);
 /* Compare what @got reads back with what @want set, for every attribute
  * of @mask and the state; a violation per field that differs.  The AV's
- * hop_limit is compared only for a link-local dgid: for another, on RoCE,
- * the kernel sets the route's (ib_resolve_eth_dmac). */
+ * hop_limit is not compared: on RoCE the kernel sets the route's
+ * (ibv_query_qp's av-hop-limit-link-local row shows it). */
 void vq_check_attrs(struct rc_ctx *ctx, const struct ibv_qp_attr *want,
 		    const struct ibv_qp_attr *got, int mask);
 /* "RESET", "INIT" ... */

@@ -348,15 +348,9 @@ static void sl_and_rate(const struct vc_row *row, struct rc_ctx *ctx,
 	vq_fill(ctx, &a, mask, IBV_QPS_RTR);
 	a.ah_attr.sl = QC_SL;
 	a.ah_attr.static_rate = QC_RATE;
-	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
-	if (errno) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_modify_qp INIT to RTR with sl %#x and "
-			     "static_rate %d (set-up): %m",
-			     QC_SL, QC_RATE);
-		return;
-	}
-	if (!query(ctx, l->qp, mask, &o))
+	if (vq_set(ctx, l->qp, &a, mask, IBV_QPS_INIT,
+		   " with sl 0xb and static_rate IBV_RATE_40_GBPS") &&
+	    !query(ctx, l->qp, mask, &o))
 		vq_check_attrs(ctx, &a, &o.a, mask);
 }
 
@@ -395,14 +389,9 @@ static void hop_limit(const struct vc_row *row, struct rc_ctx *ctx,
 	}
 	a.ah_attr.is_global = 1;
 	a.ah_attr.grh.sgid_index = idx;
-	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
-	if (errno) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_modify_qp INIT to RTR to a link-local GID "
-			     "(set-up): %m");
-		return;
-	}
-	if (query(ctx, l->qp, mask, &o))
+	if (!vq_set(ctx, l->qp, &a, mask, IBV_QPS_INIT,
+		    " to a link-local GID") ||
+	    query(ctx, l->qp, mask, &o))
 		return;
 	/* vq_check_attrs leaves hop_limit out: the row's own */
 	if (o.a.ah_attr.grh.hop_limit != VQ_HOP_LIMIT)
@@ -423,14 +412,8 @@ static void mig_rearm(const struct vc_row *row, struct rc_ctx *ctx,
 	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_RTR))
 		return;
 	vq_fill(ctx, &a, mask, IBV_QPS_RTS);
-	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
-	if (errno) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_modify_qp RTR to RTS with IBV_MIG_REARM "
-			     "(set-up): %m");
-		return;
-	}
-	if (!query(ctx, l->qp, mask, &o))
+	if (vq_set(ctx, l->qp, &a, mask, IBV_QPS_RTR, " with IBV_MIG_REARM") &&
+	    !query(ctx, l->qp, mask, &o))
 		vq_check_attrs(ctx, &a, &o.a, mask);
 }
 

@@ -91,6 +91,18 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
 	}
 }
 
+bool vq_set(struct rc_ctx *ctx, struct ibv_qp *qp, struct ibv_qp_attr *a,
+	    int mask, enum ibv_qp_state from, const char *with)
+{
+	errno = ctx->ops->ibv_modify_qp(qp, a, mask);
+	if (!errno)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_modify_qp %s to %s%s failed (set-up): %m",
+		     vq_state_name(from), vq_state_name(a->qp_state), with);
+	return false;
+}
+
 /* one step of a walk, through the implementation under test */
 static bool step(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state from,
 		 enum ibv_qp_state to)
@@ -99,13 +111,7 @@ static bool step(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state from,
 	struct ibv_qp_attr a;
 
 	vq_fill(ctx, &a, mask, to);
-	errno = ctx->ops->ibv_modify_qp(l->qp, &a, mask);
-	if (!errno)
-		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-		     "ibv_modify_qp %s to %s failed (set-up): %m",
-		     vq_state_name(from), vq_state_name(to));
-	return false;
+	return vq_set(ctx, l->qp, &a, mask, from, "");
 }
 
 /*

@@ -53,6 +53,11 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
  * ERR from INIT.
  * BROKEN, naming the transition, when it is refused. */
 bool vq_walk(struct rc_ctx *ctx, struct vl *l, enum ibv_qp_state state);
+/* ibv_modify_qp of @qp with @a and @mask through the implementation under
+ * test, a set-up step from @from to a->qp_state; BROKEN, naming the
+ * transition and then @with (" with ...", or ""), when it is refused. */
+bool vq_set(struct rc_ctx *ctx, struct ibv_qp *qp, struct ibv_qp_attr *a,
+	    int mask, enum ibv_qp_state from, const char *with);
 /* Query @qp (every attribute) into @a and @init filled with VQ_POISON;
  * BROKEN when the query fails. */
 bool vq_query(struct rc_ctx *ctx, struct ibv_qp *qp, struct ibv_qp_attr *a,

@@ -496,11 +496,15 @@ void rc_cli_vocab_json(struct rc_str *b)
 bool rc_cli_row_selected(const struct rc_opts *o, const struct rc_group *g,
 			 size_t r)
 {
+	const struct rc_case *c = RC_ROW(g, r);
+
 	/* every other row, from the first: a table's rows come in families
-	 * (each value, then its failures), so a sample touches each */
-	if (o->sample && (r % 2 || r / 2 >= o->sample))
+	 * (each value, then its failures), so a sample touches each; and
+	 * every timed row, as what a duration claims is read across all of
+	 * them (the report's plot), and their waits overlap the others' */
+	if (o->sample && !c->contract.ms && (r % 2 || r / 2 >= o->sample))
 		return false;
-	return rc_cli_selected(RC_ROW(g, r)->id, o->filter);
+	return rc_cli_selected(c->id, o->filter);
 }
 
 bool rc_cli_selected(const char *id, const char *filter)

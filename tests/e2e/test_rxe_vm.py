@@ -16,13 +16,10 @@ pytestmark = pytest.mark.vm
 
 # One boot of the rxe VM (conftest.vm_session) runs all of these.
 VM_STEPS = {
-    # make check's sample of the suite; every row: test_serial (slow)
+    # make check's sample of the suite, with every timed row (the
+    # report's plot of requested against observed times); every row:
+    # test_serial (slow)
     "suite-sample": suite_run("--sample %d" % QUICK_SAMPLE),
-    # the rows with a duration in their contract, all (the sample has
-    # a few): the report's plot of requested against observed times
-    "timed": suite_run("--filter 'umad/send/timeout-*,umad/poll/*,"
-                       "umad/recv/*timeout*,rdmacm/destroy_id/waits-for-ack,"
-                       "rdmacm/resolve_addr/*-timeout'"),
     # the launcher carries the environment in, files written land here
     "probe": 'test "$RDMACONF_PROBE" = "x y" && ls /dev/infiniband/uverbs0 '
              '/dev/infiniband/umad0 && echo ok > written-in-guest',
@@ -40,13 +37,6 @@ VM_STEPS = {
 def rxe_run(vm_session):
     """The sample's run on a device, shared by the tests below."""
     step = vm_session["suite-sample"]
-    return step, load_results(step)
-
-
-@pytest.fixture(scope="module")
-def timed_run(vm_session):
-    step = vm_session["timed"]
-    assert step.rc == 0, step.out[-3000:] + step.err[-2000:]
     return step, load_results(step)
 
 
@@ -177,8 +167,8 @@ def device_rows_conform(proc, data):
             "verdict"] == {"system": "PASS", "reference": "PASS"}
 
 
-def test_report_has_timing_plot(timed_run, tmp_path):
-    _, data = timed_run
+def test_report_has_timing_plot(rxe_run, tmp_path):
+    _, data = rxe_run
     p = subprocess.run([RDMACONF, "report", data["_path"], "-o",
                         str(tmp_path)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
@@ -187,10 +177,10 @@ def test_report_has_timing_plot(timed_run, tmp_path):
     assert page.count("<circle") >= 2 * 8   # both sides of each timed row
 
 
-def test_mad_traffic_rows_measured(timed_run):
+def test_mad_traffic_rows_measured(rxe_run):
     """Timed rows record requested and observed durations; the kernel
     returns a timed-out request after about timeout x (retries + 1)."""
-    _, data = timed_run
+    _, data = rxe_run
     rows = {r["id"]: r for r in data["results"]}
     for retries in (0, 1, 3):
         r = rows["umad/send/timeout-200ms-retries-%d" % retries]

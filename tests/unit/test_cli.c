@@ -110,6 +110,28 @@ Test(cli, sample_takes_every_other_row_up_to_n)
 	cr_assert_eq(o.sample, 3);
 }
 
+Test(cli, sample_takes_every_timed_row)
+{
+	static const struct rc_case rows[] = {
+		{ .id = "t/b/0" },
+		{ .id = "t/b/1", .contract = { .ms = 200 } },
+		{ .id = "t/b/2" },
+		{ .id = "t/b/3" },
+		{ .id = "t/b/4", .contract = { .ms = 100 } },
+	};
+	const struct rc_group g = { .rows = rows,
+				    .row_size = sizeof(rows[0]),
+				    .nrows = 5 };
+	struct rc_opts o = { .sample = 1 };
+
+	cr_assert(rc_cli_row_selected(&o, &g, 0));
+	cr_assert(rc_cli_row_selected(&o, &g, 1), "an odd row, timed");
+	cr_assert(!rc_cli_row_selected(&o, &g, 2), "beyond N");
+	cr_assert(rc_cli_row_selected(&o, &g, 4), "beyond N, timed");
+	o.filter = "t/b/0";
+	cr_assert(!rc_cli_row_selected(&o, &g, 4), "the filter still applies");
+}
+
 Test(cli, remote_node)
 {
 	uint64_t guid;

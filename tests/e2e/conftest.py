@@ -126,7 +126,9 @@ def vm_session_start(items, d):
     background: the host's tests run beside it.  Returns the process and
     the steps by name; the launcher's output goes to @d."""
     steps = {}
-    for item in items:
+    # a module's steps only when a selected test of it reads them (the
+    # slow tier selects test_rxe_vm's own boots, not its sample's tests)
+    for item in filter(uses_vm, items):
         steps.update(getattr(item.module, "VM_STEPS", {}))
     script = ["cd %s || exit 99" % shlex.quote(str(d))]
     for name, cmd in steps.items():

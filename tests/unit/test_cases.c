@@ -51,13 +51,16 @@ ParameterizedTestParameters(cases, reference_passes_every_row)
 	struct row_ref *p;
 	unsigned int g, n = 0, k = 0;
 
+	/* the rows that need nothing: the others run on a device (the VM),
+	 * and a process each only to be skipped cost make check 10 s */
 	for (g = 0; g < ngroups(); g++)
 		n += group_at(g)->nrows;
 	p = cr_malloc(n * sizeof(*p));
 	for (g = 0; g < ngroups(); g++)
 		for (size_t r = 0; r < group_at(g)->nrows; r++)
-			p[k++] = (struct row_ref){ g, r };
-	return cr_make_param_array(struct row_ref, p, n);
+			if (!RC_ROW(group_at(g), r)->needs)
+				p[k++] = (struct row_ref){ g, r };
+	return cr_make_param_array(struct row_ref, p, k);
 }
 
 ParameterizedTest(struct row_ref *p, cases, reference_passes_every_row)
@@ -66,8 +69,6 @@ ParameterizedTest(struct row_ref *p, cases, reference_passes_every_row)
 	const struct rc_case *c = RC_ROW(g, p->row);
 	struct rc_judgement j;
 
-	if (c->needs)
-		cr_skip_test("%s needs a device", c->id);
 	run_row(g, p->row, rc_impl(RC_IMPL_REFERENCE), &j);
 	cr_assert_eq(j.verdict, RC_PASS, "%s: %s: %s", c->id,
 		     rc_verdict_name(j.verdict), j.msg);

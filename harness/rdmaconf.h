@@ -179,6 +179,9 @@ struct rc_end {
 	enum rc_end_how how;
 	int status;
 	unsigned int watchdog_ms; /* what it was given */
+	/* RC_END_HUNG: where in the kernel a process that SIGKILL did not
+	 * end waits (/proc/PID/wchan), "" when it ended */
+	char stuck[40];
 };
 
 /* The device a run targets, as the run probed it: what a row's needs

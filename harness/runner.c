@@ -363,11 +363,46 @@ static void stop_hung(pid_t pid)
 	}
 }
 
+/*
+ * How long a SIGKILLed row may take to end.  A process blocked in the
+ * kernel uninterruptibly (a provider's close that waits for hardware, or
+ * a kernel that a malformed work request wedged) never does: waiting for
+ * it would hang the run, and every row after it.
+ */
+#define RC_KILL_GRACE_MS 3000
+
+/* @pid, SIGKILLed: reaped into @status within the grace, or false and
+ * where it waits in the kernel in @wchan (it is left to init). */
+static bool reap_killed(pid_t pid, int *status, char *wchan, size_t size)
+{
+	double deadline = rc_now_ms() + RC_KILL_GRACE_MS;
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	do {
+		struct timespec ts = { 0, 5000000 };
+
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return true;
+		nanosleep(&ts, NULL);
+	} while (rc_now_ms() < deadline);
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = fd >= 0 ? read(fd, wchan, size - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	snprintf(wchan + (n > 0 ? n : 0), size - (n > 0 ? n : 0), "%s",
+		 n > 0 && strcmp(wchan, "0") ? "" : "unknown");
+	return false;
+}
+
 /* Has the slot's child ended, or outlived its watchdog?  Reaps it. */
 static bool slot_done(struct rc_slot *s, struct rc_end *end)
 {
 	int status = 0;
 
+	end->stuck[0] = 0;
 	if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
 		finish(s, status, false, end);
 		return true;
@@ -377,7 +412,11 @@ static bool slot_done(struct rc_slot *s, struct rc_end *end)
 	stop_hung(s->pid);
 	kill(-s->pid, SIGKILL);
 	kill(s->pid, SIGKILL);
-	waitpid(s->pid, &status, 0);
+	if (!reap_killed(s->pid, &status, end->stuck, sizeof(end->stuck)))
+		fprintf(stderr,
+			"rdmaconf: %s: process %d did not end after SIGKILL "
+			"(in the kernel at %s); left behind\n",
+			s->c->id, (int)s->pid, end->stuck);
 	finish(s, status, true, end);
 	return true;
 }

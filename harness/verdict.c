@@ -79,10 +79,14 @@ static bool judge_end(const struct rc_outcome *o, struct rc_judgement *j)
 
 	switch (e->how) {
 	case RC_END_HUNG:
-		set(j, RC_HANG, "no result after %u ms (watchdog), %s",
+		set(j, RC_HANG, "no result after %u ms (watchdog), %s%s%s",
 		    e->watchdog_ms,
 		    in_call ? "inside the call under test" :
-			      "in the row's setup");
+			      "in the row's setup",
+		    e->stuck[0] ?
+			    "; SIGKILL did not end it, in the kernel at " :
+			    "",
+		    e->stuck);
 		return true;
 	case RC_END_SIGNALED:
 		set(j, RC_CRASH, "killed by signal %d (%s)%s", e->status,

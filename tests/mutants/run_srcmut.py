@@ -22,7 +22,9 @@ after the other, each with rdmaconf's own parallel rows.
 tests/mutants/srcmut-survivors.expect lists the survivors that are
 equivalent or unobservable, each with its reason; a survivor it does not
 list, or an entry for a mutant that is killed or no longer exists, fails
-the run.  Exit 0 every mutant killed or listed, 1 otherwise, 2 usage, 3
+the run.  A mutant whose rows hang and leave the device failing its
+controls is a "hang" (a kernel finding), and the device mutants after it
+are errors, not run.  Exit 0 every mutant killed or listed, 1 otherwise, 2 usage, 3
 the control run of a call is not ok.
 """
 import argparse
@@ -104,16 +106,19 @@ class Runner:
         self.in_flight(out, "mutant %s: %s" % (mutant or "none",
                                                 " ".join(ids)))
         try:
-            p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True, timeout=900)
+            p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+            try:
+                _, err = p.communicate(timeout=self.args.run_timeout)
+            except subprocess.TimeoutExpired:
+                return self.abandon(p)
+            p.stderr_tail = " ".join(err.strip().splitlines()[-1:])
             with open(out) as f:
                 data = json.load(f)
-        except subprocess.TimeoutExpired:
-            return "the run took more than 900 s"
         except (OSError, ValueError):
             return "exit %s, no results: %s" % (
                 p.returncode if p else "-",
-                " ".join(p.stderr.strip().splitlines()[-1:]) if p else "")
+                getattr(p, "stderr_tail", "") if p else "")
         finally:
             os.unlink(out)
             self.in_flight(out, None)
@@ -122,6 +127,23 @@ class Runner:
         self.slowness = self.slowness or data["host"]["slowness"]
         return {r["id"]: (r["verdict"]["reference"], r["ok"])
                 for r in data["results"]}
+
+    def abandon(self, p):
+        """A run that did not come back: killed, and if SIGKILL does not
+        end it either (blocked in the kernel), left behind, as Hung."""
+        p.kill()
+        try:
+            p.communicate(timeout=10)
+            return Hung("the run took more than %d s" % self.args.run_timeout)
+        except subprocess.TimeoutExpired:
+            try:
+                with open("/proc/%d/wchan" % p.pid) as f:
+                    where = f.read().strip() or "unknown"
+            except OSError:
+                where = "unknown"
+            return Hung("the run took more than %d s, and SIGKILL did not "
+                        "end it (process %d, in the kernel at %s)" % (
+                            self.args.run_timeout, p.pid, where))
 
     def each(self, jobs, work, free):
         """work(job) for every job: those free(job) says touch no device
@@ -135,6 +157,16 @@ class Runner:
         for j in jobs:
             if not free(j):
                 work(j)
+
+
+class Hung(str):
+    """Why a run never came back (Runner.abandon)."""
+
+
+def hung(got):
+    """Did the run, or one of its rows, hang?"""
+    return isinstance(got, Hung) or not isinstance(got, str) and any(
+        v == "HANG" for v, _ in got.values())
 
 
 def flips(control, got, ids):
@@ -153,6 +185,8 @@ def main():
     ap.add_argument("--sample", action="store_true",
                     help="only the calls CI samples (SAMPLE_CALLS)")
     ap.add_argument("--watchdog-ms", type=int, default=5000)
+    ap.add_argument("--run-timeout", type=int, default=600, metavar="S",
+                    help="a run of rows that takes longer hung")
     ap.add_argument("--progress", type=int, default=0, metavar="N",
                     help="say how far it is every N mutants")
     ap.add_argument("--survivors", default=os.path.join(
@@ -250,12 +284,35 @@ def main():
         res["reached"] = sorted({row_call[i] for i in res["rows"]})
     done = []
 
+    # A mutant that hangs a row may have wedged the kernel's device (one
+    # of the reference's data path left Linux 6.1's rxe stuck): its rows'
+    # controls run again, and when they no longer pass, the mutant is a
+    # "hang" (a kernel finding) and the device mutants after it are not
+    # run, since no verdict of theirs would mean anything.
+    wedged = []
+
+    def device_still_works(rids):
+        got = run.rows(binary, rids)
+        return not isinstance(got, str) and \
+            all(got.get(i) == control[i] for i in rids)
+
     def mutant_run(m):
         res = results[m["n"]]
+        device = not free(res["rows"])
+        if device and wedged:
+            res["error"] = "not run: the device is wedged since mutant " \
+                "%s" % wedged[0]
+            return
         t = time.monotonic()
         got, f = attempt(m, res["rows"])
         res["seconds"] = round(time.monotonic() - t, 2)
-        if f is None:
+        if device and hung(got) and not device_still_works(res["rows"]):
+            wedged.append(m["id"])
+            res["hang"] = str(got) if isinstance(got, str) else \
+                "rows %s hung" % " ".join(
+                    i for i, (v, _) in got.items() if v == "HANG")
+            res["by"] = f or res["rows"]
+        elif f is None:
             res["error"] = got
         else:
             res["by"] = f
@@ -269,6 +326,8 @@ def main():
     unstable = set()
 
     def again_run(call):
+        if wedged and not free(by_call[call]):
+            return
         got = run.rows(binary, by_call[call])
         f = flips(control, got, by_call[call])
         unstable.update(f if f is not None else by_call[call])
@@ -276,7 +335,8 @@ def main():
              lambda c: free(by_call[c]))
     for m in judged:
         res = results[m["n"]]
-        if res["by"] and set(res["by"]) <= unstable:
+        if res["by"] and set(res["by"]) <= unstable and \
+                not res.get("hang"):
             _, again = attempt(m, res["rows"])
             if not again:
                 res["error"] = "killed once by %s only, which change by " \
@@ -304,6 +364,8 @@ def main():
         if res["error"]:
             state = "error"
             report["errors"].append("%s: %s" % (m["id"], res["error"]))
+        elif res.get("hang"):
+            state = "hang"
         elif res["by"]:
             state = "killed"
         elif res["reached"]:
@@ -318,6 +380,12 @@ def main():
                  "file": m["file"], "line": m["line"],
                  "original": m["original"], "mutated": m["mutated"],
                  "source": m["source"]}
+        if state == "hang":
+            entry["hang"] = res["hang"]
+            report["errors"].append(
+                "%s wedged the device (%s): the device mutants after it "
+                "were not run; a kernel finding to reproduce and report" % (
+                    m["id"], res["hang"]))
         if state in ("survived", "not reached"):
             entry["reason"] = listed.get(m["id"])
             survivors.append(entry)

@@ -15,9 +15,7 @@
  *   VT_QUIET_MS; once the event is acknowledged it returns 0
  */
 #include <errno.h>
-#include <pthread.h>
 #include <string.h>
-#include <time.h>
 
 #include "verbs_ctl.h"
 #include "verbs_srq.h"
@@ -116,54 +114,16 @@ static void qp_associated(const struct ds_row *row, struct rc_ctx *ctx,
 		l->srq = NULL;
 }
 
-struct destroyer {
-	struct rc_ctx *ctx;
-	struct ibv_srq *srq;
-	pthread_mutex_t m;
-	pthread_cond_t c;
-	bool done;
-};
-
-static void *destroy_thread(void *p)
+static long long destroy_srq(struct rc_ctx *ctx, void *srq)
 {
-	struct destroyer *d = p;
-
-	RC_OBSERVE(d->ctx, d->ctx->ops->ibv_destroy_srq(d->srq));
-	pthread_mutex_lock(&d->m);
-	d->done = true;
-	pthread_cond_broadcast(&d->c);
-	pthread_mutex_unlock(&d->m);
-	return NULL;
-}
-
-/* Wait up to @ms (scaled) for the thread to be done: whether it is. */
-static bool done_within(struct rc_ctx *ctx, struct destroyer *d, int ms)
-{
-	struct timespec end;
-	bool done;
-
-	clock_gettime(CLOCK_REALTIME, &end);
-	ms = rc_scaled_ms(ctx, ms);
-	end.tv_sec += ms / 1000;
-	end.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (end.tv_nsec >= 1000000000) {
-		end.tv_sec++;
-		end.tv_nsec -= 1000000000;
-	}
-	pthread_mutex_lock(&d->m);
-	while (!d->done && pthread_cond_timedwait(&d->c, &d->m, &end) == 0)
-		;
-	done = d->done;
-	pthread_mutex_unlock(&d->m);
-	return done;
+	return ctx->ops->ibv_destroy_srq(srq);
 }
 
 static void waits_for_ack(const struct ds_row *row, struct rc_ctx *ctx,
 			  struct vl *l, struct vt *t)
 {
-	struct destroyer d = { .ctx = ctx, .srq = t->srq };
 	struct ibv_async_event ev;
-	pthread_t th;
+	struct vs_bg d;
 	int err;
 
 	if (!vs_below_limit(ctx, t))
@@ -184,21 +144,18 @@ static void waits_for_ack(const struct ds_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	t->b = NULL;
-	pthread_mutex_init(&d.m, NULL);
-	pthread_cond_init(&d.c, NULL);
-	if (pthread_create(&th, NULL, destroy_thread, &d)) {
+	if (!vs_bg_start(&d, ctx, destroy_srq, t->srq)) {
 		ctx->ops->ibv_ack_async_event(&ev);
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "pthread_create: %m");
 		return;
 	}
 	t->srq = NULL;
-	if (done_within(ctx, &d, VT_QUIET_MS))
+	if (vs_bg_done_within(&d, VT_QUIET_MS))
 		rc_obs_violation(ctx->obs,
 				 "ibv_destroy_srq: returned with its event "
 				 "not acknowledged");
 	ctx->ops->ibv_ack_async_event(&ev);
 	/* not acknowledged as counted: the watchdog's HANG */
-	pthread_join(th, NULL);
+	vs_bg_join(&d);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

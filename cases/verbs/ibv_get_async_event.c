@@ -25,8 +25,19 @@
  *   IBV_EVENT_PORT_ERR with element.port_num the port
  * - get_async_event/port-active-on-link-up: and up again:
  *   IBV_EVENT_PORT_ACTIVE with element.port_num the port
+ * - get_async_event/sq-drained-element: a in RTS, empty, moved to SQD
+ *   with en_sqd_async_notify: IBV_EVENT_SQ_DRAINED with element.qp a
+ * - get_async_event/cq-overrun-element: the send CQ resized to 1 entry
+ *   (the size granted read back), one RDMA Write more than that, all
+ *   signaled and none polled: IBV_EVENT_CQ_ERR with element.cq that CQ
  * - ack_async_event/destroy-after-ack: the limit event got and
  *   acknowledged: ibv_destroy_srq returns 0 (and does not wait for ever)
+ * - ack_async_event/qp-event-counted, cq-event-counted: the same for a
+ *   QP's event (SQ drained) and ibv_destroy_qp, and for a CQ's (the
+ *   overrun) and ibv_destroy_cq, its QPs destroyed first
+ * - ack_async_event/qp-destroy-waits-for-ack: the QP's event not
+ *   acknowledged, ibv_destroy_qp (in a thread) has not returned after
+ *   VT_QUIET_MS; acknowledged, it returns 0
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +70,13 @@
 #define DOC_ACK                                                        \
 	"All async events that ibv_get_async_event() returns must be " \
 	"acknowledged using ibv_ack_async_event()."
+#define DOC_WAIT_ACK                                                          \
+	"To avoid races, destroying an object (CQ, SRQ or QP) will wait for " \
+	"all affiliated events for the object to be acknowledged"
+#define DOC_SQ_DRAINED                                                         \
+	"IBV_EVENT_SQ_DRAINED Send Queue was drained of outstanding messages " \
+	"in progress"
+#define DOC_CQ_ERR "IBV_EVENT_CQ_ERR CQ is in error (CQ overrun)"
 
 /* how long a port may take to come back, GIDs and all, before scaling */
 #define PORT_BACK_MS 15000
@@ -75,7 +93,8 @@ struct ae_row {
 };
 
 static ae_check srq_limit_element, blocks_until_event, nonblocking_empty,
-	port_event, destroy_after_ack;
+	port_event, qp_event_element, cq_event_element, destroy_after_ack,
+	qp_event_counted, cq_event_counted, qp_destroy_waits;
 
 /* the port rows change what every row reads: alone, as root */
 #define NEEDS_PORT (RC_NEED_DEVICE | RC_NEED_ROOT)
@@ -135,6 +154,28 @@ static const struct ae_row get_rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = port_event,
 	  .arg = IBV_EVENT_PORT_ACTIVE },
+	{ .c = { .id = "verbs/get_async_event/sq-drained-element",
+		 .doc = DOC_SQ_DRAINED " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RC QP in RTS with nothing posted, moved to SQD "
+			 "with en_sqd_async_notify 1 (\"Enable SQD.drained "
+			 "async notification\", ibv_modify_qp(3)): 0, "
+			 "IBV_EVENT_SQ_DRAINED, element.qp that QP",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = qp_event_element,
+	  .traffic = true },
+	{ .c = { .id = "verbs/get_async_event/cq-overrun-element",
+		 .doc = DOC_CQ_ERR " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the send CQ resized to 1 entry (what is granted read "
+			 "back), then one signaled RDMA Write more than it holds "
+			 "and none polled: 0, IBV_EVENT_CQ_ERR, element.cq that "
+			 "CQ",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = cq_event_element,
+	  .traffic = true },
 };
 
 static const struct ae_row ack_rows[] = {
@@ -148,6 +189,36 @@ static const struct ae_row ack_rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_ANY_RETURN } },
 	  .check = destroy_after_ack,
+	  .traffic = true },
+	{ .c = { .id = "verbs/ack_async_event/qp-event-counted",
+		 .doc = DOC_ACK " ... " DOC_WAIT_ACK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a QP's event (SQ drained) got and acknowledged: "
+			 "ibv_destroy_qp of that QP returns 0; an ack not "
+			 "counted on the QP makes it wait for ever (HANG)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = qp_event_counted,
+	  .traffic = true },
+	{ .c = { .id = "verbs/ack_async_event/cq-event-counted",
+		 .doc = DOC_ACK " ... " DOC_WAIT_ACK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a CQ's event (the overrun) got and acknowledged, the "
+			 "QPs on the CQ destroyed: ibv_destroy_cq returns 0; an "
+			 "ack not counted on the CQ makes it wait for ever",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = cq_event_counted,
+	  .traffic = true },
+	{ .c = { .id = "verbs/ack_async_event/qp-destroy-waits-for-ack",
+		 .doc = DOC_WAIT_ACK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a QP's event (SQ drained) got, not acknowledged: "
+			 "ibv_destroy_qp (in a thread) has not returned after "
+			 "100 ms (scaled); the event acknowledged, it returns 0",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = qp_destroy_waits,
 	  .traffic = true },
 };
 
@@ -166,17 +237,198 @@ static bool get_ready(struct rc_ctx *ctx, struct ibv_context *c,
 	return ctx->obs->ret == 0;
 }
 
+/* @ev is of @type (@name), and @element_right, or what is wrong */
+static void expect_event(struct rc_ctx *ctx, const struct ibv_async_event *ev,
+			 enum ibv_event_type type, const char *name,
+			 bool element_right, const char *element_wrong)
+{
+	if (ev->event_type != type)
+		rc_obs_violation(ctx->obs, "event_type %d, not %s (%d)",
+				 ev->event_type, name, type);
+	else if (!element_right)
+		rc_obs_violation(ctx->obs, "%s", element_wrong);
+}
+
 static void check_srq_event(struct rc_ctx *ctx, struct vt *t,
 			    const struct ibv_async_event *ev)
 {
-	if (ev->event_type != IBV_EVENT_SRQ_LIMIT_REACHED)
+	expect_event(ctx, ev, IBV_EVENT_SRQ_LIMIT_REACHED,
+		     "IBV_EVENT_SRQ_LIMIT_REACHED", ev->element.srq == t->srq,
+		     "element.srq: not the SRQ below its limit");
+}
+
+/* a, in RTS with nothing posted, to SQD with the SQD.drained event asked
+ * for (set-up: BROKEN when refused) */
+static bool drain_a(struct rc_ctx *ctx, struct vt *t)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_SQD,
+				 .en_sqd_async_notify = 1 };
+	int err;
+
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_modify_qp,
+			  "ibv_modify_qp"))
+		return false;
+	err = ctx->ops->ibv_modify_qp(
+		t->a, &a, IBV_QP_STATE | IBV_QP_EN_SQD_ASYNC_NOTIFY);
+	if (!err)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_modify_qp to SQD failed (set-up): %s",
+		     rc_errno_name(err));
+	return false;
+}
+
+/* The send CQ resized to 1 entry, then one signaled RDMA Write more than
+ * the size granted, none polled (set-up: BROKEN when refused) */
+static bool overrun_scq(struct rc_ctx *ctx, struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 8);
+	struct ibv_send_wr wr, *bad;
+	int i, n, err;
+
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_resize_cq,
+			  "ibv_resize_cq"))
+		return false;
+	err = ctx->ops->ibv_resize_cq(t->scq, 1);
+	if (err) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_resize_cq to 1 failed (set-up): %s",
+			     rc_errno_name(err));
+		return false;
+	}
+	n = t->scq->cqe + 1;
+	if (n > (int)t->cap.max_send_wr) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the CQ resized to 1 holds %d: more than the "
+			     "%u send WRs granted could overrun",
+			     t->scq->cqe, t->cap.max_send_wr);
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		wr = vt_wr(t, IBV_WR_RDMA_WRITE, 300 + i, &sg, 1);
+		wr.wr.rdma.remote_addr = vt_addr(t, 2, 8 * i);
+		wr.wr.rdma.rkey = t->bmr->rkey;
+		err = ctx->ops->ibv_post_send(t->a, &wr, &bad);
+		if (err) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_send of RDMA Write %d of %d "
+				     "failed (set-up): %s",
+				     i + 1, n, rc_errno_name(err));
+			return false;
+		}
+	}
+	return true;
+}
+
+static void qp_event_element(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	struct ibv_async_event ev;
+
+	if (!drain_a(ctx, t) || !get_ready(ctx, t->l.ctx, &ev))
+		return;
+	expect_event(ctx, &ev, IBV_EVENT_SQ_DRAINED, "IBV_EVENT_SQ_DRAINED",
+		     ev.element.qp == t->a,
+		     "element.qp: not the QP moved to SQD");
+	ctx->ops->ibv_ack_async_event(&ev);
+}
+
+static void cq_event_element(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	struct ibv_async_event ev;
+
+	if (!overrun_scq(ctx, t) || !get_ready(ctx, t->l.ctx, &ev))
+		return;
+	expect_event(ctx, &ev, IBV_EVENT_CQ_ERR, "IBV_EVENT_CQ_ERR",
+		     ev.element.cq == t->scq, "element.cq: not the CQ overrun");
+	ctx->ops->ibv_ack_async_event(&ev);
+}
+
+/* The event of @type that set-up provoked, taken (set-up: BROKEN when
+ * none comes) */
+static bool provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,
+		     const char *name, struct ibv_async_event *ev)
+{
+	if (vs_event_of(ctx, t->l.ctx, type, VS_EVENT_MS, ev, NULL) > 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no %s (set-up): %m", name);
+	return false;
+}
+
+static void qp_event_counted(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	struct ibv_async_event ev;
+	int err;
+
+	if (!drain_a(ctx, t) || !provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
+					  "IBV_EVENT_SQ_DRAINED", &ev))
+		return;
+	RC_OBSERVE(ctx, (ctx->ops->ibv_ack_async_event(&ev), 0));
+	err = ctx->ops->ibv_destroy_qp(t->a);
+	if (err)
+		rc_obs_violation(ctx->obs, "ibv_destroy_qp: %s",
+				 rc_errno_name(err));
+	else
+		t->a = NULL;
+}
+
+static void cq_event_counted(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	struct ibv_async_event ev;
+	int err;
+
+	if (!overrun_scq(ctx, t) ||
+	    !provoked(ctx, t, IBV_EVENT_CQ_ERR, "IBV_EVENT_CQ_ERR", &ev))
+		return;
+	RC_OBSERVE(ctx, (ctx->ops->ibv_ack_async_event(&ev), 0));
+	/* the QPs on the CQ, which it may not outlive */
+	err = ctx->ops->ibv_destroy_qp(t->a);
+	t->a = NULL;
+	err = err ? err : ctx->ops->ibv_destroy_qp(t->b);
+	t->b = NULL;
+	if (err) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_destroy_qp failed (set-up): %s",
+			     rc_errno_name(err));
+		return;
+	}
+	err = ctx->ops->ibv_destroy_cq(t->scq);
+	if (err)
+		rc_obs_violation(ctx->obs, "ibv_destroy_cq: %s",
+				 rc_errno_name(err));
+	else
+		t->scq = NULL;
+}
+
+static long long destroy_qp(struct rc_ctx *ctx, void *qp)
+{
+	return ctx->ops->ibv_destroy_qp(qp);
+}
+
+static void qp_destroy_waits(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	struct ibv_async_event ev;
+	struct vs_bg d;
+
+	if (!drain_a(ctx, t) || !provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
+					  "IBV_EVENT_SQ_DRAINED", &ev))
+		return;
+	if (!vs_bg_start(&d, ctx, destroy_qp, t->a)) {
+		ctx->ops->ibv_ack_async_event(&ev);
+		return;
+	}
+	t->a = NULL;
+	if (vs_bg_done_within(&d, VT_QUIET_MS))
 		rc_obs_violation(ctx->obs,
-				 "event_type %d, not "
-				 "IBV_EVENT_SRQ_LIMIT_REACHED (%d)",
-				 ev->event_type, IBV_EVENT_SRQ_LIMIT_REACHED);
-	else if (ev->element.srq != t->srq)
-		rc_obs_violation(ctx->obs,
-				 "element.srq: not the SRQ below its limit");
+				 "ibv_destroy_qp: returned with its event "
+				 "not acknowledged");
+	ctx->ops->ibv_ack_async_event(&ev);
+	/* not acknowledged as counted: the watchdog's HANG */
+	vs_bg_join(&d);
 }
 
 static void srq_limit_element(const struct ae_row *row, struct rc_ctx *ctx,
@@ -191,69 +443,45 @@ static void srq_limit_element(const struct ae_row *row, struct rc_ctx *ctx,
 }
 
 struct getter {
-	struct rc_ctx *ctx;
 	struct ibv_context *c;
 	struct ibv_async_event ev;
-	pthread_mutex_t m;
-	bool done;
 };
 
-static void *get_thread(void *p)
+static long long get_event(struct rc_ctx *ctx, void *p)
 {
 	struct getter *g = p;
 
-	RC_OBSERVE(g->ctx, g->ctx->ops->ibv_get_async_event(g->c, &g->ev));
-	pthread_mutex_lock(&g->m);
-	g->done = true;
-	pthread_mutex_unlock(&g->m);
-	return NULL;
-}
-
-static bool getter_done(struct getter *g)
-{
-	bool done;
-
-	pthread_mutex_lock(&g->m);
-	done = g->done;
-	pthread_mutex_unlock(&g->m);
-	return done;
+	return ctx->ops->ibv_get_async_event(g->c, &g->ev);
 }
 
 static void blocks_until_event(const struct ae_row *row, struct rc_ctx *ctx,
 			       struct vl *l, struct vt *t)
 {
-	struct getter g = { .ctx = ctx, .c = t->l.ctx };
-	double end;
-	pthread_t th;
+	/* static: a set-up that fails leaves the thread blocked, past the
+	 * row's return (the row's process then ends with it) */
+	static struct getter g;
+	static struct vs_bg b;
 
-	pthread_mutex_init(&g.m, NULL);
-	if (pthread_create(&th, NULL, get_thread, &g)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "pthread_create: %m");
+	g.c = t->l.ctx;
+	if (!vs_bg_start(&b, ctx, get_event, &g))
 		return;
-	}
-	usleep(rc_scaled_ms(ctx, VT_QUIET_MS) * 1000);
-	if (getter_done(&g)) {
-		pthread_join(th, NULL);
+	if (vs_bg_done_within(&b, VT_QUIET_MS)) {
+		vs_bg_join(&b);
 		rc_obs_violation(ctx->obs, "returned with no event there");
 		if (!ctx->obs->ret)
 			ctx->ops->ibv_ack_async_event(&g.ev);
 		return;
 	}
-	/* set-up that fails leaves the thread blocked: the row ends, and
-	 * the process with it */
 	if (!vs_below_limit(ctx, t))
 		return;
-	end = rc_now_ms() + rc_scaled_ms(ctx, VS_EVENT_MS);
-	while (!getter_done(&g) && rc_now_ms() < end)
-		usleep(1000);
-	if (!getter_done(&g)) {
+	if (!vs_bg_done_within(&b, VS_EVENT_MS)) {
 		rc_obs_violation(ctx->obs,
 				 "event: not returned within %d ms "
 				 "of the SRQ below its limit",
 				 rc_scaled_ms(ctx, VS_EVENT_MS));
 		return;
 	}
-	pthread_join(th, NULL);
+	vs_bg_join(&b);
 	if (ctx->obs->ret)
 		return;
 	check_srq_event(ctx, t, &g.ev);
@@ -400,12 +628,9 @@ static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,
 
 	if (!vs_below_limit(ctx, t))
 		return;
-	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS,
-			&ev, NULL) <= 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "no IBV_EVENT_SRQ_LIMIT_REACHED (set-up): %m");
+	if (!provoked(ctx, t, IBV_EVENT_SRQ_LIMIT_REACHED,
+		      "IBV_EVENT_SRQ_LIMIT_REACHED", &ev))
 		return;
-	}
 	RC_OBSERVE(ctx, (ctx->ops->ibv_ack_async_event(&ev), 0));
 	err = ctx->ops->ibv_destroy_qp(t->b);
 	t->b = NULL;

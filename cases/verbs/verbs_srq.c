@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
+#include <time.h>
 
 #include "verbs_srq.h"
 
@@ -165,4 +166,54 @@ void vs_down(struct rc_ctx *ctx, struct vs_env *e)
 		vt_down(ctx, &e->t);
 	else
 		vl_down(ctx, &e->l);
+}
+
+static void *bg_thread(void *p)
+{
+	struct vs_bg *b = p;
+
+	RC_OBSERVE(b->ctx, b->call(b->ctx, b->arg));
+	pthread_mutex_lock(&b->m);
+	b->done = true;
+	pthread_cond_broadcast(&b->c);
+	pthread_mutex_unlock(&b->m);
+	return NULL;
+}
+
+bool vs_bg_start(struct vs_bg *b, struct rc_ctx *ctx,
+		 long long (*call)(struct rc_ctx *ctx, void *arg), void *arg)
+{
+	*b = (struct vs_bg){ .ctx = ctx, .call = call, .arg = arg };
+	pthread_mutex_init(&b->m, NULL);
+	pthread_cond_init(&b->c, NULL);
+	if (!pthread_create(&b->th, NULL, bg_thread, b))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "pthread_create: %m");
+	return false;
+}
+
+bool vs_bg_done_within(struct vs_bg *b, int ms)
+{
+	struct timespec end;
+	bool done;
+
+	clock_gettime(CLOCK_REALTIME, &end);
+	ms = rc_scaled_ms(b->ctx, ms);
+	end.tv_sec += ms / 1000;
+	end.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (end.tv_nsec >= 1000000000) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&b->m);
+	while (!b->done && pthread_cond_timedwait(&b->c, &b->m, &end) == 0)
+		;
+	done = b->done;
+	pthread_mutex_unlock(&b->m);
+	return done;
+}
+
+void vs_bg_join(struct vs_bg *b)
+{
+	pthread_join(b->th, NULL);
 }

@@ -11,6 +11,8 @@
 #ifndef RDMACONF_CASES_VERBS_SRQ_H
 #define RDMACONF_CASES_VERBS_SRQ_H
 
+#include <pthread.h>
+
 #include "verbs_traffic.h"
 
 /* how many receives the limit rows post, and the limit they arm: the
@@ -53,6 +55,28 @@ bool vs_arm(struct rc_ctx *ctx, struct vt *t, uint32_t limit);
 /* VS_POSTED receives, the limit VS_LIMIT, two SENDs: the SRQ has dropped
  * below its limit (BROKEN when set-up fails) */
 bool vs_below_limit(struct rc_ctx *ctx, struct vt *t);
+
+/*
+ * The call under test in a thread of its own, for the calls that must
+ * block until something happens (an event, an acknowledgement): @call
+ * runs once, with its outcome observed (RC_OBSERVE) in @ctx.  BROKEN and
+ * false when the thread cannot start.
+ */
+struct vs_bg {
+	struct rc_ctx *ctx;
+	long long (*call)(struct rc_ctx *ctx, void *arg);
+	void *arg;
+	pthread_t th;
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	bool done;
+};
+bool vs_bg_start(struct vs_bg *b, struct rc_ctx *ctx,
+		 long long (*call)(struct rc_ctx *ctx, void *arg), void *arg);
+/* Has the call returned, waiting up to @ms (scaled) for it? */
+bool vs_bg_done_within(struct vs_bg *b, int ms);
+/* Wait for it, for as long as it takes (the watchdog bounds it) */
+void vs_bg_join(struct vs_bg *b);
 
 /*
  * What an SRQ row runs on, one decision for every SRQ call: the traffic

@@ -340,9 +340,20 @@ int rc_dir_count(const char *path)
 	return n;
 }
 
-int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16])
+static enum rc_gid_kind gid_kind(const uint8_t gid[16])
 {
 	static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (!memcmp(gid, v4map, 12))
+		return RC_GID_IPV4;
+	if (gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80)
+		return RC_GID_LINK_LOCAL;
+	return RC_GID_IPV6;
+}
+
+int rc_port_gid(const char *ca, int port, enum rc_gid_kind kind,
+		uint8_t gid[16])
+{
 	static const uint8_t zero[16];
 	char buf[64];
 	int idx;
@@ -353,11 +364,7 @@ int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16])
 				  idx) ||
 		    rc_gid_parse(buf, gid))
 			continue;
-		if (!memcmp(gid, zero, 16))
-			continue;
-		if (ipv4 ? !memcmp(gid, v4map, 12) :
-			   memcmp(gid, v4map, 12) && !(gid[0] == 0xfe &&
-						       (gid[1] & 0xc0) == 0x80))
+		if (memcmp(gid, zero, 16) && gid_kind(gid) == kind)
 			return idx;
 	}
 	return -1;

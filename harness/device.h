@@ -51,12 +51,18 @@ int rc_gid_parse(const char *s, uint8_t gid[16]);
 /* The entries of a directory, but . and ..; or -errno. */
 int rc_dir_count(const char *path);
 
+/* The kinds of RoCE GID a row addresses a port by */
+enum rc_gid_kind {
+	RC_GID_IPV4, /* IPv4-mapped (::ffff:a.b.c.d) */
+	RC_GID_IPV6, /* IPv6, not link-local */
+	RC_GID_LINK_LOCAL, /* fe80::/10 */
+};
 /*
- * A GID of @ca port @port for addressing the port itself: @ipv4 an
- * IPv4-mapped one (::ffff:a.b.c.d), else an IPv6 one that is not
- * link-local.  Returns its index, or -1 when the port has none.  Only the
- * first 16 entries are looked at: the addresses come first.
+ * A GID of @kind of @ca port @port, for addressing the port itself.
+ * Returns its index, or -1 when the port has none.  Only the first 16
+ * entries are looked at: the addresses come first.
  */
-int rc_port_gid(const char *ca, int port, bool ipv4, uint8_t gid[16]);
+int rc_port_gid(const char *ca, int port, enum rc_gid_kind kind,
+		uint8_t gid[16]);
 
 #endif

@@ -141,7 +141,7 @@ static bool sender_open(struct rc_ctx *ctx, struct sender *s,
 	qa.send_cq = qa.recv_cq = s->cq;
 	if (o->rdma_create_qp(s->id, s->pd, &qa))
 		return cm_broken(ctx, "rdma_create_qp");
-	sgid = rc_port_gid(t->peer, t->peer_port, true, sg.raw);
+	sgid = rc_port_gid(t->peer, t->peer_port, RC_GID_IPV4, sg.raw);
 	if (sgid < 0) {
 		errno = ENOENT;
 		return cm_broken(ctx, "the peer port's IPv4-mapped GID");

@@ -129,7 +129,8 @@ bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,
 	uint8_t gid[16];
 
 	if (ctx->target->link != RC_LINK_IWARP &&
-	    rc_port_gid(ca, port, family == AF_INET, gid) >= 0) {
+	    rc_port_gid(ca, port, family == AF_INET ? RC_GID_IPV4 : RC_GID_IPV6,
+			gid) >= 0) {
 		set_addr(family, family == AF_INET ? gid + 12 : gid, ss);
 		return true;
 	}

@@ -41,8 +41,8 @@ bool mc_own_addr(struct rc_ctx *ctx, int family, struct sockaddr_storage *ss)
 	uint8_t gid[16];
 	char ip[INET6_ADDRSTRLEN];
 
-	if (rc_port_gid(ctx->target->ca, ctx->target->port, family == AF_INET,
-			gid) < 0)
+	if (rc_port_gid(ctx->target->ca, ctx->target->port,
+			family == AF_INET ? RC_GID_IPV4 : RC_GID_IPV6, gid) < 0)
 		return mc_broken(ctx, "no GID of the family on the port");
 	inet_ntop(family, family == AF_INET ? gid + 12 : gid, ip, sizeof(ip));
 	mc_addr_of(family, ip, 0, ss);

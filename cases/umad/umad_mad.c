@@ -233,7 +233,8 @@ void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
 
 int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16])
 {
-	return rc_port_gid(ctx->target->ca, ctx->target->port, false, gid);
+	return rc_port_gid(ctx->target->ca, ctx->target->port, RC_GID_IPV6,
+			   gid);
 }
 
 bool mad_address_self(struct rc_ctx *ctx, uint8_t *umad)

@@ -356,21 +356,6 @@ static void sl_and_rate(const struct vc_row *row, struct rc_ctx *ctx,
 
 /* The index of the target port's first link-local (fe80::/10) GID, into
  * @gid; -1 when it has none */
-static int link_local_gid(struct rc_ctx *ctx, uint8_t gid[16])
-{
-	char buf[64];
-	int idx;
-
-	for (idx = 0; idx < 16; idx++)
-		if (!rc_sysfs_read(buf, sizeof(buf),
-				   RC_SYSFS_IB "/%s/ports/%d/gids/%d",
-				   ctx->target->ca, ctx->target->port, idx) &&
-		    !rc_gid_parse(buf, gid) && gid[0] == 0xfe &&
-		    (gid[1] & 0xc0) == 0x80)
-			return idx;
-	return -1;
-}
-
 static void hop_limit(const struct vc_row *row, struct rc_ctx *ctx,
 		      struct vl *l)
 {
@@ -381,7 +366,8 @@ static void hop_limit(const struct vc_row *row, struct rc_ctx *ctx,
 	if (!typed(row, ctx, l) || !vq_walk(ctx, l, IBV_QPS_INIT))
 		return;
 	vq_fill(ctx, &a, mask, IBV_QPS_RTR);
-	idx = link_local_gid(ctx, a.ah_attr.grh.dgid.raw);
+	idx = rc_port_gid(ctx->target->ca, ctx->target->port, RC_GID_LINK_LOCAL,
+			  a.ah_attr.grh.dgid.raw);
 	if (idx < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "the port has no link-local GID (set-up)");

@@ -162,8 +162,8 @@ bool vl_qp_to(struct rc_ctx *ctx, struct ibv_qp *qp, enum ibv_qp_state state,
 		a.ah_attr.port_num = ctx->target->port;
 		/* the port's own IPv6 GID, both ends: a loopback (RoCE
 		 * addresses by GID; InfiniBand reads the GRH as extra) */
-		idx = rc_port_gid(ctx->target->ca, ctx->target->port, false,
-				  a.ah_attr.grh.dgid.raw);
+		idx = rc_port_gid(ctx->target->ca, ctx->target->port,
+				  RC_GID_IPV6, a.ah_attr.grh.dgid.raw);
 		a.ah_attr.is_global = idx >= 0;
 		a.ah_attr.grh.hop_limit = 1;
 		a.ah_attr.grh.sgid_index = idx >= 0 ? idx : 0;

@@ -81,8 +81,8 @@ void vq_fill(struct rc_ctx *ctx, struct ibv_qp_attr *a, int mask,
 		/* the port's own IPv6 GID, both ends: a loopback (RoCE
 		 * addresses by GID; InfiniBand reads the GRH as extra) */
 		a->ah_attr.port_num = ctx->target->port;
-		idx = rc_port_gid(ctx->target->ca, ctx->target->port, false,
-				  a->ah_attr.grh.dgid.raw);
+		idx = rc_port_gid(ctx->target->ca, ctx->target->port,
+				  RC_GID_IPV6, a->ah_attr.grh.dgid.raw);
 		a->ah_attr.is_global = idx >= 0;
 		a->ah_attr.grh.sgid_index = idx >= 0 ? idx : 0;
 		a->ah_attr.grh.hop_limit = VQ_HOP_LIMIT;

@@ -75,8 +75,8 @@ static bool open_on(struct rc_ctx *ctx, struct vres *r, const char *ca,
 	memset(r, 0, sizeof(*r));
 	r->port = port;
 	r->remote_qkey = VRES_QKEY;
-	r->gid6 = rc_port_gid(ca, r->port, false, r->g6.raw);
-	r->gid4 = rc_port_gid(ca, r->port, true, r->g4.raw);
+	r->gid6 = rc_port_gid(ca, r->port, RC_GID_IPV6, r->g6.raw);
+	r->gid4 = rc_port_gid(ca, r->port, RC_GID_IPV4, r->g4.raw);
 	step = "ibv_open_device";
 	r->ctx = open_target(ca);
 	if (!r->ctx)

@@ -140,7 +140,7 @@ static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
 static bool port_gid(struct rc_ctx *ctx, const char *ca, int port,
 		     union ibv_gid *gid, int *index)
 {
-	*index = rc_port_gid(ca, port, false, gid->raw);
+	*index = rc_port_gid(ca, port, RC_GID_IPV6, gid->raw);
 	if (*index >= 0)
 		return true;
 	rc_obs_state(ctx->obs, RC_STATE_BROKEN,

@@ -10,11 +10,17 @@
  * - destroys: the ladder's SRQ, no QP on it: 0
  * - qp-associated-fails: a QP made on the SRQ: an errno value; once the
  *   QP is gone, the SRQ is destroyed (0)
+ * - qp-associated-ebusy: the same, EBUSY, the kernel's answer for an
+ *   object still in use (Linux's ABI)
+ * - queue-unmapped: an SRQ made and destroyed: the mappings of the
+ *   uverbs device in /proc/self/maps are the ones before it was made
+ *   (interpretation: what was made for the SRQ goes with it)
  * - waits-for-ack: on the traffic rung, an SRQ limit event got and not
  *   acknowledged: ibv_destroy_srq (in a thread) has not returned after
  *   VT_QUIET_MS; once the event is acknowledged it returns 0
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "verbs_ctl.h"
@@ -24,6 +30,9 @@
 #define DOC_FAILS                                                        \
 	"ibv_destroy_srq() fails if any queue pair is still associated " \
 	"with this SRQ."
+#define DOC_RET                                                          \
+	"ibv_destroy_srq() returns 0 on success, or the value of errno " \
+	"on failure (which indicates the failure reason)."
 #define DOC_WAIT                                                           \
 	"To avoid races, destroying an object (CQ, SRQ or QP) will wait "  \
 	"for all affiliated events for the object to be acknowledged; "    \
@@ -40,7 +49,7 @@ struct ds_row {
 	bool traffic;
 };
 
-static ds_check destroys, qp_associated, waits_for_ack;
+static ds_check destroys, qp_associated, queue_unmapped, waits_for_ack;
 
 static const struct ds_row rows[] = {
 	{ .c = { .id = "verbs/destroy_srq/destroys",
@@ -59,6 +68,25 @@ static const struct ds_row rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
 	  .check = qp_associated },
+	{ .c = { .id = "verbs/destroy_srq/qp-associated-ebusy",
+		 .doc = DOC_FAILS " ... " DOC_RET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "an RC QP made with this SRQ: EBUSY, what the kernel "
+			 "answers for an object still in use "
+			 "(ib_destroy_srq_user); the page names no errno",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS(EBUSY) } },
+	  .check = qp_associated },
+	{ .c = { .id = "verbs/destroy_srq/queue-unmapped",
+		 .doc = DOC_DESTROYS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an SRQ made (the provider maps its queue from the "
+			 "uverbs device) and destroyed: /proc/self/maps has the "
+			 "uverbs mappings it had before; what was made for the "
+			 "SRQ goes with it",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = queue_unmapped },
 	{ .c = { .id = "verbs/destroy_srq/waits-for-ack",
 		 .doc = DOC_WAIT,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -112,6 +140,55 @@ static void qp_associated(const struct ds_row *row, struct rc_ctx *ctx,
 				 rc_errno_name(err));
 	else
 		l->srq = NULL;
+}
+
+/* How many mappings of a uverbs device the process has: -1 when
+ * /proc/self/maps cannot be read */
+static int uverbs_maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += !!strstr(line, "/dev/infiniband/uverbs");
+	fclose(f);
+	return n;
+}
+
+static void queue_unmapped(const struct ds_row *row, struct rc_ctx *ctx,
+			   struct vl *l, struct vt *t)
+{
+	struct ibv_srq_init_attr a = { .attr = { .max_wr = VL_WR,
+						 .max_sge = 1 } };
+	struct ibv_srq *srq;
+	int before, made, after;
+
+	before = uverbs_maps();
+	srq = ctx->ops->ibv_create_srq(l->pd, &a);
+	if (!srq) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_create_srq failed (set-up): %m");
+		return;
+	}
+	made = uverbs_maps();
+	if (before < 0 || made <= before) {
+		ctx->ops->ibv_destroy_srq(srq);
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the provider maps no queue of the uverbs device "
+			     "for an SRQ (%d mappings before it, %d with it)",
+			     before, made);
+		return;
+	}
+	RC_OBSERVE(ctx, ctx->ops->ibv_destroy_srq(srq));
+	after = uverbs_maps();
+	if (!ctx->obs->ret && after != before)
+		rc_obs_violation(ctx->obs,
+				 "%d uverbs mappings after ibv_destroy_srq: "
+				 "%d before the SRQ was made, %d with it",
+				 after, before, made);
 }
 
 static long long destroy_srq(struct rc_ctx *ctx, void *srq)

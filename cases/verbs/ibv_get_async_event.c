@@ -38,6 +38,9 @@
  * - ack_async_event/qp-destroy-waits-for-ack: the QP's event not
  *   acknowledged, ibv_destroy_qp (in a thread) has not returned after
  *   VT_QUIET_MS; acknowledged, it returns 0
+ * - ack_async_event/destroy-waits-for-every-ack: two events of the QP
+ *   (drained, back to RTS, drained again), one acknowledged: the destroy
+ *   still waits; the second acknowledged, it returns 0
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -94,7 +97,8 @@ struct ae_row {
 
 static ae_check srq_limit_element, blocks_until_event, nonblocking_empty,
 	port_event, qp_event_element, cq_event_element, destroy_after_ack,
-	qp_event_counted, cq_event_counted, qp_destroy_waits;
+	qp_event_counted, cq_event_counted, qp_destroy_waits,
+	destroy_waits_for_every_ack;
 
 /* the port rows change what every row reads: alone, as root */
 #define NEEDS_PORT (RC_NEED_DEVICE | RC_NEED_ROOT)
@@ -219,6 +223,17 @@ static const struct ae_row ack_rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = qp_destroy_waits,
+	  .traffic = true },
+	{ .c = { .id = "verbs/ack_async_event/destroy-waits-for-every-ack",
+		 .doc = DOC_WAIT_ACK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two events of one QP (SQ drained, back to RTS, "
+			 "drained again), one acknowledged: ibv_destroy_qp (in "
+			 "a thread) has not returned after 100 ms (scaled); "
+			 "the second acknowledged, it returns 0",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = destroy_waits_for_every_ack,
 	  .traffic = true },
 };
 
@@ -408,27 +423,60 @@ static long long destroy_qp(struct rc_ctx *ctx, void *qp)
 	return ctx->ops->ibv_destroy_qp(qp);
 }
 
-static void qp_destroy_waits(const struct ae_row *row, struct rc_ctx *ctx,
-			     struct vl *l, struct vt *t)
+/*
+ * a's SQ drained @n times (SQD, back to RTS, SQD ...), its events taken
+ * and @acked of them acknowledged; then ibv_destroy_qp in a thread, which
+ * has not returned after VT_QUIET_MS, and returns once the rest are.
+ */
+static void destroy_waits(struct rc_ctx *ctx, struct vt *t, int n, int acked)
 {
-	struct ibv_async_event ev;
+	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS };
+	struct ibv_async_event ev[2];
 	struct vs_bg d;
+	int i, got;
 
-	if (!drain_a(ctx, t) || !provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
-					  "IBV_EVENT_SQ_DRAINED", &ev))
-		return;
-	if (!vs_bg_start(&d, ctx, destroy_qp, t->a)) {
-		ctx->ops->ibv_ack_async_event(&ev);
+	for (got = 0; got < n; got++) {
+		if (got && ctx->ops->ibv_modify_qp(t->a, &rts, IBV_QP_STATE)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_modify_qp SQD to RTS failed "
+				     "(set-up): %m");
+			break;
+		}
+		if (!drain_a(ctx, t) ||
+		    !provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
+			      "IBV_EVENT_SQ_DRAINED", &ev[got]))
+			break;
+	}
+	for (i = 0; i < acked && i < got; i++)
+		ctx->ops->ibv_ack_async_event(&ev[i]);
+	if (got < n || !vs_bg_start(&d, ctx, destroy_qp, t->a)) {
+		for (; i < got; i++)
+			ctx->ops->ibv_ack_async_event(&ev[i]);
 		return;
 	}
 	t->a = NULL;
 	if (vs_bg_done_within(&d, VT_QUIET_MS))
 		rc_obs_violation(ctx->obs,
-				 "ibv_destroy_qp: returned with its event "
-				 "not acknowledged");
-	ctx->ops->ibv_ack_async_event(&ev);
+				 "ibv_destroy_qp: returned with %d of its %d "
+				 "events acknowledged",
+				 acked, n);
+	for (; i < got; i++)
+		ctx->ops->ibv_ack_async_event(&ev[i]);
 	/* not acknowledged as counted: the watchdog's HANG */
 	vs_bg_join(&d);
+}
+
+static void qp_destroy_waits(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	destroy_waits(ctx, t, 1, 0);
+}
+
+static void destroy_waits_for_every_ack(const struct ae_row *row,
+					struct rc_ctx *ctx, struct vl *l,
+					struct vt *t)
+{
+	destroy_waits(ctx, t, 2, 1);
 }
 
 static void srq_limit_element(const struct ae_row *row, struct rc_ctx *ctx,

@@ -242,7 +242,22 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		if (!t->ch)
 			return broken(ctx, "ibv_create_comp_channel");
 	}
-	t->rcq = ops->ibv_create_cq(vt_bctx(t), 64, &t->cq_context, t->ch, 0);
+	if (o->wc_flags) {
+		struct ibv_cq_init_attr_ex ca = { .cqe = 64,
+						  .cq_context = &t->cq_context,
+						  .channel = t->ch,
+						  .wc_flags = o->wc_flags };
+
+		if (!NEED(ctx, ibv_create_cq_ex))
+			return false;
+		t->rcqx = ops->ibv_create_cq_ex(vt_bctx(t), &ca);
+		if (!t->rcqx)
+			return broken(ctx, "ibv_create_cq_ex (receive)");
+		t->rcq = ibv_cq_ex_to_cq(t->rcqx);
+	} else {
+		t->rcq = ops->ibv_create_cq(vt_bctx(t), 64, &t->cq_context,
+					    t->ch, 0);
+	}
 	if (!t->rcq)
 		return broken(ctx, "ibv_create_cq (receive)");
 	if (o->srq) {

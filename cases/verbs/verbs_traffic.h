@@ -41,11 +41,15 @@ struct vt_opts {
 	/* a made with ibv_create_qp_ex and these send_ops_flags
 	 * (ibv_wr_post(3)), its struct ibv_qp_ex in vt.ax */
 	uint64_t send_ops;
+	/* the receive CQ made with ibv_create_cq_ex and these wc_flags, its
+	 * struct ibv_cq_ex in vt.rcqx (0: ibv_create_cq) */
+	uint64_t wc_flags;
 };
 
 struct vt {
 	struct vl l;
 	struct ibv_cq *scq, *rcq;
+	struct ibv_cq_ex *rcqx; /* rcq's, when made with vt_opts.wc_flags */
 	struct ibv_qp *a, *b;
 	struct ibv_qp_ex *ax; /* a's, when made with send ops */
 	struct ibv_srq *srq;

@@ -15,9 +15,9 @@
  * The work completions an extended CQ can give are those of the queue
  * the kernel fills (rxe's struct ib_uverbs_wc, siw's struct siw_cqe):
  * IBV_WC_STANDARD_FLAGS; neither device has a clock, a VLAN or a flow
- * tag to report, so other wc_flags are EOPNOTSUPP.  The reference polls
- * through ibv_poll_cq(3) only (datapath.c): ibv_start_poll on its CQ
- * answers EOPNOTSUPP.
+ * tag to report, so other wc_flags are EOPNOTSUPP.  An extended CQ is
+ * polled with ibv_poll_cq(3) (datapath.c) or ibv_start_poll and its
+ * readers (cq_poll.c).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -78,20 +78,6 @@ int ref_ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 	return 0;
 }
 
-static int no_poll(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
-{
-	return EOPNOTSUPP;
-}
-
-static int no_next(struct ibv_cq_ex *cq)
-{
-	return EOPNOTSUPP;
-}
-
-static void no_end(struct ibv_cq_ex *cq)
-{
-}
-
 static struct ref_cq *new_cq(struct ibv_context *context, void *cq_context,
 			     struct ibv_comp_channel *channel)
 {
@@ -105,9 +91,7 @@ static struct ref_cq *new_cq(struct ibv_context *context, void *cq_context,
 	pthread_mutex_init(&cq->cq.mutex, NULL);
 	pthread_cond_init(&cq->cq.cond, NULL);
 	pthread_mutex_init(&cq->lock, NULL);
-	cq->cq.start_poll = no_poll;
-	cq->cq.next_poll = no_next;
-	cq->cq.end_poll = no_end;
+	ref_cq_poll_init(cq, 0);
 	return cq;
 }
 
@@ -268,6 +252,7 @@ struct ibv_cq_ex *ref_ibv_create_cq_ex(struct ibv_context *context,
 	if (!cq)
 		return ref_fail_null(ENOMEM);
 	cq->wc_flags = attr->wc_flags;
+	ref_cq_poll_init(cq, attr->wc_flags);
 	if (ref_ctx(context)->prov->cq_in)
 		ref_ctx(context)->prov->cq_in(&u);
 	memcpy(cmd.drv, u.in, u.in_len);

@@ -65,7 +65,11 @@ struct ref_cq {
 	uint32_t id; /* the provider's (siw's cq_id) */
 	uint64_t wc_flags; /* ibv_create_cq_ex(3)'s */
 	pthread_mutex_t lock; /* its queue's consumer (datapath.c) */
+	struct ibv_wc cur; /* the extended poll's current one (cq_poll.c) */
 };
+
+/* The extended CQ's polling and the readers of @wc_flags (cq_poll.c) */
+void ref_cq_poll_init(struct ref_cq *cq, uint64_t wc_flags);
 
 #define REF_SAME_FIELD(f)                          \
 	BUILD_ASSERT(offsetof(struct ibv_cq, f) == \

@@ -1176,18 +1176,42 @@ def number(units):
     return slot, mutants
 
 
+# The documented calls that libibverbs' header dispatches through an
+# object's function pointer (ibv_wr_start(qp) is qp->wr_start(qp),
+# ibv_start_poll(cq) cq->start_poll(cq, attr)): no ref_ function is
+# theirs, and the rows of create_qp_ex or create_cq_ex, which put the
+# pointers in place, never call them.  Each is owned by the static
+# function the reference puts in that pointer.
+DISPATCHED = dict(
+    [("ibv_" + f, "verbs/datapath.c:" + f) for f in (
+        "wr_start", "wr_complete", "wr_abort", "wr_send", "wr_send_imm",
+        "wr_rdma_write", "wr_rdma_write_imm", "wr_rdma_read",
+        "wr_atomic_cmp_swp", "wr_atomic_fetch_add", "wr_set_sge",
+        "wr_set_sge_list", "wr_set_inline_data", "wr_set_inline_data_list",
+        "wr_set_ud_addr")] +
+    [("ibv_" + f, "verbs/cq_poll.c:" + f) for f in (
+        "start_poll", "next_poll", "end_poll")] +
+    [("ibv_wc_" + f, "verbs/cq_poll.c:" + f) for f in (
+        "read_opcode", "read_vendor_err", "read_wc_flags", "read_byte_len",
+        "read_imm_data", "read_qp_num", "read_src_qp", "read_slid",
+        "read_sl", "read_dlid_path_bits")])
+
+
 def owners_of(units, calls):
     """For every function and table: the calls of @calls whose ref_
-    function reaches it (the static call graph, function pointers and
-    tables included)."""
+    function (or DISPATCHED function) reaches it (the static call graph,
+    function pointers and tables included)."""
     edges = {}
     for u in units:
         for k, v in u.edges.items():
             edges.setdefault(k, set()).update(v)
     owners = {}
     for call in calls:
-        entry = "ref_" + call
+        entry = DISPATCHED.get(call, "ref_" + call)
         if entry not in edges:
+            if call in DISPATCHED:
+                raise SystemExit("srcmut: %s: no %s in the reference" % (
+                    call, entry))
             continue
         todo, seen = [entry], {entry}
         while todo:
@@ -1234,7 +1258,7 @@ def generate(units, out, calls=None):
     sources of the alt mutants under @out/alt; returns the manifest.
     @calls: the calls whose ref_ functions own the points (the ops
     table's)."""
-    calls = ops_calls() if calls is None else calls
+    calls = ops_calls() + sorted(DISPATCHED) if calls is None else calls
     slots, mutants = number(units)
     owners = owners_of(units, calls)
     files = {}

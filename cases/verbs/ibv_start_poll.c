@@ -16,6 +16,8 @@
  *   then found (0): the CQ stayed valid
  * - start_poll/first-completion: two SENDs: 0, wr_id the first's, status
  *   IBV_WC_SUCCESS
+ * - start_poll/flushed-status: a receive posted, b moved to ERR: 0,
+ *   that wr_id and status IBV_WC_WR_FLUSH_ERR
  * - next_poll/second-completion: the second (0, its wr_id)
  * - next_poll/empty-enoent: after both, ENOENT; end_poll, and a third
  *   SEND is then found by start_poll
@@ -26,7 +28,9 @@
  *   IBV_WC_RECV_RDMA_WITH_IMM for an RDMA Write with immediate
  * - wc_read_byte_len/exact: 45
  * - wc_read_imm_data/network-order: htobe32(0x0a0b0c0d)
- * - wc_read_wc_flags/with-imm, without-imm: IBV_WC_WITH_IMM set, and not
+ * - wc_read_wc_flags/with-imm, without-imm: IBV_WC_WITH_IMM set, and not,
+ *   and IBV_WC_WITH_INV not (IBV_WC_GRH is valid on UD only); ud-grh:
+ *   on UD, IBV_WC_GRH set
  * - wc_read_qp_num/receiver: b's QP number
  * - wc_read_src_qp/ud-sender: on UD, a's QP number
  * - wc_read_vendor_err, wc_read_slid, wc_read_sl, wc_read_dlid_path_bits
@@ -48,6 +52,9 @@
 	"order to make this function easily extensible in the future."
 #define DOC_DIRECT \
 	"uint64_t wr_id - Can be accessed directly from struct ibv_cq_ex."
+#define DOC_STATUS \
+	"enum ibv_wc_status - Can be accessed directly from struct ibv_cq_ex."
+#define DOC_GRH "IBV_WC_GRH GRH is present (valid only for UD QPs)"
 #define DOC_NEXT \
 	"This function is called in order to get the next work completion."
 #define DOC_NEXT_END                                                   \
@@ -83,9 +90,9 @@ struct sp_row {
 	int arg;
 };
 
-static sp_check empty_enoent, first_completion, second_completion, next_empty,
-	next_batch, read_opcode, read_byte_len, read_imm, read_flags,
-	read_qp_num, read_src_qp, as_poll_cq;
+static sp_check empty_enoent, first_completion, flushed_status,
+	second_completion, next_empty, next_batch, read_opcode, read_byte_len,
+	read_imm, read_flags, read_qp_num, read_src_qp, as_poll_cq;
 
 #define NEEDS RC_NEED_DEVICE
 #define ROW(name, d, b, n, ctr, fn, ...)      \
@@ -108,6 +115,11 @@ static const struct sp_row start_rows[] = {
 	    "two SENDs received: 0, wr_id 0x0102030405060708 (the first's), "
 	    "status IBV_WC_SUCCESS",
 	    RC_RETURNS(0), first_completion),
+	ROW("start_poll/flushed-status", DOC_START_OK " ... " DOC_STATUS,
+	    RC_BASIS_DOCUMENTED,
+	    "a receive posted on b, b moved to ERR: 0, its wr_id, status "
+	    "IBV_WC_WR_FLUSH_ERR",
+	    RC_RETURNS(0), flushed_status),
 };
 
 static const struct sp_row next_rows[] = {
@@ -155,11 +167,17 @@ static const struct sp_row imm_rows[] = {
 
 static const struct sp_row flags_rows[] = {
 	ROW("wc_read_wc_flags/with-imm", DOC_FLAGS, RC_BASIS_DOCUMENTED,
-	    "a SEND with immediate: IBV_WC_WITH_IMM set", RC_ANY_RETURN,
-	    read_flags, .arg = IBV_WR_SEND_WITH_IMM),
+	    "a SEND with immediate: IBV_WC_WITH_IMM set, IBV_WC_WITH_INV "
+	    "not (IBV_WC_GRH is not valid on RC)",
+	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND_WITH_IMM),
 	ROW("wc_read_wc_flags/without-imm", DOC_FLAGS, RC_BASIS_DOCUMENTED,
-	    "a SEND without: IBV_WC_WITH_IMM not set", RC_ANY_RETURN,
-	    read_flags, .arg = IBV_WR_SEND),
+	    "a SEND without: neither IBV_WC_WITH_IMM nor IBV_WC_WITH_INV",
+	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND),
+	ROW("wc_read_wc_flags/ud-grh", DOC_FLAGS " ... " DOC_GRH,
+	    RC_BASIS_DOCUMENTED,
+	    "a SEND on UD: IBV_WC_GRH set, IBV_WC_WITH_IMM and IBV_WC_WITH_INV "
+	    "not",
+	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND, .type = IBV_QPT_UD),
 };
 
 static const struct sp_row qp_num_rows[] = {
@@ -323,6 +341,29 @@ static void first_completion(const struct sp_row *row, struct rc_ctx *ctx,
 	ibv_end_poll(t->rcqx);
 }
 
+static void flushed_status(const struct sp_row *row, struct rc_ctx *ctx,
+			   struct vt *t)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+
+	if (vt_recv(ctx, t, WR_ID, 1, 256) ||
+	    ctx->ops->ibv_modify_qp(t->b, &a, IBV_QP_STATE)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a receive, then b to ERR (set-up): %m");
+		return;
+	}
+	RC_OBSERVE(ctx, started(ctx, t));
+	if (ctx->obs->ret)
+		return;
+	if (t->rcqx->wr_id != WR_ID || t->rcqx->status != IBV_WC_WR_FLUSH_ERR)
+		rc_obs_violation(ctx->obs,
+				 "wr_id %#llx status %d, not %#llx "
+				 "IBV_WC_WR_FLUSH_ERR (%d)",
+				 (unsigned long long)t->rcqx->wr_id,
+				 t->rcqx->status, WR_ID, IBV_WC_WR_FLUSH_ERR);
+	ibv_end_poll(t->rcqx);
+}
+
 static void second_completion(const struct sp_row *row, struct rc_ctx *ctx,
 			      struct vt *t)
 {
@@ -448,16 +489,24 @@ static void read_imm(const struct sp_row *row, struct rc_ctx *ctx, struct vt *t)
 static void read_flags(const struct sp_row *row, struct rc_ctx *ctx,
 		       struct vt *t)
 {
-	bool want = row->arg == IBV_WR_SEND_WITH_IMM;
-	unsigned int flags;
+	/* the flags the row decides: WITH_IMM as sent, no WITH_INV, and on
+	 * UD the GRH ("valid only for UD QPs": on RC it means nothing, and
+	 * rxe sets it there); IP_CSUM_OK is the device's to give or not */
+	const unsigned int decided = IBV_WC_WITH_IMM | IBV_WC_WITH_INV |
+				     (row->type == IBV_QPT_UD ? IBV_WC_GRH : 0);
+	unsigned int flags, want;
 
+	want = (row->arg == IBV_WR_SEND_WITH_IMM ? IBV_WC_WITH_IMM : 0) |
+	       (row->type == IBV_QPT_UD ? IBV_WC_GRH : 0);
 	if (!one(ctx, t, row->arg))
 		return;
 	RC_OBSERVE(ctx, flags = ibv_wc_read_wc_flags(t->rcqx));
 	ibv_end_poll(t->rcqx);
-	if (!!(flags & IBV_WC_WITH_IMM) != want)
-		rc_obs_violation(ctx->obs, "wc_flags %#x: IBV_WC_WITH_IMM %s",
-				 flags, want ? "not set" : "set");
+	if ((flags & decided) != want)
+		rc_obs_violation(ctx->obs,
+				 "wc_flags %#x: of WITH_IMM, WITH_INV and GRH "
+				 "%#x, not %#x",
+				 flags, flags & decided, want);
 }
 
 static void read_qp_num(const struct sp_row *row, struct rc_ctx *ctx,

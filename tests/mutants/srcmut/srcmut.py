@@ -1181,17 +1181,20 @@ def number(units):
 # ibv_start_poll(cq) cq->start_poll(cq, attr)): no ref_ function is
 # theirs, and the rows of create_qp_ex or create_cq_ex, which put the
 # pointers in place, never call them.  Each is owned by the static
-# function the reference puts in that pointer.
+# functions the reference puts in that pointer; a reader of the current
+# completion also by take(), which copied it there for start_poll and
+# next_poll.
 DISPATCHED = dict(
-    [("ibv_" + f, "verbs/datapath.c:" + f) for f in (
+    [("ibv_" + f, ["verbs/datapath.c:" + f]) for f in (
         "wr_start", "wr_complete", "wr_abort", "wr_send", "wr_send_imm",
         "wr_rdma_write", "wr_rdma_write_imm", "wr_rdma_read",
         "wr_atomic_cmp_swp", "wr_atomic_fetch_add", "wr_set_sge",
         "wr_set_sge_list", "wr_set_inline_data", "wr_set_inline_data_list",
         "wr_set_ud_addr")] +
-    [("ibv_" + f, "verbs/cq_poll.c:" + f) for f in (
+    [("ibv_" + f, ["verbs/cq_poll.c:" + f]) for f in (
         "start_poll", "next_poll", "end_poll")] +
-    [("ibv_wc_" + f, "verbs/cq_poll.c:" + f) for f in (
+    [("ibv_wc_" + f, ["verbs/cq_poll.c:" + f, "verbs/cq_poll.c:take"])
+     for f in (
         "read_opcode", "read_vendor_err", "read_wc_flags", "read_byte_len",
         "read_imm_data", "read_qp_num", "read_src_qp", "read_slid",
         "read_sl", "read_dlid_path_bits")])
@@ -1207,13 +1210,14 @@ def owners_of(units, calls):
             edges.setdefault(k, set()).update(v)
     owners = {}
     for call in calls:
-        entry = DISPATCHED.get(call, "ref_" + call)
-        if entry not in edges:
-            if call in DISPATCHED:
-                raise SystemExit("srcmut: %s: no %s in the reference" % (
-                    call, entry))
+        entries = DISPATCHED.get(call, ["ref_" + call])
+        missing = [e for e in entries if e not in edges]
+        if missing and call in DISPATCHED:
+            raise SystemExit("srcmut: %s: no %s in the reference" % (
+                call, " ".join(missing)))
+        if missing:
             continue
-        todo, seen = [entry], {entry}
+        todo, seen = list(entries), set(entries)
         while todo:
             f = todo.pop()
             owners.setdefault(f, set()).add(call)

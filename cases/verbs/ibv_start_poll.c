@@ -14,11 +14,13 @@
  * 0x0102030405060708 (+ i), imm_data 0x0a0b0c0d, 45 bytes.
  * - start_poll/empty-enoent: nothing sent: ENOENT; a SEND after it is
  *   then found (0): the CQ stayed valid
- * - start_poll/first-completion: two SENDs: 0, wr_id the first's, status
- *   IBV_WC_SUCCESS
+ * - start_poll/first-completion: two SENDs with immediate: 0, wr_id the
+ *   first's, status IBV_WC_SUCCESS, and the completion read back whole
+ *   (opcode, byte_len, wc_flags, imm_data, qp_num)
  * - start_poll/flushed-status: a receive posted, b moved to ERR: 0,
  *   that wr_id and status IBV_WC_WR_FLUSH_ERR
- * - next_poll/second-completion: the second (0, its wr_id)
+ * - next_poll/second-completion: the second (0, its wr_id, read back
+ *   whole)
  * - next_poll/empty-enoent: after both, ENOENT; end_poll, and a third
  *   SEND is then found by start_poll
  * - end_poll/next-batch: start_poll, end_poll, start_poll: the second
@@ -112,8 +114,9 @@ static const struct sp_row start_rows[] = {
 	    RC_FAILS(ENOENT), empty_enoent),
 	ROW("start_poll/first-completion", DOC_START_OK " ... " DOC_DIRECT,
 	    RC_BASIS_DOCUMENTED,
-	    "two SENDs received: 0, wr_id 0x0102030405060708 (the first's), "
-	    "status IBV_WC_SUCCESS",
+	    "two SENDs with immediate received: 0, wr_id 0x0102030405060708 "
+	    "(the first's), status IBV_WC_SUCCESS, and the readers give its "
+	    "opcode, byte_len, flags, imm_data and qp_num",
 	    RC_RETURNS(0), first_completion),
 	ROW("start_poll/flushed-status", DOC_START_OK " ... " DOC_STATUS,
 	    RC_BASIS_DOCUMENTED,
@@ -125,7 +128,8 @@ static const struct sp_row start_rows[] = {
 static const struct sp_row next_rows[] = {
 	ROW("next_poll/second-completion", DOC_NEXT " ... " DOC_DIRECT,
 	    RC_BASIS_DOCUMENTED,
-	    "two SENDs received, the first started: 0, wr_id the second's",
+	    "two SENDs with immediate received, the first started: 0, the "
+	    "second's wr_id, and the readers give its fields",
 	    RC_RETURNS(0), second_completion),
 	ROW("next_poll/empty-enoent", DOC_START " ... " DOC_NEXT_END,
 	    RC_BASIS_DOCUMENTED,
@@ -302,6 +306,32 @@ static void want_wr_id(struct rc_ctx *ctx, struct vt *t, uint64_t want)
 				 t->rcqx->status);
 }
 
+/* The current completion, read back whole: the SEND with immediate of
+ * LEN bytes that b received as @wr_id (start_poll's and next_poll's
+ * effect is the completion the readers then see) */
+static void want_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id)
+{
+	struct ibv_cq_ex *x = t->rcqx;
+	unsigned int flags;
+
+	want_wr_id(ctx, t, wr_id);
+	if (ctx->obs->violation[0])
+		return;
+	flags = ibv_wc_read_wc_flags(x) & (IBV_WC_WITH_IMM | IBV_WC_WITH_INV);
+	if (ibv_wc_read_opcode(x) != IBV_WC_RECV ||
+	    ibv_wc_read_byte_len(x) != LEN || flags != IBV_WC_WITH_IMM ||
+	    ibv_wc_read_imm_data(x) != htobe32(IMM) ||
+	    ibv_wc_read_qp_num(x) != t->b->qp_num)
+		rc_obs_violation(
+			ctx->obs,
+			"the completion read back: opcode %d byte_len "
+			"%u flags %#x imm_data %#010x qp_num %#x; sent "
+			"a SEND with immediate of %d bytes to %#x",
+			ibv_wc_read_opcode(x), ibv_wc_read_byte_len(x), flags,
+			(unsigned int)ibv_wc_read_imm_data(x),
+			ibv_wc_read_qp_num(x), LEN, t->b->qp_num);
+}
+
 static void empty_enoent(const struct sp_row *row, struct rc_ctx *ctx,
 			 struct vt *t)
 {
@@ -332,12 +362,12 @@ static void first_completion(const struct sp_row *row, struct rc_ctx *ctx,
 {
 	/* both there before the call: the second's receive completion
 	 * waited for by the first's send completion and then this one's */
-	if (!sent(ctx, t, 2, IBV_WR_SEND, WR_ID))
+	if (!sent(ctx, t, 2, IBV_WR_SEND_WITH_IMM, WR_ID))
 		return;
 	RC_OBSERVE(ctx, started(ctx, t));
 	if (ctx->obs->ret)
 		return;
-	want_wr_id(ctx, t, WR_ID);
+	want_received(ctx, t, WR_ID);
 	ibv_end_poll(t->rcqx);
 }
 
@@ -369,7 +399,8 @@ static void second_completion(const struct sp_row *row, struct rc_ctx *ctx,
 {
 	double end;
 
-	if (!sent(ctx, t, 2, IBV_WR_SEND, WR_ID) || !open_batch(ctx, t))
+	if (!sent(ctx, t, 2, IBV_WR_SEND_WITH_IMM, WR_ID) ||
+	    !open_batch(ctx, t))
 		return;
 	/* the second may land after the first: ENOENT until it has */
 	end = rc_now_ms() + rc_scaled_ms(ctx, VT_WAIT_MS);
@@ -377,7 +408,7 @@ static void second_completion(const struct sp_row *row, struct rc_ctx *ctx,
 		RC_OBSERVE(ctx, ibv_next_poll(t->rcqx));
 	while (ctx->obs->ret == ENOENT && rc_now_ms() < end);
 	if (!ctx->obs->ret)
-		want_wr_id(ctx, t, WR_ID + 1);
+		want_received(ctx, t, WR_ID + 1);
 	ibv_end_poll(t->rcqx);
 }
 

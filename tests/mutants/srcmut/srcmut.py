@@ -1181,9 +1181,8 @@ def number(units):
 # ibv_start_poll(cq) cq->start_poll(cq, attr)): no ref_ function is
 # theirs, and the rows of create_qp_ex or create_cq_ex, which put the
 # pointers in place, never call them.  Each is owned by the static
-# functions the reference puts in that pointer; a reader of the current
-# completion also by take(), which copied it there for start_poll and
-# next_poll.
+# functions the reference puts in that pointer (what a reader returns
+# was copied by start_poll and next_poll, whose rows read it back).
 DISPATCHED = dict(
     [("ibv_" + f, ["verbs/datapath.c:" + f]) for f in (
         "wr_start", "wr_complete", "wr_abort", "wr_send", "wr_send_imm",
@@ -1193,8 +1192,7 @@ DISPATCHED = dict(
         "wr_set_ud_addr")] +
     [("ibv_" + f, ["verbs/cq_poll.c:" + f]) for f in (
         "start_poll", "next_poll", "end_poll")] +
-    [("ibv_wc_" + f, ["verbs/cq_poll.c:" + f, "verbs/cq_poll.c:take"])
-     for f in (
+    [("ibv_wc_" + f, ["verbs/cq_poll.c:" + f]) for f in (
         "read_opcode", "read_vendor_err", "read_wc_flags", "read_byte_len",
         "read_imm_data", "read_qp_num", "read_src_qp", "read_slid",
         "read_sl", "read_dlid_path_bits")])

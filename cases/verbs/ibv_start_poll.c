@@ -56,7 +56,6 @@
 	"uint64_t wr_id - Can be accessed directly from struct ibv_cq_ex."
 #define DOC_STATUS \
 	"enum ibv_wc_status - Can be accessed directly from struct ibv_cq_ex."
-#define DOC_GRH "IBV_WC_GRH GRH is present (valid only for UD QPs)"
 #define DOC_NEXT \
 	"This function is called in order to get the next work completion."
 #define DOC_NEXT_END                                                   \
@@ -177,9 +176,9 @@ static const struct sp_row flags_rows[] = {
 	ROW("wc_read_wc_flags/without-imm", DOC_FLAGS, RC_BASIS_DOCUMENTED,
 	    "a SEND without: neither IBV_WC_WITH_IMM nor IBV_WC_WITH_INV",
 	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND),
-	ROW("wc_read_wc_flags/ud-grh", DOC_FLAGS " ... " DOC_GRH,
-	    RC_BASIS_DOCUMENTED,
-	    "a SEND on UD: IBV_WC_GRH set, IBV_WC_WITH_IMM and IBV_WC_WITH_INV "
+	ROW("wc_read_wc_flags/ud-grh", DOC_FLAGS, RC_BASIS_DOCUMENTED,
+	    "a SEND on UD: IBV_WC_GRH set (ibv_poll_cq(3): \"GRH is present "
+	    "(valid only for UD QPs)\"), IBV_WC_WITH_IMM and IBV_WC_WITH_INV "
 	    "not",
 	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND, .type = IBV_QPT_UD),
 };

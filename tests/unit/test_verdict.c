@@ -152,6 +152,14 @@ Test(verdict, the_end_of_the_process)
 	rc_verdict_decide(&value_group, &c, &o, &in, &j);
 	cr_assert_eq(j.verdict, RC_HANG);
 	cr_assert(strstr(j.msg, "300 ms"), "%s", j.msg);
+	cr_assert(!strstr(j.msg, "SIGKILL"), "%s", j.msg);
+	/* a process SIGKILL did not end: where the kernel holds it */
+	strcpy(o.end.stuck, "__rxe_cleanup");
+	rc_verdict_decide(&value_group, &c, &o, &in, &j);
+	cr_assert_eq(j.verdict, RC_HANG);
+	cr_assert(strstr(j.msg, "SIGKILL did not end it, in the kernel at "
+				"__rxe_cleanup"),
+		  "%s", j.msg);
 	/* a result recorded, then a non-zero exit: not a pass */
 	o.obs.state = RC_STATE_RAN;
 	o.end = (struct rc_end){ .how = RC_END_EXITED, .status = 3 };

@@ -126,6 +126,9 @@ struct rc_case {
 	/* the oldest Linux that has what the row checks ("6.11"), or NULL */
 	const char *kernel;
 	unsigned int watchdog_ms; /* 0: the default */
+	/* how many calls of its function the observation times: a row over
+	 * a whole domain calls it in a loop (0: one) */
+	unsigned int calls;
 	unsigned int shares; /* enum rc_share, beyond its group's */
 	struct rc_contract contract;
 };

@@ -89,6 +89,7 @@ static const struct vc_row rate_rows[] = {
 		 .note = "every number from -1 to 1300000 and INT_MIN: "
 			 "IBV_RATE_MAX unless it is a rate's own number or "
 			 "nominal Mbit/s; returns 1 when all are",
+		 .calls = MBPS_LAST + 3,
 		 .contract = { RC_RETURNS(1) } },
 	  .check = rate_not_rate,
 	  .rung = VC_BARE },
@@ -201,6 +202,7 @@ static int not_rate_all(struct rc_ctx *ctx)
 	enum ibv_rate e;
 	int m, bad = 0;
 
+	/* MBPS_LAST + 3 calls (the row's .calls) */
 	for (m = -1; m <= MBPS_LAST + 1; m++) {
 		int v = m > MBPS_LAST ? INT_MIN : m;
 

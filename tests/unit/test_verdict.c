@@ -205,6 +205,39 @@ Test(verdict, a_timing_failure_runs_again_once)
 	cr_assert(j.kind == RC_FAIL_RETURN && !j.retry);
 }
 
+/* A call that documents no wait blocked: 20 times its fastest, at least
+ * a second; a row over a whole domain by the time of one of its calls. */
+Test(verdict, blocking_is_judged_a_call_at_a_time)
+{
+	struct rc_case c = { .id = "unit/block",
+			     .contract = { RC_RETURNS(0) } };
+	struct rc_outcome o = { .selected = true,
+				.attempts = 1,
+				.obs = { .state = RC_STATE_RAN,
+					 .elapsed_ms = 4500 },
+				.end = { .how = RC_END_EXITED } };
+	struct rc_verdict_in in = { .slowness = 1, .fastest_ms = 0.2 };
+	struct rc_judgement j;
+
+	rc_verdict_decide(&value_group, &c, &o, &in, &j);
+	cr_assert(j.verdict == RC_FAIL && j.kind == RC_FAIL_TIMING, "%s",
+		  j.msg);
+	cr_assert(strstr(j.msg, "blocked 4500 ms;"), "%s", j.msg);
+	o.obs.elapsed_ms = 900;
+	rc_verdict_decide(&value_group, &c, &o, &in, &j);
+	cr_assert_eq(j.verdict, RC_PASS, "under a second: %s", j.msg);
+	/* a million calls in 4.5 s: 4.5 us a call */
+	c.calls = 1000000;
+	o.obs.elapsed_ms = 4500;
+	rc_verdict_decide(&value_group, &c, &o, &in, &j);
+	cr_assert_eq(j.verdict, RC_PASS, "%s", j.msg);
+	/* but not when one of them blocked that long on average */
+	o.obs.elapsed_ms = 2000.0 * c.calls;
+	rc_verdict_decide(&value_group, &c, &o, &in, &j);
+	cr_assert(j.verdict == RC_FAIL && strstr(j.msg, "ms a call"), "%s",
+		  j.msg);
+}
+
 static const struct rc_field fields[] = { { "a", 0, 2 }, { "b", 2, 2 } };
 static const struct rc_layout layout = { "unit", fields, 2 };
 

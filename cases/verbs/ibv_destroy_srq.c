@@ -205,12 +205,9 @@ static void waits_for_ack(const struct ds_row *row, struct rc_ctx *ctx,
 
 	if (!vs_below_limit(ctx, t))
 		return;
-	if (vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS,
-			&ev, NULL) <= 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "no IBV_EVENT_SRQ_LIMIT_REACHED (set-up)");
+	if (!vs_provoked(ctx, t, IBV_EVENT_SRQ_LIMIT_REACHED,
+			 "IBV_EVENT_SRQ_LIMIT_REACHED", &ev))
 		return;
-	}
 	/* the only QP on the SRQ, which it may not outlive */
 	err = ctx->ops->ibv_destroy_qp(t->b);
 	if (err) {

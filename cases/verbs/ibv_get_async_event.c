@@ -360,25 +360,14 @@ static void cq_event_element(const struct ae_row *row, struct rc_ctx *ctx,
 	ctx->ops->ibv_ack_async_event(&ev);
 }
 
-/* The event of @type that set-up provoked, taken (set-up: BROKEN when
- * none comes) */
-static bool provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,
-		     const char *name, struct ibv_async_event *ev)
-{
-	if (vs_event_of(ctx, t->l.ctx, type, VS_EVENT_MS, ev, NULL) > 0)
-		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no %s (set-up): %m", name);
-	return false;
-}
-
 static void qp_event_counted(const struct ae_row *row, struct rc_ctx *ctx,
 			     struct vl *l, struct vt *t)
 {
 	struct ibv_async_event ev;
 	int err;
 
-	if (!drain_a(ctx, t) || !provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
-					  "IBV_EVENT_SQ_DRAINED", &ev))
+	if (!drain_a(ctx, t) || !vs_provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
+					     "IBV_EVENT_SQ_DRAINED", &ev))
 		return;
 	RC_OBSERVE(ctx, (ctx->ops->ibv_ack_async_event(&ev), 0));
 	err = ctx->ops->ibv_destroy_qp(t->a);
@@ -396,7 +385,7 @@ static void cq_event_counted(const struct ae_row *row, struct rc_ctx *ctx,
 	int err;
 
 	if (!overrun_scq(ctx, t) ||
-	    !provoked(ctx, t, IBV_EVENT_CQ_ERR, "IBV_EVENT_CQ_ERR", &ev))
+	    !vs_provoked(ctx, t, IBV_EVENT_CQ_ERR, "IBV_EVENT_CQ_ERR", &ev))
 		return;
 	RC_OBSERVE(ctx, (ctx->ops->ibv_ack_async_event(&ev), 0));
 	/* the QPs on the CQ, which it may not outlive */
@@ -443,8 +432,8 @@ static void destroy_waits(struct rc_ctx *ctx, struct vt *t, int n, int acked)
 			break;
 		}
 		if (!drain_a(ctx, t) ||
-		    !provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
-			      "IBV_EVENT_SQ_DRAINED", &ev[got]))
+		    !vs_provoked(ctx, t, IBV_EVENT_SQ_DRAINED,
+				 "IBV_EVENT_SQ_DRAINED", &ev[got]))
 			break;
 	}
 	for (i = 0; i < acked && i < got; i++)
@@ -676,8 +665,8 @@ static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,
 
 	if (!vs_below_limit(ctx, t))
 		return;
-	if (!provoked(ctx, t, IBV_EVENT_SRQ_LIMIT_REACHED,
-		      "IBV_EVENT_SRQ_LIMIT_REACHED", &ev))
+	if (!vs_provoked(ctx, t, IBV_EVENT_SRQ_LIMIT_REACHED,
+			 "IBV_EVENT_SRQ_LIMIT_REACHED", &ev))
 		return;
 	RC_OBSERVE(ctx, (ctx->ops->ibv_ack_async_event(&ev), 0));
 	err = ctx->ops->ibv_destroy_qp(t->b);

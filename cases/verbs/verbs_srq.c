@@ -64,6 +64,15 @@ int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,
 	}
 }
 
+bool vs_provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,
+		 const char *name, struct ibv_async_event *ev)
+{
+	if (vs_event_of(ctx, t->l.ctx, type, VS_EVENT_MS, ev, NULL) > 0)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no %s (set-up): %m", name);
+	return false;
+}
+
 bool vs_post(struct rc_ctx *ctx, struct vt *t, int n)
 {
 	struct ibv_sge sg;

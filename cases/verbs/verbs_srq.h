@@ -45,6 +45,10 @@ bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms);
 int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,
 		enum ibv_event_type type, int ms, struct ibv_async_event *ev,
 		int *others);
+/* The event of @type (@name) that set-up provoked on t's context, taken
+ * within VS_EVENT_MS (set-up: BROKEN when none comes) */
+bool vs_provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,
+		 const char *name, struct ibv_async_event *ev);
 /* Post @n receives of 64 bytes on the SRQ (BROKEN if refused) */
 bool vs_post(struct rc_ctx *ctx, struct vt *t, int n);
 /* @n SENDs of 32 bytes from a, each received through the SRQ before the

@@ -79,7 +79,8 @@ int ref_ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 }
 
 static struct ref_cq *new_cq(struct ibv_context *context, void *cq_context,
-			     struct ibv_comp_channel *channel)
+			     struct ibv_comp_channel *channel,
+			     uint64_t wc_flags)
 {
 	struct ref_cq *cq = calloc(1, sizeof(*cq));
 
@@ -91,7 +92,8 @@ static struct ref_cq *new_cq(struct ibv_context *context, void *cq_context,
 	pthread_mutex_init(&cq->cq.mutex, NULL);
 	pthread_cond_init(&cq->cq.cond, NULL);
 	pthread_mutex_init(&cq->lock, NULL);
-	ref_cq_poll_init(cq, 0);
+	cq->wc_flags = wc_flags;
+	ref_cq_poll_init(cq, wc_flags);
 	return cq;
 }
 
@@ -173,7 +175,7 @@ struct ibv_cq *ref_ibv_create_cq(struct ibv_context *context, int cqe,
 	BUILD_ASSERT(offsetof(typeof(resp), drv) == sizeof(resp.core));
 	if (!context || !vector_ok(context, comp_vector))
 		return ref_fail_null(EINVAL);
-	cq = new_cq(context, cq_context, channel);
+	cq = new_cq(context, cq_context, channel, 0);
 	if (!cq)
 		return ref_fail_null(ENOMEM);
 	if (ref_ctx(context)->prov->cq_in)
@@ -248,11 +250,9 @@ struct ibv_cq_ex *ref_ibv_create_cq_ex(struct ibv_context *context,
 	flags = attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS ? attr->flags : 0;
 	if ((flags & ~known) || (attr->wc_flags & ~IBV_WC_STANDARD_FLAGS))
 		return ref_fail_null(EOPNOTSUPP);
-	cq = new_cq(context, attr->cq_context, attr->channel);
+	cq = new_cq(context, attr->cq_context, attr->channel, attr->wc_flags);
 	if (!cq)
 		return ref_fail_null(ENOMEM);
-	cq->wc_flags = attr->wc_flags;
-	ref_cq_poll_init(cq, attr->wc_flags);
 	if (ref_ctx(context)->prov->cq_in)
 		ref_ctx(context)->prov->cq_in(&u);
 	memcpy(cmd.drv, u.in, u.in_len);

@@ -100,7 +100,7 @@ struct ref_srq {
 };
 
 /* One WR the send ops of struct ibv_qp_ex build, kept until
- * ibv_wr_complete posts it as ibv_post_send would (datapath.c) */
+ * ibv_wr_complete posts it as ibv_post_send would (qp_ex.c) */
 struct ref_wr_stage {
 	struct ibv_send_wr wr;
 	struct ibv_sge *sge; /* the QP's max_send_sge of them */
@@ -130,9 +130,18 @@ struct ref_qp {
 BUILD_ASSERT(offsetof(struct ibv_qp_ex, qp_base) == 0);
 
 /* The send ops of @qp for @ops, as struct ibv_qp_ex's function pointers
- * (datapath.c): 0 or an errno value.  Freed with the QP. */
+ * (qp_ex.c): 0 or an errno value.  Freed with the QP. */
 int ref_qp_ex_init(struct ref_qp *qp, uint64_t ops);
 void ref_qp_ex_free(struct ref_qp *qp);
+
+/* What ibv_post_send and ibv_wr_complete share (datapath.c): whether a
+ * send queue in state @s takes WRs; 0 or the errno value that refuses
+ * @wr on @qp; and the list @wr posted with the send queue's lock held,
+ * 0 or the errno value of the WR left in *@bad_wr. */
+bool ref_sq_open(enum ibv_qp_state s);
+int ref_check_send(const struct ref_qp *qp, const struct ibv_send_wr *wr);
+int ref_post_send_locked(struct ref_qp *qp, struct ibv_send_wr *wr,
+			 struct ibv_send_wr **bad_wr);
 
 /* An AH: the kernel's object, and the provider's name for it (rxe's
  * ah_num, which a UD send WQE carries). */

@@ -189,8 +189,9 @@ static void free_qp(struct ref_qp *qp)
 /*
  * ibv_wr_post(3)'s table, "QP Type Supported", for what the reference
  * builds: SEND on UD, UC and RC; SEND_WITH_IMM on UD, UC and RC; RDMA
- * Write (and with immediate) on UC and RC; RDMA Read and the atomics on
- * RC.  A provider without a data path has none.
+ * Write (and with immediate), BIND_MW, LOCAL_INV and SEND_WITH_INV on UC
+ * and RC; RDMA Read and the atomics on RC.  A provider without a data
+ * path has none.
  */
 static int check_send_ops(const struct ref_provider *prov,
 			  const struct ibv_qp_init_attr_ex *a)
@@ -202,16 +203,18 @@ static int check_send_ops(const struct ref_provider *prov,
 	const uint64_t rc_only = IBV_QP_EX_WITH_RDMA_READ |
 				 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
 				 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+	const uint64_t mw = IBV_QP_EX_WITH_BIND_MW | IBV_QP_EX_WITH_LOCAL_INV |
+			    IBV_QP_EX_WITH_SEND_WITH_INV;
 	uint64_t ok;
 
 	if (!prov->post_send_one || !prov->send_doorbell)
 		return EOPNOTSUPP;
 	switch (a->qp_type) {
 	case IBV_QPT_RC:
-		ok = send | write | rc_only;
+		ok = send | write | rc_only | mw;
 		break;
 	case IBV_QPT_UC:
-		ok = send | write;
+		ok = send | write | mw;
 		break;
 	case IBV_QPT_UD:
 		ok = send;

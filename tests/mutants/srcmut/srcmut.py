@@ -1184,11 +1184,12 @@ def number(units):
 # functions the reference puts in that pointer (what a reader returns
 # was copied by start_poll and next_poll, whose rows read it back).
 DISPATCHED = dict(
-    [("ibv_" + f, ["verbs/datapath.c:" + f]) for f in (
+    [("ibv_" + f, ["verbs/qp_ex.c:" + f]) for f in (
         "wr_start", "wr_complete", "wr_abort", "wr_send", "wr_send_imm",
         "wr_rdma_write", "wr_rdma_write_imm", "wr_rdma_read",
-        "wr_atomic_cmp_swp", "wr_atomic_fetch_add", "wr_set_sge",
-        "wr_set_sge_list", "wr_set_inline_data", "wr_set_inline_data_list",
+        "wr_atomic_cmp_swp", "wr_atomic_fetch_add", "wr_bind_mw",
+        "wr_local_inv", "wr_send_inv", "wr_set_sge", "wr_set_sge_list",
+        "wr_set_inline_data", "wr_set_inline_data_list",
         "wr_set_ud_addr")] +
     [("ibv_" + f, ["verbs/cq_poll.c:" + f]) for f in (
         "start_poll", "next_poll", "end_poll")] +

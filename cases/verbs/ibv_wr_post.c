@@ -39,11 +39,8 @@
  * - wr_set_ud_addr: UD SEND and SEND_WITH_IMM through an AH; a wrong
  *   qkey: nothing arrives
  *
- * ibv_bind_mw(3): a type 1 MW bound with a BIND_MW WR posted on a:
- * - bind-gives-access, rkey-returned, bound-range-only, unbind,
- *   read-only, and the failures: a type 2 MW, no MR but a length, a UD QP
- *
- * ibv_wr_bind_mw, ibv_wr_local_inv (type 2 MWs), ibv_wr_send_inv,
+ * The memory-window builders (ibv_wr_bind_mw, ibv_wr_local_inv) and
+ * ibv_wr_send_inv have their rows with ibv_bind_mw's, in ibv_bind_mw.c.
  * ibv_wr_send_tso and ibv_wr_set_xrc_srqn have no rows yet: the
  * reference does not build them.  On iWARP (siw) the rows SKIP, as every
  * data-path row does (verbs_traffic.h).
@@ -119,24 +116,6 @@
 	"enum ibv_wc_status status; /* Status of the " \
 	"operation */"
 
-#define B_POST                                                            \
-	"ibv_bind_mw() posts to the queue pair qp a request to bind the " \
-	"memory window mw according to the details in mw_bind."
-#define B_RKEY                                                                 \
-	"In case of a success, the R_key of the memory window after the bind " \
-	"is returned in the mw_bind->mw->rkey field."
-#define B_ACCESS                                                             \
-	"The mw_access_flags define the allowed access to the MW after the " \
-	"bind completes successfully."
-#define B_QPT                                                              \
-	"The QP Transport Service Type must be either UC, RC or XRC_SEND " \
-	"for bind operations."
-#define B_RET                                                           \
-	"ibv_bind_mw() returns 0 on success, or the value of errno on " \
-	"failure (which indicates the failure reason)."
-#define B_NAME \
-	"ibv_bind_mw - post a request to bind a type 1 memory window to a memory region"
-
 #define NEEDS_DP (RC_NEED_DEVICE)
 #define NEEDS_UD (RC_NEED_DEVICE | RC_NEED_UD)
 #define LEN 256
@@ -178,7 +157,6 @@ struct wr_row {
 	enum data data;
 	enum fault fault;
 	uint64_t ops; /* send_ops_flags; 0: the type's OPS_* */
-	bool no_mr; /* bind_mw: an unbind names no MR */
 	bool keep; /* observed: ibv_wr_complete's value (else 0 or 1) */
 };
 
@@ -190,8 +168,7 @@ struct wr_row {
 
 static wr_check one_wr, empty_batch, after_failed, beyond_max_wr, in_order,
 	aborted, abort_then, abort_after_error, not_in_ops, fadd_twice,
-	cswp_mismatch, bind_access, bind_rkey, bind_range, bind_unbind,
-	bind_read_only, bind_type2, bind_no_mr, bind_ud;
+	cswp_mismatch;
 
 #define ROW(i, d, b, n, k, ...)                         \
 	{                                               \
@@ -479,70 +456,6 @@ static const struct wr_row ud_rows[] = {
 	       one_wr, .op = IBV_WR_SEND, .fault = F_QKEY),
 };
 
-#define BROW(i, d, b, n, k, ...)                      \
-	{                                             \
-		.c = { .id = i,                       \
-		       .doc = d,                      \
-		       .basis = b,                    \
-		       .note = n,                     \
-		       .needs = NEEDS_DP,             \
-		       .contract = { __VA_ARGS__ } }, \
-		.check = k                            \
-	}
-
-static const struct wr_row bind_rows[] = {
-	BROW("verbs/bind_mw/bind-gives-access", B_POST " ... " B_ACCESS,
-	     RC_BASIS_DOCUMENTED,
-	     "a type 1 MW bound to 256 bytes of an MR with "
-	     "IBV_ACCESS_MW_BIND, remote write and read: the bind completes "
-	     "as IBV_WC_BIND_MW with its wr_id, and an RDMA_WRITE through the "
-	     "MW's rkey lands",
-	     bind_access, RC_RETURNS(0)),
-	BROW("verbs/bind_mw/rkey-returned", B_RKEY, RC_BASIS_DOCUMENTED,
-	     "after the bind, mw->rkey is the R_key that works: an "
-	     "RDMA_READ through it brings the bound bytes",
-	     bind_rkey, RC_RETURNS(0)),
-	BROW("verbs/bind_mw/bound-range-only", B_POST, I_,
-	     "an RDMA_WRITE through the MW's rkey just past the 256 bound "
-	     "bytes: IBV_WC_REM_ACCESS_ERR (IBA 10.6.7.2), nothing lands",
-	     bind_range, RC_RETURNS(0)),
-	BROW("verbs/bind_mw/unbind", B_POST, I_,
-	     "a bind of length 0 to the same MR (IBA 10.6.7.2.2: a window of "
-	     "no length is unbound): the rkey of the first bind no longer "
-	     "works, IBV_WC_REM_ACCESS_ERR",
-	     bind_unbind, RC_RETURNS(0)),
-	{ .c = { .id = "verbs/bind_mw/unbind-no-mr",
-		 .doc = B_POST,
-		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the unbind with no MR and address and length 0 (what "
-			 "<infiniband/verbs.h>'s ibv_bind_mw lets through): "
-			 "as unbind",
-		 .needs = NEEDS_DP,
-		 .contract = { RC_RETURNS(0) } },
-	  .check = bind_unbind,
-	  .no_mr = true },
-	BROW("verbs/bind_mw/read-only", B_ACCESS, RC_BASIS_DOCUMENTED,
-	     "mw_access_flags IBV_ACCESS_REMOTE_READ only: a read through it "
-	     "works, a write is refused with IBV_WC_REM_ACCESS_ERR",
-	     bind_read_only, RC_RETURNS(0)),
-	BROW("verbs/bind_mw/type-2-mw", B_NAME " ... " B_RET, I_,
-	     "ibv_bind_mw binds type 1 MWs: a type 2 MW is not one, an errno "
-	     "value (type 2 MWs are bound by a BIND_MW WR, ibv_post_send)",
-	     bind_type2, RC_FAILS()),
-	BROW("verbs/bind_mw/no-mr-with-length", B_RET, I_,
-	     "bind_info with no MR but a length of 256: nothing to bind to, "
-	     "an errno value",
-	     bind_no_mr, RC_FAILS()),
-	{ .c = { .id = "verbs/bind_mw/ud-qp",
-		 .doc = B_QPT " ... " B_RET,
-		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "posted to a UD QP: an errno value",
-		 .needs = NEEDS_UD,
-		 .contract = { RC_FAILS() } },
-	  .check = bind_ud,
-	  .type = IBV_QPT_UD },
-};
-
 #undef I_
 
 /* ---- the batch ---- */
@@ -711,14 +624,6 @@ static void nothing_at(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who)
 				 "status %s)",
 				 who, (unsigned long long)wc.wr_id,
 				 ibv_wc_status_str(wc.status));
-}
-
-static bool zeroes(struct rc_ctx *ctx, const char *what, const uint8_t *p,
-		   size_t len)
-{
-	static const uint8_t zero[VT_REGION];
-
-	return vt_same(ctx, what, p, zero, len);
 }
 
 static int wc_op(enum ibv_wr_opcode op)
@@ -902,12 +807,12 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 				  .src_qp = -1,
 				  .wc_flags = -1 });
 		if (row->op == IBV_WR_RDMA_READ)
-			zeroes(ctx, "read", vt_region(t, 3), LEN);
+			vt_zeroes(ctx, "read", vt_region(t, 3), LEN);
 		else if (row->op == IBV_WR_ATOMIC_CMP_AND_SWP ||
 			 row->op == IBV_WR_ATOMIC_FETCH_AND_ADD)
 			vt_same(ctx, "remote", vt_region(t, 2), &orig, 8);
 		else if (row->fault == F_RKEY)
-			zeroes(ctx, "remote", vt_region(t, 2), LEN);
+			vt_zeroes(ctx, "remote", vt_region(t, 2), LEN);
 		return;
 	case F_LKEY:
 		if (vt_poll(ctx, t->scq, &wc, 1) != 1)
@@ -1080,7 +985,7 @@ static void aborted(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	RC_OBSERVE(ctx, (ibv_wr_abort(t->ax), 0));
 	nothing_at(ctx, t->rcq, "recv");
 	nothing_at(ctx, t->scq, "send");
-	zeroes(ctx, "remote", vt_region(t, 2), LEN);
+	vt_zeroes(ctx, "remote", vt_region(t, 2), LEN);
 }
 
 static void abort_then(const struct wr_row *row, struct rc_ctx *ctx,
@@ -1209,299 +1114,12 @@ static void cswp_mismatch(const struct wr_row *row, struct rc_ctx *ctx,
 				 (unsigned long long)local);
 }
 
-/* ---- ibv_bind_mw ---- */
-
-#define MW_LEN 256
-
-struct bound {
-	struct ibv_mr *mr; /* over the whole buffer, with MW_BIND */
-	struct ibv_mw *mw;
-	uint32_t rkey; /* of the bind */
-	bool no_mr; /* an unbind names no MR */
-};
-
-static bool mw_up(struct rc_ctx *ctx, struct vt *t, struct bound *b,
-		  enum ibv_mw_type type)
-{
-	struct ibv_device_attr da;
-
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_alloc_mw,
-			  "ibv_alloc_mw") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_dealloc_mw,
-			  "ibv_dealloc_mw") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_bind_mw,
-			  "ibv_bind_mw") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_query_device,
-			  "ibv_query_device"))
-		return false;
-	if (ctx->ops->ibv_query_device(t->l.ctx, &da) ||
-	    !(da.device_cap_flags & IBV_DEVICE_MEM_WINDOW)) {
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
-			     "the device has no memory windows");
-		return false;
-	}
-	b->mr = (ctx->ops->ibv_reg_mr)(
-		t->l.pd, t->buf, VT_BUF,
-		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			IBV_ACCESS_REMOTE_READ | IBV_ACCESS_MW_BIND);
-	if (!b->mr) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_reg_mr with IBV_ACCESS_MW_BIND (set-up): %m");
-		return false;
-	}
-	b->mw = ctx->ops->ibv_alloc_mw(t->l.pd, type);
-	if (!b->mw) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_alloc_mw (set-up): %m");
-		return false;
-	}
-	return true;
-}
-
-static void mw_down(struct rc_ctx *ctx, struct bound *b)
-{
-	if (b->mw)
-		ctx->ops->ibv_dealloc_mw(b->mw);
-	if (b->mr)
-		ctx->ops->ibv_dereg_mr(b->mr);
-}
-
-/* Bind @b's MW to region 2's first @len bytes with @access, observed,
- * and its completion at a */
-static bool do_bind(struct rc_ctx *ctx, struct vt *t, struct bound *b,
-		    uint64_t len, unsigned int access, bool observe)
-{
-	struct ibv_mw_bind mb = {
-		.wr_id = 41,
-		.send_flags = IBV_SEND_SIGNALED,
-		.bind_info = { .mr = len || !b->no_mr ? b->mr : NULL,
-			       .addr = len ? vt_addr(t, 2, 0) : 0,
-			       .length = len,
-			       .mw_access_flags = access },
-	};
-	int r;
-
-	if (observe) {
-		RC_OBSERVE(ctx, ctx->ops->ibv_bind_mw(t->a, b->mw, &mb));
-		r = (int)ctx->obs->ret;
-	} else {
-		r = ctx->ops->ibv_bind_mw(t->a, b->mw, &mb);
-	}
-	if (r) {
-		rc_obs_violation(ctx->obs, "ibv_bind_mw: %s", strerror(r));
-		return false;
-	}
-	if (!vt_one_wc(ctx, t->scq, "bind",
-		       &(struct vt_wc){ .wr_id = 41,
-					.opcode = IBV_WC_BIND_MW,
-					.byte_len = -1,
-					.qp_num = t->a->qp_num,
-					.src_qp = -1,
-					.wc_flags = -1 }))
-		return false;
-	if (len)
-		b->rkey = b->mw->rkey;
-	return true;
-}
-
-/* An RDMA op of @len bytes at region 2 + @off through @rkey: its
- * completion status */
-static int through(struct rc_ctx *ctx, struct vt *t, enum ibv_wr_opcode op,
-		   uint32_t rkey, size_t off, uint32_t len)
-{
-	struct ibv_sge sg = vt_sge(t, op == IBV_WR_RDMA_READ ? 3 : 0, 0, len);
-	struct ibv_send_wr wr = vt_wr(t, op, 42, &sg, 1), *bad;
-	struct ibv_wc wc;
-
-	wr.wr.rdma.remote_addr = vt_addr(t, 2, off);
-	wr.wr.rdma.rkey = rkey;
-	if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_post_send (set-up): %m");
-		return -1;
-	}
-	if (vt_poll(ctx, t->scq, &wc, 1) != 1) {
-		rc_obs_violation(ctx->obs, "no completion of the RDMA op");
-		return -1;
-	}
-	return wc.status;
-}
-
-static void want_status(struct rc_ctx *ctx, const char *what, int got, int want)
-{
-	if (got >= 0 && got != want)
-		rc_obs_violation(ctx->obs, "%s: %s, not %s", what,
-				 ibv_wc_status_str(got),
-				 ibv_wc_status_str(want));
-}
-
-#define MW_RW (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)
-
-static void bind_access(const struct wr_row *row, struct rc_ctx *ctx,
-			struct vt *t)
-{
-	struct bound b = {};
-
-	vt_pattern(t, 0, VT_REGION, 3);
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1) &&
-	    do_bind(ctx, t, &b, MW_LEN, MW_RW, true)) {
-		want_status(ctx, "write through the MW",
-			    through(ctx, t, IBV_WR_RDMA_WRITE, b.rkey, 0,
-				    MW_LEN),
-			    IBV_WC_SUCCESS);
-		vt_same(ctx, "remote", vt_region(t, 2), vt_region(t, 0),
-			MW_LEN);
-	}
-	mw_down(ctx, &b);
-}
-
-static void bind_rkey(const struct wr_row *row, struct rc_ctx *ctx,
-		      struct vt *t)
-{
-	struct bound b = {};
-
-	vt_pattern(t, 2, VT_REGION, 9);
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1) &&
-	    do_bind(ctx, t, &b, MW_LEN, MW_RW, true)) {
-		want_status(ctx, "read through mw->rkey",
-			    through(ctx, t, IBV_WR_RDMA_READ, b.mw->rkey, 0,
-				    MW_LEN),
-			    IBV_WC_SUCCESS);
-		vt_same(ctx, "read", vt_region(t, 3), vt_region(t, 2), MW_LEN);
-	}
-	mw_down(ctx, &b);
-}
-
-static void bind_range(const struct wr_row *row, struct rc_ctx *ctx,
-		       struct vt *t)
-{
-	struct bound b = {};
-
-	vt_pattern(t, 0, VT_REGION, 3);
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1) &&
-	    do_bind(ctx, t, &b, MW_LEN, MW_RW, true)) {
-		want_status(ctx, "write past the bound range",
-			    through(ctx, t, IBV_WR_RDMA_WRITE, b.rkey, MW_LEN,
-				    16),
-			    IBV_WC_REM_ACCESS_ERR);
-		zeroes(ctx, "remote", vt_region(t, 2), MW_LEN + 16);
-	}
-	mw_down(ctx, &b);
-}
-
-static void bind_unbind(const struct wr_row *row, struct rc_ctx *ctx,
-			struct vt *t)
-{
-	struct bound b = { .no_mr = row->no_mr };
-
-	vt_pattern(t, 0, VT_REGION, 3);
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1) &&
-	    do_bind(ctx, t, &b, MW_LEN, MW_RW, false) &&
-	    do_bind(ctx, t, &b, 0, 0, true)) {
-		want_status(ctx, "write through the unbound rkey",
-			    through(ctx, t, IBV_WR_RDMA_WRITE, b.rkey, 0, 16),
-			    IBV_WC_REM_ACCESS_ERR);
-		zeroes(ctx, "remote", vt_region(t, 2), 16);
-	}
-	mw_down(ctx, &b);
-}
-
-static void bind_read_only(const struct wr_row *row, struct rc_ctx *ctx,
-			   struct vt *t)
-{
-	struct bound b = {};
-
-	vt_pattern(t, 2, VT_REGION, 9);
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1) &&
-	    do_bind(ctx, t, &b, MW_LEN, IBV_ACCESS_REMOTE_READ, true)) {
-		want_status(ctx, "read through a read-only MW",
-			    through(ctx, t, IBV_WR_RDMA_READ, b.rkey, 0, 16),
-			    IBV_WC_SUCCESS);
-		want_status(ctx, "write through a read-only MW",
-			    through(ctx, t, IBV_WR_RDMA_WRITE, b.rkey, 0, 16),
-			    IBV_WC_REM_ACCESS_ERR);
-	}
-	mw_down(ctx, &b);
-}
-
-static void bind_fails(struct rc_ctx *ctx, struct vt *t, struct bound *b,
-		       struct ibv_qp *qp, struct ibv_mr *mr, uint64_t len)
-{
-	struct ibv_mw_bind mb = {
-		.wr_id = 41,
-		.send_flags = IBV_SEND_SIGNALED,
-		.bind_info = { .mr = mr,
-			       .addr = vt_addr(t, 2, 0),
-			       .length = len,
-			       .mw_access_flags = MW_RW },
-	};
-	uint32_t before = b->mw->rkey;
-
-	RC_OBSERVE(ctx, ctx->ops->ibv_bind_mw(qp, b->mw, &mb));
-	if (ctx->obs->ret && b->mw->rkey != before)
-		rc_obs_violation(ctx->obs, "a failed bind changed mw->rkey");
-}
-
-static void bind_type2(const struct wr_row *row, struct rc_ctx *ctx,
-		       struct vt *t)
-{
-	struct bound b = {};
-	struct ibv_device_attr da;
-
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1)) {
-		ctx->ops->ibv_dealloc_mw(b.mw);
-		b.mw = NULL;
-		if (ctx->ops->ibv_query_device(t->l.ctx, &da) ||
-		    !(da.device_cap_flags & (IBV_DEVICE_MEM_WINDOW_TYPE_2A |
-					     IBV_DEVICE_MEM_WINDOW_TYPE_2B)))
-			rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
-				     "the device has no type 2 MWs");
-		else if (!(b.mw = ctx->ops->ibv_alloc_mw(t->l.pd,
-							 IBV_MW_TYPE_2)))
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "ibv_alloc_mw type 2 (set-up): %m");
-		else
-			bind_fails(ctx, t, &b, t->a, b.mr, MW_LEN);
-	}
-	mw_down(ctx, &b);
-}
-
-static void bind_no_mr(const struct wr_row *row, struct rc_ctx *ctx,
-		       struct vt *t)
-{
-	struct bound b = {};
-
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1))
-		bind_fails(ctx, t, &b, t->a, NULL, MW_LEN);
-	mw_down(ctx, &b);
-}
-
-static void bind_ud(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
-{
-	struct bound b = {};
-
-	if (mw_up(ctx, t, &b, IBV_MW_TYPE_1))
-		bind_fails(ctx, t, &b, t->a, b.mr, MW_LEN);
-	mw_down(ctx, &b);
-}
-
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct wr_row *row = r;
 	struct vt_opts o = { .type = row->type,
 			     .sig_some = row->fault == F_UNSIGNALED,
 			     .send_ops = ops_of(row) };
-	struct vt t;
-
-	if (vt_up(ctx, &t, &o))
-		row->check(row, ctx, &t);
-	vt_down(ctx, &t);
-}
-
-static void run_bind(const void *r, struct rc_ctx *ctx)
-{
-	const struct wr_row *row = r;
-	struct vt_opts o = { .type = row->type };
 	struct vt t;
 
 	if (vt_up(ctx, &t, &o))
@@ -1528,4 +1146,3 @@ GROUP(inline_group, "ibv_wr_set_inline_data", RC_CONV_VALUE, inline_rows, run);
 GROUP(inline_list_group, "ibv_wr_set_inline_data_list", RC_CONV_VALUE,
       inline_list_rows, run);
 GROUP(ud_group, "ibv_wr_set_ud_addr", RC_CONV_VALUE, ud_rows, run);
-GROUP(bind_group, "ibv_bind_mw", RC_CONV_ERRNO_RET, bind_rows, run_bind);

@@ -438,6 +438,14 @@ void vt_pattern(struct vt *t, int r, size_t len, uint8_t seed)
 		p[i] = (uint8_t)(i * 7 + seed);
 }
 
+bool vt_zeroes(struct rc_ctx *ctx, const char *what, const uint8_t *p,
+	       size_t len)
+{
+	static const uint8_t zero[VT_REGION];
+
+	return vt_same(ctx, what, p, zero, len);
+}
+
 bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 		 const struct vt_wc *w)
 {

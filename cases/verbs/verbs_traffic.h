@@ -137,6 +137,10 @@ bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
  * to VT_WAIT_MS */
 bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
 	      const void *got, const void *want, size_t len);
+/* vt_same for @len zero bytes at @p (at most VT_REGION): where nothing
+ * may have landed */
+bool vt_zeroes(struct rc_ctx *ctx, const char *what, const uint8_t *p,
+	       size_t len);
 uint8_t *vt_region(struct vt *t, int r);
 
 #endif

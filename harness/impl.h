@@ -351,6 +351,14 @@
 	  (const char *node, const char *service,                              \
 	   const struct rdma_addrinfo *hints, struct rdma_addrinfo **res))     \
 	X(rdma_freeaddrinfo, void, (struct rdma_addrinfo * res))               \
+	X(rdma_write_cm_event, int,                                            \
+	  (struct rdma_cm_id * id, enum rdma_cm_event_type event, int status,  \
+	   uint64_t arg))                                                      \
+	X(rdma_resolve_addrinfo, int,                                          \
+	  (struct rdma_cm_id * id, const char *node, const char *service,      \
+	   const struct rdma_addrinfo *hints))                                 \
+	X(rdma_query_addrinfo, int,                                            \
+	  (struct rdma_cm_id * id, struct rdma_addrinfo * *info))              \
 	X(rdma_create_ep, int,                                                 \
 	  (struct rdma_cm_id * *id, struct rdma_addrinfo * res,                \
 	   struct ibv_pd * pd, struct ibv_qp_init_attr * qp_init_attr))        \

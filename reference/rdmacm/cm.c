@@ -72,6 +72,8 @@ static void put_device(struct ibv_context *c);
 
 void ref_cm_id_free(struct ref_id *r)
 {
+	if (r->resolved_ai)
+		ref_rdma_freeaddrinfo(r->resolved_ai);
 	if (r->own_verbs)
 		put_device(r->own_verbs);
 	pthread_cond_destroy(&r->acked_cond);

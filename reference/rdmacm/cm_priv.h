@@ -58,7 +58,25 @@ struct ref_id {
 	pthread_mutex_t lock;
 	pthread_cond_t acked_cond;
 	unsigned int acked;
+	/* rdma_resolve_addrinfo(3)'s result, until rdma_query_addrinfo
+	 * takes it (addrinfo_async.c; under lock) */
+	struct rdma_addrinfo *resolved_ai;
 };
+
+/*
+ * librdmacm's names that Debian 12's <rdma/rdma_cma.h> (rdma-core 44.0)
+ * lacks, as upstream's rdma_cma.h numbers them (rdma-core 60): the
+ * events after RDMA_CM_EVENT_TIMEWAIT_EXIT, in order, and the resolution
+ * flags of rdma_resolve_addrinfo(3).  RDMA_CM_EVENT_INTERNAL is the one
+ * the kernel takes besides RDMA_CM_EVENT_USER (its ucma_write_cm_event):
+ * the reference reports its own results with it.
+ */
+#define REF_CM_EVENT_ADDRINFO_RESOLVED (RDMA_CM_EVENT_TIMEWAIT_EXIT + 1)
+#define REF_CM_EVENT_ADDRINFO_ERROR (RDMA_CM_EVENT_TIMEWAIT_EXIT + 2)
+#define REF_CM_EVENT_USER (RDMA_CM_EVENT_TIMEWAIT_EXIT + 3)
+#define REF_CM_EVENT_INTERNAL (RDMA_CM_EVENT_TIMEWAIT_EXIT + 4)
+#define REF_RAI_SA 0x00000010
+#define REF_RAI_DNS 0x00000020
 
 struct ref_event {
 	struct rdma_cm_event ev;
@@ -106,5 +124,9 @@ void ref_cm_sync_release(struct ref_id *r);
 int ref_cm_sync_complete(struct ref_id *r, int want, int alt);
 /* Does the id's device speak iWARP (its QP moved by the kernel)? */
 bool ref_cm_iwarp(const struct ref_id *r);
+/* A written event (USER, or INTERNAL carrying the event it reports in
+ * @arg) as the caller gets it: false when @event is neither
+ * (addrinfo_async.c) */
+bool ref_cm_written_event(struct ref_event *e, uint32_t event, uint64_t arg);
 
 #endif

@@ -135,6 +135,10 @@ int ref_rdma_get_cm_event(struct rdma_event_channel *channel,
 	}
 	e->counted = (struct ref_id *)(uintptr_t)ue.uid;
 	e->ev.id = &e->counted->id;
+	if (ref_cm_written_event(e, ue.event, ue.arg)) {
+		*event = &e->ev;
+		return 0;
+	}
 	if (e->counted->id.qp_type != IBV_QPT_UD)
 		conn_event(e, &ue);
 	switch (ue.event) {

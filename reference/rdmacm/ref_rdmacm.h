@@ -58,6 +58,14 @@ int ref_rdma_getaddrinfo(const char *node, const char *service,
 			 const struct rdma_addrinfo *hints,
 			 struct rdma_addrinfo **res);
 void ref_rdma_freeaddrinfo(struct rdma_addrinfo *res);
+/* rdma-core 60's (RDMACM_1.4), which Debian 12's header does not declare */
+int ref_rdma_write_cm_event(struct rdma_cm_id *id,
+			    enum rdma_cm_event_type event, int status,
+			    uint64_t arg);
+int ref_rdma_resolve_addrinfo(struct rdma_cm_id *id, const char *node,
+			      const char *service,
+			      const struct rdma_addrinfo *hints);
+int ref_rdma_query_addrinfo(struct rdma_cm_id *id, struct rdma_addrinfo **info);
 int ref_rdma_create_ep(struct rdma_cm_id **id, struct rdma_addrinfo *res,
 		       struct ibv_pd *pd,
 		       struct ibv_qp_init_attr *qp_init_attr);

@@ -247,7 +247,39 @@ int ucma_get_event(int fd, struct ucma_event *ev)
 	ev->conn.rnr_retry_count = resp.param.conn.rnr_retry_count;
 	ev->conn.ece_vendor_id = resp.ece.vendor_id;
 	ev->conn.ece_attr_mod = resp.ece.attr_mod;
+	memcpy(&ev->arg, &resp.param, sizeof(ev->arg));
 	return 0;
+}
+
+/*
+ * The newer kernel ABI's command (include/uapi/rdma/rdma_user_cm.h of
+ * Linux 6.15 and later): the command after RESOLVE_IB_SERVICE, which is
+ * after JOIN_MCAST, and its struct rdma_ucm_write_cm_event.  A kernel
+ * without it refuses the command number (EINVAL).
+ */
+#define UCMA_CMD_WRITE_CM_EVENT (RDMA_USER_CM_CMD_JOIN_MCAST + 2)
+
+struct ucma_write_cm_event_cmd {
+	uint32_t id;
+	uint32_t reserved;
+	uint32_t event;
+	uint32_t status;
+	union {
+		struct rdma_ucm_conn_param conn;
+		struct rdma_ucm_ud_param ud;
+		uint64_t arg;
+	} param;
+};
+
+int ucma_write_cm_event(int fd, uint32_t id, uint32_t event, int32_t status,
+			uint64_t arg)
+{
+	struct ucma_write_cm_event_cmd cmd = { .id = id,
+					       .event = event,
+					       .status = (uint32_t)status };
+
+	cmd.param.arg = arg;
+	return ucma_cmd(fd, UCMA_CMD_WRITE_CM_EVENT, &cmd, sizeof(cmd), 0);
 }
 
 int ucma_init_qp_attr(int fd, uint32_t id, int state,

@@ -43,6 +43,9 @@ struct ucma_event {
 	uint32_t qkey;
 	struct ib_uverbs_ah_attr ah_attr;
 	struct ucma_conn conn; /* a connection's event (not UD) */
+	/* a written event's argument (WRITE_CM_EVENT): the first 8 bytes
+	 * of the response's parameters */
+	uint64_t arg;
 };
 
 /* What QUERY (RDMA_USER_CM_QUERY_ADDR) says of an id: its device (node
@@ -77,6 +80,11 @@ int ucma_join(int fd, uint32_t id, uint64_t uid, const struct sockaddr *addr,
 	      socklen_t len, uint32_t join_flags, uint32_t *mc);
 int ucma_leave(int fd, uint32_t mc, uint32_t *events_reported);
 int ucma_get_event(int fd, struct ucma_event *ev);
+/* WRITE_CM_EVENT (Linux's newer ABI, not in Debian 12's header): an
+ * event of @event (the kernel takes RDMA_CM_EVENT_USER and _INTERNAL)
+ * with @status and @arg queued on @id's channel */
+int ucma_write_cm_event(int fd, uint32_t id, uint32_t event, int32_t status,
+			uint64_t arg);
 /* the attributes the kernel wants for moving the id's QP to @state */
 int ucma_init_qp_attr(int fd, uint32_t id, int state,
 		      struct ib_uverbs_qp_attr *attr);

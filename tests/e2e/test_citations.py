@@ -94,7 +94,7 @@ def rst_text(source):
 def page_text(name, text):
     if name.endswith(".md"):
         return markdown_text(text)
-    if "-*- rst -*-" in text.split("\n", 1)[0]:
+    if "-*- rst -*-" in text.split("\n", 1)[0] or name.endswith(".rst"):
         return rst_text(text)
     return render(text)
 
@@ -121,15 +121,15 @@ def source_pages():
             for m in t.getmembers():
                 name = os.path.basename(m.name)
                 if not (m.isfile() and re.search(
-                        r"/lib(ibumad|ibverbs|rdmacm)/man/[^/]+\.3(\.md)?$",
-                        m.name)):
+                        r"/lib(ibumad|ibverbs|rdmacm)/man/[^/]+"
+                        r"\.3(\.md|\.in\.rst)?$", m.name)):
                     continue
-                if re.sub(r"\.md$", "", name) in have:
+                if re.sub(r"\.md$|\.in\.rst$", "", name) in have:
                     continue
                 text = t.extractfile(m).read().decode("utf-8", "replace")
                 found["source:%s/man3/%s" % (label, name)] = \
                     page_text(name, text)
-        have |= {re.sub(r"^.*/|\.md$", "", k) for k in found}
+        have |= {re.sub(r"^.*/|\.md$|\.in\.rst$", "", k) for k in found}
     return found
 
 
@@ -230,13 +230,10 @@ WR_API = {
     "ibv_wr_rdma_read", "ibv_wr_atomic_cmp_swp", "ibv_wr_atomic_fetch_add",
     "ibv_wr_set_sge", "ibv_wr_set_sge_list", "ibv_wr_set_inline_data",
     "ibv_wr_set_inline_data_list", "ibv_wr_set_ud_addr", "ibv_bind_mw",
+    "ibv_wr_bind_mw", "ibv_wr_local_inv", "ibv_wr_send_inv",
 }
 # Documented functions with no rows, each with its reason.
 NOT_COVERED = {
-    "ibv_wr_bind_mw": "type 2 MWs: the reference builds no BIND_MW WR "
-                      "through the send ops yet",
-    "ibv_wr_local_inv": "type 2 MWs: the reference builds no LOCAL_INV yet",
-    "ibv_wr_send_inv": "the reference builds no SEND_WITH_INV yet",
     "ibv_wr_send_tso": "TSO: rxe and siw have none",
     "ibv_wr_set_xrc_srqn": "XRC: the reference opens no XRC domain",
     "efadv_query_ah": "a direct verb of the efa provider, not of libibverbs",

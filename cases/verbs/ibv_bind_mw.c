@@ -76,6 +76,9 @@
 	"ibv_bind_mw verb with zero length for type 1, "                  \
 	"IBV_WR_LOCAL_INV/IBV_WR_SEND_WITH_INV WR opcode for type 2, "    \
 	"deallocation."
+#define M_RKEY                                                              \
+	"The remote key (R_Key) field rkey is used by remote processes to " \
+	"perform Atomic and RDMA operations."
 #define M_CHANGED "This key will be changed during bind operations."
 #define P_MW                                        \
 	"struct ibv_mw *mw; /* Memory window (MW) " \
@@ -474,7 +477,7 @@ static void bind_other_pd(const struct mw_row *row, struct rc_ctx *ctx,
 }
 
 /* sq_sig_all 0 and send_flags 0: the bind takes effect with no
- * completion */
+ * completion; bound again with IBV_SEND_SIGNALED, it has one */
 static void bind_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 			    struct vt *t)
 {
@@ -486,6 +489,7 @@ static void bind_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 			       .mw_access_flags = MW_RW },
 	};
 	struct ibv_wc wc;
+	int r;
 
 	vt_pattern(t, 0, VT_REGION, 3);
 	if (!mw_up(ctx, t, &b, IBV_MW_TYPE_1, MR_ALL)) {
@@ -504,6 +508,25 @@ static void bind_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 				 "status %s)",
 				 (unsigned long long)wc.wr_id,
 				 ibv_wc_status_str(wc.status));
+	/* the same bind signaled on that QP: its completion comes */
+	mb.send_flags = IBV_SEND_SIGNALED;
+	r = ctx->ops->ibv_bind_mw(t->a, b.mw, &mb);
+	if (r) {
+		rc_obs_violation(ctx->obs, "the signaled bind: %s",
+				 strerror(r));
+		mw_down(ctx, &b);
+		return;
+	}
+	if (!vt_one_wc(ctx, t->scq, "signaled bind",
+		       &(struct vt_wc){ .wr_id = ID_BIND,
+					.opcode = IBV_WC_BIND_MW,
+					.byte_len = -1,
+					.qp_num = t->a->qp_num,
+					.src_qp = -1,
+					.wc_flags = -1 })) {
+		mw_down(ctx, &b);
+		return;
+	}
 	/* the write is signaled (vt_wr): its completion is the first */
 	want_status(ctx, "write through the MW",
 		    through(ctx, t, false, IBV_WR_RDMA_WRITE, b.mw->rkey, 0,
@@ -1002,8 +1025,9 @@ static const struct mw_row bind_rows[] = {
 		 .basis = I_,
 		 .note = "send_flags 0 on a QP with sq_sig_all 0: the bind "
 			 "gives no completion (ibv_post_send(3)'s "
-			 "IBV_SEND_SIGNALED), and an RDMA Write through the new "
-			 "rkey lands",
+			 "IBV_SEND_SIGNALED); bound again with "
+			 "IBV_SEND_SIGNALED it gives one, and an RDMA Write "
+			 "through the new rkey lands",
 		 .needs = NEEDS_DP,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = bind_unsignaled,
@@ -1038,7 +1062,7 @@ static const struct mw_row wr_bind_rows[] = {
 	     "distinct bytes through it, and its write is refused with "
 	     "IBV_WC_REM_ACCESS_ERR",
 	     w_read_only),
-	MROW("verbs/wr_bind_mw/mw-rkey-is-new", W_BIND " ... " M_CHANGED, D_,
+	MROW("verbs/wr_bind_mw/mw-rkey-is-new", M_RKEY " " M_CHANGED, D_,
 	     "after the bind completes, the MW's rkey field is the new rkey "
 	     "(ibv_alloc_mw(3): the field remote processes use, which \"will "
 	     "be changed during bind operations\")",
@@ -1063,7 +1087,7 @@ static const struct mw_row wr_bind_rows[] = {
 };
 
 static const struct mw_row local_inv_rows[] = {
-	MROW("verbs/wr_local_inv/invalidates", W_LINV " ... " M_UNTIL, D_,
+	MROW("verbs/wr_local_inv/invalidates", W_LINV, D_,
 	     "a's bound window takes b's write, then ibv_wr_local_inv of its "
 	     "rkey completes as IBV_WC_LOCAL_INV with its wr_id, and b's next "
 	     "write through the rkey fails with IBV_WC_REM_ACCESS_ERR, "
@@ -1089,8 +1113,7 @@ static const struct mw_row send_inv_rows[] = {
 	     "through that rkey then fails with IBV_WC_REM_ACCESS_ERR, "
 	     "nothing landing",
 	     s_invalidates),
-	MROW("verbs/wr_send_inv/receive-says-invalidated", W_SINV " ... " C_INV,
-	     D_,
+	MROW("verbs/wr_send_inv/receive-says-invalidated", C_INV, D_,
 	     "b's receive completion: IBV_WC_RECV, byte_len 256, "
 	     "IBV_WC_WITH_INV without IBV_WC_WITH_IMM, invalidated_rkey the "
 	     "window's rkey; a's: IBV_WC_SEND",
@@ -1113,7 +1136,7 @@ static const struct mw_row post_rows[] = {
 	     "completes as IBV_WC_LOCAL_INV, and b's write through the rkey "
 	     "then fails with IBV_WC_REM_ACCESS_ERR",
 	     l_invalidates, .by_post = true),
-	MROW("verbs/post_send/rc-send-with-inv", P_INV " ... " M_UNTIL, D_,
+	MROW("verbs/post_send/rc-send-with-inv", P_INV, D_,
 	     "an IBV_WR_SEND_WITH_INV WR of the rkey of b's window: the bytes "
 	     "arrive, and a's write through that rkey then fails with "
 	     "IBV_WC_REM_ACCESS_ERR",
@@ -1123,7 +1146,7 @@ static const struct mw_row post_rows[] = {
 	     "a UC QP completes as IBV_WC_BIND_MW, and b's write through the "
 	     "desired rkey lands",
 	     w_access, .type = IBV_QPT_UC, .by_post = true),
-	MROW("verbs/post_send/uc-local-inv", P_TABLE " ... " M_UNTIL, D_,
+	MROW("verbs/post_send/uc-local-inv", P_TABLE, D_,
 	     "the table gives IBV_QPT_UC IBV_WR_LOCAL_INV: after it completes "
 	     "as IBV_WC_LOCAL_INV, b's write through the rkey lands nowhere "
 	     "(UC's requester sees no refusal)",

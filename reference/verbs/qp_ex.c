@@ -148,22 +148,26 @@ static void wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw, uint32_t rkey,
 	wr->bind_mw.bind_info = *bind_info;
 }
 
-static void wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+/* A WR of @op that invalidates @rkey */
+static void invalidating(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op,
+			 uint32_t rkey)
 {
-	struct ibv_send_wr *wr = build(qpx, IBV_WR_LOCAL_INV);
+	struct ibv_send_wr *wr = build(qpx, op);
 
 	if (wr)
-		wr->invalidate_rkey = invalidate_rkey;
+		wr->invalidate_rkey = rkey;
+}
+
+static void wr_local_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
+{
+	invalidating(qpx, IBV_WR_LOCAL_INV, invalidate_rkey);
 }
 
 /* "The data transfer is the same as for ibv_wr_send(), however the
  * remote side will invalidate the MR specified by invalidate_rkey" */
 static void wr_send_inv(struct ibv_qp_ex *qpx, uint32_t invalidate_rkey)
 {
-	struct ibv_send_wr *wr = build(qpx, IBV_WR_SEND_WITH_INV);
-
-	if (wr)
-		wr->invalidate_rkey = invalidate_rkey;
+	invalidating(qpx, IBV_WR_SEND_WITH_INV, invalidate_rkey);
 }
 
 static void remote(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op, uint32_t rkey,

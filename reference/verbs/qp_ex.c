@@ -55,7 +55,7 @@ static struct ibv_send_wr *build(struct ibv_qp_ex *qpx, enum ibv_wr_opcode op)
 	st->wr.wr_id = qpx->wr_id;
 	st->wr.send_flags = qpx->wr_flags;
 	st->wr.opcode = op;
-	st->wr.sg_list = st->sge;
+	/* no SGE until a data setter names them (each sets sg_list) */
 	return &st->wr;
 }
 

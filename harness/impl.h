@@ -305,7 +305,10 @@
 	  (struct ibv_pd * pd, struct rc_ibv_mr_init_attr * mr_init_attr))     \
 	X(ibv_query_port_speed, int,                                           \
 	  (struct ibv_context * context, uint32_t port_num,                    \
-	   uint64_t * port_speed))
+	   uint64_t * port_speed))                                             \
+	X(ibv_alloc_dmah, struct ibv_dmah *,                                   \
+	  (struct ibv_context * context, struct rc_ibv_dmah_init_attr * attr)) \
+	X(ibv_dealloc_dmah, int, (struct ibv_dmah * dmah))
 
 #define RC_RDMACM_CALLS(X)                                                     \
 	X(rdma_create_event_channel, struct rdma_event_channel *, (void))      \

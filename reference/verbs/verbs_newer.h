@@ -2,8 +2,8 @@
 /*
  * The libibverbs types that calls documented after rdma-core 44.0 take,
  * which 44.0's <infiniband/verbs.h> does not declare: the buffer handle of
- * ibv_alloc_buf(3) (IBVERBS_1.17) and the input of ibv_reg_mr_ex(3)
- * (IBVERBS_1.15).  The harness calls either implementation through one
+ * ibv_alloc_buf(3) (IBVERBS_1.17), the input of ibv_reg_mr_ex(3) and the
+ * DMA handle of ibv_alloc_dmah(3) and its input (IBVERBS_1.15).  The harness calls either implementation through one
  * ops table, so these must be what a caller of the newer library passes.
  *
  * struct ibv_buf is opaque ("it must not be interpreted by
@@ -25,6 +25,32 @@
 
 struct ibv_buf;
 struct ibv_dmah;
+
+/* struct ibv_dmah: the DMA handle's public part, "associated with the
+ * given context" */
+struct rc_ibv_dmah {
+	struct ibv_context *context;
+};
+
+/* enum ibv_dmah_init_attr_mask, enum ibv_tph_mem_type and struct
+ * ibv_dmah_init_attr, as ibv_alloc_dmah(3) shows them */
+enum {
+	RC_IBV_DMAH_INIT_ATTR_MASK_CPU_ID = 1 << 0,
+	RC_IBV_DMAH_INIT_ATTR_MASK_PH = 1 << 1,
+	RC_IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE = 1 << 2,
+};
+
+enum {
+	RC_IBV_TPH_MEM_TYPE_VM, /* volatile memory */
+	RC_IBV_TPH_MEM_TYPE_PM, /* persistent memory */
+};
+
+struct rc_ibv_dmah_init_attr {
+	uint32_t comp_mask; /* RC_IBV_DMAH_INIT_ATTR_MASK_* */
+	uint32_t cpu_id;
+	uint8_t ph;
+	uint8_t tph_mem_type; /* RC_IBV_TPH_MEM_TYPE_* */
+};
 
 /* enum ibv_mr_init_attr_mask: which fields of the input count */
 enum {

@@ -252,10 +252,12 @@ WR_API = {
 }
 # libibverbs' calls documented after 44.0, of the families above: its
 # buffers (ibv_alloc_buf(3), rdma-core 64 and 65), ibv_reg_mr_ex (59) and
-# the port's speed (62).  ABSENT on 44.0, as rdma-core.expect records.
+# the port's speed (62), DMA handles (59).  ABSENT on 44.0, as
+# rdma-core.expect records.
 NEWER = {
     "ibv_alloc_buf", "ibv_free_buf", "ibv_reg_buf_mr",
     "ibv_export_buf_dmabuf_fd", "ibv_reg_mr_ex", "ibv_query_port_speed",
+    "ibv_alloc_dmah", "ibv_dealloc_dmah",
 }
 # Documented functions with no rows, each with its reason.
 NOT_COVERED = {

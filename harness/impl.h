@@ -21,6 +21,7 @@
 
 #include "vocab.h"
 #include "../reference/umad/umad_pair.h"
+#include "../reference/verbs/verbs_newer.h"
 
 /* X(name, return type, parameter list): every call under test, once. */
 #define RC_UMAD_CALLS(X)                                                       \
@@ -292,7 +293,22 @@
 	  (struct ibv_qp * qp, struct ibv_qp_rate_limit_attr * attr))          \
 	X(ibv_post_srq_ops, int,                                               \
 	  (struct ibv_srq * srq, struct ibv_ops_wr * op,                       \
-	   struct ibv_ops_wr * *bad_op))
+	   struct ibv_ops_wr * *bad_op))                                       \
+	X(ibv_alloc_buf, void *,                                               \
+	  (struct ibv_pd * pd, size_t size, struct ibv_buf * *buf))            \
+	X(ibv_free_buf, void, (struct ibv_buf * buf))                          \
+	X(ibv_reg_buf_mr, struct ibv_mr *,                                     \
+	  (struct ibv_pd * pd, struct ibv_buf * buf, void *addr,               \
+	   size_t length, int access))                                         \
+	X(ibv_export_buf_dmabuf_fd, int, (struct ibv_buf * buf))               \
+	X(ibv_reg_mr_ex, struct ibv_mr *,                                      \
+	  (struct ibv_pd * pd, struct rc_ibv_mr_init_attr * mr_init_attr))     \
+	X(ibv_query_port_speed, int,                                           \
+	  (struct ibv_context * context, uint32_t port_num,                    \
+	   uint64_t * port_speed))                                             \
+	X(ibv_alloc_dmah, struct ibv_dmah *,                                   \
+	  (struct ibv_context * context, struct rc_ibv_dmah_init_attr * attr)) \
+	X(ibv_dealloc_dmah, int, (struct ibv_dmah * dmah))
 
 #define RC_RDMACM_CALLS(X)                                                     \
 	X(rdma_create_event_channel, struct rdma_event_channel *, (void))      \

@@ -581,3 +581,38 @@ uint8_t *vt_region(struct vt *t, int r)
 {
 	return (uint8_t *)(uintptr_t)vt_addr(t, r, 0);
 }
+
+bool vt_write_lands(struct rc_ctx *ctx, struct vt *t, uint32_t rkey,
+		    uint64_t remote_addr, uint8_t *where, uint32_t len)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, len);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_RDMA_WRITE, 1, &sg, 1), *bad;
+	uint8_t before = where[-1], after = where[len];
+	int err;
+
+	vt_pattern(t, 0, len, 5);
+	wr.wr.rdma.remote_addr = remote_addr;
+	wr.wr.rdma.rkey = rkey;
+	err = ctx->ops->ibv_post_send(t->a, &wr, &bad);
+	if (err) {
+		rc_obs_violation(ctx->obs, "post: RDMA_WRITE refused (%s)",
+				 rc_errno_name(err));
+		return false;
+	}
+	if (!vt_one_wc(ctx, t->scq, "send",
+		       &(struct vt_wc){ .wr_id = 1,
+					.opcode = IBV_WC_RDMA_WRITE,
+					.byte_len = -1,
+					.qp_num = t->a->qp_num,
+					.src_qp = -1,
+					.wc_flags = -1 }) ||
+	    !vt_lands(ctx, t, "remote", where, vt_region(t, 0), len))
+		return false;
+	if (where[-1] != before || where[len] != after) {
+		rc_obs_violation(ctx->obs,
+				 "remote: a byte beside the %u written changed",
+				 len);
+		return false;
+	}
+	return true;
+}

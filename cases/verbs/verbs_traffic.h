@@ -142,5 +142,14 @@ bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
 bool vt_zeroes(struct rc_ctx *ctx, const char *what, const uint8_t *p,
 	       size_t len);
 uint8_t *vt_region(struct vt *t, int r);
+/*
+ * The effect of an MR made some other way than vt_up's (ibv_reg_buf_mr,
+ * ibv_reg_mr_ex): @len bytes of region 0, patterned, written by RDMA
+ * Write from a through @rkey at @remote_addr, the address the MR is
+ * reached by; they land at @where, in that MR's memory, and the byte
+ * before and after stay as they were.  A violation and false where not.
+ */
+bool vt_write_lands(struct rc_ctx *ctx, struct vt *t, uint32_t rkey,
+		    uint64_t remote_addr, uint8_t *where, uint32_t len);
 
 #endif

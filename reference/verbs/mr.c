@@ -12,7 +12,8 @@
  * hca_va has the same effect as IBV_ACCESS_ZERO_BASED").  The kernel
  * wants it at the same offset in its page as the buffer.  An imported MR
  * is what the kernel says of a handle of the context's
- * (UVERBS_METHOD_QUERY_MR): its keys and length.
+ * (UVERBS_METHOD_QUERY_MR): its keys and length.  ibv_reg_mr_ex(3) is
+ * documented since rdma-core 59 (IBVERBS_1.15), read from upstream's page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -128,6 +129,59 @@ struct ibv_mr *ref_ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length,
 				   uint64_t hca_va, int access)
 {
 	return reg(pd, addr, length, hca_va, access);
+}
+
+/*
+ * ibv_reg_mr_ex "enables all the variants of the other ibv_reg_mr_xxx()",
+ * the fields chosen by comp_mask: "One among mr_init_attr->fd and
+ * mr_init_attr->addr is required, both can't come together."  A buffer of
+ * ibv_alloc_buf(3) needs its address ("IBV_REG_MR_MASK_ADDR must be set")
+ * and no fd ("the caller must not set IBV_REG_MR_MASK_FD or
+ * IBV_REG_MR_MASK_FD_OFFSET"), within its range and on its PD; the
+ * reference's buffers are ordinary memory, where an iova is the caller's
+ * as for ibv_reg_mr_iova.  A mask bit the page does not name is refused
+ * (our reading: the request cannot be what the caller meant), and so is
+ * a DMA handle: no device the reference drives makes one.
+ */
+struct ibv_mr *ref_ibv_reg_mr_ex(struct ibv_pd *pd,
+				 struct rc_ibv_mr_init_attr *a)
+{
+	const uint64_t known = RC_IBV_REG_MR_MASK_IOVA |
+			       RC_IBV_REG_MR_MASK_ADDR | RC_IBV_REG_MR_MASK_FD |
+			       RC_IBV_REG_MR_MASK_FD_OFFSET |
+			       RC_IBV_REG_MR_MASK_DMAH | RC_IBV_REG_MR_MASK_BUF;
+	bool by_addr, by_fd;
+	uint64_t m, off;
+	int err;
+
+	if (!pd || !a || (a->comp_mask & ~known))
+		return ref_fail_null(EINVAL);
+	m = a->comp_mask;
+	by_addr = m & RC_IBV_REG_MR_MASK_ADDR;
+	by_fd = m & RC_IBV_REG_MR_MASK_FD;
+	if (by_addr == by_fd)
+		return ref_fail_null(EINVAL);
+	if (m & RC_IBV_REG_MR_MASK_DMAH)
+		return ref_fail_null(a->dmah ? EOPNOTSUPP : EINVAL);
+	if (m & RC_IBV_REG_MR_MASK_BUF) {
+		if (!by_addr || (m & RC_IBV_REG_MR_MASK_FD_OFFSET))
+			return ref_fail_null(EINVAL);
+		err = ref_buf_range(pd, a->buf, a->addr, a->length);
+		if (err)
+			return ref_fail_null(err);
+	}
+	if (by_fd) {
+		off = m & RC_IBV_REG_MR_MASK_FD_OFFSET ? a->fd_offset : 0;
+		/* the iova must have the offset's page offset: the offset
+		 * itself unless one is given */
+		return ref_ibv_reg_dmabuf_mr(
+			pd, off, a->length,
+			m & RC_IBV_REG_MR_MASK_IOVA ? a->iova : off, a->fd,
+			a->access);
+	}
+	if (m & RC_IBV_REG_MR_MASK_IOVA)
+		return reg(pd, a->addr, a->length, a->iova, a->access);
+	return ref_ibv_reg_mr(pd, a->addr, a->length, a->access);
 }
 
 /* "returns 0 on success, or the value of errno on failure"; "fails if any

@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <infiniband/verbs.h>
 
+#include "verbs_newer.h"
+
 /* devices and contexts (device.c, context.c) */
 struct ibv_device **ref_ibv_get_device_list(int *num_devices);
 void ref_ibv_free_device_list(struct ibv_device **list);
@@ -242,5 +244,24 @@ int ref_ibv_modify_qp_rate_limit(struct ibv_qp *qp,
 				 struct ibv_qp_rate_limit_attr *attr);
 int ref_ibv_post_srq_ops(struct ibv_srq *srq, struct ibv_ops_wr *op,
 			 struct ibv_ops_wr **bad_op);
+
+/* documented after 44.0 (verbs_newer.h): buffers (buf.c), ibv_reg_mr_ex
+ * (mr.c), the port's speed (query.c), DMA handles (dmah.c) */
+void *ref_ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+void ref_ibv_free_buf(struct ibv_buf *buf);
+struct ibv_mr *ref_ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf,
+				  void *addr, size_t length, int access);
+int ref_ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
+/* 0 when @addr, @length lie within @buf and @pd is the one it was
+ * allocated from, else EINVAL */
+int ref_buf_range(struct ibv_pd *pd, struct ibv_buf *buf, void *addr,
+		  size_t length);
+struct ibv_mr *ref_ibv_reg_mr_ex(struct ibv_pd *pd,
+				 struct rc_ibv_mr_init_attr *mr_init_attr);
+int ref_ibv_query_port_speed(struct ibv_context *context, uint32_t port_num,
+			     uint64_t *port_speed);
+struct ibv_dmah *ref_ibv_alloc_dmah(struct ibv_context *context,
+				    struct rc_ibv_dmah_init_attr *attr);
+int ref_ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 #endif

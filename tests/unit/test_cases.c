@@ -193,6 +193,7 @@ static const struct {
 			     "library did not make is undefined to destroy" },
 	{ "ibv_dealloc_td", NOT_MADE },
 	{ "ibv_free_dm", NOT_MADE },
+	{ "ibv_dealloc_dmah", NOT_MADE },
 	{ "ibv_memcpy_to_dm", NOT_MADE },
 	{ "ibv_memcpy_from_dm", NOT_MADE },
 	{ "ibv_destroy_counters", NOT_MADE },

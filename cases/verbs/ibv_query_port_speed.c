@@ -34,9 +34,11 @@ enum { PORT_0, PORT_BEYOND };
 static const struct vc_row rows[] = {
 	{ .c = { .id = "verbs/query_port_speed/active-port",
 		 .doc = DOC_SPEED,
-		 .basis = RC_BASIS_DOCUMENTED,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the target port, ACTIVE: 0, and a bandwidth above 0 "
-			 "(a port that carries traffic has some)",
+			 "(a port that carries traffic has some; our reading: "
+			 "the page names no provider that may not answer, and "
+			 "the kernel gives every port's width and speed)",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = active_port,
@@ -55,9 +57,9 @@ static const struct vc_row rows[] = {
 	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_port_speed/second-call-same",
 		 .doc = DOC_SPEED,
-		 .basis = RC_BASIS_DOCUMENTED,
+		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "two calls on a link that does not change answer the "
-			 "same bandwidth",
+			 "same bandwidth (our reading, as active-port's)",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = twice,

@@ -310,32 +310,6 @@ static void fill(uint8_t *p, size_t len, uint8_t seed)
 		p[i] = (uint8_t)(i * 13 + seed);
 }
 
-/* @mr as registered from @addr, @len on @pd, and in the kernel */
-static void check_mr(struct rc_ctx *ctx, struct ibv_pd *pd, struct ibv_mr *mr,
-		     void *addr, size_t len)
-{
-	uint64_t klen;
-	uint32_t krkey;
-
-	if (mr->addr != addr || mr->length != len)
-		rc_obs_violation(ctx->obs,
-				 "addr/length %p/%zu, registered %p/%zu",
-				 mr->addr, mr->length, addr, len);
-	else if (mr->pd != pd || mr->context != pd->context)
-		rc_obs_violation(ctx->obs, "pd/context: not the PD's");
-	else if (!vc_kernel_mr(ctx, mr->lkey, &klen, &krkey))
-		rc_obs_violation(ctx->obs,
-				 "lkey 0x%x: the kernel has no such MR of this "
-				 "process",
-				 mr->lkey);
-	else if (klen != len || krkey != mr->rkey)
-		rc_obs_violation(ctx->obs,
-				 "length/rkey: the kernel's MR has %llu/0x%x, "
-				 "the caller's %zu/0x%x",
-				 (unsigned long long)klen, krkey, len,
-				 mr->rkey);
-}
-
 static bool need_reg(struct rc_ctx *ctx)
 {
 	return rc_need_call(ctx, (const void *)ctx->ops->ibv_reg_buf_mr,
@@ -484,7 +458,7 @@ static void reg_whole(const struct vc_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p, LEN,
 						      IBV_ACCESS_LOCAL_WRITE));
 	if (mr) {
-		check_mr(ctx, l->pd, mr, p, LEN);
+		vc_check_mr(ctx, l->pd, mr, p, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	ctx->ops->ibv_free_buf(b);
@@ -504,7 +478,7 @@ static void reg_range(const struct vc_row *row, struct rc_ctx *ctx,
 						      IBV_ACCESS_LOCAL_WRITE));
 	if (mr) {
 		if (row->arg == R_END)
-			check_mr(ctx, l->pd, mr, p + HALF, len);
+			vc_check_mr(ctx, l->pd, mr, p + HALF, len);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	ctx->ops->ibv_free_buf(b);

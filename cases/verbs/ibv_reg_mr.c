@@ -248,33 +248,6 @@ static void unpages(uint8_t *p)
 	munmap(p, 2 * sysconf(_SC_PAGESIZE));
 }
 
-/* @mr as registered from @addr, @len on @l's PD, and in the kernel. */
-static void check_mr(struct rc_ctx *ctx, struct vl *l, struct ibv_mr *mr,
-		     void *addr, size_t len)
-{
-	uint64_t klen;
-	uint32_t krkey;
-
-	if (mr->addr != addr || mr->length != len)
-		rc_obs_violation(ctx->obs,
-				 "addr/length %p/%zu, registered "
-				 "%p/%zu",
-				 mr->addr, mr->length, addr, len);
-	else if (mr->pd != l->pd || mr->context != l->ctx)
-		rc_obs_violation(ctx->obs, "pd/context: not the PD's");
-	else if (!vc_kernel_mr(ctx, mr->lkey, &klen, &krkey))
-		rc_obs_violation(ctx->obs,
-				 "lkey 0x%x: the kernel has no such "
-				 "MR of this process",
-				 mr->lkey);
-	else if (klen != len || krkey != mr->rkey)
-		rc_obs_violation(ctx->obs,
-				 "length/rkey: the kernel's MR has "
-				 "%llu/0x%x, the caller's %zu/0x%x",
-				 (unsigned long long)klen, krkey, len,
-				 mr->rkey);
-}
-
 static void reg_lands(const struct vc_row *row, struct rc_ctx *ctx,
 		      struct vl *l)
 {
@@ -286,7 +259,7 @@ static void reg_lands(const struct vc_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr)(l->pd, p + OFF, LEN,
 						    IBV_ACCESS_LOCAL_WRITE));
 	if (mr) {
-		check_mr(ctx, l, mr, p + OFF, LEN);
+		vc_check_mr(ctx, l->pd, mr, p + OFF, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	unpages(p);
@@ -364,7 +337,7 @@ static void reg_read_only(const struct vc_row *row, struct rc_ctx *ctx,
 			   l->pd, p, LEN,
 			   row->arg == RO_WRITE ? IBV_ACCESS_LOCAL_WRITE : 0));
 	if (mr) {
-		check_mr(ctx, l, mr, p, LEN);
+		vc_check_mr(ctx, l->pd, mr, p, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	unpages(p);
@@ -411,7 +384,7 @@ static void iova_lands(const struct vc_row *row, struct rc_ctx *ctx,
 				l->pd, p + off, LEN, row->arg ? IOVA + OFF : 0,
 				IBV_ACCESS_LOCAL_WRITE));
 	if (mr) {
-		check_mr(ctx, l, mr, p + off, LEN);
+		vc_check_mr(ctx, l->pd, mr, p + off, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	unpages(p);

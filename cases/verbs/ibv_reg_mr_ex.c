@@ -192,32 +192,6 @@ static uint8_t *buf_of(struct rc_ctx *ctx, struct ibv_pd *pd,
 	return NULL;
 }
 
-/* @mr as registered from @addr, @len on @pd, and in the kernel */
-static void check_mr(struct rc_ctx *ctx, struct ibv_pd *pd, struct ibv_mr *mr,
-		     void *addr, size_t len)
-{
-	uint64_t klen;
-	uint32_t krkey;
-
-	if (mr->addr != addr || mr->length != len)
-		rc_obs_violation(ctx->obs,
-				 "addr/length %p/%zu, registered %p/%zu",
-				 mr->addr, mr->length, addr, len);
-	else if (mr->pd != pd || mr->context != pd->context)
-		rc_obs_violation(ctx->obs, "pd/context: not the PD's");
-	else if (!vc_kernel_mr(ctx, mr->lkey, &klen, &krkey))
-		rc_obs_violation(ctx->obs,
-				 "lkey 0x%x: the kernel has no such MR of this "
-				 "process",
-				 mr->lkey);
-	else if (klen != len || krkey != mr->rkey)
-		rc_obs_violation(ctx->obs,
-				 "length/rkey: the kernel's MR has %llu/0x%x, "
-				 "the caller's %zu/0x%x",
-				 (unsigned long long)klen, krkey, len,
-				 mr->rkey);
-}
-
 /* the call under test on @a, its MR deregistered unless @keep */
 static struct ibv_mr *reg(struct rc_ctx *ctx, struct ibv_pd *pd,
 			  struct rc_ibv_mr_init_attr *a, bool keep)
@@ -247,7 +221,7 @@ static void by_addr(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 	a.addr = p + OFF;
 	mr = reg(ctx, l->pd, &a, true);
 	if (mr) {
-		check_mr(ctx, l->pd, mr, p + OFF, LEN);
+		vc_check_mr(ctx, l->pd, mr, p + OFF, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	unpages(p);
@@ -333,7 +307,7 @@ static void buf_range(const struct vc_row *row, struct rc_ctx *ctx,
 	mr = reg(ctx, l->pd, &a, true);
 	if (mr) {
 		if (row->arg == B_WHOLE)
-			check_mr(ctx, l->pd, mr, a.addr, a.length);
+			vc_check_mr(ctx, l->pd, mr, a.addr, a.length);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	ctx->ops->ibv_free_buf(b);

@@ -187,6 +187,31 @@ bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 	return vn_mr(ctx->target->ca, lkey, len, rkey);
 }
 
+void vc_check_mr(struct rc_ctx *ctx, struct ibv_pd *pd, struct ibv_mr *mr,
+		 void *addr, size_t len)
+{
+	uint64_t klen;
+	uint32_t krkey;
+
+	if (mr->addr != addr || mr->length != len)
+		rc_obs_violation(ctx->obs,
+				 "addr/length %p/%zu, registered %p/%zu",
+				 mr->addr, mr->length, addr, len);
+	else if (mr->pd != pd || mr->context != pd->context)
+		rc_obs_violation(ctx->obs, "pd/context: not the PD's");
+	else if (!vc_kernel_mr(ctx, mr->lkey, &klen, &krkey))
+		rc_obs_violation(ctx->obs,
+				 "lkey 0x%x: the kernel has no such MR of this "
+				 "process",
+				 mr->lkey);
+	else if (klen != len || krkey != mr->rkey)
+		rc_obs_violation(ctx->obs,
+				 "length/rkey: the kernel's MR has %llu/0x%x, "
+				 "the caller's %zu/0x%x",
+				 (unsigned long long)klen, krkey, len,
+				 mr->rkey);
+}
+
 bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why)
 {
 	if (!can)

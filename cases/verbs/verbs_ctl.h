@@ -95,6 +95,10 @@ extern const int vc_nrates;
  */
 bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 		  uint32_t *rkey);
+/* @mr as registered from @addr, @len on @pd, and in the kernel (its
+ * length and rkey): each mismatch a violation */
+void vc_check_mr(struct rc_ctx *ctx, struct ibv_pd *pd, struct ibv_mr *mr,
+		 void *addr, size_t len);
 /* Whether the device does what a row needs (query_device through the
  * implementation under test); UNSUPPORTED with @why when not. */
 bool vc_device_can(struct rc_ctx *ctx, struct vl *l, bool can, const char *why);

@@ -263,26 +263,6 @@ static const struct vc_row export_rows[] = {
 	  .rung = VL_PD },
 };
 
-/* A buffer of @len on @pd (set-up), or NULL and the row BROKEN or
- * ABSENT */
-static uint8_t *buf_of(struct rc_ctx *ctx, struct ibv_pd *pd, size_t len,
-		       struct ibv_buf **b)
-{
-	uint8_t *p;
-
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_alloc_buf,
-			  "ibv_alloc_buf") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_free_buf,
-			  "ibv_free_buf"))
-		return NULL;
-	*b = NULL;
-	p = ctx->ops->ibv_alloc_buf(pd, len, b);
-	if (p && *b)
-		return p;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_alloc_buf (set-up): %m");
-	return NULL;
-}
-
 /* @len bytes at @p hold a pattern written to them; false and a violation
  * naming @what where not */
 static bool holds(struct rc_ctx *ctx, const char *what, uint8_t *p, size_t len,
@@ -339,7 +319,7 @@ static void alloc_apart(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_buf *a, *b = NULL;
 	uint8_t *p, *q;
 
-	if (!(p = buf_of(ctx, l->pd, LEN, &a)))
+	if (!(p = vc_buf(ctx, l->pd, LEN, &a)))
 		return;
 	fill(p, LEN, 2);
 	RC_OBSERVE(ctx, q = ctx->ops->ibv_alloc_buf(l->pd, LEN, &b));
@@ -379,7 +359,7 @@ static void free_then_pd(const struct vc_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_buf *b;
 
-	if (!buf_of(ctx, l->pd, LEN, &b))
+	if (!vc_buf(ctx, l->pd, LEN, &b))
 		return;
 	RC_OBSERVE(ctx, (ctx->ops->ibv_free_buf(b), 0));
 	if (ctx->ops->ibv_dealloc_pd(l->pd))
@@ -404,7 +384,7 @@ static void free_unmapped(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_buf *b;
 	uint8_t *p;
 
-	if (!(p = buf_of(ctx, l->pd, BIG, &b)))
+	if (!(p = vc_buf(ctx, l->pd, BIG, &b)))
 		return;
 	p[0] = 1;
 	p[BIG - 1] = 1;
@@ -424,9 +404,9 @@ static void free_other_kept(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *p, *q;
 
-	if (!need_reg(ctx) || !(p = buf_of(ctx, l->pd, LEN, &a)))
+	if (!need_reg(ctx) || !(p = vc_buf(ctx, l->pd, LEN, &a)))
 		return;
-	if (!(q = buf_of(ctx, l->pd, LEN, &b))) {
+	if (!(q = vc_buf(ctx, l->pd, LEN, &b))) {
 		ctx->ops->ibv_free_buf(a);
 		return;
 	}
@@ -453,7 +433,7 @@ static void reg_whole(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *p;
 
-	if (!(p = buf_of(ctx, l->pd, LEN, &b)))
+	if (!(p = vc_buf(ctx, l->pd, LEN, &b)))
 		return;
 	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p, LEN,
 						      IBV_ACCESS_LOCAL_WRITE));
@@ -472,7 +452,7 @@ static void reg_range(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *p;
 
-	if (!(p = buf_of(ctx, l->pd, LEN, &b)))
+	if (!(p = vc_buf(ctx, l->pd, LEN, &b)))
 		return;
 	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p + HALF, len,
 						      IBV_ACCESS_LOCAL_WRITE));
@@ -491,9 +471,9 @@ static void reg_other_buf(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *q;
 
-	if (!buf_of(ctx, l->pd, LEN, &a))
+	if (!vc_buf(ctx, l->pd, LEN, &a))
 		return;
-	if (!(q = buf_of(ctx, l->pd, LEN, &b))) {
+	if (!(q = vc_buf(ctx, l->pd, LEN, &b))) {
 		ctx->ops->ibv_free_buf(a);
 		return;
 	}
@@ -513,7 +493,7 @@ static void reg_other_pd(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *p;
 
-	if (!(p = buf_of(ctx, l->pd, LEN, &b)))
+	if (!(p = vc_buf(ctx, l->pd, LEN, &b)))
 		return;
 	pd2 = ctx->ops->ibv_alloc_pd(l->ctx);
 	if (!pd2) {
@@ -537,7 +517,7 @@ static void reg_remote_write(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *p;
 
-	if (!(p = buf_of(ctx, l->pd, LEN, &b)))
+	if (!(p = vc_buf(ctx, l->pd, LEN, &b)))
 		return;
 	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p, LEN,
 						      IBV_ACCESS_REMOTE_WRITE));
@@ -555,7 +535,7 @@ static void reg_rdma_write(const struct vc_row *row, struct rc_ctx *ctx,
 	struct vt t;
 	uint8_t *p;
 
-	if (vt_up(ctx, &t, &o) && (p = buf_of(ctx, t.l.pd, LEN, &b))) {
+	if (vt_up(ctx, &t, &o) && (p = vc_buf(ctx, t.l.pd, LEN, &b))) {
 		memset(p, 0, LEN);
 		RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(
 					t.l.pd, b, p, LEN,
@@ -587,7 +567,7 @@ static void export_ordinary(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_buf *b;
 	int fd;
 
-	if (!buf_of(ctx, l->pd, LEN, &b))
+	if (!vc_buf(ctx, l->pd, LEN, &b))
 		return;
 	RC_OBSERVE(ctx, fd = ctx->ops->ibv_export_buf_dmabuf_fd(b));
 	if (fd >= 0)
@@ -601,7 +581,7 @@ static void export_no_fd(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_buf *b;
 	int fd, before, after;
 
-	if (!buf_of(ctx, l->pd, LEN, &b))
+	if (!vc_buf(ctx, l->pd, LEN, &b))
 		return;
 	before = lowest_free_fd();
 	RC_OBSERVE(ctx, fd = ctx->ops->ibv_export_buf_dmabuf_fd(b));
@@ -623,7 +603,7 @@ static void export_keeps(const struct vc_row *row, struct rc_ctx *ctx,
 	uint8_t *p;
 	int fd;
 
-	if (!need_reg(ctx) || !(p = buf_of(ctx, l->pd, LEN, &b)))
+	if (!need_reg(ctx) || !(p = vc_buf(ctx, l->pd, LEN, &b)))
 		return;
 	RC_OBSERVE(ctx, fd = ctx->ops->ibv_export_buf_dmabuf_fd(b));
 	if (fd >= 0)

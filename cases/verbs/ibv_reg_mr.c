@@ -230,28 +230,10 @@ static const struct vc_row dereg_rows[] = {
 	  .rung = VL_PD },
 };
 
-/* Two fresh pages, or NULL (BROKEN) */
-static uint8_t *pages(struct rc_ctx *ctx, int prot)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	void *p =
-		mmap(NULL, 2 * page, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p != MAP_FAILED)
-		return p;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "mmap (set-up): %m");
-	return NULL;
-}
-
-static void unpages(uint8_t *p)
-{
-	munmap(p, 2 * sysconf(_SC_PAGESIZE));
-}
-
 static void reg_lands(const struct vc_row *row, struct rc_ctx *ctx,
 		      struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 
 	if (!p)
@@ -262,13 +244,13 @@ static void reg_lands(const struct vc_row *row, struct rc_ctx *ctx,
 		vc_check_mr(ctx, l->pd, mr, p + OFF, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void reg_access(const struct vc_row *row, struct rc_ctx *ctx,
 		       struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 
 	if (!p)
@@ -276,7 +258,7 @@ static void reg_access(const struct vc_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr)(l->pd, p, LEN, row->arg));
 	if (mr)
 		ctx->ops->ibv_dereg_mr(mr);
-	unpages(p);
+	vc_unpages(p);
 }
 
 static int combinations(struct rc_ctx *ctx, struct vl *l, uint8_t *p,
@@ -317,17 +299,18 @@ static void reg_all_access(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_device_attr a;
 	uint8_t *p;
 
-	if (!vc_attr(ctx, l, &a) || !(p = pages(ctx, PROT_READ | PROT_WRITE)))
+	if (!vc_attr(ctx, l, &a) ||
+	    !(p = vc_pages(ctx, PROT_READ | PROT_WRITE)))
 		return;
 	RC_OBSERVE(ctx,
 		   combinations(ctx, l, p, a.atomic_cap != IBV_ATOMIC_NONE));
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void reg_read_only(const struct vc_row *row, struct rc_ctx *ctx,
 			  struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ);
+	uint8_t *p = vc_pages(ctx, PROT_READ);
 	struct ibv_mr *mr;
 
 	if (!p)
@@ -340,18 +323,18 @@ static void reg_read_only(const struct vc_row *row, struct rc_ctx *ctx,
 		vc_check_mr(ctx, l->pd, mr, p, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void reg_unmapped(const struct vc_row *row, struct rc_ctx *ctx,
 			 struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 
 	if (!p)
 		return;
-	unpages(p);
+	vc_unpages(p);
 	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr)(l->pd, p, LEN, 0));
 	if (mr)
 		ctx->ops->ibv_dereg_mr(mr);
@@ -360,7 +343,7 @@ static void reg_unmapped(const struct vc_row *row, struct rc_ctx *ctx,
 static void reg_zero_length(const struct vc_row *row, struct rc_ctx *ctx,
 			    struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 
 	if (!p)
@@ -368,13 +351,13 @@ static void reg_zero_length(const struct vc_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, mr = (ctx->ops->ibv_reg_mr)(l->pd, p, 0, 0));
 	if (mr)
 		ctx->ops->ibv_dereg_mr(mr);
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void iova_lands(const struct vc_row *row, struct rc_ctx *ctx,
 		       struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	size_t off = row->arg ? OFF : 0;
 	struct ibv_mr *mr;
 
@@ -387,13 +370,13 @@ static void iova_lands(const struct vc_row *row, struct rc_ctx *ctx,
 		vc_check_mr(ctx, l->pd, mr, p + off, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void iova_other_offset(const struct vc_row *row, struct rc_ctx *ctx,
 			      struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 
 	if (!p)
@@ -403,13 +386,13 @@ static void iova_other_offset(const struct vc_row *row, struct rc_ctx *ctx,
 				IBV_ACCESS_LOCAL_WRITE));
 	if (mr)
 		ctx->ops->ibv_dereg_mr(mr);
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void dereg_gone(const struct vc_row *row, struct rc_ctx *ctx,
 		       struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 	uint32_t lkey, rkey;
 	uint64_t len;
@@ -422,7 +405,7 @@ static void dereg_gone(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "ibv_reg_mr (set-up): "
 			     "%m");
-		unpages(p);
+		vc_unpages(p);
 		return;
 	}
 	lkey = mr->lkey;
@@ -432,13 +415,13 @@ static void dereg_gone(const struct vc_row *row, struct rc_ctx *ctx,
 				 "lkey 0x%x: the kernel still has "
 				 "the MR",
 				 lkey);
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void dereg_then_pd(const struct vc_row *row, struct rc_ctx *ctx,
 			  struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 	int ret;
 
@@ -450,7 +433,7 @@ static void dereg_then_pd(const struct vc_row *row, struct rc_ctx *ctx,
 			     "an MR that holds its "
 			     "PD (set-up)");
 		if (!mr)
-			unpages(p);
+			vc_unpages(p);
 		else
 			l->pd = NULL;
 		return;
@@ -460,13 +443,13 @@ static void dereg_then_pd(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "pd: still refuses to deallocate");
 	else if (!ret)
 		l->pd = NULL;
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void dereg_severed(const struct vc_row *row, struct rc_ctx *ctx,
 			  struct vl *l)
 {
-	uint8_t *p = pages(ctx, PROT_READ | PROT_WRITE);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct ibv_mr *mr;
 
 	if (!p)
@@ -478,7 +461,7 @@ static void dereg_severed(const struct vc_row *row, struct rc_ctx *ctx,
 			     "%m");
 	else if (vc_sever(ctx, l))
 		RC_OBSERVE(ctx, ctx->ops->ibv_dereg_mr(mr));
-	unpages(p);
+	vc_unpages(p);
 }
 
 VC_GROUP(reg, ibv_reg_mr, RC_CONV_NULL_ERRNO, reg_rows);

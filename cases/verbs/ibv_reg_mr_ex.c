@@ -155,43 +155,6 @@ static const struct vc_row rows[] = {
 	  .rung = VL_PD },
 };
 
-/* Two fresh pages, or NULL (BROKEN) */
-static uint8_t *pages(struct rc_ctx *ctx)
-{
-	void *p = mmap(NULL, 2 * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p != MAP_FAILED)
-		return p;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "mmap (set-up): %m");
-	return NULL;
-}
-
-static void unpages(uint8_t *p)
-{
-	munmap(p, 2 * sysconf(_SC_PAGESIZE));
-}
-
-/* A buffer of ibv_alloc_buf(3) on @pd (set-up), or NULL and the row
- * BROKEN or ABSENT */
-static uint8_t *buf_of(struct rc_ctx *ctx, struct ibv_pd *pd,
-		       struct ibv_buf **b)
-{
-	uint8_t *p;
-
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_alloc_buf,
-			  "ibv_alloc_buf") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_free_buf,
-			  "ibv_free_buf"))
-		return NULL;
-	*b = NULL;
-	p = ctx->ops->ibv_alloc_buf(pd, BUF_LEN, b);
-	if (p && *b)
-		return p;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_alloc_buf (set-up): %m");
-	return NULL;
-}
-
 /* the call under test on @a, its MR deregistered unless @keep */
 static struct ibv_mr *reg(struct rc_ctx *ctx, struct ibv_pd *pd,
 			  struct rc_ibv_mr_init_attr *a, bool keep)
@@ -208,7 +171,7 @@ static struct ibv_mr *reg(struct rc_ctx *ctx, struct ibv_pd *pd,
 
 static void by_addr(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
-	uint8_t *p = pages(ctx);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct rc_ibv_mr_init_attr a = {
 		.comp_mask = RC_IBV_REG_MR_MASK_ADDR,
 		.length = LEN,
@@ -224,7 +187,7 @@ static void by_addr(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 		vc_check_mr(ctx, l->pd, mr, p + OFF, LEN);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void by_iova(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
@@ -240,7 +203,7 @@ static void by_iova(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 	uint8_t *p = NULL;
 	struct vt t;
 
-	if (vt_up(ctx, &t, &o) && (p = pages(ctx))) {
+	if (vt_up(ctx, &t, &o) && (p = vc_pages(ctx, PROT_READ | PROT_WRITE))) {
 		a.addr = p + OFF;
 		mr = reg(ctx, t.l.pd, &a, true);
 		if (mr) {
@@ -248,26 +211,26 @@ static void by_iova(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 				       p + OFF + 16, 256);
 			ctx->ops->ibv_dereg_mr(mr);
 		}
-		unpages(p);
+		vc_unpages(p);
 	}
 	vt_down(ctx, &t);
 }
 
 static void neither(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
-	uint8_t *p = pages(ctx);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	struct rc_ibv_mr_init_attr a = { .length = LEN, .fd = -1 };
 
 	if (!p)
 		return;
 	a.addr = p;
 	reg(ctx, l->pd, &a, false);
-	unpages(p);
+	vc_unpages(p);
 }
 
 static void both(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
-	uint8_t *p = pages(ctx);
+	uint8_t *p = vc_pages(ctx, PROT_READ | PROT_WRITE);
 	int fd = memfd_create("rdmaconf", 0);
 	struct rc_ibv_mr_init_attr a = {
 		.comp_mask = RC_IBV_REG_MR_MASK_ADDR | RC_IBV_REG_MR_MASK_FD,
@@ -285,7 +248,7 @@ static void both(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 	if (fd >= 0)
 		close(fd);
 	if (p)
-		unpages(p);
+		vc_unpages(p);
 }
 
 static void buf_range(const struct vc_row *row, struct rc_ctx *ctx,
@@ -299,7 +262,7 @@ static void buf_range(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_mr *mr;
 	uint8_t *p;
 
-	if (!(p = buf_of(ctx, l->pd, &b)))
+	if (!(p = vc_buf(ctx, l->pd, BUF_LEN, &b)))
 		return;
 	a.buf = b;
 	a.addr = row->arg == B_WHOLE ? p : p + BUF_LEN / 2;
@@ -323,7 +286,7 @@ static void buf_no_addr(const struct vc_row *row, struct rc_ctx *ctx,
 	};
 	struct ibv_buf *b;
 
-	if (!(a.addr = buf_of(ctx, l->pd, &b)))
+	if (!(a.addr = vc_buf(ctx, l->pd, BUF_LEN, &b)))
 		return;
 	a.buf = b;
 	reg(ctx, l->pd, &a, false);
@@ -341,7 +304,7 @@ static void buf_fd_offset(const struct vc_row *row, struct rc_ctx *ctx,
 	};
 	struct ibv_buf *b;
 
-	if (!(a.addr = buf_of(ctx, l->pd, &b)))
+	if (!(a.addr = vc_buf(ctx, l->pd, BUF_LEN, &b)))
 		return;
 	a.buf = b;
 	reg(ctx, l->pd, &a, false);
@@ -359,7 +322,7 @@ static void buf_other_pd(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_buf *b;
 	struct ibv_pd *pd2;
 
-	if (!(a.addr = buf_of(ctx, l->pd, &b)))
+	if (!(a.addr = vc_buf(ctx, l->pd, BUF_LEN, &b)))
 		return;
 	a.buf = b;
 	pd2 = ctx->ops->ibv_alloc_pd(l->ctx);

@@ -187,6 +187,40 @@ bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 	return vn_mr(ctx->target->ca, lkey, len, rkey);
 }
 
+uint8_t *vc_pages(struct rc_ctx *ctx, int prot)
+{
+	void *p = mmap(NULL, 2 * sysconf(_SC_PAGESIZE), prot,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		return p;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "mmap (set-up): %m");
+	return NULL;
+}
+
+void vc_unpages(uint8_t *p)
+{
+	munmap(p, 2 * sysconf(_SC_PAGESIZE));
+}
+
+uint8_t *vc_buf(struct rc_ctx *ctx, struct ibv_pd *pd, size_t len,
+		struct ibv_buf **b)
+{
+	uint8_t *p;
+
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_alloc_buf,
+			  "ibv_alloc_buf") ||
+	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_free_buf,
+			  "ibv_free_buf"))
+		return NULL;
+	*b = NULL;
+	p = ctx->ops->ibv_alloc_buf(pd, len, b);
+	if (p && *b)
+		return p;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "ibv_alloc_buf (set-up): %m");
+	return NULL;
+}
+
 void vc_check_mr(struct rc_ctx *ctx, struct ibv_pd *pd, struct ibv_mr *mr,
 		 void *addr, size_t len)
 {

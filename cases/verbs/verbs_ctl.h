@@ -95,6 +95,13 @@ extern const int vc_nrates;
  */
 bool vc_kernel_mr(struct rc_ctx *ctx, uint32_t lkey, uint64_t *len,
 		  uint32_t *rkey);
+/* Two fresh pages of anonymous memory with @prot, or NULL (BROKEN) */
+uint8_t *vc_pages(struct rc_ctx *ctx, int prot);
+void vc_unpages(uint8_t *p);
+/* A buffer of ibv_alloc_buf(3) of @len on @pd (set-up), its handle in
+ * *@b, or NULL and the row BROKEN (or ABSENT: a library before 64) */
+uint8_t *vc_buf(struct rc_ctx *ctx, struct ibv_pd *pd, size_t len,
+		struct ibv_buf **b);
 /* @mr as registered from @addr, @len on @pd, and in the kernel (its
  * length and rkey): each mismatch a violation */
 void vc_check_mr(struct rc_ctx *ctx, struct ibv_pd *pd, struct ibv_mr *mr,

@@ -1120,8 +1120,8 @@ static const struct mw_row send_inv_rows[] = {
 	     s_invalidates, .fields = true),
 	FROW("verbs/wr_send_inv/rkey-of-no-mw", W_SINV,
 	     "the invalidation of an rkey b has no window for (0): b's "
-	     "receive never completes successfully (IBA 9.7.5.2.10: an "
-	     "invalid request)",
+	     "receive never completes successfully (the responder "
+	     "cannot invalidate it: an invalid request)",
 	     s_unknown),
 };
 

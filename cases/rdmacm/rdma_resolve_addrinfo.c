@@ -286,6 +286,7 @@ static void query_none(struct rc_ctx *ctx, struct cm_pair *p, bool refused)
 		return;
 	}
 	RC_OBSERVE(ctx, ctx->ops->rdma_query_addrinfo(p->srv.id, &ai));
+	failure_reason(ctx);
 	if (ai != (struct rdma_addrinfo *)&ai)
 		rc_obs_violation(ctx->obs, "*info changed");
 }

@@ -489,7 +489,6 @@ static void bind_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 			       .mw_access_flags = MW_RW },
 	};
 	struct ibv_wc wc;
-	int r;
 
 	vt_pattern(t, 0, VT_REGION, 3);
 	if (!mw_up(ctx, t, &b, IBV_MW_TYPE_1, MR_ALL)) {
@@ -509,21 +508,7 @@ static void bind_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 				 (unsigned long long)wc.wr_id,
 				 ibv_wc_status_str(wc.status));
 	/* the same bind signaled on that QP: its completion comes */
-	mb.send_flags = IBV_SEND_SIGNALED;
-	r = ctx->ops->ibv_bind_mw(t->a, b.mw, &mb);
-	if (r) {
-		rc_obs_violation(ctx->obs, "the signaled bind: %s",
-				 strerror(r));
-		mw_down(ctx, &b);
-		return;
-	}
-	if (!vt_one_wc(ctx, t->scq, "signaled bind",
-		       &(struct vt_wc){ .wr_id = ID_BIND,
-					.opcode = IBV_WC_BIND_MW,
-					.byte_len = -1,
-					.qp_num = t->a->qp_num,
-					.src_qp = -1,
-					.wc_flags = -1 })) {
+	if (!do_bind(ctx, t, &b, MW_LEN, MW_RW, false)) {
 		mw_down(ctx, &b);
 		return;
 	}

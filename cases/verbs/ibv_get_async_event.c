@@ -11,7 +11,9 @@
  * acknowledged".
  *
  * Events are provoked for real: an SRQ drops below its limit (receives
- * taken by SENDs on the traffic rung), the port's netdev goes down and up.
+ * taken by SENDs on the traffic rung), a QP's send queue drains, a CQ
+ * overruns, a QP on an SRQ enters the error state.  The port events are
+ * ibv_get_async_event_port.c's.
  * Whether an event is there is read on async_fd (poll(2) with a
  * deadline), so that no row blocks in the call but the one about it.
  * - get_async_event/srq-limit-element: IBV_EVENT_SRQ_LIMIT_REACHED, and
@@ -21,15 +23,16 @@
  *   below its limit and it returns 0 with that event
  * - get_async_event/nonblocking-empty: async_fd O_NONBLOCK, no event:
  *   -1 and EAGAIN
- * - get_async_event/port-err-on-link-down: the port's netdev set down:
- *   IBV_EVENT_PORT_ERR with element.port_num the port
- * - get_async_event/port-active-on-link-up: and up again:
- *   IBV_EVENT_PORT_ACTIVE with element.port_num the port
  * - get_async_event/sq-drained-element: a in RTS, empty, moved to SQD
  *   with en_sqd_async_notify: IBV_EVENT_SQ_DRAINED with element.qp a
  * - get_async_event/cq-overrun-element: the send CQ resized to 1 entry
  *   (the size granted read back), one RDMA Write more than that, all
  *   signaled and none polled: IBV_EVENT_CQ_ERR with element.cq that CQ
+ * - get_async_event/last-wqe-reached-element: b, on the SRQ, moved to the
+ *   error state: IBV_EVENT_QP_LAST_WQE_REACHED with element.qp b
+ * - get_async_event/one-of-two-threads: two threads in the call, one
+ *   event: one of them returns it, the other goes on waiting until a
+ *   second event, which it returns
  * - ack_async_event/destroy-after-ack: the limit event got and
  *   acknowledged: ibv_destroy_srq returns 0 (and does not wait for ever)
  * - ack_async_event/qp-event-counted, cq-event-counted: the same for a
@@ -44,24 +47,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <net/if.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 
-#include "verbs_link.h"
-#include "verbs_nl.h"
 #include "verbs_srq.h"
-#include "../../harness/device.h"
 
-#define DOC_WAITS                                                           \
-	"ibv_get_async_event() waits for the next async event of the RDMA " \
-	"device context context and returns it through the pointer event, " \
-	"which is an ibv_async_event struct, as defined in "                \
-	"<infiniband/verbs.h>."
 #define DOC_ELEMENT                                                    \
 	"One member of the element union will be valid, depending on " \
 	"the event_type member of the structure."
@@ -80,9 +72,14 @@
 	"IBV_EVENT_SQ_DRAINED Send Queue was drained of outstanding messages " \
 	"in progress"
 #define DOC_CQ_ERR "IBV_EVENT_CQ_ERR CQ is in error (CQ overrun)"
-
-/* how long a port may take to come back, GIDs and all, before scaling */
-#define PORT_BACK_MS 15000
+#define DOC_LAST_WQE                                                         \
+	"IBV_EVENT_QP_LAST_WQE_REACHED Last WQE Reached on a QP associated " \
+	"with an SRQ"
+#define DOC_ACCESS_ERR "IBV_EVENT_QP_ACCESS_ERR Local access violation error"
+#define DOC_THREADS                                                            \
+	"If multiple threads call this function simultaneously, then when an " \
+	"async event occurs, only one thread will receive it, and it is not "  \
+	"possible to predict which thread will receive it."
 
 struct ae_row;
 typedef void ae_check(const struct ae_row *row, struct rc_ctx *ctx,
@@ -96,12 +93,10 @@ struct ae_row {
 };
 
 static ae_check srq_limit_element, blocks_until_event, nonblocking_empty,
-	port_event, qp_event_element, cq_event_element, destroy_after_ack,
+	qp_event_element, cq_event_element, last_wqe_element,
+	access_err_element, one_of_two_threads, destroy_after_ack,
 	qp_event_counted, cq_event_counted, qp_destroy_waits,
 	destroy_waits_for_every_ack;
-
-/* the port rows change what every row reads: alone, as root */
-#define NEEDS_PORT (RC_NEED_DEVICE | RC_NEED_ROOT)
 
 static const struct ae_row get_rows[] = {
 	{ .c = { .id = "verbs/get_async_event/srq-limit-element",
@@ -133,31 +128,6 @@ static const struct ae_row get_rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_FAILS(EAGAIN) } },
 	  .check = nonblocking_empty },
-	{ .c = { .id = "verbs/get_async_event/port-err-on-link-down",
-		 .doc = DOC_WAITS " ... " DOC_ELEMENT,
-		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the port's netdev set down (`ip link set DEV down`): "
-			 "IBV_EVENT_PORT_ERR (\"Link became unavailable on a "
-			 "port\") with element.port_num the port; the link is "
-			 "set up again and the port's GIDs waited for",
-		 .needs = NEEDS_PORT,
-		 .shares = RC_SHARE_ALONE,
-		 .watchdog_ms = 120000,
-		 .contract = { RC_RETURNS(0) } },
-	  .check = port_event,
-	  .arg = IBV_EVENT_PORT_ERR },
-	{ .c = { .id = "verbs/get_async_event/port-active-on-link-up",
-		 .doc = DOC_WAITS " ... " DOC_ELEMENT,
-		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the port's netdev set down, then up: "
-			 "IBV_EVENT_PORT_ACTIVE (\"Link became active on a "
-			 "port\") with element.port_num the port",
-		 .needs = NEEDS_PORT,
-		 .shares = RC_SHARE_ALONE,
-		 .watchdog_ms = 120000,
-		 .contract = { RC_RETURNS(0) } },
-	  .check = port_event,
-	  .arg = IBV_EVENT_PORT_ACTIVE },
 	{ .c = { .id = "verbs/get_async_event/sq-drained-element",
 		 .doc = DOC_SQ_DRAINED " ... " DOC_ELEMENT,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -179,6 +149,43 @@ static const struct ae_row get_rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = cq_event_element,
+	  .traffic = true },
+	{ .c = { .id = "verbs/get_async_event/last-wqe-reached-element",
+		 .doc = DOC_LAST_WQE " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "b, in RTS on the SRQ with no receive of its own "
+			 "outstanding, moved to ERR by ibv_modify_qp: 0, "
+			 "IBV_EVENT_QP_LAST_WQE_REACHED, element.qp b.  The page "
+			 "does not say when it comes; our reading: a QP on an "
+			 "SRQ that enters the error state has reached its last "
+			 "WQE, no receive of the SRQ being taken by it after",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = last_wqe_element,
+	  .traffic = true },
+	{ .c = { .id = "verbs/get_async_event/access-err-at-responder",
+		 .doc = DOC_ACCESS_ERR " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA Write from a to b's region under an rkey of "
+			 "b's MR with its key byte changed (no MR has it): 0, "
+			 "IBV_EVENT_QP_ACCESS_ERR, element.qp b.  Our reading: "
+			 "the violation is local to b, the responder, whose "
+			 "QP it takes to the error state",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = access_err_element,
+	  .traffic = true },
+	{ .c = { .id = "verbs/get_async_event/one-of-two-threads",
+		 .doc = DOC_THREADS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two threads in the call on one context, then the SRQ "
+			 "below its limit: one of them returns 0 with that "
+			 "event, the other has not returned after 100 ms "
+			 "(scaled); a's send queue then drained: it returns 0 "
+			 "with IBV_EVENT_SQ_DRAINED",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = one_of_two_threads,
 	  .traffic = true },
 };
 
@@ -236,21 +243,6 @@ static const struct ae_row ack_rows[] = {
 	  .check = destroy_waits_for_every_ack,
 	  .traffic = true },
 };
-
-/* The call under test, once an event is ready: 0 and the event in @ev,
- * or the row BROKEN/violated and false */
-static bool get_ready(struct rc_ctx *ctx, struct ibv_context *c,
-		      struct ibv_async_event *ev)
-{
-	if (!vs_event_ready(ctx, c, VS_EVENT_MS)) {
-		rc_obs_violation(ctx->obs, "event: none within %d ms",
-				 rc_scaled_ms(ctx, VS_EVENT_MS));
-		return false;
-	}
-	memset(ev, 0, sizeof(*ev));
-	RC_OBSERVE(ctx, ctx->ops->ibv_get_async_event(c, ev));
-	return ctx->obs->ret == 0;
-}
 
 /* @ev is of @type (@name), and @element_right, or what is wrong */
 static void expect_event(struct rc_ctx *ctx, const struct ibv_async_event *ev,
@@ -340,7 +332,7 @@ static void qp_event_element(const struct ae_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_async_event ev;
 
-	if (!drain_a(ctx, t) || !get_ready(ctx, t->l.ctx, &ev))
+	if (!drain_a(ctx, t) || !vs_get_ready(ctx, t->l.ctx, &ev))
 		return;
 	expect_event(ctx, &ev, IBV_EVENT_SQ_DRAINED, "IBV_EVENT_SQ_DRAINED",
 		     ev.element.qp == t->a,
@@ -353,10 +345,62 @@ static void cq_event_element(const struct ae_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_async_event ev;
 
-	if (!overrun_scq(ctx, t) || !get_ready(ctx, t->l.ctx, &ev))
+	if (!overrun_scq(ctx, t) || !vs_get_ready(ctx, t->l.ctx, &ev))
 		return;
 	expect_event(ctx, &ev, IBV_EVENT_CQ_ERR, "IBV_EVENT_CQ_ERR",
 		     ev.element.cq == t->scq, "element.cq: not the CQ overrun");
+	ctx->ops->ibv_ack_async_event(&ev);
+}
+
+static void last_wqe_element(const struct ae_row *row, struct rc_ctx *ctx,
+			     struct vl *l, struct vt *t)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	struct ibv_async_event ev;
+	int err;
+
+	err = ctx->ops->ibv_modify_qp(t->b, &a, IBV_QP_STATE);
+	if (err) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_modify_qp of b to ERR failed (set-up): %s",
+			     rc_errno_name(err));
+		return;
+	}
+	if (!vs_get_ready(ctx, t->l.ctx, &ev))
+		return;
+	expect_event(ctx, &ev, IBV_EVENT_QP_LAST_WQE_REACHED,
+		     "IBV_EVENT_QP_LAST_WQE_REACHED", ev.element.qp == t->b,
+		     "element.qp: not the QP on the SRQ moved to ERR");
+	ctx->ops->ibv_ack_async_event(&ev);
+}
+
+static void access_err_element(const struct ae_row *row, struct rc_ctx *ctx,
+			       struct vl *l, struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 8);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_RDMA_WRITE, 1, &sg, 1), *bad;
+	struct ibv_async_event ev;
+	int err, others = 0;
+
+	wr.wr.rdma.remote_addr = vt_addr(t, 2, 0);
+	wr.wr.rdma.rkey = t->bmr->rkey ^ 0xa5;
+	err = ctx->ops->ibv_post_send(t->a, &wr, &bad);
+	if (err) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_post_send of the RDMA Write failed (set-up): "
+			     "%s",
+			     rc_errno_name(err));
+		return;
+	}
+	/* b's error state has events of its own (last WQE, on the SRQ) */
+	if (!vs_take_until(ctx, t->l.ctx, IBV_EVENT_QP_ACCESS_ERR, &ev,
+			   &others))
+		return;
+	if (ev.element.qp != t->b)
+		rc_obs_violation(ctx->obs,
+				 "element.qp: not b, the responder (after %d "
+				 "other events)",
+				 others);
 	ctx->ops->ibv_ack_async_event(&ev);
 }
 
@@ -473,7 +517,7 @@ static void srq_limit_element(const struct ae_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_async_event ev;
 
-	if (!vs_below_limit(ctx, t) || !get_ready(ctx, t->l.ctx, &ev))
+	if (!vs_below_limit(ctx, t) || !vs_get_ready(ctx, t->l.ctx, &ev))
 		return;
 	check_srq_event(ctx, t, &ev);
 	ctx->ops->ibv_ack_async_event(&ev);
@@ -525,6 +569,77 @@ static void blocks_until_event(const struct ae_row *row, struct rc_ctx *ctx,
 	ctx->ops->ibv_ack_async_event(&g.ev);
 }
 
+/* Which of @g's two calls has returned within @ms (scaled): 0 or 1, or
+ * -1 when neither has */
+static int first_done(struct vs_bg g[2], int ms)
+{
+	double end = rc_now_ms() + rc_scaled_ms(g[0].ctx, ms);
+
+	do {
+		if (vs_bg_done_within(&g[0], 0))
+			return 0;
+		if (vs_bg_done_within(&g[1], 0))
+			return 1;
+		usleep(5000);
+	} while (rc_now_ms() < end);
+	return -1;
+}
+
+static void one_of_two_threads(const struct ae_row *row, struct rc_ctx *ctx,
+			       struct vl *l, struct vt *t)
+{
+	/* static: a thread still in the call when the row gives up ends
+	 * with the row's process */
+	static struct getter g[2];
+	static struct vs_bg b[2];
+	int first;
+
+	g[0].c = g[1].c = t->l.ctx;
+	if (!vs_bg_start(&b[0], ctx, get_event, &g[0]) ||
+	    !vs_bg_start(&b[1], ctx, get_event, &g[1]))
+		return;
+	if (first_done(b, VT_QUIET_MS) >= 0) {
+		rc_obs_violation(ctx->obs, "returned with no event there");
+		return;
+	}
+	if (!vs_below_limit(ctx, t))
+		return;
+	first = first_done(b, VS_EVENT_MS);
+	if (first < 0) {
+		rc_obs_violation(ctx->obs,
+				 "event: neither thread returned within %d ms "
+				 "of the SRQ below its limit",
+				 rc_scaled_ms(ctx, VS_EVENT_MS));
+		return;
+	}
+	vs_bg_join(&b[first]);
+	if (ctx->obs->ret)
+		return;
+	check_srq_event(ctx, t, &g[first].ev);
+	ctx->ops->ibv_ack_async_event(&g[first].ev);
+	if (vs_bg_done_within(&b[!first], VT_QUIET_MS)) {
+		rc_obs_violation(ctx->obs,
+				 "both threads returned for one event");
+		return;
+	}
+	if (!drain_a(ctx, t))
+		return;
+	if (!vs_bg_done_within(&b[!first], VS_EVENT_MS)) {
+		rc_obs_violation(ctx->obs,
+				 "event: the other thread not returned within "
+				 "%d ms of the SQ drained",
+				 rc_scaled_ms(ctx, VS_EVENT_MS));
+		return;
+	}
+	vs_bg_join(&b[!first]);
+	if (ctx->obs->ret)
+		return;
+	expect_event(ctx, &g[!first].ev, IBV_EVENT_SQ_DRAINED,
+		     "IBV_EVENT_SQ_DRAINED", g[!first].ev.element.qp == t->a,
+		     "element.qp: not the QP moved to SQD");
+	ctx->ops->ibv_ack_async_event(&g[!first].ev);
+}
+
 static void nonblocking_empty(const struct ae_row *row, struct rc_ctx *ctx,
 			      struct vl *l, struct vt *t)
 {
@@ -539,122 +654,6 @@ static void nonblocking_empty(const struct ae_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, ctx->ops->ibv_get_async_event(l->ctx, &ev));
 	if (!ctx->obs->ret)
 		ctx->ops->ibv_ack_async_event(&ev);
-}
-
-#define SCAN_GIDS 16
-/* The port's first GIDs as sysfs has them, "" where there is none */
-static void gids_of(struct rc_ctx *ctx, char g[SCAN_GIDS][48])
-{
-	int i;
-
-	for (i = 0; i < SCAN_GIDS; i++)
-		if (rc_sysfs_read(g[i], sizeof(g[i]),
-				  RC_SYSFS_IB "/%s/ports/%d/gids/%d",
-				  ctx->target->ca, ctx->target->port, i) ||
-		    !strcmp(g[i], "0000:0000:0000:0000:0000:0000:0000:0000"))
-			g[i][0] = 0;
-}
-
-/* Until the port is ACTIVE again with every GID it had: false on timeout */
-static bool port_back(struct rc_ctx *ctx, char want[SCAN_GIDS][48])
-{
-	double end = rc_now_ms() + rc_scaled_ms(ctx, PORT_BACK_MS);
-	char now[SCAN_GIDS][48], state[64];
-	int i, j, missing;
-
-	do {
-		missing = rc_sysfs_read(state, sizeof(state),
-					RC_SYSFS_IB "/%s/ports/%d/state",
-					ctx->target->ca, ctx->target->port) ||
-			  !strstr(state, "ACTIVE");
-		gids_of(ctx, now);
-		for (i = 0; i < SCAN_GIDS; i++) {
-			for (j = 0; want[i][0] && j < SCAN_GIDS; j++)
-				if (!strcmp(want[i], now[j]))
-					break;
-			missing += want[i][0] && j == SCAN_GIDS;
-		}
-		if (!missing)
-			return true;
-		usleep(50000);
-	} while (rc_now_ms() < end);
-	return false;
-}
-
-static void port_event(const struct ae_row *row, struct rc_ctx *ctx,
-		       struct vl *l, struct vt *t)
-{
-	enum ibv_event_type want = row->arg;
-	char dev[IFNAMSIZ], gids[SCAN_GIDS][48];
-	struct ibv_async_event ev;
-	struct vk_link link;
-	int got, err, others = 0;
-
-	if (!(ctx->shares & RC_SHARE_ALONE)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "a row sets the link down without "
-			     "RC_SHARE_ALONE");
-		return;
-	}
-	if (!vn_port_netdev(ctx->target->ca, ctx->target->port, dev,
-			    sizeof(dev))) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "no netdev under %s port %d (RDMA netlink)",
-			     ctx->target->ca, ctx->target->port);
-		return;
-	}
-	gids_of(ctx, gids);
-	err = vk_down(&link, dev);
-	if (err) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "setting %s down: %s (set-up)", dev,
-			     rc_errno_name(-err));
-		return;
-	}
-	/* the event before the one the row is about is set-up */
-	if (want == IBV_EVENT_PORT_ACTIVE) {
-		got = vs_event_of(ctx, l->ctx, IBV_EVENT_PORT_ERR, VS_EVENT_MS,
-				  &ev, NULL);
-		if (got > 0)
-			ctx->ops->ibv_ack_async_event(&ev);
-		err = vk_up(&link);
-		if (err || got <= 0) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "%s down gave no IBV_EVENT_PORT_ERR, or "
-				     "up failed (set-up)",
-				     dev);
-			goto restore;
-		}
-	}
-	/* events of other types (a GID's change) before it are taken and
-	 * acknowledged; the one wanted is taken by the call under test */
-	for (;;) {
-		if (!get_ready(ctx, l->ctx, &ev))
-			goto restore;
-		if (ev.event_type == want)
-			break;
-		ctx->ops->ibv_ack_async_event(&ev);
-		others++;
-	}
-	if (ev.element.port_num != ctx->target->port)
-		rc_obs_violation(ctx->obs,
-				 "element.port_num %d, not the port %d "
-				 "(after %d other events)",
-				 ev.element.port_num, ctx->target->port,
-				 others);
-	ctx->ops->ibv_ack_async_event(&ev);
-restore:
-	err = vk_restore(&link);
-	if (err)
-		rc_obs_violation(ctx->obs,
-				 "%s up, with its routes and neighbours: %s",
-				 dev, rc_errno_name(-err));
-	if (!port_back(ctx, gids))
-		rc_obs_violation(ctx->obs,
-				 "port: %s port %d not ACTIVE with its GIDs "
-				 "within %d ms of %s up",
-				 ctx->target->ca, ctx->target->port,
-				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
 }
 
 static void destroy_after_ack(const struct ae_row *row, struct rc_ctx *ctx,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <string.h>
 #include <time.h>
@@ -39,6 +40,48 @@ bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms)
 	struct pollfd p = { .fd = c->async_fd, .events = POLLIN };
 
 	return poll(&p, 1, rc_scaled_ms(ctx, ms)) == 1;
+}
+
+bool vs_get_ready(struct rc_ctx *ctx, struct ibv_context *c,
+		  struct ibv_async_event *ev)
+{
+	int flags = -1;
+
+	/* none came: the call made all the same, on a non-blocking fd,
+	 * so that the row's result is what it returns then */
+	if (!vs_event_ready(ctx, c, VS_EVENT_MS)) {
+		rc_obs_violation(ctx->obs, "event: none within %d ms",
+				 rc_scaled_ms(ctx, VS_EVENT_MS));
+		flags = fcntl(c->async_fd, F_GETFL);
+		if (flags < 0 ||
+		    fcntl(c->async_fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "fcntl: %m");
+			return false;
+		}
+	}
+	memset(ev, 0, sizeof(*ev));
+	RC_OBSERVE(ctx, ctx->ops->ibv_get_async_event(c, ev));
+	if (flags >= 0) {
+		fcntl(c->async_fd, F_SETFL, flags);
+		if (!ctx->obs->ret)
+			ctx->ops->ibv_ack_async_event(ev);
+		return false;
+	}
+	return ctx->obs->ret == 0;
+}
+
+bool vs_take_until(struct rc_ctx *ctx, struct ibv_context *c,
+		   enum ibv_event_type want, struct ibv_async_event *ev,
+		   int *others)
+{
+	for (;;) {
+		if (!vs_get_ready(ctx, c, ev))
+			return false;
+		if (ev->event_type == want)
+			return true;
+		ctx->ops->ibv_ack_async_event(ev);
+		++*others;
+	}
 }
 
 int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,

@@ -45,6 +45,21 @@ bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms);
 int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,
 		enum ibv_event_type type, int ms, struct ibv_async_event *ev,
 		int *others);
+/* The call under test, once an event is ready on @c within VS_EVENT_MS:
+ * true and the event in @ev; else false, its failure observed, or none
+ * came: the row violated and what the call returns then on a
+ * non-blocking fd observed */
+bool vs_get_ready(struct rc_ctx *ctx, struct ibv_context *c,
+		  struct ibv_async_event *ev);
+/*
+ * Events taken with the call under test until one of @want: true and it
+ * in @ev (not acknowledged); those of other types before it acknowledged
+ * and counted in @others.  False when none came (violated) or the call
+ * failed (observed).
+ */
+bool vs_take_until(struct rc_ctx *ctx, struct ibv_context *c,
+		   enum ibv_event_type want, struct ibv_async_event *ev,
+		   int *others);
 /* The event of @type (@name) that set-up provoked on t's context, taken
  * within VS_EVENT_MS (set-up: BROKEN when none comes) */
 bool vs_provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_get_async_event(3)'s port events, provoked for real through the
+ * port's netdev: each row changes what every row reads (the link, the
+ * GID table), so it runs alone, as root, and puts back what it changed.
+ * - get_async_event/port-err-on-link-down: the netdev set down:
+ *   IBV_EVENT_PORT_ERR with element.port_num the port
+ * - get_async_event/port-active-on-link-up: and up again:
+ *   IBV_EVENT_PORT_ACTIVE with element.port_num the port
+ * - get_async_event/gid-change-on-address-add: an IPv6 address added to
+ *   the netdev (RoCE makes a GID of each address):
+ *   IBV_EVENT_GID_CHANGE with element.port_num the port, the address's
+ *   GID in the port's table when the event is there
+ * - get_async_event/gid-change-on-address-del: that address deleted
+ *   again: IBV_EVENT_GID_CHANGE with element.port_num the port
+ * Events of other types before the one a row is about are taken and
+ * acknowledged (a link's down and up change GIDs too).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "verbs_link.h"
+#include "verbs_nl.h"
+#include "verbs_srq.h"
+#include "../../harness/device.h"
+
+#define DOC_WAITS                                                           \
+	"ibv_get_async_event() waits for the next async event of the RDMA " \
+	"device context context and returns it through the pointer event, " \
+	"which is an ibv_async_event struct, as defined in "                \
+	"<infiniband/verbs.h>."
+#define DOC_ELEMENT                                                    \
+	"One member of the element union will be valid, depending on " \
+	"the event_type member of the structure."
+#define DOC_GID_CHANGE "IBV_EVENT_GID_CHANGE GID table was changed on a port"
+
+/* how long a port may take to come back, GIDs and all, before scaling */
+#define PORT_BACK_MS 15000
+/* how many of the port's GIDs a row reads: the VM's ports have fewer
+ * than 10 (link-local, IPv4-mapped and the peers' addresses, each as
+ * RoCE v1 and v2) */
+#define SCAN_GIDS 32
+
+/*
+ * The address the GID rows add: a unique local address (RFC 4193) that no
+ * set-up gives, its 16 bytes all distinct, and the port's GID of it as
+ * sysfs shows a GID (%pI6: eight groups of four hex digits).
+ */
+static const struct in6_addr row_addr = {
+	.s6_addr = { 0xfd, 0x5a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f, 0x60, 0x71, 0x82,
+		     0x93, 0xa4, 0xb5, 0xc6, 0xd7, 0xe8 }
+};
+#define ROW_GID "fd5a:1b2c:3d4e:5f60:7182:93a4:b5c6:d7e8"
+
+struct pe_row;
+typedef void pe_check(const struct pe_row *row, struct rc_ctx *ctx,
+		      struct vl *l);
+
+struct pe_row {
+	struct rc_case c;
+	pe_check *check;
+	enum ibv_event_type arg;
+};
+
+static pe_check port_event, gid_added, gid_deleted;
+
+/* the rows change what every row reads: alone, as root */
+#define NEEDS_PORT (RC_NEED_DEVICE | RC_NEED_ROOT)
+/* RoCE makes a GID of each of the netdev's IP addresses (roce_gid_mgmt) */
+#define NEEDS_GID (NEEDS_PORT | RC_NEED_ROCE)
+
+static const struct pe_row rows[] = {
+	{ .c = { .id = "verbs/get_async_event/port-err-on-link-down",
+		 .doc = DOC_WAITS " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the port's netdev set down (`ip link set DEV down`): "
+			 "IBV_EVENT_PORT_ERR (\"Link became unavailable on a "
+			 "port\") with element.port_num the port; the link is "
+			 "set up again and the port's GIDs waited for",
+		 .needs = NEEDS_GID,
+		 .shares = RC_SHARE_ALONE,
+		 .watchdog_ms = 120000,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = port_event,
+	  .arg = IBV_EVENT_PORT_ERR },
+	{ .c = { .id = "verbs/get_async_event/port-active-on-link-up",
+		 .doc = DOC_WAITS " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the port's netdev set down, then up: "
+			 "IBV_EVENT_PORT_ACTIVE (\"Link became active on a "
+			 "port\") with element.port_num the port",
+		 .needs = NEEDS_GID,
+		 .shares = RC_SHARE_ALONE,
+		 .watchdog_ms = 120000,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = port_event,
+	  .arg = IBV_EVENT_PORT_ACTIVE },
+	{ .c = { .id = "verbs/get_async_event/gid-change-on-address-add",
+		 .doc = DOC_GID_CHANGE " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the IPv6 address " ROW_GID " added to the port's "
+			 "netdev (`ip addr add ... nodad`), which RoCE makes a "
+			 "GID of: 0, IBV_EVENT_GID_CHANGE, element.port_num the "
+			 "port, and that GID in the port's table (sysfs) when "
+			 "the event is there; the address deleted again",
+		 .needs = NEEDS_PORT,
+		 .shares = RC_SHARE_ALONE,
+		 .watchdog_ms = 120000,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = gid_added },
+	{ .c = { .id = "verbs/get_async_event/gid-change-on-address-del",
+		 .doc = DOC_GID_CHANGE " ... " DOC_ELEMENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "that address added, its GID in the table and every "
+			 "event of it taken; then deleted: 0, "
+			 "IBV_EVENT_GID_CHANGE, element.port_num the port",
+		 .needs = NEEDS_PORT,
+		 .shares = RC_SHARE_ALONE,
+		 .watchdog_ms = 120000,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = gid_deleted },
+};
+
+/* The netdev of the row's port in @dev (IFNAMSIZ), or the row BROKEN */
+static bool port_netdev(struct rc_ctx *ctx, char *dev)
+{
+	if (!(ctx->shares & RC_SHARE_ALONE)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a row changes the port's netdev without "
+			     "RC_SHARE_ALONE");
+		return false;
+	}
+	if (vn_port_netdev(ctx->target->ca, ctx->target->port, dev, IFNAMSIZ))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "no netdev under %s port %d (RDMA netlink)",
+		     ctx->target->ca, ctx->target->port);
+	return false;
+}
+
+/* "One member of the element union will be valid": a port event's */
+static void check_port(struct rc_ctx *ctx, const struct ibv_async_event *ev,
+		       int others)
+{
+	if (ev->element.port_num != ctx->target->port)
+		rc_obs_violation(ctx->obs,
+				 "element.port_num %d, not the port %d "
+				 "(after %d other events)",
+				 ev->element.port_num, ctx->target->port,
+				 others);
+}
+
+/* The port's first GIDs as sysfs has them, "" where there is none */
+static void gids_of(struct rc_ctx *ctx, char g[SCAN_GIDS][48])
+{
+	int i;
+
+	for (i = 0; i < SCAN_GIDS; i++)
+		if (rc_sysfs_read(g[i], sizeof(g[i]),
+				  RC_SYSFS_IB "/%s/ports/%d/gids/%d",
+				  ctx->target->ca, ctx->target->port, i) ||
+		    !strcmp(g[i], "0000:0000:0000:0000:0000:0000:0000:0000"))
+			g[i][0] = 0;
+}
+
+/* Until the port is ACTIVE again with every GID it had: false on timeout */
+static bool port_back(struct rc_ctx *ctx, char want[SCAN_GIDS][48])
+{
+	double end = rc_now_ms() + rc_scaled_ms(ctx, PORT_BACK_MS);
+	char now[SCAN_GIDS][48], state[64];
+	int i, j, missing;
+
+	do {
+		missing = rc_sysfs_read(state, sizeof(state),
+					RC_SYSFS_IB "/%s/ports/%d/state",
+					ctx->target->ca, ctx->target->port) ||
+			  !strstr(state, "ACTIVE");
+		gids_of(ctx, now);
+		for (i = 0; i < SCAN_GIDS; i++) {
+			for (j = 0; want[i][0] && j < SCAN_GIDS; j++)
+				if (!strcmp(want[i], now[j]))
+					break;
+			missing += want[i][0] && j == SCAN_GIDS;
+		}
+		if (!missing)
+			return true;
+		usleep(50000);
+	} while (rc_now_ms() < end);
+	return false;
+}
+
+static void port_event(const struct pe_row *row, struct rc_ctx *ctx,
+		       struct vl *l)
+{
+	enum ibv_event_type want = row->arg;
+	char dev[IFNAMSIZ], gids[SCAN_GIDS][48];
+	struct ibv_async_event ev;
+	struct vk_link link;
+	int got, err, others = 0;
+
+	if (!port_netdev(ctx, dev))
+		return;
+	gids_of(ctx, gids);
+	err = vk_down(&link, dev);
+	if (err) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "setting %s down: %s (set-up)", dev,
+			     rc_errno_name(-err));
+		return;
+	}
+	/* the event before the one the row is about is set-up */
+	if (want == IBV_EVENT_PORT_ACTIVE) {
+		got = vs_event_of(ctx, l->ctx, IBV_EVENT_PORT_ERR, VS_EVENT_MS,
+				  &ev, NULL);
+		if (got > 0)
+			ctx->ops->ibv_ack_async_event(&ev);
+		err = vk_up(&link);
+		if (err || got <= 0) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "%s down gave no IBV_EVENT_PORT_ERR, or "
+				     "up failed (set-up)",
+				     dev);
+			goto restore;
+		}
+	}
+	/* events of other types (a GID's change) before it are taken and
+	 * acknowledged */
+	if (vs_take_until(ctx, l->ctx, want, &ev, &others)) {
+		check_port(ctx, &ev, others);
+		ctx->ops->ibv_ack_async_event(&ev);
+	}
+restore:
+	err = vk_restore(&link);
+	if (err)
+		rc_obs_violation(ctx->obs,
+				 "%s up, with its routes and neighbours: %s",
+				 dev, rc_errno_name(-err));
+	if (!port_back(ctx, gids))
+		rc_obs_violation(ctx->obs,
+				 "port: %s port %d not ACTIVE with its GIDs "
+				 "within %d ms of %s up",
+				 ctx->target->ca, ctx->target->port,
+				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
+}
+
+/* Is the GID ROW_GID in the port's table? */
+static bool row_gid_listed(struct rc_ctx *ctx)
+{
+	char g[SCAN_GIDS][48];
+	int i;
+
+	gids_of(ctx, g);
+	for (i = 0; i < SCAN_GIDS; i++)
+		if (!strcmp(g[i], ROW_GID))
+			return true;
+	return false;
+}
+
+/* Until the port's table has ROW_GID (@listed) or has it no more: false
+ * on timeout */
+static bool row_gid_becomes(struct rc_ctx *ctx, bool listed)
+{
+	double end = rc_now_ms() + rc_scaled_ms(ctx, PORT_BACK_MS);
+
+	while (row_gid_listed(ctx) != listed) {
+		if (rc_now_ms() >= end)
+			return false;
+		usleep(20000);
+	}
+	return true;
+}
+
+/* ROW_GID's address on @dev (set-up: BROKEN when refused) */
+static bool add_row_addr(struct rc_ctx *ctx, const char *dev)
+{
+	int err = vk_addr6(dev, &row_addr, true);
+
+	if (!err)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "adding " ROW_GID "/128 to %s: %s (set-up)", dev,
+		     rc_errno_name(-err));
+	return false;
+}
+
+/* The address deleted and its GID gone, so that no event of it reaches
+ * the rows after: what is left is the row's violation */
+static void del_row_addr(struct rc_ctx *ctx, const char *dev)
+{
+	int err = vk_addr6(dev, &row_addr, false);
+
+	if (err)
+		rc_obs_violation(ctx->obs, "deleting " ROW_GID " from %s: %s",
+				 dev, rc_errno_name(-err));
+	else if (!row_gid_becomes(ctx, false))
+		rc_obs_violation(ctx->obs,
+				 "port: GID " ROW_GID " still in the table "
+				 "%d ms after its address was deleted",
+				 rc_scaled_ms(ctx, PORT_BACK_MS));
+}
+
+static void gid_added(const struct pe_row *row, struct rc_ctx *ctx,
+		      struct vl *l)
+{
+	struct ibv_async_event ev;
+	char dev[IFNAMSIZ];
+	int others = 0;
+
+	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
+		return;
+	if (vs_take_until(ctx, l->ctx, IBV_EVENT_GID_CHANGE, &ev, &others)) {
+		check_port(ctx, &ev, others);
+		/* the kernel tells of a change once the table has it */
+		if (!row_gid_listed(ctx))
+			rc_obs_violation(
+				ctx->obs,
+				"IBV_EVENT_GID_CHANGE came with GID " ROW_GID
+				" not yet in the table");
+		ctx->ops->ibv_ack_async_event(&ev);
+	}
+	del_row_addr(ctx, dev);
+}
+
+static void gid_deleted(const struct pe_row *row, struct rc_ctx *ctx,
+			struct vl *l)
+{
+	struct ibv_async_event ev;
+	char dev[IFNAMSIZ];
+	int others = 0;
+
+	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
+		return;
+	if (!row_gid_becomes(ctx, true)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "GID " ROW_GID " not in the table within %d ms "
+			     "of its address (set-up)",
+			     rc_scaled_ms(ctx, PORT_BACK_MS));
+		del_row_addr(ctx, dev);
+		return;
+	}
+	/* the add's events (a GID of each RoCE version) are set-up */
+	while (vs_event_of(ctx, l->ctx, IBV_EVENT_GID_CHANGE, VT_QUIET_MS, &ev,
+			   NULL) > 0)
+		ctx->ops->ibv_ack_async_event(&ev);
+	del_row_addr(ctx, dev);
+	if (vs_take_until(ctx, l->ctx, IBV_EVENT_GID_CHANGE, &ev, &others)) {
+		check_port(ctx, &ev, others);
+		ctx->ops->ibv_ack_async_event(&ev);
+	}
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct pe_row *row = r;
+	struct vs_env e;
+
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_get_async_event,
+			  "ibv_get_async_event") ||
+	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_async_event,
+			  "ibv_ack_async_event"))
+		return;
+	if (vs_up(ctx, &e, false, VL_CONTEXT))
+		row->check(row, ctx, vs_ladder(&e));
+	vs_down(ctx, &e);
+}
+
+RC_TABLE_GROUP(group, "ibv_get_async_event", RC_CONV_M1_ERRNO, "verbs", rows,
+	       run);

@@ -433,14 +433,6 @@ static const struct send_row rows[] = {
 };
 
 /* Post @wr on a, observed; bad_wr in @bad */
-static bool post(struct rc_ctx *ctx, struct vt *t, struct ibv_send_wr *wr,
-		 struct ibv_send_wr **bad)
-{
-	*bad = NULL;
-	RC_OBSERVE(ctx, ctx->ops->ibv_post_send(t->a, wr, bad));
-	return ctx->obs->ret == 0;
-}
-
 /* a SEND of LEN patterned bytes from region 0, and its two completions */
 static void send_and_check(struct rc_ctx *ctx, struct vt *t,
 			   enum ibv_wr_opcode op)
@@ -451,7 +443,8 @@ static void send_and_check(struct rc_ctx *ctx, struct vt *t,
 
 	vt_pattern(t, 0, LEN, 1);
 	wr.imm_data = htobe32(IMM);
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->rcq, "recv",
 		       &(struct vt_wc){ .wr_id = 2,
@@ -486,25 +479,16 @@ static void send_imm(const struct send_row *row, struct rc_ctx *ctx,
 	send_and_check(ctx, t, IBV_WR_SEND_WITH_IMM);
 }
 
-static struct ibv_send_wr remote_wr(struct vt *t, enum ibv_wr_opcode op,
-				    struct ibv_sge *sg)
-{
-	struct ibv_send_wr wr = vt_wr(t, op, 1, sg, 1);
-
-	wr.wr.rdma.remote_addr = vt_addr(t, 2, 0);
-	wr.wr.rdma.rkey = t->bmr->rkey;
-	return wr;
-}
-
 static void rdma_write(const struct send_row *row, struct rc_ctx *ctx,
 		       struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
-	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
 	struct ibv_wc wc;
 
 	vt_pattern(t, 0, LEN, 3);
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->scq, "send",
 		       &(struct vt_wc){ .wr_id = 1,
@@ -527,12 +511,14 @@ static void rdma_write_imm(const struct send_row *row, struct rc_ctx *ctx,
 			   struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
-	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_WRITE_WITH_IMM, &sg),
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE_WITH_IMM,
+					     &sg),
 			   *bad;
 
 	vt_pattern(t, 0, LEN, 5);
 	wr.imm_data = htobe32(IMM);
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->rcq, "recv",
 		       &(struct vt_wc){ .wr_id = 2,
@@ -551,10 +537,10 @@ static void rdma_read(const struct send_row *row, struct rc_ctx *ctx,
 		      struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 3, 0, LEN);
-	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
 
 	vt_pattern(t, 2, LEN, 9);
-	if (!post(ctx, t, &wr, &bad))
+	if (!vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->scq, "send",
 		       &(struct vt_wc){ .wr_id = 1,
@@ -582,7 +568,7 @@ static void atomic(struct rc_ctx *ctx, struct vt *t, enum ibv_wr_opcode op,
 	wr.wr.atomic.rkey = t->bmr->rkey;
 	wr.wr.atomic.compare_add = cmp_add;
 	wr.wr.atomic.swap = swap;
-	if (!post(ctx, t, &wr, &bad))
+	if (!vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->scq, "send",
 		       &(struct vt_wc){
@@ -637,7 +623,8 @@ static void zero_length(const struct send_row *row, struct rc_ctx *ctx,
 {
 	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, NULL, 0), *bad;
 
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	vt_one_wc(ctx, t->rcq, "recv",
 		  &(struct vt_wc){ .wr_id = 2,
@@ -680,7 +667,8 @@ static void sge_max(const struct send_row *row, struct rc_ctx *ctx,
 	for (i = 0; i < n; i++)
 		memcpy(want + i * SGE_LEN, vt_region(t, 0) + i * 64, SGE_LEN);
 	wr = vt_wr(t, IBV_WR_SEND, 1, sg, n);
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->rcq, "recv",
 		       &(struct vt_wc){ .wr_id = 2,
@@ -734,7 +722,7 @@ static void sge_one_beyond(const struct send_row *row, struct rc_ctx *ctx,
 	if (!vt_recv_ready(ctx, t, 3, VT_REGION) ||
 	    !vt_recv_ready(ctx, t, 4, VT_REGION))
 		return;
-	post(ctx, t, wr, &bad);
+	vt_post_send(ctx, t, wr, &bad);
 	rejected_second(ctx, t, bad, &wr[1]);
 }
 
@@ -757,7 +745,8 @@ static void inline_max(const struct send_row *row, struct rc_ctx *ctx,
 	for (i = 0; i < n; i++)
 		src[i] = want[i] = (uint8_t)(i * 7 + 13);
 	wr.send_flags |= IBV_SEND_INLINE;
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		goto out;
 	memset(src, 0xee, n);
 	if (!vt_one_wc(ctx, t->rcq, "recv",
@@ -796,7 +785,7 @@ static void inline_one_beyond(const struct send_row *row, struct rc_ctx *ctx,
 	}
 	wr.send_flags |= IBV_SEND_INLINE;
 	if (vt_recv_ready(ctx, t, 2, VT_REGION)) {
-		post(ctx, t, &wr, &bad);
+		vt_post_send(ctx, t, &wr, &bad);
 		refused_alone(ctx, bad, &wr);
 	}
 	free(src);
@@ -806,10 +795,10 @@ static void inline_read(const struct send_row *row, struct rc_ctx *ctx,
 			struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 1, 0, 16);
-	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
 
 	wr.send_flags |= IBV_SEND_INLINE;
-	post(ctx, t, &wr, &bad);
+	vt_post_send(ctx, t, &wr, &bad);
 	refused_alone(ctx, bad, &wr);
 }
 
@@ -817,12 +806,12 @@ static void wrong_rkey(const struct send_row *row, struct rc_ctx *ctx,
 		       struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
-	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
 
 	/* another key of the same index would name no MR either; flip the
 	 * index's top bit, far from any MR of this process */
 	wr.wr.rdma.rkey = t->bmr->rkey ^ 0x00800000;
-	if (!post(ctx, t, &wr, &bad))
+	if (!vt_post_send(ctx, t, &wr, &bad))
 		return;
 	vt_one_wc(ctx, t->scq, "send",
 		  &(struct vt_wc){ .wr_id = 1,
@@ -838,7 +827,7 @@ static void read_only_mr(const struct send_row *row, struct rc_ctx *ctx,
 			 struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
-	struct ibv_send_wr wr = remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
 	struct ibv_mr *ro;
 	uint8_t want[LEN];
 
@@ -855,7 +844,7 @@ static void read_only_mr(const struct send_row *row, struct rc_ctx *ctx,
 	memcpy(want, vt_region(t, 3), LEN);
 	wr.wr.rdma.remote_addr = vt_addr(t, 3, 0);
 	wr.wr.rdma.rkey = ro->rkey;
-	if (post(ctx, t, &wr, &bad) &&
+	if (vt_post_send(ctx, t, &wr, &bad) &&
 	    vt_one_wc(ctx, t->scq, "send",
 		      &(struct vt_wc){ .wr_id = 1,
 				       .status = IBV_WC_REM_ACCESS_ERR,
@@ -875,7 +864,7 @@ static void send_fails_with(struct rc_ctx *ctx, struct vt *t,
 	struct ibv_sge sg = vt_sge(t, 0, 0, 16);
 	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
 
-	if (!post(ctx, t, &wr, &bad))
+	if (!vt_post_send(ctx, t, &wr, &bad))
 		return;
 	vt_one_wc(ctx, t->scq, "send",
 		  &(struct vt_wc){ .wr_id = 1,
@@ -942,7 +931,8 @@ static void sig_all(const struct send_row *row, struct rc_ctx *ctx,
 	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
 
 	wr.send_flags = 0;
-	if (!vt_recv_ready(ctx, t, 2, VT_REGION) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	vt_one_wc(ctx, t->scq, "send",
 		  &(struct vt_wc){ .wr_id = 1,
@@ -1044,7 +1034,8 @@ static void unsignaled(const struct send_row *row, struct rc_ctx *ctx,
 	wr[1] = vt_wr(t, IBV_WR_SEND, 2, &sg, 1);
 	wr[0].next = &wr[1];
 	if (!vt_recv_ready(ctx, t, 3, VT_REGION) ||
-	    !vt_recv_ready(ctx, t, 4, VT_REGION) || !post(ctx, t, wr, &bad))
+	    !vt_recv_ready(ctx, t, 4, VT_REGION) ||
+	    !vt_post_send(ctx, t, wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->scq, "send",
 		       &(struct vt_wc){ .wr_id = 2,
@@ -1078,7 +1069,7 @@ static void in_order(const struct send_row *row, struct rc_ctx *ctx,
 		if (!vt_recv_ready(ctx, t, 10 + i, VT_REGION))
 			return;
 	}
-	if (!post(ctx, t, wr, &bad))
+	if (!vt_post_send(ctx, t, wr, &bad))
 		return;
 	if (!vt_expect_run(ctx, "recv", t->rcq, wc, ORDERED,
 			   &(struct vt_wc){ .wr_id = 10,
@@ -1119,7 +1110,7 @@ static void flush_after_error(const struct send_row *row, struct rc_ctx *ctx,
 		wr[i] = vt_wr(t, IBV_WR_SEND, 1 + i, &sg, 1);
 		wr[i].next = i + 1 < FLUSHED ? &wr[i + 1] : NULL;
 	}
-	if (!post(ctx, t, wr, &bad))
+	if (!vt_post_send(ctx, t, wr, &bad))
 		return;
 	vt_expect_run(ctx, "send", t->scq, wc, FLUSHED,
 		      &(struct vt_wc){ .wr_id = 1,
@@ -1144,7 +1135,8 @@ static void ud_send(const struct send_row *row, struct rc_ctx *ctx,
 
 	vt_pattern(t, 0, LEN, 17);
 	wr.imm_data = htobe32(IMM);
-	if (!vt_recv_ready(ctx, t, 2, GRH + LEN) || !post(ctx, t, &wr, &bad))
+	if (!vt_recv_ready(ctx, t, 2, GRH + LEN) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	if (!vt_one_wc(ctx, t->rcq, "recv",
 		       &(struct vt_wc){ .wr_id = 2,
@@ -1172,13 +1164,13 @@ static void opcode_refused(const struct send_row *row, struct rc_ctx *ctx,
 			   struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 1, 0, 16);
-	struct ibv_send_wr wr = remote_wr(t, row->op, &sg), *bad;
+	struct ibv_send_wr wr = vt_remote_wr(t, row->op, &sg), *bad;
 
 	if (t->a->qp_type == IBV_QPT_UD) {
 		wr = vt_wr(t, row->op, 1, &sg, 1);
 		wr.wr.rdma.remote_addr = vt_addr(t, 2, 0);
 	}
-	post(ctx, t, &wr, &bad);
+	vt_post_send(ctx, t, &wr, &bad);
 	refused_alone(ctx, bad, &wr);
 }
 

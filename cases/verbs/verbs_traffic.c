@@ -519,6 +519,24 @@ bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
 	return false;
 }
 
+bool vt_post_send(struct rc_ctx *ctx, struct vt *t, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad)
+{
+	*bad = NULL;
+	RC_OBSERVE(ctx, ctx->ops->ibv_post_send(t->a, wr, bad));
+	return ctx->obs->ret == 0;
+}
+
+struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
+				struct ibv_sge *sg)
+{
+	struct ibv_send_wr wr = vt_wr(t, op, 1, sg, 1);
+
+	wr.wr.rdma.remote_addr = vt_addr(t, 2, 0);
+	wr.wr.rdma.rkey = t->bmr->rkey;
+	return wr;
+}
+
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)
 {
 	if (vt_recv(ctx, t, id, 1, len) == 0)

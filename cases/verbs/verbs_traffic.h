@@ -88,6 +88,13 @@ int vt_recv(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id, int r,
 /* A send WR from a to b of @op (the UD part filled for UD) */
 struct ibv_send_wr vt_wr(const struct vt *t, enum ibv_wr_opcode op,
 			 uint64_t wr_id, struct ibv_sge *sg, int n);
+/* The call under test: ibv_post_send of @wr on a, observed, *@bad
+ * cleared before; true when it returned 0 */
+bool vt_post_send(struct rc_ctx *ctx, struct vt *t, struct ibv_send_wr *wr,
+		  struct ibv_send_wr **bad);
+/* vt_wr of @op to b's region 2 through b's MR (an RDMA or atomic WR) */
+struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
+				struct ibv_sge *sg);
 /* Poll @cq with the implementation until @n completions arrived or the
  * deadline passed: how many arrived (more than @n are not taken). */
 int vt_poll(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc, int n);

@@ -24,6 +24,7 @@
 
 #include "verbs_link.h"
 #include "verbs_nl.h"
+#include "verbs_res.h"
 #include "verbs_srq.h"
 #include "../../harness/device.h"
 
@@ -39,21 +40,8 @@
 
 /* how long a port may take to come back, GIDs and all, before scaling */
 #define PORT_BACK_MS 15000
-/* how many of the port's GIDs a row reads: the VM's ports have fewer
- * than 10 (link-local, IPv4-mapped and the peers' addresses, each as
- * RoCE v1 and v2) */
-#define SCAN_GIDS 32
-
-/*
- * The address the GID rows add: a unique local address (RFC 4193) that no
- * set-up gives, its 16 bytes all distinct, and the port's GID of it as
- * sysfs shows a GID (%pI6: eight groups of four hex digits).
- */
-static const struct in6_addr row_addr = {
-	.s6_addr = { 0xfd, 0x5a, 0x1b, 0x2c, 0x3d, 0x4e, 0x5f, 0x60, 0x71, 0x82,
-		     0x93, 0xa4, 0xb5, 0xc6, 0xd7, 0xe8 }
-};
-#define ROW_GID "fd5a:1b2c:3d4e:5f60:7182:93a4:b5c6:d7e8"
+/* how many of the port's GIDs the link rows read and wait for */
+#define SCAN_GIDS 16
 
 struct pe_row;
 typedef void pe_check(const struct pe_row *row, struct rc_ctx *ctx,
@@ -101,8 +89,9 @@ static const struct pe_row rows[] = {
 	{ .c = { .id = "verbs/get_async_event/gid-change-on-address-add",
 		 .doc = DOC_GID_CHANGE " ... " DOC_ELEMENT,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the IPv6 address " ROW_GID " added to the port's "
-			 "netdev (`ip addr add ... nodad`), which RoCE makes a "
+		 .note = "the IPv6 address " VRES_ADDED6_GID
+			 " added to the port's "
+			 "netdev (no duplicate address detection), which RoCE makes a "
 			 "GID of: 0, IBV_EVENT_GID_CHANGE, element.port_num the "
 			 "port, and that GID in the port's table (sysfs) when "
 			 "the event is there; the address deleted again",
@@ -246,42 +235,15 @@ restore:
 				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
 }
 
-/* Is the GID ROW_GID in the port's table? */
-static bool row_gid_listed(struct rc_ctx *ctx)
-{
-	char g[SCAN_GIDS][48];
-	int i;
-
-	gids_of(ctx, g);
-	for (i = 0; i < SCAN_GIDS; i++)
-		if (!strcmp(g[i], ROW_GID))
-			return true;
-	return false;
-}
-
-/* Until the port's table has ROW_GID (@listed) or has it no more: false
- * on timeout */
-static bool row_gid_becomes(struct rc_ctx *ctx, bool listed)
-{
-	double end = rc_now_ms() + rc_scaled_ms(ctx, PORT_BACK_MS);
-
-	while (row_gid_listed(ctx) != listed) {
-		if (rc_now_ms() >= end)
-			return false;
-		usleep(20000);
-	}
-	return true;
-}
-
-/* ROW_GID's address on @dev (set-up: BROKEN when refused) */
+/* The rows' address (vres_added6) on @dev (set-up: BROKEN when refused) */
 static bool add_row_addr(struct rc_ctx *ctx, const char *dev)
 {
-	int err = vk_addr6(dev, &row_addr, true);
+	int err = vres_change_address(ctx, dev, true);
 
 	if (!err)
 		return true;
 	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-		     "adding " ROW_GID "/128 to %s: %s (set-up)", dev,
+		     "adding " VRES_ADDED6_GID "/64 to %s: %s (set-up)", dev,
 		     rc_errno_name(-err));
 	return false;
 }
@@ -290,16 +252,16 @@ static bool add_row_addr(struct rc_ctx *ctx, const char *dev)
  * the rows after: what is left is the row's violation */
 static void del_row_addr(struct rc_ctx *ctx, const char *dev)
 {
-	int err = vk_addr6(dev, &row_addr, false);
+	int err = vres_change_address(ctx, dev, false);
 
 	if (err)
-		rc_obs_violation(ctx->obs, "deleting " ROW_GID " from %s: %s",
-				 dev, rc_errno_name(-err));
-	else if (!row_gid_becomes(ctx, false))
 		rc_obs_violation(ctx->obs,
-				 "port: GID " ROW_GID " still in the table "
-				 "%d ms after its address was deleted",
-				 rc_scaled_ms(ctx, PORT_BACK_MS));
+				 "deleting " VRES_ADDED6_GID " from %s: %s",
+				 dev, rc_errno_name(-err));
+	else if (vres_wait_added_gid(ctx, ctx->target->port, false) != -1)
+		rc_obs_violation(ctx->obs, "port: GID " VRES_ADDED6_GID
+					   " still in the table "
+					   "after its address was deleted");
 }
 
 static void gid_added(const struct pe_row *row, struct rc_ctx *ctx,
@@ -314,10 +276,10 @@ static void gid_added(const struct pe_row *row, struct rc_ctx *ctx,
 	if (vs_take_until(ctx, l->ctx, IBV_EVENT_GID_CHANGE, &ev, &others)) {
 		check_port(ctx, &ev, others);
 		/* the kernel tells of a change once the table has it */
-		if (!row_gid_listed(ctx))
+		if (vres_added_gid(ctx, ctx->target->port) < 0)
 			rc_obs_violation(
 				ctx->obs,
-				"IBV_EVENT_GID_CHANGE came with GID " ROW_GID
+				"IBV_EVENT_GID_CHANGE came with GID " VRES_ADDED6_GID
 				" not yet in the table");
 		ctx->ops->ibv_ack_async_event(&ev);
 	}
@@ -333,11 +295,11 @@ static void gid_deleted(const struct pe_row *row, struct rc_ctx *ctx,
 
 	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
 		return;
-	if (!row_gid_becomes(ctx, true)) {
+	if (vres_wait_added_gid(ctx, ctx->target->port, true) < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "GID " ROW_GID " not in the table within %d ms "
-			     "of its address (set-up)",
-			     rc_scaled_ms(ctx, PORT_BACK_MS));
+			     "GID " VRES_ADDED6_GID
+			     " not in the table after its "
+			     "address was added (set-up)");
 		del_row_addr(ctx, dev);
 		return;
 	}

@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <linux/if_addr.h>
 #include <linux/neighbour.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -154,26 +153,14 @@ out:
 	return ret;
 }
 
-/* Request @h on @fd, and the kernel's answer to it: 0 or -errno */
-static int rt_ask(int fd, struct nlmsghdr *h)
+/* Each saved message again, as a request that (re)creates it; the
+ * kernel's answer to each.  0, or the first -errno. */
+static int replay(const struct vk_link *l)
 {
 	struct {
 		struct nlmsghdr h;
 		struct nlmsgerr e;
 	} ack;
-
-	h->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	h->nlmsg_pid = 0;
-	if (send(fd, h, h->nlmsg_len, 0) < 0 ||
-	    recv(fd, &ack, sizeof(ack), 0) < 0)
-		return -errno;
-	return ack.h.nlmsg_type == NLMSG_ERROR ? ack.e.error : 0;
-}
-
-/* Each saved message again, as a request that (re)creates it.  0, or
- * the first -errno. */
-static int replay(const struct vk_link *l)
-{
 	int fd = rt_open(), ret = 0, err;
 	size_t off;
 
@@ -183,45 +170,19 @@ static int replay(const struct vk_link *l)
 		struct nlmsghdr *h = (void *)(l->saved + off);
 
 		off += NLMSG_ALIGN(h->nlmsg_len);
-		h->nlmsg_flags = NLM_F_CREATE | NLM_F_REPLACE;
-		err = rt_ask(fd, h);
+		h->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE |
+				 NLM_F_REPLACE;
+		h->nlmsg_pid = 0;
+		err = send(fd, h, h->nlmsg_len, 0) < 0 ? -errno : 0;
+		if (!err && recv(fd, &ack, sizeof(ack), 0) < 0)
+			err = -errno;
+		else if (!err && ack.h.nlmsg_type == NLMSG_ERROR)
+			err = ack.e.error;
 		if (err && !ret)
 			ret = err;
 	}
 	close(fd);
 	return ret;
-}
-
-int vk_addr6(const char *dev, const struct in6_addr *addr, bool add)
-{
-	struct {
-		struct nlmsghdr h;
-		struct ifaddrmsg m;
-		char attr[RTA_SPACE(sizeof(*addr))];
-	} req = { .h = { .nlmsg_len = sizeof(req),
-			 .nlmsg_type = add ? RTM_NEWADDR : RTM_DELADDR,
-			 .nlmsg_flags = add ? NLM_F_CREATE | NLM_F_EXCL : 0 },
-		  /* no duplicate address detection: the address (and the
-		   * GID of it) is there at once */
-		  .m = { .ifa_family = AF_INET6,
-			 .ifa_prefixlen = 128,
-			 .ifa_flags = IFA_F_NODAD,
-			 .ifa_scope = RT_SCOPE_UNIVERSE } };
-	struct rtattr *a = (void *)req.attr;
-	int fd, err;
-
-	req.m.ifa_index = if_nametoindex(dev);
-	if (!req.m.ifa_index)
-		return -errno;
-	a->rta_type = IFA_ADDRESS;
-	a->rta_len = RTA_LENGTH(sizeof(*addr));
-	memcpy(RTA_DATA(a), addr, sizeof(*addr));
-	fd = rt_open();
-	if (fd < 0)
-		return -errno;
-	err = rt_ask(fd, &req.h);
-	close(fd);
-	return err;
 }
 
 int vk_down(struct vk_link *l, const char *dev)

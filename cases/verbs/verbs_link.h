@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * A port's netdev changed by a row, for the port events of
- * ibv_get_async_event(3): an IPv6 address added or deleted (the port's
- * GID table changes with it), or the netdev set down and up again and
- * everything a down takes with it put back for the rows after it: the IPv6 addresses (and the GIDs made of them),
+ * A port's netdev set down and up again by a row (the port events of
+ * ibv_get_async_event(3)), and everything a down takes with it put back
+ * for the rows after it: the IPv6 addresses (and the GIDs made of them),
  * which keep_addr_on_down keeps; the routes through the netdev in every
  * table and its permanent neighbours, which the kernel deletes on an
  * administrative down and does not restore on up (ci/guest/stage2's
@@ -14,9 +13,7 @@
 #define RDMACONF_VERBS_LINK_H
 
 #include <stddef.h>
-#include <stdbool.h>
 #include <net/if.h>
-#include <netinet/in.h>
 
 struct vk_link {
 	char dev[IFNAMSIZ];
@@ -36,8 +33,5 @@ int vk_up(struct vk_link *l);
 /* Up, the saved routes and neighbours back, keep_addr_on_down as it
  * was, @l freed: 0, or the first -errno. */
 int vk_restore(struct vk_link *l);
-
-/* @addr/128 added to @dev (@add) or deleted from it: 0 or -errno */
-int vk_addr6(const char *dev, const struct in6_addr *addr, bool add);
 
 #endif

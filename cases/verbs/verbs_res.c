@@ -308,7 +308,6 @@ int vres_kernel_destroy_ah(struct ibv_ah *ah)
 /* the address the rows that change the port's addresses add and remove,
  * and its GID in sysfs */
 const uint8_t vres_added6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 0x42 };
-#define ADDED6_SYSFS "2001:0db8:0000:0000:0000:0000:0000:0042"
 /* how long the GID table may take to follow the netdev */
 #define GID_FOLLOW_MS 3000
 
@@ -355,21 +354,27 @@ int vres_change_address(struct rc_ctx *ctx, const char *dev, bool add)
 	return ret;
 }
 
-/* Wait until added6 is (@present) or is not among the port's first GIDs;
- * its index, -1 when absent, -2 when the wait timed out. */
+int vres_added_gid(struct rc_ctx *ctx, int port)
+{
+	char buf[64];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		if (!rc_sysfs_read(buf, sizeof(buf),
+				   RC_SYSFS_IB "/%s/ports/%d/gids/%d",
+				   ctx->target->ca, port, i) &&
+		    !strcmp(buf, VRES_ADDED6_GID))
+			return i;
+	return -1;
+}
+
 int vres_wait_added_gid(struct rc_ctx *ctx, int port, bool present)
 {
 	double deadline = rc_now_ms() + rc_scaled_ms(ctx, GID_FOLLOW_MS);
-	char buf[64];
-	int i, found;
+	int found;
 
 	do {
-		for (found = -1, i = 0; i < 16 && found < 0; i++)
-			if (!rc_sysfs_read(buf, sizeof(buf),
-					   RC_SYSFS_IB "/%s/ports/%d/gids/%d",
-					   ctx->target->ca, port, i) &&
-			    !strcmp(buf, ADDED6_SYSFS))
-				found = i;
+		found = vres_added_gid(ctx, port);
 		if ((found >= 0) == present)
 			return found;
 		usleep(20000);

@@ -74,8 +74,12 @@ int vres_poll_cq(struct ibv_cq *cq, double deadline, struct ibv_wc *wc);
 int vres_count(struct rc_ctx *ctx, struct vres *r, int ms);
 /* 2001:db8::42: the address rows add to the port's netdev and remove */
 extern const uint8_t vres_added6[16];
+/* its GID as sysfs shows a GID (%pI6) */
+#define VRES_ADDED6_GID "2001:0db8:0000:0000:0000:0000:0000:0042"
 /* Add or remove vres_added6/64 on netdev @dev (no DAD): 0 or -errno. */
 int vres_change_address(struct rc_ctx *ctx, const char *dev, bool add);
+/* vres_added6's index among the port's first GIDs now, -1 if absent */
+int vres_added_gid(struct rc_ctx *ctx, int port);
 /* Wait until vres_added6 is (@present) or is not among the port's first
  * GIDs: its index, -1 when gone, -2 on timeout. */
 int vres_wait_added_gid(struct rc_ctx *ctx, int port, bool present);

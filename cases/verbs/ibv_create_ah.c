@@ -12,11 +12,12 @@
  * completion wc and the Global Routing Header (GRH) structure grh."
  *
  * An AH "works" when a UD message sent through it reaches the QP it
- * addresses.  That is tried with the system's AHs only: ibv_post_send is
- * rdma-core's and reads the provider's own AH object, which the
- * reference's (a kernel object made with the uverbs CREATE_AH command) is
- * not.  For the reference, a successful ibv_destroy_ah of the AH shows the
- * kernel object exists.
+ * addresses.  Here that is tried with the system's AHs only: these rows'
+ * QP (verbs_res.h) is rdma-core's, whose ibv_post_send reads the
+ * provider's own AH object.  For the reference, a successful
+ * ibv_destroy_ah of the AH shows the kernel object exists; the rows of
+ * ibv_create_ah_grh.c send through either implementation's AH, on its own
+ * QPs, and look at the GRH the receiver gets.
  */
 #include <string.h>
 

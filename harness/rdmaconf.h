@@ -283,6 +283,17 @@ void rc_bytes_build(const struct rc_bytes *b, uint8_t *buf);
 /* what a row spent after the call under test: its checks, its clean-up,
  * the process's exit (0 when it did not get that far) */
 double rc_obs_teardown_ms(const struct rc_obs *o);
+/*
+ * @fn(@ctx, @arg) in a child of the row's process (guard.c), for a row
+ * that must put machine state back after its calls under test whatever
+ * they do: 0 when the child exited, the signal that ended it, or -1 (the
+ * row BROKEN: no child).  The row puts its state back, then ends with
+ * rc_end_by(that signal), so that its verdict is the crash it was.
+ */
+int rc_guarded(struct rc_ctx *ctx, void (*fn)(struct rc_ctx *, void *),
+	       void *arg);
+/* End the row's process by signal @sig, as its child was (none: @sig <= 0) */
+void rc_end_by(int sig);
 /* CLOCK_MONOTONIC in ms: every deadline and duration of the harness */
 double rc_now_ms(void);
 /* @ms scaled by the host's measured slowness (never below 1), for the

@@ -50,10 +50,11 @@ typedef void pe_check(const struct pe_row *row, struct rc_ctx *ctx,
 struct pe_row {
 	struct rc_case c;
 	pe_check *check;
-	enum ibv_event_type arg;
+	enum ibv_event_type arg; /* the link rows' event */
+	bool deletes; /* the GID rows': the change is a deletion */
 };
 
-static pe_check port_event, gid_added, gid_deleted;
+static pe_check port_event, gid_change;
 
 /* the rows change what every row reads: alone, as root */
 #define NEEDS_PORT (RC_NEED_DEVICE | RC_NEED_ROOT)
@@ -99,7 +100,7 @@ static const struct pe_row rows[] = {
 		 .shares = RC_SHARE_ALONE,
 		 .watchdog_ms = 120000,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = gid_added },
+	  .check = gid_change },
 	{ .c = { .id = "verbs/get_async_event/gid-change-on-address-del",
 		 .doc = DOC_GID_CHANGE " ... " DOC_ELEMENT,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -110,7 +111,8 @@ static const struct pe_row rows[] = {
 		 .shares = RC_SHARE_ALONE,
 		 .watchdog_ms = 120000,
 		 .contract = { RC_RETURNS(0) } },
-	  .check = gid_deleted },
+	  .check = gid_change,
+	  .deletes = true },
 };
 
 /* The netdev of the row's port in @dev (IFNAMSIZ), or the row BROKEN */
@@ -181,14 +183,53 @@ static bool port_back(struct rc_ctx *ctx, char want[SCAN_GIDS][48])
 	return false;
 }
 
+/* What the child of a row's process (rc_guarded) needs: the row, its
+ * context and, for the link rows, the link set down */
+struct pe_try {
+	const struct pe_row *row;
+	struct vl *l;
+	struct vk_link *link;
+	const char *dev;
+};
+
+/* The calls of a link row, in the child: the PORT_ERR of the down taken
+ * (set-up) and the link set up for PORT_ACTIVE, then the wanted event */
+static void port_calls(struct rc_ctx *ctx, void *p)
+{
+	const struct pe_try *pt = p;
+	enum ibv_event_type want = pt->row->arg;
+	struct ibv_async_event ev;
+	int got, err, others = 0;
+
+	if (want == IBV_EVENT_PORT_ACTIVE) {
+		got = vs_event_of(ctx, pt->l->ctx, IBV_EVENT_PORT_ERR,
+				  VS_EVENT_MS, &ev, NULL);
+		if (got > 0)
+			ctx->ops->ibv_ack_async_event(&ev);
+		err = vk_up(pt->link);
+		if (err || got <= 0) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "%s down gave no IBV_EVENT_PORT_ERR, or "
+				     "up failed (set-up)",
+				     pt->dev);
+			return;
+		}
+	}
+	/* events of other types (a GID's change) before it are taken and
+	 * acknowledged */
+	if (vs_take_until(ctx, pt->l->ctx, want, &ev, &others)) {
+		check_port(ctx, &ev, others);
+		ctx->ops->ibv_ack_async_event(&ev);
+	}
+}
+
 static void port_event(const struct pe_row *row, struct rc_ctx *ctx,
 		       struct vl *l)
 {
-	enum ibv_event_type want = row->arg;
 	char dev[IFNAMSIZ], gids[SCAN_GIDS][48];
-	struct ibv_async_event ev;
 	struct vk_link link;
-	int got, err, others = 0;
+	struct pe_try pt = { row, l, &link, dev };
+	int err, sig;
 
 	if (!port_netdev(ctx, dev))
 		return;
@@ -200,28 +241,7 @@ static void port_event(const struct pe_row *row, struct rc_ctx *ctx,
 			     rc_errno_name(-err));
 		return;
 	}
-	/* the event before the one the row is about is set-up */
-	if (want == IBV_EVENT_PORT_ACTIVE) {
-		got = vs_event_of(ctx, l->ctx, IBV_EVENT_PORT_ERR, VS_EVENT_MS,
-				  &ev, NULL);
-		if (got > 0)
-			ctx->ops->ibv_ack_async_event(&ev);
-		err = vk_up(&link);
-		if (err || got <= 0) {
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "%s down gave no IBV_EVENT_PORT_ERR, or "
-				     "up failed (set-up)",
-				     dev);
-			goto restore;
-		}
-	}
-	/* events of other types (a GID's change) before it are taken and
-	 * acknowledged */
-	if (vs_take_until(ctx, l->ctx, want, &ev, &others)) {
-		check_port(ctx, &ev, others);
-		ctx->ops->ibv_ack_async_event(&ev);
-	}
-restore:
+	sig = rc_guarded(ctx, port_calls, &pt);
 	err = vk_restore(&link);
 	if (err)
 		rc_obs_violation(ctx->obs,
@@ -233,85 +253,112 @@ restore:
 				 "within %d ms of %s up",
 				 ctx->target->ca, ctx->target->port,
 				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
+	rc_end_by(sig);
 }
 
-/* The rows' address (vres_added6) on @dev (set-up: BROKEN when refused) */
-static bool add_row_addr(struct rc_ctx *ctx, const char *dev)
-{
-	int err = vres_change_address(ctx, dev, true);
-
-	if (!err)
-		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-		     "adding " VRES_ADDED6_GID "/64 to %s: %s (set-up)", dev,
-		     rc_errno_name(-err));
-	return false;
-}
-
-/* The address deleted and its GID gone, so that no event of it reaches
- * the rows after: what is left is the row's violation */
-static void del_row_addr(struct rc_ctx *ctx, const char *dev)
+/* The rows' address deleted from @dev, or not there, and its GID gone:
+ * NULL, or what is wrong */
+static const char *del_row_addr(struct rc_ctx *ctx, const char *dev)
 {
 	int err = vres_change_address(ctx, dev, false);
 
-	if (err)
+	/* not there: EADDRNOTAVAIL */
+	if (err && err != -EADDRNOTAVAIL)
+		return "deleting it failed";
+	if (vres_wait_added_gid(ctx, ctx->target->port, false) != -1)
+		return "its GID still in the table after it was deleted";
+	return NULL;
+}
+
+/* The rows' address (vres_added6) on @dev, none of it there before (a
+ * row that a watchdog ended may have left it): set-up, BROKEN when not */
+static bool add_row_addr(struct rc_ctx *ctx, const char *dev)
+{
+	const char *gone = del_row_addr(ctx, dev);
+	int err = gone ? 0 : vres_change_address(ctx, dev, true);
+
+	if (!gone && !err)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "adding " VRES_ADDED6_GID "/64 to %s: %s (set-up)", dev,
+		     gone ? gone : rc_errno_name(-err));
+	return false;
+}
+
+/* Delete it again after the row, so that no event of it reaches the rows
+ * after: what fails is the row's violation */
+static void put_back(struct rc_ctx *ctx, const char *dev)
+{
+	const char *wrong = del_row_addr(ctx, dev);
+
+	if (wrong)
 		rc_obs_violation(ctx->obs,
-				 "deleting " VRES_ADDED6_GID " from %s: %s",
-				 dev, rc_errno_name(-err));
-	else if (vres_wait_added_gid(ctx, ctx->target->port, false) != -1)
-		rc_obs_violation(ctx->obs, "port: GID " VRES_ADDED6_GID
-					   " still in the table "
-					   "after its address was deleted");
+				 "port: " VRES_ADDED6_GID " on %s: %s", dev,
+				 wrong);
 }
 
-static void gid_added(const struct pe_row *row, struct rc_ctx *ctx,
-		      struct vl *l)
+static void gid_added_calls(struct rc_ctx *ctx, void *p)
 {
+	const struct pe_try *pt = p;
 	struct ibv_async_event ev;
-	char dev[IFNAMSIZ];
 	int others = 0;
 
-	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
+	if (!vs_take_until(ctx, pt->l->ctx, IBV_EVENT_GID_CHANGE, &ev, &others))
 		return;
-	if (vs_take_until(ctx, l->ctx, IBV_EVENT_GID_CHANGE, &ev, &others)) {
-		check_port(ctx, &ev, others);
-		/* the kernel tells of a change once the table has it */
-		if (vres_added_gid(ctx, ctx->target->port) < 0)
-			rc_obs_violation(
-				ctx->obs,
-				"IBV_EVENT_GID_CHANGE came with GID " VRES_ADDED6_GID
-				" not yet in the table");
-		ctx->ops->ibv_ack_async_event(&ev);
-	}
-	del_row_addr(ctx, dev);
+	check_port(ctx, &ev, others);
+	/* the kernel tells of a change once the table has it */
+	if (vres_added_gid(ctx, ctx->target->port) < 0)
+		rc_obs_violation(ctx->obs, "IBV_EVENT_GID_CHANGE came with "
+					   "GID " VRES_ADDED6_GID
+					   " not yet in the table");
+	ctx->ops->ibv_ack_async_event(&ev);
 }
 
-static void gid_deleted(const struct pe_row *row, struct rc_ctx *ctx,
-			struct vl *l)
+static void gid_deleted_calls(struct rc_ctx *ctx, void *p)
 {
+	const struct pe_try *pt = p;
 	struct ibv_async_event ev;
-	char dev[IFNAMSIZ];
 	int others = 0;
 
-	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
-		return;
-	if (vres_wait_added_gid(ctx, ctx->target->port, true) < 0) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "GID " VRES_ADDED6_GID
-			     " not in the table after its "
-			     "address was added (set-up)");
-		del_row_addr(ctx, dev);
-		return;
-	}
 	/* the add's events (a GID of each RoCE version) are set-up */
-	while (vs_event_of(ctx, l->ctx, IBV_EVENT_GID_CHANGE, VT_QUIET_MS, &ev,
-			   NULL) > 0)
+	while (vs_event_of(ctx, pt->l->ctx, IBV_EVENT_GID_CHANGE, VT_QUIET_MS,
+			   &ev, NULL) > 0)
 		ctx->ops->ibv_ack_async_event(&ev);
-	del_row_addr(ctx, dev);
-	if (vs_take_until(ctx, l->ctx, IBV_EVENT_GID_CHANGE, &ev, &others)) {
+	if (vres_change_address(ctx, pt->dev, false)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "deleting " VRES_ADDED6_GID " from %s: %m",
+			     pt->dev);
+		return;
+	}
+	if (vs_take_until(ctx, pt->l->ctx, IBV_EVENT_GID_CHANGE, &ev,
+			  &others)) {
 		check_port(ctx, &ev, others);
 		ctx->ops->ibv_ack_async_event(&ev);
 	}
+}
+
+static void gid_change(const struct pe_row *row, struct rc_ctx *ctx,
+		       struct vl *l)
+{
+	char dev[IFNAMSIZ];
+	struct pe_try pt = { row, l, NULL, dev };
+	int sig;
+
+	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
+		return;
+	/* the delete's event must be the delete's: the add's come first */
+	if (row->deletes &&
+	    vres_wait_added_gid(ctx, ctx->target->port, true) < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "GID " VRES_ADDED6_GID " not in the table after "
+			     "its address was added (set-up)");
+		put_back(ctx, dev);
+		return;
+	}
+	sig = rc_guarded(
+		ctx, row->deletes ? gid_deleted_calls : gid_added_calls, &pt);
+	put_back(ctx, dev);
+	rc_end_by(sig);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -292,9 +292,14 @@ def main():
     wedged = []
 
     def device_still_works(rids):
+        """True, or the rows whose controls no longer pass (their new
+        verdicts), or the run's error"""
         got = run.rows(binary, rids)
-        return not isinstance(got, str) and \
-            all(got.get(i) == control[i] for i in rids)
+        if isinstance(got, str):
+            return got
+        changed = ["%s %s" % (i, got.get(i, ("missing",))[0])
+                   for i in rids if got.get(i) != control[i]]
+        return ", ".join(changed) if changed else True
 
     def mutant_run(m):
         res = results[m["n"]]
@@ -306,11 +311,14 @@ def main():
         t = time.monotonic()
         got, f = attempt(m, res["rows"])
         res["seconds"] = round(time.monotonic() - t, 2)
-        if device and hung(got) and not device_still_works(res["rows"]):
+        still = device and hung(got) and device_still_works(res["rows"])
+        if still is not True and still:
             wedged.append(m["id"])
-            res["hang"] = str(got) if isinstance(got, str) else \
-                "rows %s hung" % " ".join(
-                    i for i, (v, _) in got.items() if v == "HANG")
+            res["hang"] = (str(got) if isinstance(got, str) else
+                           "rows %s hung" % " ".join(
+                               i for i, (v, _) in got.items()
+                               if v == "HANG")) + \
+                "; after it, without the mutant: " + still
             res["by"] = f or res["rows"]
         elif f is None:
             res["error"] = got

@@ -683,10 +683,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct ae_row *row = r;
 	struct vs_env e;
 
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_get_async_event,
-			  "ibv_get_async_event") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_async_event,
-			  "ibv_ack_async_event"))
+	if (!vs_async_calls(ctx))
 		return;
 	if (vs_up(ctx, &e, row->traffic, VL_CONTEXT))
 		row->check(row, ctx, vs_ladder(&e), vs_pair(&e));

@@ -69,7 +69,7 @@ static const struct pe_row rows[] = {
 			 "IBV_EVENT_PORT_ERR (\"Link became unavailable on a "
 			 "port\") with element.port_num the port; the link is "
 			 "set up again and the port's GIDs waited for",
-		 .needs = NEEDS_GID,
+		 .needs = NEEDS_PORT,
 		 .shares = RC_SHARE_ALONE,
 		 .watchdog_ms = 120000,
 		 .contract = { RC_RETURNS(0) } },
@@ -81,7 +81,7 @@ static const struct pe_row rows[] = {
 		 .note = "the port's netdev set down, then up: "
 			 "IBV_EVENT_PORT_ACTIVE (\"Link became active on a "
 			 "port\") with element.port_num the port",
-		 .needs = NEEDS_GID,
+		 .needs = NEEDS_PORT,
 		 .shares = RC_SHARE_ALONE,
 		 .watchdog_ms = 120000,
 		 .contract = { RC_RETURNS(0) } },
@@ -96,7 +96,7 @@ static const struct pe_row rows[] = {
 			 "GID of: 0, IBV_EVENT_GID_CHANGE, element.port_num the "
 			 "port, and that GID in the port's table (sysfs) when "
 			 "the event is there; the address deleted again",
-		 .needs = NEEDS_PORT,
+		 .needs = NEEDS_GID,
 		 .shares = RC_SHARE_ALONE,
 		 .watchdog_ms = 120000,
 		 .contract = { RC_RETURNS(0) } },
@@ -107,7 +107,7 @@ static const struct pe_row rows[] = {
 		 .note = "that address added, its GID in the table and every "
 			 "event of it taken; then deleted: 0, "
 			 "IBV_EVENT_GID_CHANGE, element.port_num the port",
-		 .needs = NEEDS_PORT,
+		 .needs = NEEDS_GID,
 		 .shares = RC_SHARE_ALONE,
 		 .watchdog_ms = 120000,
 		 .contract = { RC_RETURNS(0) } },
@@ -366,10 +366,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct pe_row *row = r;
 	struct vs_env e;
 
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_get_async_event,
-			  "ibv_get_async_event") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_async_event,
-			  "ibv_ack_async_event"))
+	if (!vs_async_calls(ctx))
 		return;
 	if (vs_up(ctx, &e, false, VL_CONTEXT))
 		row->check(row, ctx, vs_ladder(&e));

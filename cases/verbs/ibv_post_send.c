@@ -813,14 +813,7 @@ static void wrong_rkey(const struct send_row *row, struct rc_ctx *ctx,
 	wr.wr.rdma.rkey = t->bmr->rkey ^ 0x00800000;
 	if (!vt_post_send(ctx, t, &wr, &bad))
 		return;
-	vt_one_wc(ctx, t->scq, "send",
-		  &(struct vt_wc){ .wr_id = 1,
-				   .status = IBV_WC_REM_ACCESS_ERR,
-				   .opcode = -1,
-				   .byte_len = -1,
-				   .qp_num = t->a->qp_num,
-				   .src_qp = -1,
-				   .wc_flags = -1 });
+	vt_a_failed(ctx, t, IBV_WC_REM_ACCESS_ERR);
 }
 
 static void read_only_mr(const struct send_row *row, struct rc_ctx *ctx,
@@ -845,14 +838,7 @@ static void read_only_mr(const struct send_row *row, struct rc_ctx *ctx,
 	wr.wr.rdma.remote_addr = vt_addr(t, 3, 0);
 	wr.wr.rdma.rkey = ro->rkey;
 	if (vt_post_send(ctx, t, &wr, &bad) &&
-	    vt_one_wc(ctx, t->scq, "send",
-		      &(struct vt_wc){ .wr_id = 1,
-				       .status = IBV_WC_REM_ACCESS_ERR,
-				       .opcode = -1,
-				       .byte_len = -1,
-				       .qp_num = t->a->qp_num,
-				       .src_qp = -1,
-				       .wc_flags = -1 }))
+	    vt_a_failed(ctx, t, IBV_WC_REM_ACCESS_ERR))
 		vt_same(ctx, "read-only", vt_region(t, 3), want, LEN);
 	ctx->ops->ibv_dereg_mr(ro);
 }
@@ -864,16 +850,8 @@ static void send_fails_with(struct rc_ctx *ctx, struct vt *t,
 	struct ibv_sge sg = vt_sge(t, 0, 0, 16);
 	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
 
-	if (!vt_post_send(ctx, t, &wr, &bad))
-		return;
-	vt_one_wc(ctx, t->scq, "send",
-		  &(struct vt_wc){ .wr_id = 1,
-				   .status = status,
-				   .opcode = -1,
-				   .byte_len = -1,
-				   .qp_num = t->a->qp_num,
-				   .src_qp = -1,
-				   .wc_flags = -1 });
+	if (vt_post_send(ctx, t, &wr, &bad))
+		vt_a_failed(ctx, t, status);
 }
 
 static void rnr_retry_exceeded(const struct send_row *row, struct rc_ctx *ctx,

@@ -290,14 +290,7 @@ static void into_unwritable(const struct err_row *row, struct rc_ctx *ctx,
 	vt_pattern(t, 3, LEN, 11);
 	memcpy(want, vt_region(t, 3), LEN);
 	if (vt_post_send(ctx, t, &wr, &bad) &&
-	    vt_one_wc(ctx, t->scq, "send",
-		      &(struct vt_wc){ .wr_id = 1,
-				       .status = IBV_WC_LOC_PROT_ERR,
-				       .opcode = -1,
-				       .byte_len = -1,
-				       .qp_num = t->a->qp_num,
-				       .src_qp = -1,
-				       .wc_flags = -1 }))
+	    vt_a_failed(ctx, t, IBV_WC_LOC_PROT_ERR))
 		vt_same(ctx, "local", vt_region(t, 3), want, LEN);
 	ctx->ops->ibv_dereg_mr(ro);
 }
@@ -399,14 +392,7 @@ static void past_mr_end(const struct err_row *row, struct rc_ctx *ctx,
 	wr.wr.rdma.remote_addr = vt_addr(t, 2, VT_REGION - LEN + 1);
 	wr.wr.rdma.rkey = mr->rkey;
 	if (vt_post_send(ctx, t, &wr, &bad) &&
-	    vt_one_wc(ctx, t->scq, "send",
-		      &(struct vt_wc){ .wr_id = 1,
-				       .status = IBV_WC_REM_ACCESS_ERR,
-				       .opcode = -1,
-				       .byte_len = -1,
-				       .qp_num = t->a->qp_num,
-				       .src_qp = -1,
-				       .wc_flags = -1 }) &&
+	    vt_a_failed(ctx, t, IBV_WC_REM_ACCESS_ERR) &&
 	    vt_same(ctx, "remote", vt_region(t, 2) + VT_REGION - LEN + 1,
 		    remote, LEN))
 		vt_same(ctx, "local", vt_region(t, local), mine, LEN);
@@ -434,14 +420,7 @@ static void atomic_misaligned(const struct err_row *row, struct rc_ctx *ctx,
 			rc_obs_violation(ctx->obs,
 					 "bad_wr %s, not the WR refused",
 					 bad ? "another WR" : "NULL");
-	} else if (!vt_one_wc(ctx, t->scq, "send",
-			      &(struct vt_wc){ .wr_id = 1,
-					       .status = IBV_WC_REM_INV_REQ_ERR,
-					       .opcode = -1,
-					       .byte_len = -1,
-					       .qp_num = t->a->qp_num,
-					       .src_qp = -1,
-					       .wc_flags = -1 })) {
+	} else if (!vt_a_failed(ctx, t, IBV_WC_REM_INV_REQ_ERR)) {
 		return;
 	}
 	vt_same(ctx, "remote", vt_region(t, 2), want, 16);

@@ -35,6 +35,14 @@ bool vs_fits(struct rc_ctx *ctx, uint64_t wr, uint64_t sge)
 	return false;
 }
 
+bool vs_async_calls(struct rc_ctx *ctx)
+{
+	return rc_need_call(ctx, (const void *)ctx->ops->ibv_get_async_event,
+			    "ibv_get_async_event") &&
+	       rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_async_event,
+			    "ibv_ack_async_event");
+}
+
 bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms)
 {
 	struct pollfd p = { .fd = c->async_fd, .events = POLLIN };

@@ -34,6 +34,9 @@ bool vs_query(struct rc_ctx *ctx, struct ibv_srq *srq, struct ibv_srq_attr *a);
  */
 #define VS_BYTES (8u << 20)
 bool vs_fits(struct rc_ctx *ctx, uint64_t wr, uint64_t sge);
+/* Both calls of ibv_get_async_event(3) there (rc_need_call): the event
+ * rows make both */
+bool vs_async_calls(struct rc_ctx *ctx);
 /* An async event ready on @c's async_fd within @ms (scaled)? */
 bool vs_event_ready(struct rc_ctx *ctx, struct ibv_context *c, int ms);
 /*

@@ -537,6 +537,18 @@ struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
 	return wr;
 }
 
+bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status)
+{
+	return vt_one_wc(ctx, t->scq, "send",
+			 &(struct vt_wc){ .wr_id = 1,
+					  .status = status,
+					  .opcode = -1,
+					  .byte_len = -1,
+					  .qp_num = t->a->qp_num,
+					  .src_qp = -1,
+					  .wc_flags = -1 });
+}
+
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)
 {
 	if (vt_recv(ctx, t, id, 1, len) == 0)

@@ -135,6 +135,9 @@ bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len);
 /* The one completion @cq must give within VT_WAIT_MS, checked */
 bool vt_one_wc(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
 	       const struct vt_wc *w);
+/* a's one completion, of wr_id 1, an error of @status: only qp_num is
+ * checked besides, the error completion's other fields being invalid */
+bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status);
 /* @len bytes at @got as at @want, else a violation naming @what and the
  * first byte that differs, and @got as the output */
 bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,

@@ -45,15 +45,22 @@ int rc_guarded(struct rc_ctx *ctx, void (*fn)(struct rc_ctx *, void *),
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN, "waitpid: %m");
 			return -1;
 		}
-	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	return status;
 }
 
-void rc_end_by(int sig)
+void rc_end_by(int status)
 {
 	sigset_t one;
+	int sig;
 
-	if (sig <= 0)
+	if (status <= 0)
 		return;
+	if (WIFEXITED(status)) {
+		/* the implementation under test called exit(): the row's
+		 * process ends as the child did (as runner.c's _exit) */
+		_exit(WEXITSTATUS(status));
+	}
+	sig = WTERMSIG(status);
 	signal(sig, SIG_DFL);
 	sigemptyset(&one);
 	sigaddset(&one, sig);

@@ -286,14 +286,16 @@ double rc_obs_teardown_ms(const struct rc_obs *o);
 /*
  * @fn(@ctx, @arg) in a child of the row's process (guard.c), for a row
  * that must put machine state back after its calls under test whatever
- * they do: 0 when the child exited, the signal that ended it, or -1 (the
- * row BROKEN: no child).  The row puts its state back, then ends with
- * rc_end_by(that signal), so that its verdict is the crash it was.
+ * they do: the child's wait status (0: it returned), or -1 (the row
+ * BROKEN: no child).  The row puts its state back, then ends with
+ * rc_end_by(that status), so that its verdict is the crash or the exit
+ * it was.
  */
 int rc_guarded(struct rc_ctx *ctx, void (*fn)(struct rc_ctx *, void *),
 	       void *arg);
-/* End the row's process by signal @sig, as its child was (none: @sig <= 0) */
-void rc_end_by(int sig);
+/* End the row's process as its child ended (@status from rc_guarded);
+ * nothing when the child returned (0) or never was (-1) */
+void rc_end_by(int status);
 /* CLOCK_MONOTONIC in ms: every deadline and duration of the harness */
 double rc_now_ms(void);
 /* @ms scaled by the host's measured slowness (never below 1), for the

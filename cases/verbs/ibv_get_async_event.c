@@ -15,7 +15,8 @@
  * overruns, a QP on an SRQ enters the error state.  The port events are
  * ibv_get_async_event_port.c's.
  * Whether an event is there is read on async_fd (poll(2) with a
- * deadline), so that no row blocks in the call but the one about it.
+ * deadline), so that no row blocks in the call but the one about it;
+ * when none comes the call is made all the same, on a non-blocking fd.
  * - get_async_event/srq-limit-element: IBV_EVENT_SRQ_LIMIT_REACHED, and
  *   element.srq the SRQ that dropped below its limit
  * - get_async_event/blocks-until-event: called (in a thread) before any
@@ -30,6 +31,9 @@
  *   signaled and none polled: IBV_EVENT_CQ_ERR with element.cq that CQ
  * - get_async_event/last-wqe-reached-element: b, on the SRQ, moved to the
  *   error state: IBV_EVENT_QP_LAST_WQE_REACHED with element.qp b
+ * - get_async_event/access-err-at-responder: an RDMA Write from a under
+ *   an rkey no MR of b has: IBV_EVENT_QP_ACCESS_ERR with element.qp b,
+ *   the responder (other events of b's error state before it taken)
  * - get_async_event/one-of-two-threads: two threads in the call, one
  *   event: one of them returns it, the other goes on waiting until a
  *   second event, which it returns

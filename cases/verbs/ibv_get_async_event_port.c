@@ -229,7 +229,7 @@ static void port_event(const struct pe_row *row, struct rc_ctx *ctx,
 	char dev[IFNAMSIZ], gids[SCAN_GIDS][48];
 	struct vk_link link;
 	struct pe_try pt = { row, l, &link, dev };
-	int err, sig;
+	int err, child;
 
 	if (!port_netdev(ctx, dev))
 		return;
@@ -241,7 +241,7 @@ static void port_event(const struct pe_row *row, struct rc_ctx *ctx,
 			     rc_errno_name(-err));
 		return;
 	}
-	sig = rc_guarded(ctx, port_calls, &pt);
+	child = rc_guarded(ctx, port_calls, &pt);
 	err = vk_restore(&link);
 	if (err)
 		rc_obs_violation(ctx->obs,
@@ -253,7 +253,7 @@ static void port_event(const struct pe_row *row, struct rc_ctx *ctx,
 				 "within %d ms of %s up",
 				 ctx->target->ca, ctx->target->port,
 				 rc_scaled_ms(ctx, PORT_BACK_MS), dev);
-	rc_end_by(sig);
+	rc_end_by(child);
 }
 
 /* The rows' address deleted from @dev, or not there, and its GID gone:
@@ -342,7 +342,7 @@ static void gid_change(const struct pe_row *row, struct rc_ctx *ctx,
 {
 	char dev[IFNAMSIZ];
 	struct pe_try pt = { row, l, NULL, dev };
-	int sig;
+	int child;
 
 	if (!port_netdev(ctx, dev) || !add_row_addr(ctx, dev))
 		return;
@@ -355,10 +355,10 @@ static void gid_change(const struct pe_row *row, struct rc_ctx *ctx,
 		put_back(ctx, dev);
 		return;
 	}
-	sig = rc_guarded(
+	child = rc_guarded(
 		ctx, row->deletes ? gid_deleted_calls : gid_added_calls, &pt);
 	put_back(ctx, dev);
-	rc_end_by(sig);
+	rc_end_by(child);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

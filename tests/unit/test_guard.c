@@ -23,9 +23,16 @@ static struct rc_obs *shared_obs(void)
 	return p;
 }
 
+static char x[] = "x";
+
 static void crashes(struct rc_ctx *ctx, void *arg)
 {
 	abort();
+}
+
+static void exits(struct rc_ctx *ctx, void *arg)
+{
+	exit(7);
 }
 
 static void observes(struct rc_ctx *ctx, void *arg)
@@ -37,7 +44,9 @@ Test(guard, a_crash_in_the_child_is_its_signal)
 {
 	struct rc_ctx ctx = { .obs = shared_obs() };
 
-	cr_assert_eq(rc_guarded(&ctx, crashes, NULL), SIGABRT);
+	int status = rc_guarded(&ctx, crashes, NULL);
+
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 	cr_assert_eq(ctx.obs->state, RC_STATE_NONE);
 }
 
@@ -45,21 +54,37 @@ Test(guard, what_the_child_observed_is_the_rows)
 {
 	struct rc_ctx ctx = { .obs = shared_obs() };
 
-	cr_assert_eq(rc_guarded(&ctx, observes, "x"), 0);
+	cr_assert_eq(rc_guarded(&ctx, observes, x), 0);
 	cr_assert_str_eq(ctx.obs->violation, "seen by the child: x");
 }
 
-Test(guard, the_row_ends_by_the_childs_signal)
+/* The row's process, given what its child did: how it ends */
+static int row_ending_by(void (*fn)(struct rc_ctx *, void *))
 {
 	int status;
 	pid_t pid = fork();
 
 	cr_assert(pid >= 0);
 	if (!pid) {
-		rc_end_by(0); /* none: goes on */
-		rc_end_by(SIGABRT);
+		struct rc_ctx ctx = { .obs = shared_obs() };
+		int child = rc_guarded(&ctx, fn, x);
+
+		rc_end_by(0); /* nothing: goes on */
+		rc_end_by(-1);
+		rc_end_by(child);
 		_exit(3);
 	}
 	cr_assert(waitpid(pid, &status, 0) == pid);
+	return status;
+}
+
+Test(guard, the_row_ends_as_its_child_did)
+{
+	int status = row_ending_by(crashes);
+
 	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	status = row_ending_by(exits);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+	status = row_ending_by(observes);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 3);
 }

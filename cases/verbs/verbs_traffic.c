@@ -476,11 +476,12 @@ bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 		    (long long)w->byte_len);
 	if (w->src_qp >= 0 && wc->src_qp != w->src_qp)
 		BAD("src_qp %u, not %lld", wc->src_qp, (long long)w->src_qp);
-	mask = IBV_WC_WITH_IMM | (w->ud ? IBV_WC_GRH : 0);
+	mask = IBV_WC_WITH_IMM | IBV_WC_WITH_INV | (w->ud ? IBV_WC_GRH : 0);
 	if (w->wc_flags >= 0 &&
 	    (wc->wc_flags & mask) != ((unsigned int)w->wc_flags & mask))
 		BAD("wc_flags %#x, not %#x (%s)", wc->wc_flags, w->wc_flags,
-		    w->ud ? "GRH and WITH_IMM" : "WITH_IMM");
+		    w->ud ? "GRH, WITH_IMM and WITH_INV" :
+			    "WITH_IMM and WITH_INV");
 	if (w->imm && wc->imm_data != w->imm_data)
 		BAD("imm_data %02x %02x %02x %02x in memory, not %02x %02x "
 		    "%02x %02x",

@@ -113,8 +113,8 @@ struct vt_wc {
 	int64_t byte_len; /* -1: not checked */
 	uint32_t qp_num;
 	int64_t src_qp; /* -1: not checked (valid for UD only) */
-	/* -1: not checked; else WITH_IMM, and GRH on UD, where it is valid
-	 * ("GRH is present (valid only for UD QPs)") */
+	/* -1: not checked; else WITH_IMM and WITH_INV, and GRH on UD,
+	 * where it is valid ("GRH is present (valid only for UD QPs)") */
 	int wc_flags;
 	bool ud;
 	bool imm; /* imm_data equals .imm_data */

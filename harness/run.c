@@ -512,6 +512,26 @@ static struct run_row *select_rows(const struct rc_opts *o,
  * decides which may run together) and print each row once all of its
  * jobs are done, in table order.
  */
+
+/*
+ * A row's watchdog: its own, or the run's.  On iWARP an rdma_cm row
+ * waits at least IWARP_CM_WATCHDOG_MS: siw's CM tears a connection down
+ * whose request nobody answered only when its MPA request timer ends (10
+ * s, MPAREQ_TIMEOUT in drivers/infiniband/sw/siw/siw_cm.h), and a row's
+ * rdma_destroy_id may wait for that, which is no hang.
+ */
+#define IWARP_CM_WATCHDOG_MS 30000
+static unsigned int row_watchdog_ms(const struct run_out *w,
+				    const struct run_row *rr)
+{
+	unsigned int wd = rr->c->watchdog_ms ? rr->c->watchdog_ms :
+					       w->o->watchdog_ms;
+
+	if (w->t->link == RC_LINK_IWARP && !strcmp(rr->g->lib, "rdmacm") &&
+	    wd < IWARP_CM_WATCHDOG_MS)
+		wd = IWARP_CM_WATCHDOG_MS;
+	return wd;
+}
 static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 		    unsigned int nslots)
 {
@@ -538,8 +558,7 @@ static int run_jobs(struct run_out *w, struct rc_job *jobs, int njobs,
 			if (j < 0)
 				break;
 			rr = &w->rows[jobs[j].row];
-			wd = rr->c->watchdog_ms ? rr->c->watchdog_ms :
-						  w->o->watchdog_ms;
+			wd = row_watchdog_ms(w, rr);
 			rc_sched_start(&jobs[j], &held);
 			slots[i].job = j;
 			slots[i].oui = jobs[j].oui;

@@ -189,10 +189,11 @@ static struct ibv_mr *reg(struct rc_ctx *ctx, struct vt *t, int r, size_t len,
 /* a's one completion: wr_id 1, @status */
 static bool send_wc(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status)
 {
+	if (status)
+		return vt_a_failed(ctx, t, status);
 	return vt_one_wc(ctx, t->scq, "send",
 			 &(struct vt_wc){ .wr_id = 1,
-					  .status = status,
-					  .opcode = status ? -1 : IBV_WC_SEND,
+					  .opcode = IBV_WC_SEND,
 					  .byte_len = -1,
 					  .qp_num = t->a->qp_num,
 					  .src_qp = -1,

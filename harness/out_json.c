@@ -178,11 +178,24 @@ static void case_fields(struct rc_str *b, const struct rc_group *g,
 	needs(b, c->needs);
 }
 
+static void entry(struct rc_str *b, const struct rc_profile_entry *x)
+{
+	if (!x) {
+		rc_str_printf(b, "null");
+		return;
+	}
+	rc_str_printf(b, "{\"kind\": \"%s\", \"reason\": ",
+		      rc_entry_kind_name(x->kind));
+	rc_str_json(b, x->reason);
+	rc_str_printf(b, ", \"where\": ");
+	rc_str_json(b, x->where);
+	rc_str_printf(b, "}");
+}
+
 void rc_json_row(struct rc_str *b, const struct rc_group *g,
 		 const struct rc_case *c, const struct rc_row_result *r)
 {
 	const struct rc_outcome *oc = r->oc;
-	const struct rc_profile_entry *x = r->x;
 	int i;
 
 	rc_str_printf(b, "{\"id\": ");
@@ -215,15 +228,12 @@ void rc_json_row(struct rc_str *b, const struct rc_group *g,
 	rc_str_printf(b, ", \"note\": ");
 	rc_str_json(b, c->note);
 	rc_str_printf(b, ", \"profile_entry\": ");
-	if (x) {
-		rc_str_printf(b, "{\"kind\": \"%s\", \"reason\": ",
-			      rc_entry_kind_name(x->kind));
-		rc_str_json(b, x->reason);
-		rc_str_printf(b, ", \"where\": ");
-		rc_str_json(b, x->where);
-		rc_str_printf(b, "}");
-	} else {
-		rc_str_printf(b, "null");
+	entry(b, r->x);
+	/* the reference's own entry (a kernel's deviation beside the
+	 * library's), only where it has one */
+	if (r->x_ref) {
+		rc_str_printf(b, ", \"reference_profile_entry\": ");
+		entry(b, r->x_ref);
 	}
 	rc_str_printf(b, ", \"stale\": ");
 	rc_str_json(b, r->stale[0] ? r->stale : NULL);

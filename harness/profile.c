@@ -252,30 +252,60 @@ static const char *shown_path(const struct rc_profile *p, const char *path)
 	return path;
 }
 
-/* Entry @id into @p, where this profile is read from entry @first on. */
+static void entry_free(struct rc_profile_entry *e)
+{
+	free(e->id);
+	free(e->pin);
+	free(e->reason);
+	free(e->where);
+}
+
+/*
+ * Entry @id into @p, where this profile is read from entry *@first on
+ * (which moves down as an earlier profile's entries are taken over).  A
+ * case has at most one entry per implementation: the library's deviation
+ * and the kernel's, which only the reference shows, can be two entries of
+ * other scopes.  A later, more specific profile (the device's, the
+ * target's) takes the case over from an earlier one, for the
+ * implementations its entry applies to.
+ */
 static int add_entry(struct rc_profile *p, struct reading *rd,
-		     unsigned int first, const char *id, int xkind,
+		     unsigned int *first, const char *id, int xkind,
 		     int fail_kind, const char *pin, const char *reason)
 {
-	struct rc_profile_entry *e, *old = rc_profile_find(p, id);
+	struct rc_profile_entry *e;
+	unsigned int i;
+	bool left;
+	int k;
 
-	if (old && old - p->e >= first)
-		return bad(rd, "second entry for %.200s", id);
-	if (old) {
-		/* a later, more specific profile (the device's, the
-		 * target's) takes the case over from an earlier one */
-		free(old->id);
-		free(old->pin);
-		free(old->reason);
-		free(old->where);
-		e = old;
-	} else {
-		e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
-		if (!e)
-			abort();
-		p->e = e;
-		e = &p->e[p->n++];
+	for (i = 0; i < p->n; i++) {
+		e = &p->e[i];
+		if (strcmp(e->id, id))
+			continue;
+		left = false;
+		for (k = 0; k < RC_NIMPLS; k++) {
+			if (rd->scope[k] && e->applies[k] && i >= *first)
+				return bad(rd,
+					   "second entry for %.200s (of the "
+					   "%s implementation)",
+					   id, rc_impl_name(k));
+			e->applies[k] &= !rd->scope[k];
+			left |= e->applies[k];
+		}
+		if (left)
+			continue;
+		/* taken over for every implementation it applied to */
+		entry_free(e);
+		memmove(e, e + 1, (--p->n - i) * sizeof(*e));
+		if (i < *first)
+			(*first)--;
+		i--;
 	}
+	e = realloc(p->e, (p->n + 1) * sizeof(*p->e));
+	if (!e)
+		abort();
+	p->e = e;
+	e = &p->e[p->n++];
 	memset(e, 0, sizeof(*e));
 	e->kind = xkind;
 	e->fail_kind = fail_kind;
@@ -343,7 +373,7 @@ int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 			goto out;
 		/* checked above, loaded only where %when and %target hold */
 		if (rd.when && rd.target &&
-		    add_entry(p, &rd, first, id, xkind, fail_kind, pin, s))
+		    add_entry(p, &rd, &first, id, xkind, fail_kind, pin, s))
 			goto out;
 	}
 	n = strlen(p->files);
@@ -357,26 +387,33 @@ out:
 	return ret;
 }
 
-struct rc_profile_entry *rc_profile_find(struct rc_profile *p, const char *id)
+struct rc_profile_entry *
+rc_profile_find_for(struct rc_profile *p, const char *id, enum rc_impl_id impl)
 {
 	unsigned int i;
 
 	for (i = 0; i < p->n; i++)
-		if (!strcmp(p->e[i].id, id))
+		if (!strcmp(p->e[i].id, id) && rc_entry_applies(&p->e[i], impl))
 			return &p->e[i];
 	return NULL;
+}
+
+struct rc_profile_entry *rc_profile_find(struct rc_profile *p, const char *id)
+{
+	struct rc_profile_entry *x = NULL;
+	int k;
+
+	for (k = 0; k < RC_NIMPLS && !x; k++)
+		x = rc_profile_find_for(p, id, k);
+	return x;
 }
 
 void rc_profile_free(struct rc_profile *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->n; i++) {
-		free(p->e[i].id);
-		free(p->e[i].pin);
-		free(p->e[i].reason);
-		free(p->e[i].where);
-	}
+	for (i = 0; i < p->n; i++)
+		entry_free(&p->e[i]);
 	free(p->e);
 	p->e = NULL;
 	p->n = 0;

@@ -32,7 +32,9 @@
  *   %scope reference  to the reference only: where the cause is what the
  *                   reference sees through the kernel interface alone (a
  *                   simulator's stand-in for the kernel that the system
- *                   library happens to paper over)
+ *                   library happens to paper over), or the kernel's
+ *                   deviation where the library deviates too (an entry
+ *                   each: a case has at most one per implementation)
  *   %scope system   (the default) to the system implementation only
  *
  * Deviations of some versions only are data too: the entries after
@@ -103,6 +105,10 @@ int rc_version_cmp(const char *a, const char *b);
 int rc_profile_load(struct rc_profile *p, const char *path, char *err,
 		    size_t errlen);
 void rc_profile_free(struct rc_profile *p);
+/* The entry for case @id that applies to @impl, or NULL */
+struct rc_profile_entry *
+rc_profile_find_for(struct rc_profile *p, const char *id, enum rc_impl_id impl);
+/* The first entry for case @id (the system's, else the reference's) */
 struct rc_profile_entry *rc_profile_find(struct rc_profile *p, const char *id);
 /* Does @x apply to implementation @impl (its %scope)? */
 bool rc_entry_applies(const struct rc_profile_entry *x, enum rc_impl_id impl);

@@ -262,10 +262,28 @@ static void observed(struct rc_str *b, const struct rc_jv *c,
 	rc_str_printf(b, "</td></tr>");
 }
 
+/* A row of the details table: a profile entry @x, titled @title */
+static void profile_entry(struct rc_str *b, const char *title,
+			  const struct rc_jv *x)
+{
+	char v[512];
+
+	if (!x || x->type != RC_JOBJ)
+		return;
+	rc_str_printf(b, "<tr><th>");
+	rc_str_html(b, title);
+	rc_str_printf(b, "</th><td colspan=3>");
+	rc_str_html(b, rc_report_text(x, "kind", v, sizeof(v)));
+	rc_str_printf(b, ": ");
+	rc_str_html(b, rc_jv_str(x, "reason"));
+	rc_str_printf(b, " <small>(");
+	rc_str_html(b, rc_jv_str(x, "where"));
+	rc_str_printf(b, ")</small></td></tr>");
+}
+
 void rc_report_details(struct rc_str *b, const struct rc_report_run *runs,
 		       int n, const char **ids, size_t nids)
 {
-	char v[512];
 	size_t i;
 	int r;
 
@@ -319,17 +337,9 @@ void rc_report_details(struct rc_str *b, const struct rc_report_run *runs,
 				rc_str_html(b, rc_jv_str(c, "divergence"));
 				rc_str_printf(b, "</td></tr>");
 			}
-			if (x) {
-				rc_str_printf(b, "<tr><th>profile entry</th>"
-						 "<td colspan=3>");
-				rc_str_html(b, rc_report_text(x, "kind", v,
-							      sizeof(v)));
-				rc_str_printf(b, ": ");
-				rc_str_html(b, rc_jv_str(x, "reason"));
-				rc_str_printf(b, " <small>(");
-				rc_str_html(b, rc_jv_str(x, "where"));
-				rc_str_printf(b, ")</small></td></tr>");
-			}
+			profile_entry(b, "profile entry", x);
+			profile_entry(b, "the reference's profile entry",
+				      rc_jv_get(c, "reference_profile_entry"));
 			if (rc_jv_str(c, "stale")) {
 				rc_str_printf(b,
 					      "<tr><th>STALE</th><td colspan=3 "

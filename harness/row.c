@@ -92,19 +92,25 @@ static double fastest_so_far(const struct rc_group *g, const struct rc_case *c,
 }
 
 void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
-		   const struct rc_profile_entry *x, double slowness,
+		   const struct rc_profile_entry *const *xs, double slowness,
 		   struct rc_call_times *times, struct rc_row_result *r)
 {
 	struct rc_verdict_in in = { .slowness = slowness,
-				    .entry = x,
 				    .fastest_ms =
 					    fastest_so_far(g, c, times, r) };
 	struct rc_outcome *a = &r->oc[RC_IMPL_SYSTEM];
 	struct rc_outcome *b = &r->oc[RC_IMPL_REFERENCE];
-	bool worse = false;
+	const struct rc_profile_entry *x;
+	bool worse = false, expected = false;
 	int i;
 
-	r->x = x;
+	r->x = xs ? xs[RC_IMPL_SYSTEM] : NULL;
+	r->x_ref = xs ? xs[RC_IMPL_REFERENCE] : NULL;
+	if (!r->x)
+		r->x = r->x_ref;
+	if (r->x_ref == r->x)
+		r->x_ref = NULL;
+	x = r->x;
 	r->stale[0] = 0;
 	r->conforms_now = false;
 	r->anyran = false;
@@ -112,6 +118,9 @@ void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
 		struct rc_judgement *j = &r->oc[i].j;
 
 		in.impl = i;
+		in.entry = xs ? xs[i] : NULL;
+		expected |= in.entry && (in.entry->kind == RC_ENTRY_XFAIL ||
+					 in.entry->kind == RC_ENTRY_DIVERGE);
 		rc_verdict_decide(g, c, &r->oc[i], &in, j);
 		if (!r->oc[i].selected)
 			continue;
@@ -130,8 +139,7 @@ void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
 				    sizeof(r->why));
 	/* what one does wrong, the other need not; and a DIVERGE entry
 	 * goes stale when the two agree */
-	r->expected_divergence =
-		x && (x->kind == RC_ENTRY_XFAIL || x->kind == RC_ENTRY_DIVERGE);
+	r->expected_divergence = expected;
 	if (x && x->kind == RC_ENTRY_DIVERGE && r->agree == 1) {
 		r->conforms_now = true;
 		snprintf(r->stale, sizeof(r->stale),

@@ -19,7 +19,10 @@ struct rc_row_result {
 	struct rc_outcome oc[RC_NIMPLS];
 	int agree; /* 1 agree, 0 diverge, -1 not comparable */
 	char why[256]; /* the divergence */
-	const struct rc_profile_entry *x; /* the profile's entry, or NULL */
+	/* the profile's entry the row names (the system's, else the
+	 * reference's), or NULL; and the reference's, when it has one of its
+	 * own */
+	const struct rc_profile_entry *x, *x_ref;
 	bool expected_divergence;
 	char stale[RC_STALE_MAX]; /* the entry no longer matches */
 	/* stale because a known failure now conforms: the profile needs an
@@ -41,13 +44,13 @@ struct rc_call_times {
 
 /*
  * Decide the row from the outcomes in @r->oc: each implementation's
- * verdict (with @x, its profile entry, and the call's times in the run,
- * which this row's times join), agreement, the entry's effect on the
- * row, and whether the row is ok.  @times may be NULL (no blocking
- * check).
+ * verdict (with @x[impl], its profile entry, and the call's times in the
+ * run, which this row's times join), agreement, the entries' effect on
+ * the row, and whether the row is ok.  @x may be NULL (no entry), @times
+ * (no blocking check).
  */
 void rc_row_decide(const struct rc_group *g, const struct rc_case *c,
-		   const struct rc_profile_entry *x, double slowness,
+		   const struct rc_profile_entry *const *x, double slowness,
 		   struct rc_call_times *times, struct rc_row_result *r);
 
 /* Do two implementations' observations of one row behave the same, as

@@ -78,7 +78,8 @@ static double measure_slowness(void)
 struct run_row {
 	const struct rc_group *g;
 	const struct rc_case *c;
-	const struct rc_profile_entry *x;
+	/* the profile's entry for each implementation, or NULL */
+	const struct rc_profile_entry *x[RC_NIMPLS];
 	struct rc_row_result res;
 	unsigned int pending; /* jobs not yet done */
 };
@@ -110,8 +111,8 @@ static void plan_row(struct run_row *rr, int row, const struct rc_opts *o,
 		if (!o->impl[i])
 			continue;
 		oc->selected = true;
-		if (!why && rc_entry_skips(rr->x, i)) {
-			why = rr->x->reason;
+		if (!why && rc_entry_skips(rr->x[i], i)) {
+			why = rr->x[i]->reason;
 			st = RC_STATE_SKIP;
 			rr->res.by_profile = true;
 		}
@@ -489,6 +490,7 @@ static struct run_row *select_rows(const struct rc_opts *o,
 	const struct rc_group *const *gp;
 	struct run_row *rows;
 	size_t r, total = rc_count_selected(o);
+	int i;
 
 	rows = calloc(total ? total : 1, sizeof(*rows));
 	*n = 0;
@@ -501,7 +503,8 @@ static struct run_row *select_rows(const struct rc_opts *o,
 			continue;
 		rows[*n].g = *gp;
 		rows[*n].c = c;
-		rows[*n].x = rc_profile_find(p, c->id);
+		for (i = 0; i < RC_NIMPLS; i++)
+			rows[*n].x[i] = rc_profile_find_for(p, c->id, i);
 		(*n)++;
 	}
 	return rows;

@@ -271,6 +271,52 @@ Test(profile, device_profile_overrides_library_profile)
 	rc_profile_free(&p);
 }
 
+/* A case's library deviation (the system's entry) and its kernel's, which
+ * only the reference shows: an entry each, from one file or a later one */
+Test(profile, an_entry_per_implementation)
+{
+	struct rc_profile p = {};
+	char err[512];
+	char path[] = "/tmp/rdmaconf-expect-XXXXXX";
+	const char *t = "%scope reference\na XFAIL:output=f the kernel\n"
+			"%scope both\nb XFAIL the device\n";
+	int fd;
+
+	cr_assert_eq(load_text("a XFAIL:absent the library\n"
+			       "%scope reference\na XFAIL:output=g kernel\n"
+			       "b XFAIL:absent the library\n",
+			       &p, err),
+		     0, "%s", err);
+	cr_assert_str_eq(rc_profile_find_for(&p, "a", RC_IMPL_SYSTEM)->reason,
+			 "the library");
+	cr_assert_str_eq(
+		rc_profile_find_for(&p, "a", RC_IMPL_REFERENCE)->reason,
+		"kernel");
+	cr_assert_eq(load_text("a XFAIL one\n%scope both\na XFAIL two\n", &p,
+			       err),
+		     -1);
+	cr_assert(strstr(err, "second entry for a (of the system"), "%s", err);
+	/* a later file takes over what its entries apply to, no more */
+	cr_assert_eq(load_text("a XFAIL:absent the library\n"
+			       "b XFAIL:absent the library\n",
+			       &p, err),
+		     0, "%s", err);
+	fd = mkstemp(path);
+	cr_assert(write(fd, t, strlen(t)) == (ssize_t)strlen(t));
+	close(fd);
+	cr_assert_eq(rc_profile_load(&p, path, err, sizeof(err)), 0, "%s", err);
+	unlink(path);
+	cr_assert_eq(p.n, 3);
+	cr_assert_str_eq(rc_profile_find_for(&p, "a", RC_IMPL_SYSTEM)->reason,
+			 "the library");
+	cr_assert_str_eq(
+		rc_profile_find_for(&p, "a", RC_IMPL_REFERENCE)->reason,
+		"the kernel");
+	cr_assert_str_eq(rc_profile_find_for(&p, "b", RC_IMPL_SYSTEM)->reason,
+			 "the device");
+	rc_profile_free(&p);
+}
+
 Test(profile, crash_kind)
 {
 	struct rc_profile p = {};

@@ -367,6 +367,8 @@ static void decide_row(struct rc_obs sys, struct rc_end end,
 		       const struct rc_profile_entry *x,
 		       struct rc_row_result *r)
 {
+	const struct rc_profile_entry *xs[RC_NIMPLS] = { x, x };
+
 	memset(r, 0, sizeof(*r));
 	r->oc[RC_IMPL_SYSTEM] = (struct rc_outcome){
 		.selected = true, .obs = sys, .end = end, .attempts = 1
@@ -376,7 +378,7 @@ static void decide_row(struct rc_obs sys, struct rc_end end,
 				     .obs.state = RC_STATE_RAN,
 				     .attempts = 1,
 				     .end.how = RC_END_EXITED };
-	rc_row_decide(&row_group, &row_case, x, 1, NULL, r);
+	rc_row_decide(&row_group, &row_case, xs, 1, NULL, r);
 }
 
 #define RAN(r) ((struct rc_obs){ .state = RC_STATE_RAN, .ret = (r) })

@@ -18,14 +18,20 @@
  *   immediate variants), its bytes within max_inline_data;
  * - num_sge between 0 and the QP's (or SRQ's) granted max_*_sge;
  * - a UD WR has an AH;
+ * - an opcode the device's WQEs cannot carry (the provider's wr_ops:
+ *   iWARP has no immediate data, no atomics and no memory windows) is
+ *   EOPNOTSUPP;
  * - a send queue takes WRs in RTS (and SQD, SQE, ERR, where the kernel
  *   completes or flushes them), a receive queue from INIT on (the IBA,
  *   10.8.2: posting in RESET, and sending before RTS, is an immediate
- *   error), read from the state the QP was last moved to;
+ *   error), read from the state the QP was last moved to; where the
+ *   kernel moves the QP by itself (iWARP: the connection manager takes it
+ *   to RTS), the kernel says whether its send queue takes WRs (the
+ *   provider's sq_takes);
  * - "If the QP qp is associated with a shared receive queue, you must use
  *   the function ibv_post_srq_recv()": ibv_post_recv on it is refused;
  * - a queue with no room for the WR: ENOMEM.
- * Every refusal but the last is EINVAL.  One doorbell follows the WRs
+ * Every other refusal but the last is EINVAL.  One doorbell follows the WRs
  * queued; if the kernel refuses it, none of them is taken to be posted
  * and bad_wr is the first.
  */
@@ -81,6 +87,8 @@ int ref_check_send(const struct ref_qp *qp, const struct ibv_send_wr *wr)
 
 	if (!opcode_ok(qp->qp.qp_type, wr->opcode))
 		return EINVAL;
+	if (!(prov_of(qp->qp.context)->wr_ops & (1u << wr->opcode)))
+		return EOPNOTSUPP;
 	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->cap.max_send_sge ||
 	    (wr->num_sge && !wr->sg_list))
 		return EINVAL;
@@ -97,10 +105,17 @@ int ref_check_send(const struct ref_qp *qp, const struct ibv_send_wr *wr)
 	return 0;
 }
 
-bool ref_sq_open(enum ibv_qp_state s)
+int ref_sq_takes(struct ref_qp *qp)
 {
+	const struct ref_provider *prov = prov_of(qp->qp.context);
+	enum ibv_qp_state s = qp->qp.state;
+
+	if (prov->sq_takes)
+		return prov->sq_takes(qp);
 	return s == IBV_QPS_RTS || s == IBV_QPS_SQD || s == IBV_QPS_SQE ||
-	       s == IBV_QPS_ERR;
+			       s == IBV_QPS_ERR ?
+		       0 :
+		       EINVAL;
 }
 
 /* ibv_alloc_mw(3): the MW's rkey "will be changed during bind
@@ -120,11 +135,11 @@ int ref_post_send_locked(struct ref_qp *qp, struct ibv_send_wr *wr,
 {
 	const struct ref_provider *prov = prov_of(qp->qp.context);
 	struct ibv_send_wr *first = wr;
-	int err = 0, posted = 0, derr;
+	int err = 0, posted = 0, derr, closed;
 
+	closed = ref_sq_takes(qp);
 	for (; wr; wr = wr->next) {
-		err = ref_sq_open(qp->qp.state) ? ref_check_send(qp, wr) :
-						  EINVAL;
+		err = closed ? closed : ref_check_send(qp, wr);
 		if (!err)
 			err = prov->post_send_one(qp, wr);
 		if (err)
@@ -142,6 +157,21 @@ int ref_post_send_locked(struct ref_qp *qp, struct ibv_send_wr *wr,
 	}
 	*bad_wr = err ? wr : NULL;
 	return err;
+}
+
+int ref_send_doorbell(struct ref_qp *qp)
+{
+	struct {
+		struct ib_uverbs_cmd_hdr hdr;
+		struct ib_uverbs_post_send body;
+	} cmd = {};
+	struct ib_uverbs_post_send_resp resp = {};
+
+	cmd.body.response = (uintptr_t)&resp;
+	cmd.body.qp_handle = qp->qp.handle;
+	cmd.body.wqe_size = sizeof(struct ib_uverbs_send_wr);
+	return ref_write(qp->qp.context->cmd_fd, IB_USER_VERBS_CMD_POST_SEND,
+			 &cmd, sizeof(cmd), sizeof(resp));
 }
 
 static bool can_post(struct ibv_context *c)
@@ -296,17 +326,24 @@ int ref_ibv_poll_cq(struct ibv_cq *ibcq, int num_entries, struct ibv_wc *wc)
 }
 
 /* "returns 0 on success, or the value of errno on failure"; the kernel
- * arms the CQ (IB_USER_VERBS_CMD_REQ_NOTIFY_CQ) */
+ * arms the CQ (IB_USER_VERBS_CMD_REQ_NOTIFY_CQ), or the provider where
+ * the kernel takes no such command from its contexts */
 int ref_ibv_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 {
 	struct {
 		struct ib_uverbs_cmd_hdr hdr;
 		struct ib_uverbs_req_notify_cq body;
 	} cmd = {};
+	const struct ref_provider *prov;
 	int err;
 
 	if (!cq)
 		return ref_fail(EINVAL);
+	prov = prov_of(cq->context);
+	if (prov->req_notify) {
+		err = prov->req_notify(ref_cq(cq), solicited_only);
+		return err ? ref_fail(err) : 0;
+	}
 	cmd.body.cq_handle = cq->handle;
 	cmd.body.solicited_only = !!solicited_only;
 	err = ref_write(cq->context->cmd_fd, IB_USER_VERBS_CMD_REQ_NOTIFY_CQ,

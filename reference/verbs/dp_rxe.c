@@ -230,21 +230,6 @@ int ref_rxe_post_send_one(struct ref_qp *qp, const struct ibv_send_wr *wr)
 	return 0;
 }
 
-int ref_rxe_send_doorbell(struct ref_qp *qp)
-{
-	struct {
-		struct ib_uverbs_cmd_hdr hdr;
-		struct ib_uverbs_post_send body;
-	} cmd = {};
-	struct ib_uverbs_post_send_resp resp = {};
-
-	cmd.body.response = (uintptr_t)&resp;
-	cmd.body.qp_handle = qp->qp.handle;
-	cmd.body.wqe_size = sizeof(struct ib_uverbs_send_wr);
-	return ref_write(qp->qp.context->cmd_fd, IB_USER_VERBS_CMD_POST_SEND,
-			 &cmd, sizeof(cmd), sizeof(resp));
-}
-
 int ref_rxe_post_recv_one(struct ref_queue *q, const struct ibv_recv_wr *wr)
 {
 	struct rxe_queue_buf *b = q->addr;

@@ -9,7 +9,6 @@
 #include "objects.h"
 
 int ref_rxe_post_send_one(struct ref_qp *qp, const struct ibv_send_wr *wr);
-int ref_rxe_send_doorbell(struct ref_qp *qp);
 int ref_rxe_post_recv_one(struct ref_queue *q, const struct ibv_recv_wr *wr);
 int ref_rxe_poll_one(struct ref_cq *cq, struct ibv_wc *wc);
 void ref_rxe_ah_in(struct ref_udata *u);

@@ -46,10 +46,15 @@ struct ref_context {
 	bool imported;
 };
 
-/* A queue buffer of the kernel's mapped into the process. */
+/* A queue buffer of the kernel's mapped into the process.  A provider
+ * whose queues keep no indices of their own (siw's) counts its slots and
+ * keeps the process's place in them: the next slot it produces into (a
+ * send or receive queue) or consumes from (a CQ). */
 struct ref_queue {
 	void *addr;
 	size_t len;
+	uint32_t slots;
+	uint32_t next;
 };
 
 struct ref_mr {
@@ -134,14 +139,17 @@ BUILD_ASSERT(offsetof(struct ibv_qp_ex, qp_base) == 0);
 int ref_qp_ex_init(struct ref_qp *qp, uint64_t ops);
 void ref_qp_ex_free(struct ref_qp *qp);
 
-/* What ibv_post_send and ibv_wr_complete share (datapath.c): whether a
- * send queue in state @s takes WRs; 0 or the errno value that refuses
- * @wr on @qp; and the list @wr posted with the send queue's lock held,
- * 0 or the errno value of the WR left in *@bad_wr. */
-bool ref_sq_open(enum ibv_qp_state s);
+/* What ibv_post_send and ibv_wr_complete share (datapath.c): whether
+ * @qp's send queue takes WRs now, 0 or the errno value of its refusal;
+ * 0 or the errno value that refuses @wr on @qp; and the list @wr posted
+ * with the send queue's lock held, 0 or the errno value of the WR left
+ * in *@bad_wr.  The doorbell both providers ring: uverbs' POST_SEND with
+ * no WRs, 0 or the kernel's errno value. */
+int ref_sq_takes(struct ref_qp *qp);
 int ref_check_send(const struct ref_qp *qp, const struct ibv_send_wr *wr);
 int ref_post_send_locked(struct ref_qp *qp, struct ibv_send_wr *wr,
 			 struct ibv_send_wr **bad_wr);
+int ref_send_doorbell(struct ref_qp *qp);
 
 /* An AH: the kernel's object, and the provider's name for it (rxe's
  * ah_num, which a UD send WQE carries). */
@@ -191,8 +199,20 @@ struct ref_provider {
 	 * make it the kernel's: 0, ENOMEM when the queue is full, or another
 	 * errno value.  send_doorbell tells the kernel the send queue has
 	 * new WQEs.  poll_one takes the oldest completion into @wc: 1, or 0
-	 * when there is none.
+	 * when there is none.  wr_ops: the opcodes its WQEs carry, bit
+	 * 1 << enum ibv_wr_opcode (the bits of IBV_QP_EX_WITH_* too).
+	 * sq_takes, where the kernel moves a QP's state by itself (iWARP's
+	 * connection manager does, and the QP is never moved to RTS by the
+	 * process): whether the send queue takes WRs now, 0 or the errno
+	 * value of the kernel's refusal; without it, the state the QP was
+	 * last moved to or read in decides.
 	 */
+	uint32_t wr_ops;
+	int (*sq_takes)(struct ref_qp *qp);
+	/* Arm @cq for its next completion (solicited only, when asked), where
+	 * the kernel takes no REQ_NOTIFY_CQ command: 0 or an errno value.
+	 * Without it, the kernel's command arms it. */
+	int (*req_notify)(struct ref_cq *cq, bool solicited_only);
 	int (*post_send_one)(struct ref_qp *qp, const struct ibv_send_wr *wr);
 	int (*send_doorbell)(struct ref_qp *qp);
 	int (*post_recv_one)(struct ref_queue *q, const struct ibv_recv_wr *wr);

@@ -166,7 +166,9 @@ const struct ref_provider ref_provider_rxe = {
 	.ah_in = ref_rxe_ah_in,
 	.ah_done = ref_rxe_ah_done,
 	.post_send_one = ref_rxe_post_send_one,
-	.send_doorbell = ref_rxe_send_doorbell,
+	.send_doorbell = ref_send_doorbell,
 	.post_recv_one = ref_rxe_post_recv_one,
 	.poll_one = ref_rxe_poll_one,
+	/* every opcode of enum ibv_wr_opcode before TSO */
+	.wr_ops = (1u << IBV_WR_TSO) - 1,
 };

@@ -8,14 +8,15 @@
  * sizes and keys of its send (struct siw_sqe) and receive (struct
  * siw_rqe) queues; an SRQ with its size and key.  siw rounds every queue
  * up to a power of two but answers the core command with what was asked:
- * the sizes in its own answer are what was granted.  siw cannot resize a
- * CQ or an SRQ.
+ * the sizes in its own answer are what was granted, and the number of
+ * each queue's slots (dp_siw.c).  siw cannot resize a CQ or an SRQ.
  */
 #include <string.h>
 #include <rdma/ib_user_ioctl_verbs.h>
 #include <rdma/siw-abi.h>
 
 #include "objects.h"
+#include "dp_siw.h"
 
 BUILD_ASSERT(sizeof(struct siw_uresp_create_qp) == 32);
 BUILD_ASSERT(sizeof(struct siw_uresp_create_cq) == 16);
@@ -53,6 +54,7 @@ static int cq_done(struct ref_cq *cq, const struct ref_udata *u)
 	const struct siw_uresp_create_cq *r = (const void *)u->out;
 
 	cq->id = r->cq_id;
+	cq->q.slots = r->num_cqe;
 	return ref_queue_map(ref_ctx(cq->cq.context), &cq->q, r->cq_key,
 			     r->num_cqe * sizeof(struct siw_cqe) +
 				     sizeof(struct siw_cq_ctrl));
@@ -74,12 +76,14 @@ static int qp_done(struct ref_qp *qp, const struct ref_udata *u,
 			    r->num_sqe * sizeof(struct siw_sqe));
 	if (err)
 		return err;
+	qp->sq.slots = r->num_sqe;
 	cap->max_send_wr = r->num_sqe;
 	/* with an SRQ the answer still counts the RQ asked for, but siw made
 	 * none: there is nothing at rq_key */
 	if (!qp->qp.srq && r->num_rqe) {
 		err = ref_queue_map(ctx, &qp->rq, r->rq_key,
 				    r->num_rqe * sizeof(struct siw_rqe));
+		qp->rq.slots = r->num_rqe;
 		cap->max_recv_wr = r->num_rqe;
 	}
 	return err;
@@ -95,6 +99,7 @@ static int srq_done(struct ref_srq *srq, const struct ref_udata *u)
 	const struct siw_uresp_create_srq *r = (const void *)u->out;
 
 	srq->max_wr = r->num_rqe;
+	srq->q.slots = r->num_rqe;
 	return ref_queue_map(ref_ctx(srq->srq.context), &srq->q, r->srq_key,
 			     r->num_rqe * sizeof(struct siw_rqe));
 }
@@ -110,4 +115,12 @@ const struct ref_provider ref_provider_siw = {
 	.qp_done = qp_done,
 	.srq_in = srq_in,
 	.srq_done = srq_done,
+	.post_send_one = ref_siw_post_send_one,
+	.send_doorbell = ref_send_doorbell,
+	.post_recv_one = ref_siw_post_recv_one,
+	.poll_one = ref_siw_poll_one,
+	.wr_ops = 1u << IBV_WR_SEND | 1u << IBV_WR_SEND_WITH_INV |
+		  1u << IBV_WR_RDMA_WRITE | 1u << IBV_WR_RDMA_READ,
+	.sq_takes = ref_siw_sq_takes,
+	.req_notify = ref_siw_req_notify,
 };

@@ -11,7 +11,7 @@
  * struct itself, which is how its async events find it.  State changes
  * and queries are the kernel's (MODIFY_QP, QUERY_QP), which checks the
  * transition and its required attributes; qp->state follows what was
- * last set or read.
+ * last set, or read with IBV_QP_STATE asked for.
  *
  * What the reference cannot make is EOPNOTSUPP: XRC QPs (it opens no XRC
  * domain), QPs over an RSS indirection table or with a TSO header (no
@@ -191,8 +191,23 @@ static void free_qp(struct ref_qp *qp)
  * builds: SEND on UD, UC and RC; SEND_WITH_IMM on UD, UC and RC; RDMA
  * Write (and with immediate), BIND_MW, LOCAL_INV and SEND_WITH_INV on UC
  * and RC; RDMA Read and the atomics on RC.  A provider without a data
- * path has none.
+ * path has none, and one has only the opcodes its WQEs carry (siw: no
+ * immediate data, no atomics, no memory windows).
  */
+#define SAME_BIT(op) BUILD_ASSERT(IBV_QP_EX_WITH_##op == 1u << IBV_WR_##op)
+SAME_BIT(RDMA_WRITE);
+SAME_BIT(RDMA_WRITE_WITH_IMM);
+SAME_BIT(SEND);
+SAME_BIT(SEND_WITH_IMM);
+SAME_BIT(RDMA_READ);
+SAME_BIT(ATOMIC_CMP_AND_SWP);
+SAME_BIT(ATOMIC_FETCH_AND_ADD);
+SAME_BIT(LOCAL_INV);
+SAME_BIT(BIND_MW);
+SAME_BIT(SEND_WITH_INV);
+SAME_BIT(TSO);
+#undef SAME_BIT
+
 static int check_send_ops(const struct ref_provider *prov,
 			  const struct ibv_qp_init_attr_ex *a)
 {
@@ -222,6 +237,8 @@ static int check_send_ops(const struct ref_provider *prov,
 	default:
 		ok = 0;
 	}
+	/* and what the provider's WQEs carry */
+	ok &= prov->wr_ops;
 	return a->send_ops_flags & ~ok ? EOPNOTSUPP : 0;
 }
 
@@ -467,7 +484,11 @@ int ref_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 	init_attr->cap = attr->cap;
 	init_attr->qp_type = qp->qp_type;
 	init_attr->sq_sig_all = r.sq_sig_all;
-	qp->state = attr->qp_state;
+	/* the state read, when it was asked for (siw's kernel before 6.5
+	 * answers RESET whatever the state: a query of other attributes
+	 * must not make the QP's queues look closed) */
+	if (attr_mask & IBV_QP_STATE)
+		qp->state = attr->qp_state;
 	return 0;
 }
 

@@ -90,10 +90,7 @@ static int wr_complete(struct ibv_qp_ex *qpx)
 	for (i = 0; !err && i < qp->nstage; i++) {
 		qp->stage[i].wr.next =
 			i + 1 < qp->nstage ? &qp->stage[i + 1].wr : NULL;
-		if (!ref_sq_open(qp->qp.state))
-			err = EINVAL;
-		else
-			err = ref_check_send(qp, &qp->stage[i].wr);
+		err = ref_check_send(qp, &qp->stage[i].wr);
 	}
 	if (!err && qp->nstage)
 		err = ref_post_send_locked(qp, &qp->stage[0].wr, &bad);

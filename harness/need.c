@@ -41,6 +41,10 @@ static bool met(unsigned int index, const struct rc_target *t, char *why,
 								 RC_LINK_IWARP);
 	case RC_NEED_CA:
 	case RC_NEED_UD:
+	case RC_NEED_UC:
+	case RC_NEED_IMM:
+	case RC_NEED_ATOMIC:
+	case RC_NEED_NAK:
 		snprintf(why, len, "the port is %s", link_names[t->link]);
 		return t->link == RC_LINK_IB || t->link == RC_LINK_ROCE;
 	case RC_NEED_UMAD:

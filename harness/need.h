@@ -36,6 +36,22 @@
 	  "datagrams: UD QPs, address handles and multicast, which "          \
 	  "iWARP has not",                                                    \
 	  UNSUPPORTED, true)                                                  \
+	X(UC, "uc", "UC QPs (unreliable connected), which iWARP has not",     \
+	  UNSUPPORTED, true)                                                  \
+	X(IMM, "imm",                                                         \
+	  "immediate data (SEND and RDMA Write with immediate), which "       \
+	  "iWARP has not",                                                    \
+	  UNSUPPORTED, true)                                                  \
+	X(ATOMIC, "atomic",                                                   \
+	  "atomic operations (Compare and Swap, Fetch and Add), which "       \
+	  "iWARP (RFC 5040) has not",                                         \
+	  UNSUPPORTED, true)                                                  \
+	X(NAK, "nak",                                                         \
+	  "the InfiniBand reliable connection's error reporting: a "          \
+	  "responder's refusal (NAK), RNR and retries exhausted, each in "    \
+	  "the requester's own completion; iWARP (RFC 5040) ends the "        \
+	  "connection with a Terminate instead",                              \
+	  UNSUPPORTED, true)                                                  \
 	X(UMAD, "umad",                                                       \
 	  "the port's umad device (/dev/infiniband/umadN, made "              \
 	  "by ib_umad)",                                                      \

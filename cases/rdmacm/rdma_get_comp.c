@@ -107,12 +107,19 @@ static const struct gc_row send_rows[] = {
 	    "a signaled RDMA write of 180 bytes (wr_id 0x63): 1, the "
 	    "completion IBV_WC_RDMA_WRITE, success, wr_id 0x63",
 	    false, GC_WRITE),
-	ROW("get_send_comp/error-completion", DOC_WC, RC_BASIS_INTERPRETATION,
-	    "an RDMA read with the server's rkey changed (wr_id 0x64) "
-	    "completes in error: that completion is a returned one, 1, with "
-	    "status IBV_WC_REM_ACCESS_ERR and wr_id 0x64 (ibv_poll_cq(3) "
-	    "counts error completions)",
-	    false, GC_ERROR),
+	/* the responder's refusal in the read's own completion: InfiniBand's
+	 * NAK (iWARP ends the connection instead) */
+	{ .c = { .id = "rdmacm/get_send_comp/error-completion",
+		 .doc = DOC_WC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA read with the server's rkey changed (wr_id "
+			 "0x64) completes in error: that completion is a "
+			 "returned one, 1, with status IBV_WC_REM_ACCESS_ERR "
+			 "and wr_id 0x64 (ibv_poll_cq(3) counts error "
+			 "completions)",
+		 .needs = NEEDS | RC_NEED_NAK,
+		 .contract = { RC_RETURNS(1) } },
+	  .kind = GC_ERROR },
 	ROW("get_send_comp/blocks-until-completion", DOC_BLOCK_SEND,
 	    RC_BASIS_DOCUMENTED,
 	    "nothing posted: the call (in a thread) has not returned 300 ms "

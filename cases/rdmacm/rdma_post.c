@@ -230,12 +230,19 @@ static const struct pr_row read_rows[] = {
 	    OP_READ, false, PK_DATA, RC_RETURNS(0)),
 	ROW("post_read/context-is-wr-id", DOC_CTX_READ, RC_BASIS_DOCUMENTED,
 	    NOTE_CTX, OP_READ, false, PK_CTX, RC_RETURNS(0)),
-	ROW("post_read/wrong-rkey",
-	    "Both the remote and local data buffers must have been "
-	    "registered before the read is issued, and the buffers must "
-	    "remain registered until the read completes.",
-	    RC_BASIS_INTERPRETATION, NOTE_RKEY, OP_READ, false, PK_BAD_RKEY,
-	    RC_RETURNS(0)),
+	/* the responder's refusal in the read's own completion: InfiniBand's
+	 * NAK (iWARP ends the connection instead) */
+	{ .c = { .id = "rdmacm/post_read/wrong-rkey",
+		 .doc = "Both the remote and local data buffers must have "
+			"been registered before the read is issued, and the "
+			"buffers must remain registered until the read "
+			"completes.",
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = NOTE_RKEY,
+		 .needs = NEEDS | RC_NEED_NAK,
+		 .contract = { RC_RETURNS(0) } },
+	  .op = OP_READ,
+	  .kind = PK_BAD_RKEY },
 	ROW("post_read/not-connected", DOC_NOT_CONN("Read"),
 	    RC_BASIS_INTERPRETATION, NOTE_UNCONN, OP_READ, false,
 	    PK_UNCONNECTED, RC_FAILS()),

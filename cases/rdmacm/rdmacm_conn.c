@@ -363,7 +363,7 @@ bool cm_request(struct rc_ctx *ctx, struct cm_pair *p,
 		*req = ev;
 	else
 		p->srv.ops->rdma_ack_cm_event(ev);
-	return !p->qp || cm_create_qp(ctx, &p->srv, p->srv.conn);
+	return !p->qp || p->ext_qps || cm_create_qp(ctx, &p->srv, p->srv.conn);
 }
 
 bool cm_accept(struct rc_ctx *ctx, struct cm_pair *p, struct rdma_conn_param *s)

@@ -46,6 +46,10 @@ struct cm_end {
 struct cm_pair {
 	int family;
 	bool qp; /* both ends with QPs (always on iWARP) */
+	/* set by the caller after cm_pair_open: the QPs are the caller's,
+	 * made apart and named by number (rdma_conn_param's qp_num), so
+	 * cm_request makes none */
+	bool ext_qps;
 	struct sockaddr_storage srv_addr; /* with the row's port */
 	struct sockaddr_storage cli_addr; /* port 0 */
 	struct cm_end srv, cli;

@@ -27,12 +27,6 @@ bool cd_up(struct rc_ctx *ctx, struct cd *d, bool connect)
 	const struct rc_ops *o = ctx->ops;
 
 	memset(d, 0, sizeof(*d));
-	if (o->id == RC_IMPL_REFERENCE && ctx->target->link == RC_LINK_IWARP) {
-		rc_obs_state(ctx->obs, RC_STATE_SKIP,
-			     "iWARP: the reference has no data path for siw "
-			     "yet");
-		return false;
-	}
 	if (!rc_need_call(ctx, o->ibv_reg_mr, "ibv_reg_mr") ||
 	    !rc_need_call(ctx, o->ibv_dereg_mr, "ibv_dereg_mr") ||
 	    !rc_need_call(ctx, o->ibv_post_send, "ibv_post_send") ||

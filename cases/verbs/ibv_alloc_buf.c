@@ -535,10 +535,11 @@ static void reg_rdma_write(const struct vc_row *row, struct rc_ctx *ctx,
 	struct vt t;
 	uint8_t *p;
 
-	if (vt_up(ctx, &t, &o) && (p = vc_buf(ctx, t.l.pd, LEN, &b))) {
+	/* the buffer is b's, whose QP the write reaches */
+	if (vt_up(ctx, &t, &o) && (p = vc_buf(ctx, vt_pd(&t, 2), LEN, &b))) {
 		memset(p, 0, LEN);
 		RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(
-					t.l.pd, b, p, LEN,
+					vt_pd(&t, 2), b, p, LEN,
 					IBV_ACCESS_LOCAL_WRITE |
 						IBV_ACCESS_REMOTE_WRITE));
 		if (mr) {

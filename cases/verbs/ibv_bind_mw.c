@@ -145,27 +145,14 @@ struct bound {
 static bool mw_up(struct rc_ctx *ctx, struct vt *t, struct bound *b,
 		  enum ibv_mw_type type, unsigned int access)
 {
-	const uint64_t type2 = IBV_DEVICE_MEM_WINDOW_TYPE_2A |
-			       IBV_DEVICE_MEM_WINDOW_TYPE_2B;
-	struct ibv_device_attr da;
-
 	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_alloc_mw,
 			  "ibv_alloc_mw") ||
 	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_dealloc_mw,
 			  "ibv_dealloc_mw") ||
 	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_bind_mw,
 			  "ibv_bind_mw") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_query_device,
-			  "ibv_query_device"))
+	    !vt_has_mw(ctx, t->l.ctx, type))
 		return false;
-	if (ctx->ops->ibv_query_device(t->l.ctx, &da) ||
-	    !(da.device_cap_flags & IBV_DEVICE_MEM_WINDOW) ||
-	    (type == IBV_MW_TYPE_2 && !(da.device_cap_flags & type2))) {
-		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
-			     "the device has no memory windows of type %d",
-			     type);
-		return false;
-	}
 	b->mr = (ctx->ops->ibv_reg_mr)(t->l.pd, t->buf, VT_BUF, access);
 	if (!b->mr) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
@@ -927,13 +914,13 @@ static void ud_refused(const struct mw_row *row, struct rc_ctx *ctx,
 #define I_ RC_BASIS_INTERPRETATION
 #define D_ RC_BASIS_DOCUMENTED
 
-#define MROW(i, d, b, n, k, ...)                        \
+#define MROW(needs_, i, d, b, n, k, ...)                \
 	{                                               \
 		.c = { .id = i,                         \
 		       .doc = d,                        \
 		       .basis = b,                      \
 		       .note = n,                       \
-		       .needs = NEEDS_DP,               \
+		       .needs = NEEDS_DP | needs_,      \
 		       .contract = { RC_RETURNS(0) } }, \
 		.check = k, __VA_ARGS__                 \
 	}
@@ -951,30 +938,30 @@ static void ud_refused(const struct mw_row *row, struct rc_ctx *ctx,
 	}
 
 static const struct mw_row bind_rows[] = {
-	MROW("verbs/bind_mw/bind-gives-access", B_POST " ... " B_ACCESS, D_,
+	MROW(0, "verbs/bind_mw/bind-gives-access", B_POST " ... " B_ACCESS, D_,
 	     "a type 1 MW bound to 256 bytes of an MR with "
 	     "IBV_ACCESS_MW_BIND, remote write and read: the bind completes "
 	     "as IBV_WC_BIND_MW with its wr_id, and an RDMA_WRITE through the "
 	     "MW's rkey lands",
 	     bind_access),
-	MROW("verbs/bind_mw/rkey-returned", B_RKEY, D_,
+	MROW(0, "verbs/bind_mw/rkey-returned", B_RKEY, D_,
 	     "after the bind, mw->rkey is the R_key that works: an "
 	     "RDMA_READ through it brings the bound bytes",
 	     bind_rkey),
-	MROW("verbs/bind_mw/bound-range-only", B_POST, I_,
+	MROW(0, "verbs/bind_mw/bound-range-only", B_POST, I_,
 	     "an RDMA_WRITE through the MW's rkey just past the 256 bound "
 	     "bytes: IBV_WC_REM_ACCESS_ERR (IBA 10.6.7.2), nothing lands",
 	     bind_range),
-	MROW("verbs/bind_mw/unbind", B_POST, I_,
+	MROW(0, "verbs/bind_mw/unbind", B_POST, I_,
 	     "a bind of length 0 to the same MR (IBA 10.6.7.2.2: a window of "
 	     "no length is unbound): the rkey of the first bind no longer "
 	     "works, IBV_WC_REM_ACCESS_ERR",
 	     bind_unbind),
-	MROW("verbs/bind_mw/unbind-no-mr", B_POST, I_,
+	MROW(0, "verbs/bind_mw/unbind-no-mr", B_POST, I_,
 	     "the unbind with no MR and address and length 0 (what "
 	     "<infiniband/verbs.h>'s ibv_bind_mw lets through): as unbind",
 	     bind_unbind, .no_mr = true),
-	MROW("verbs/bind_mw/read-only", B_ACCESS, D_,
+	MROW(0, "verbs/bind_mw/read-only", B_ACCESS, D_,
 	     "mw_access_flags IBV_ACCESS_REMOTE_READ only: a read through it "
 	     "works, a write is refused with IBV_WC_REM_ACCESS_ERR",
 	     bind_read_only),
@@ -1027,31 +1014,31 @@ static const struct mw_row bind_rows[] = {
 };
 
 static const struct mw_row wr_bind_rows[] = {
-	MROW("verbs/wr_bind_mw/gives-access", W_BIND, D_,
+	MROW(0, "verbs/wr_bind_mw/gives-access", W_BIND, D_,
 	     "a type 2 MW bound by a to 256 bytes of its region with remote "
 	     "write and read and the MW's next rkey: the bind completes as "
 	     "IBV_WC_BIND_MW with its wr_id, and 256 distinct bytes that b "
 	     "writes through the new rkey land",
 	     w_access),
-	MROW("verbs/wr_bind_mw/old-rkey-refused", W_BIND, D_,
+	MROW(0, "verbs/wr_bind_mw/old-rkey-refused", W_BIND, D_,
 	     "the MW's rkey before the bind is not its new one: b's write "
 	     "through it fails with IBV_WC_REM_ACCESS_ERR and nothing lands",
 	     w_old_rkey),
-	MROW("verbs/wr_bind_mw/bound-range-only", W_BIND, I_,
+	MROW(0, "verbs/wr_bind_mw/bound-range-only", W_BIND, I_,
 	     "b's write of 16 bytes just past the 256 bound: "
 	     "IBV_WC_REM_ACCESS_ERR (IBA 10.6.7.2), nothing lands",
 	     w_range),
-	MROW("verbs/wr_bind_mw/read-only", W_BIND, D_,
+	MROW(0, "verbs/wr_bind_mw/read-only", W_BIND, D_,
 	     "mw_access_flags IBV_ACCESS_REMOTE_READ only: b reads the 256 "
 	     "distinct bytes through it, and its write is refused with "
 	     "IBV_WC_REM_ACCESS_ERR",
 	     w_read_only),
-	MROW("verbs/wr_bind_mw/mw-rkey-is-new", M_RKEY " " M_CHANGED, D_,
+	MROW(0, "verbs/wr_bind_mw/mw-rkey-is-new", M_RKEY " " M_CHANGED, D_,
 	     "after the bind completes, the MW's rkey field is the new rkey "
 	     "(ibv_alloc_mw(3): the field remote processes use, which \"will "
 	     "be changed during bind operations\")",
 	     w_mw_rkey),
-	MROW("verbs/wr_bind_mw/rebind-after-invalidate", M_UNTIL, I_,
+	MROW(0, "verbs/wr_bind_mw/rebind-after-invalidate", M_UNTIL, I_,
 	     "bound, invalidated (ibv_wr_local_inv), then bound again through "
 	     "the same struct ibv_mw to the MW's next rkey: the second bind "
 	     "completes and b's write through its rkey lands (IBA 10.6.7.2: "
@@ -1071,7 +1058,7 @@ static const struct mw_row wr_bind_rows[] = {
 };
 
 static const struct mw_row local_inv_rows[] = {
-	MROW("verbs/wr_local_inv/invalidates", W_LINV, D_,
+	MROW(0, "verbs/wr_local_inv/invalidates", W_LINV, D_,
 	     "a's bound window takes b's write, then ibv_wr_local_inv of its "
 	     "rkey completes as IBV_WC_LOCAL_INV with its wr_id, and b's next "
 	     "write through the rkey fails with IBV_WC_REM_ACCESS_ERR, "
@@ -1091,13 +1078,13 @@ static const struct mw_row local_inv_rows[] = {
 };
 
 static const struct mw_row send_inv_rows[] = {
-	MROW("verbs/wr_send_inv/invalidates-at-receiver", W_SINV, D_,
+	MROW(0, "verbs/wr_send_inv/invalidates-at-receiver", W_SINV, D_,
 	     "b binds a type 2 MW (ibv_post_send); a's SEND_WITH_INV of its "
 	     "rkey brings 256 distinct bytes to b's receive, and a's write "
 	     "through that rkey then fails with IBV_WC_REM_ACCESS_ERR, "
 	     "nothing landing",
 	     s_invalidates),
-	MROW("verbs/wr_send_inv/receive-says-invalidated", C_INV, D_,
+	MROW(0, "verbs/wr_send_inv/receive-says-invalidated", C_INV, D_,
 	     "b's receive completion: IBV_WC_RECV, byte_len 256, "
 	     "IBV_WC_WITH_INV without IBV_WC_WITH_IMM, invalidated_rkey the "
 	     "window's rkey; a's: IBV_WC_SEND",
@@ -1110,32 +1097,34 @@ static const struct mw_row send_inv_rows[] = {
 };
 
 static const struct mw_row post_rows[] = {
-	MROW("verbs/post_send/rc-bind-mw-type-2", P_MW " ... " P_RKEY, D_,
+	MROW(0, "verbs/post_send/rc-bind-mw-type-2", P_MW " ... " P_RKEY, D_,
 	     "an IBV_WR_BIND_MW WR of a type 2 MW posted on a: it completes "
 	     "as IBV_WC_BIND_MW, and b's write through the desired rkey "
 	     "lands",
 	     w_access, .by_post = true),
-	MROW("verbs/post_send/rc-local-inv", M_UNTIL, D_,
+	MROW(0, "verbs/post_send/rc-local-inv", M_UNTIL, D_,
 	     "an IBV_WR_LOCAL_INV WR of a's bound window's rkey: it "
 	     "completes as IBV_WC_LOCAL_INV, and b's write through the rkey "
 	     "then fails with IBV_WC_REM_ACCESS_ERR",
 	     l_invalidates, .by_post = true),
-	MROW("verbs/post_send/rc-send-with-inv", P_INV, D_,
+	MROW(0, "verbs/post_send/rc-send-with-inv", P_INV, D_,
 	     "an IBV_WR_SEND_WITH_INV WR of the rkey of b's window: the bytes "
 	     "arrive, and a's write through that rkey then fails with "
 	     "IBV_WC_REM_ACCESS_ERR",
 	     s_invalidates, .by_post = true),
-	MROW("verbs/post_send/uc-bind-mw-type-2", P_TABLE " ... " P_MW, D_,
+	MROW(RC_NEED_UC, "verbs/post_send/uc-bind-mw-type-2",
+	     P_TABLE " ... " P_MW, D_,
 	     "the table gives IBV_QPT_UC IBV_WR_BIND_MW: a type 2 MW bound on "
 	     "a UC QP completes as IBV_WC_BIND_MW, and b's write through the "
 	     "desired rkey lands",
 	     w_access, .type = IBV_QPT_UC, .by_post = true),
-	MROW("verbs/post_send/uc-local-inv", P_TABLE, D_,
+	MROW(RC_NEED_UC, "verbs/post_send/uc-local-inv", P_TABLE, D_,
 	     "the table gives IBV_QPT_UC IBV_WR_LOCAL_INV: after it completes "
 	     "as IBV_WC_LOCAL_INV, b's write through the rkey lands nowhere "
 	     "(UC's requester sees no refusal)",
 	     l_invalidates, .type = IBV_QPT_UC, .by_post = true),
-	MROW("verbs/post_send/uc-send-with-inv", P_TABLE " ... " P_INV, D_,
+	MROW(RC_NEED_UC, "verbs/post_send/uc-send-with-inv",
+	     P_TABLE " ... " P_INV, D_,
 	     "the table gives IBV_QPT_UC IBV_WR_SEND_WITH_INV: the bytes "
 	     "arrive at b, and a's write through the rkey of b's window then "
 	     "lands nowhere",
@@ -1175,7 +1164,8 @@ static void run_with(const struct mw_row *row, struct rc_ctx *ctx,
 {
 	struct vt_opts o = { .type = row->type,
 			     .sig_some = row->sig_some,
-			     .send_ops = send_ops };
+			     .send_ops = send_ops,
+			     .mw_type = send_ops ? IBV_MW_TYPE_2 : 0 };
 	struct vt t;
 
 	if (vt_up(ctx, &t, &o))

@@ -294,7 +294,8 @@ static void limit_event(const struct ms_row *row, struct rc_ctx *ctx,
 	    modify(ctx, t->srq, 0, VS_LIMIT, IBV_SRQ_LIMIT) ||
 	    !vs_consume(ctx, t, VS_POSTED - VS_LIMIT))
 		return;
-	if (vs_event_ready(ctx, t->l.ctx, VT_QUIET_MS)) {
+	if (vs_event_ready(ctx, vs_ctx_of(t, IBV_EVENT_SRQ_LIMIT_REACHED),
+			   VT_QUIET_MS)) {
 		rc_obs_violation(ctx->obs,
 				 "event: one ready with %d WRs left, not below "
 				 "the limit %d",
@@ -303,8 +304,8 @@ static void limit_event(const struct ms_row *row, struct rc_ctx *ctx,
 	}
 	if (!vs_consume(ctx, t, 1))
 		return;
-	got = vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED,
-			  VS_EVENT_MS, &ev, NULL);
+	got = vs_event_of(ctx, vs_ctx_of(t, IBV_EVENT_SRQ_LIMIT_REACHED),
+			  IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS, &ev, NULL);
 	if (got < 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "ibv_get_async_event failed: %m");

@@ -51,7 +51,7 @@ struct fld_row {
 	struct vt_wc want; /* wr_id and qp_num filled by the row */
 };
 
-#define SEND_SIDE(name, wr_op, wc_op)                                       \
+#define SEND_SIDE(name, wr_op, wc_op, need)                                 \
 	{                                                                   \
 		.c = { .id = "verbs/poll_cq/fields-of-" name,               \
 		       .doc = DOC_WC,                                       \
@@ -62,7 +62,7 @@ struct fld_row {
 			       ", wr_id and qp_num a's; with no immediate " \
 			       "and nothing invalidated, neither "          \
 			       "IBV_WC_WITH_IMM nor IBV_WC_WITH_INV",       \
-		       .needs = RC_NEED_DEVICE,                             \
+		       .needs = RC_NEED_DEVICE | (need),                    \
 		       .contract = { RC_RETURNS(1) } },                     \
 		.op = wr_op, .want = {                                      \
 			.opcode = wc_op,                                    \
@@ -73,11 +73,13 @@ struct fld_row {
 	}
 
 static const struct fld_row rows[] = {
-	SEND_SIDE("send", IBV_WR_SEND, IBV_WC_SEND),
-	SEND_SIDE("rdma-write", IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE),
-	SEND_SIDE("rdma-read", IBV_WR_RDMA_READ, IBV_WC_RDMA_READ),
-	SEND_SIDE("fetch-add", IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WC_FETCH_ADD),
-	SEND_SIDE("cmp-swap", IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WC_COMP_SWAP),
+	SEND_SIDE("send", IBV_WR_SEND, IBV_WC_SEND, 0),
+	SEND_SIDE("rdma-write", IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE, 0),
+	SEND_SIDE("rdma-read", IBV_WR_RDMA_READ, IBV_WC_RDMA_READ, 0),
+	SEND_SIDE("fetch-add", IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WC_FETCH_ADD,
+		  RC_NEED_ATOMIC),
+	SEND_SIDE("cmp-swap", IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WC_COMP_SWAP,
+		  RC_NEED_ATOMIC),
 	{ .c = { .id = "verbs/poll_cq/fields-of-recv",
 		 .doc = DOC_WC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -99,7 +101,7 @@ static const struct fld_row rows[] = {
 			 "b's completion has opcode IBV_WC_RECV, byte_len 200, "
 			 "IBV_WC_WITH_IMM and imm_data as sent (network "
 			 "order)",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_IMM,
 		 .contract = { RC_RETURNS(1) } },
 	  .op = IBV_WR_SEND_WITH_IMM,
 	  .recv = true,
@@ -115,7 +117,7 @@ static const struct fld_row rows[] = {
 			 "has opcode IBV_WC_RECV_RDMA_WITH_IMM, byte_len 200 "
 			 "(the bytes the write transferred), IBV_WC_WITH_IMM "
 			 "and imm_data as sent",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_IMM,
 		 .contract = { RC_RETURNS(1) } },
 	  .op = IBV_WR_RDMA_WRITE_WITH_IMM,
 	  .recv = true,
@@ -131,7 +133,7 @@ static const struct fld_row rows[] = {
 			 "completion has status IBV_WC_REM_ACCESS_ERR (the "
 			 "responder's NAK), wr_id and qp_num a's: the fields "
 			 "valid for an error",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(1) } },
 	  .op = IBV_WR_RDMA_WRITE,
 	  .bad_rkey = true,

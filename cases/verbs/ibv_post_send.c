@@ -123,7 +123,7 @@ static const struct send_row rows[] = {
 		 .note = "imm_data 0a 0b 0c 0d in memory (htobe32(0x0a0b0c0d)):"
 			 " the receive completion has IBV_WC_WITH_IMM and the "
 			 "same four bytes",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_IMM,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = send_imm },
 	{ .c = { .id = "verbs/post_send/rc-rdma-write",
@@ -141,7 +141,7 @@ static const struct send_row rows[] = {
 		 .note = "RDMA_WRITE_WITH_IMM: the bytes land and b's receive "
 			 "completes as IBV_WC_RECV_RDMA_WITH_IMM with the "
 			 "immediate, byte_len the bytes written",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_IMM,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = rdma_write_imm },
 	{ .c = { .id = "verbs/post_send/rc-rdma-read",
@@ -158,7 +158,7 @@ static const struct send_row rows[] = {
 		 .note = "FETCH_AND_ADD of 0x1010101010101010 to "
 			 "0x0102030405060708: remote 0x1112131415161718, the "
 			 "original returned, IBV_WC_FETCH_ADD, byte_len 8",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_ATOMIC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = fetch_add },
 	{ .c = { .id = "verbs/post_send/rc-atomic-cmp-swap",
@@ -166,7 +166,7 @@ static const struct send_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "CMP_AND_SWP whose compare matches: the swap value "
 			 "lands, the original is returned, IBV_WC_COMP_SWAP",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_ATOMIC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = cmp_swap },
 	{ .c = { .id = "verbs/post_send/rc-atomic-cmp-swap-mismatch",
@@ -174,7 +174,7 @@ static const struct send_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "CMP_AND_SWP whose compare differs: remote memory "
 			 "unchanged, the original returned",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_ATOMIC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = cmp_swap_mismatch },
 	{ .c = { .id = "verbs/post_send/rc-zero-length",
@@ -236,7 +236,7 @@ static const struct send_row rows[] = {
 		 .note = "an RDMA_WRITE with an rkey no MR has: the responder "
 			 "NAKs it and the WR completes with "
 			 "IBV_WC_REM_ACCESS_ERR (IBA 9.7.5.2.8, 10.8.3)",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = wrong_rkey },
 	{ .c = { .id = "verbs/post_send/rc-write-to-read-only-mr",
@@ -245,7 +245,7 @@ static const struct send_row rows[] = {
 		 .note = "an RDMA_WRITE to an MR registered without "
 			 "IBV_ACCESS_REMOTE_WRITE: IBV_WC_REM_ACCESS_ERR, and "
 			 "the MR's bytes unchanged (IBA 10.6.3.3, 10.8.3)",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = read_only_mr },
 	{ .c = { .id = "verbs/post_send/rc-rnr-retry-exceeded",
@@ -254,7 +254,7 @@ static const struct send_row rows[] = {
 		 .note = "a SEND to b with no receive posted, rnr_retry 1 and "
 			 "min_rnr_timer 1 (0.01 ms): the WR completes with "
 			 "IBV_WC_RNR_RETRY_EXC_ERR (IBA 9.7.5.2.8, 10.8.3)",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = rnr_retry_exceeded },
 	{ .c = { .id = "verbs/post_send/rc-remote-qp-destroyed",
@@ -263,7 +263,7 @@ static const struct send_row rows[] = {
 		 .note = "b destroyed, a SEND to it: nothing answers, and after "
 			 "retry_cnt 6 with timeout 1 (8 us) the WR completes "
 			 "with IBV_WC_RETRY_EXC_ERR (IBA 9.7.6.1.3, 10.8.3)",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = remote_qp_gone },
 	{ .c = { .id = "verbs/post_send/rc-qp-in-init",
@@ -372,7 +372,7 @@ static const struct send_row rows[] = {
 		 .doc = DOC_POST,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "rc-atomic-fetch-add on the peer's memory",
-		 .needs = NEEDS_PEER,
+		 .needs = NEEDS_PEER | RC_NEED_ATOMIC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = fetch_add,
 	  .peer = true },
@@ -391,7 +391,7 @@ static const struct send_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the table gives IBV_QPT_UC IBV_WR_SEND: the bytes and "
 			 "both completions as on RC",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_UC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = send_arrives,
 	  .type = IBV_QPT_UC },
@@ -400,7 +400,7 @@ static const struct send_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the table gives IBV_QPT_UC IBV_WR_RDMA_WRITE: it lands "
 			 "and consumes no receive",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_UC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = rdma_write,
 	  .type = IBV_QPT_UC },
@@ -425,7 +425,7 @@ static const struct send_row rows[] = {
 			 "errno value and bad_wr that WR (the page does not "
 			 "say the post fails rather than the WR completing "
 			 "in error)",
-		 .needs = NEEDS_DP,
+		 .needs = NEEDS_DP | RC_NEED_UC,
 		 .contract = { RC_FAILS() } },
 	  .check = opcode_refused,
 	  .type = IBV_QPT_UC,

@@ -98,7 +98,7 @@ static const struct err_row rows[] = {
 		 .note = "a Fetch and Add whose result goes to an MR with "
 			 "access 0: 0, IBV_WC_LOC_PROT_ERR, the 8 local bytes "
 			 "as they were",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_ATOMIC,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = into_unwritable,
 	  .op = IBV_WR_ATOMIC_FETCH_AND_ADD },
@@ -128,7 +128,7 @@ static const struct err_row rows[] = {
 			 "IBV_WC_LOC_LEN_ERR, the SEND IBV_WC_REM_INV_REQ_ERR "
 			 "(the responder's Invalid Request NAK: the message is "
 			 "longer than the receive)",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = send_length,
 	  .arg = RECV_LEN + 1 },
@@ -147,7 +147,7 @@ static const struct err_row rows[] = {
 		 .note = "that MR, an RDMA Write of 256 bytes one byte further "
 			 "(its last byte past the MR): IBV_WC_REM_ACCESS_ERR, "
 			 "and none of it in the MR or past it",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = past_mr_end,
 	  .op = IBV_WR_RDMA_WRITE },
@@ -156,7 +156,7 @@ static const struct err_row rows[] = {
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "that MR, an RDMA Read of 256 bytes one byte past its "
 			 "end: IBV_WC_REM_ACCESS_ERR, a's bytes unchanged",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = past_mr_end,
 	  .op = IBV_WR_RDMA_READ },
@@ -168,7 +168,7 @@ static const struct err_row rows[] = {
 			 "(an errno value, bad_wr the WR) or posted and "
 			 "completed with IBV_WC_REM_INV_REQ_ERR; either way "
 			 "the remote bytes as they were",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_ATOMIC,
 		 .contract = { RC_ANY_RETURN } },
 	  .check = atomic_misaligned },
 };
@@ -177,8 +177,8 @@ static const struct err_row rows[] = {
 static struct ibv_mr *reg(struct rc_ctx *ctx, struct vt *t, int r, size_t len,
 			  int access)
 {
-	struct ibv_mr *mr =
-		(ctx->ops->ibv_reg_mr)(t->l.pd, vt_region(t, r), len, access);
+	struct ibv_mr *mr = (ctx->ops->ibv_reg_mr)(vt_pd(t, r), vt_region(t, r),
+						   len, access);
 
 	if (!mr)
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
@@ -364,7 +364,7 @@ static void write_at_mr_end(const struct err_row *row, struct rc_ctx *ctx,
 				       .qp_num = t->a->qp_num,
 				       .src_qp = -1,
 				       .wc_flags = -1 }) &&
-	    vt_same(ctx, "remote", end, vt_region(t, 0), LEN) &&
+	    vt_lands(ctx, t, "remote", end, vt_region(t, 0), LEN) &&
 	    (end[-1] != before || end[LEN] != after))
 		rc_obs_violation(ctx->obs,
 				 "remote: a byte beside the %d written changed",

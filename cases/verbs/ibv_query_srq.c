@@ -138,8 +138,8 @@ static void disarmed_after_event(const struct qs_row *row, struct rc_ctx *ctx,
 
 	if (!vs_below_limit(ctx, t))
 		return;
-	got = vs_event_of(ctx, t->l.ctx, IBV_EVENT_SRQ_LIMIT_REACHED,
-			  VS_EVENT_MS, &ev, NULL);
+	got = vs_event_of(ctx, vs_ctx_of(t, IBV_EVENT_SRQ_LIMIT_REACHED),
+			  IBV_EVENT_SRQ_LIMIT_REACHED, VS_EVENT_MS, &ev, NULL);
 	if (got <= 0) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 			     "no IBV_EVENT_SRQ_LIMIT_REACHED (set-up)");
@@ -154,7 +154,9 @@ static void disarmed_after_event(const struct qs_row *row, struct rc_ctx *ctx,
 				 q.srq_limit);
 		return;
 	}
-	if (vs_consume(ctx, t, 1) && vs_event_ready(ctx, t->l.ctx, VT_QUIET_MS))
+	if (vs_consume(ctx, t, 1) &&
+	    vs_event_ready(ctx, vs_ctx_of(t, IBV_EVENT_SRQ_LIMIT_REACHED),
+			   VT_QUIET_MS))
 		rc_obs_violation(ctx->obs,
 				 "event: a second one while srq_limit reads 0");
 }

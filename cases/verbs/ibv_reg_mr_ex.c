@@ -205,7 +205,8 @@ static void by_iova(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 
 	if (vt_up(ctx, &t, &o) && (p = vc_pages(ctx, PROT_READ | PROT_WRITE))) {
 		a.addr = p + OFF;
-		mr = reg(ctx, t.l.pd, &a, true);
+		/* b's memory, whose QP the write reaches */
+		mr = reg(ctx, vt_pd(&t, 2), &a, true);
 		if (mr) {
 			vt_write_lands(ctx, &t, mr->rkey, IOVA + OFF + 16,
 				       p + OFF + 16, 256);

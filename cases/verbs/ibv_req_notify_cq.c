@@ -210,8 +210,9 @@ static void armed_event(const struct ev_row *row, struct rc_ctx *ctx,
 static void not_armed(const struct ev_row *row, struct rc_ctx *ctx,
 		      struct vt *t)
 {
+	/* on the channel's context: b's (the peer's, on iWARP) */
 	struct ibv_cq *other =
-		ctx->ops->ibv_create_cq(t->l.ctx, 4, NULL, t->ch, 0);
+		ctx->ops->ibv_create_cq(vt_bctx(t), 4, NULL, t->ch, 0);
 
 	if (!other) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,

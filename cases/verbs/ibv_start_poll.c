@@ -95,29 +95,28 @@ static sp_check empty_enoent, first_completion, flushed_status,
 	second_completion, next_empty, next_batch, read_opcode, read_byte_len,
 	read_imm, read_flags, read_qp_num, read_src_qp, as_poll_cq;
 
-#define NEEDS RC_NEED_DEVICE
-#define ROW(name, d, b, n, ctr, fn, ...)      \
-	{                                     \
-		.c = { .id = "verbs/" name,   \
-		       .doc = d,              \
-		       .basis = b,            \
-		       .note = n,             \
-		       .needs = NEEDS,        \
-		       .contract = { ctr } }, \
-		.check = fn, __VA_ARGS__      \
+#define ROW(needs_, name, d, b, n, ctr, fn, ...)         \
+	{                                                \
+		.c = { .id = "verbs/" name,              \
+		       .doc = d,                         \
+		       .basis = b,                       \
+		       .note = n,                        \
+		       .needs = RC_NEED_DEVICE | needs_, \
+		       .contract = { ctr } },            \
+		.check = fn, __VA_ARGS__                 \
 	}
 
 static const struct sp_row start_rows[] = {
-	ROW("start_poll/empty-enoent", DOC_START, RC_BASIS_DOCUMENTED,
+	ROW(0, "start_poll/empty-enoent", DOC_START, RC_BASIS_DOCUMENTED,
 	    "nothing sent: ENOENT; a SEND after it is then found (0)",
 	    RC_FAILS(ENOENT), empty_enoent),
-	ROW("start_poll/first-completion", DOC_START_OK " ... " DOC_DIRECT,
-	    RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_IMM, "start_poll/first-completion",
+	    DOC_START_OK " ... " DOC_DIRECT, RC_BASIS_DOCUMENTED,
 	    "two SENDs with immediate received: 0, wr_id 0x0102030405060708 "
 	    "(the first's), status IBV_WC_SUCCESS, and the readers give its "
 	    "opcode, byte_len, flags, imm_data and qp_num",
 	    RC_RETURNS(0), first_completion),
-	ROW("start_poll/flushed-status", DOC_START_OK " ... " DOC_STATUS,
+	ROW(0, "start_poll/flushed-status", DOC_START_OK " ... " DOC_STATUS,
 	    RC_BASIS_DOCUMENTED,
 	    "a receive posted on b, b moved to ERR: 0, its wr_id, status "
 	    "IBV_WC_WR_FLUSH_ERR",
@@ -125,12 +124,12 @@ static const struct sp_row start_rows[] = {
 };
 
 static const struct sp_row next_rows[] = {
-	ROW("next_poll/second-completion", DOC_NEXT " ... " DOC_DIRECT,
-	    RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_IMM, "next_poll/second-completion",
+	    DOC_NEXT " ... " DOC_DIRECT, RC_BASIS_DOCUMENTED,
 	    "two SENDs with immediate received, the first started: 0, the "
 	    "second's wr_id, and the readers give its fields",
 	    RC_RETURNS(0), second_completion),
-	ROW("next_poll/empty-enoent", DOC_START " ... " DOC_NEXT_END,
+	ROW(0, "next_poll/empty-enoent", DOC_START " ... " DOC_NEXT_END,
 	    RC_BASIS_DOCUMENTED,
 	    "after both: ENOENT; end_poll, and a third SEND is then found "
 	    "by start_poll",
@@ -138,7 +137,7 @@ static const struct sp_row next_rows[] = {
 };
 
 static const struct sp_row end_rows[] = {
-	ROW("end_poll/next-batch", DOC_END, RC_BASIS_DOCUMENTED,
+	ROW(0, "end_poll/next-batch", DOC_END, RC_BASIS_DOCUMENTED,
 	    "start_poll, end_poll, start_poll: the second completion, not "
 	    "the first again; after end_poll, ibv_poll_cq on the CQ returns "
 	    "(the batch let go of it)",
@@ -146,10 +145,10 @@ static const struct sp_row end_rows[] = {
 };
 
 static const struct sp_row opcode_rows[] = {
-	ROW("wc_read_opcode/recv", DOC_OPCODE, RC_BASIS_DOCUMENTED,
+	ROW(0, "wc_read_opcode/recv", DOC_OPCODE, RC_BASIS_DOCUMENTED,
 	    "a SEND received: IBV_WC_RECV", RC_RETURNS(IBV_WC_RECV),
 	    read_opcode, .arg = IBV_WR_SEND),
-	ROW("wc_read_opcode/recv-rdma-with-imm", DOC_OPCODE,
+	ROW(RC_NEED_IMM, "wc_read_opcode/recv-rdma-with-imm", DOC_OPCODE,
 	    RC_BASIS_DOCUMENTED,
 	    "an RDMA Write with immediate: IBV_WC_RECV_RDMA_WITH_IMM",
 	    RC_RETURNS(IBV_WC_RECV_RDMA_WITH_IMM), read_opcode,
@@ -157,26 +156,29 @@ static const struct sp_row opcode_rows[] = {
 };
 
 static const struct sp_row byte_len_rows[] = {
-	ROW("wc_read_byte_len/exact", DOC_BYTE_LEN, RC_BASIS_DOCUMENTED,
+	ROW(0, "wc_read_byte_len/exact", DOC_BYTE_LEN, RC_BASIS_DOCUMENTED,
 	    "a SEND of 45 bytes: 45", RC_RETURNS(LEN), read_byte_len),
 };
 
 static const struct sp_row imm_rows[] = {
-	ROW("wc_read_imm_data/network-order", DOC_IMM, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_IMM, "wc_read_imm_data/network-order", DOC_IMM,
+	    RC_BASIS_DOCUMENTED,
 	    "a SEND with immediate htobe32(0x0a0b0c0d): that value, as sent "
 	    "(network order)",
 	    RC_ANY_RETURN, read_imm),
 };
 
 static const struct sp_row flags_rows[] = {
-	ROW("wc_read_wc_flags/with-imm", DOC_FLAGS, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_IMM, "wc_read_wc_flags/with-imm", DOC_FLAGS,
+	    RC_BASIS_DOCUMENTED,
 	    "a SEND with immediate: IBV_WC_WITH_IMM set, IBV_WC_WITH_INV "
 	    "not (IBV_WC_GRH is not valid on RC)",
 	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND_WITH_IMM),
-	ROW("wc_read_wc_flags/without-imm", DOC_FLAGS, RC_BASIS_DOCUMENTED,
+	ROW(0, "wc_read_wc_flags/without-imm", DOC_FLAGS, RC_BASIS_DOCUMENTED,
 	    "a SEND without: neither IBV_WC_WITH_IMM nor IBV_WC_WITH_INV",
 	    RC_ANY_RETURN, read_flags, .arg = IBV_WR_SEND),
-	ROW("wc_read_wc_flags/ud-grh", DOC_FLAGS, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_UD, "wc_read_wc_flags/ud-grh", DOC_FLAGS,
+	    RC_BASIS_DOCUMENTED,
 	    "a SEND on UD: IBV_WC_GRH set (ibv_poll_cq(3): \"GRH is present "
 	    "(valid only for UD QPs)\"), IBV_WC_WITH_IMM and IBV_WC_WITH_INV "
 	    "not",
@@ -184,13 +186,14 @@ static const struct sp_row flags_rows[] = {
 };
 
 static const struct sp_row qp_num_rows[] = {
-	ROW("wc_read_qp_num/receiver", DOC_QP_NUM, RC_BASIS_DOCUMENTED,
+	ROW(0, "wc_read_qp_num/receiver", DOC_QP_NUM, RC_BASIS_DOCUMENTED,
 	    "b's completion: b's QP number (observed: the value less it, 0)",
 	    RC_RETURNS(0), read_qp_num),
 };
 
 static const struct sp_row src_qp_rows[] = {
-	ROW("wc_read_src_qp/ud-sender", DOC_SRC_QP, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_UD, "wc_read_src_qp/ud-sender", DOC_SRC_QP,
+	    RC_BASIS_DOCUMENTED,
 	    "UD: a's QP number (observed: the value less it, 0)", RC_RETURNS(0),
 	    read_src_qp, .type = IBV_QPT_UD),
 };
@@ -198,7 +201,7 @@ static const struct sp_row src_qp_rows[] = {
 /* as_poll_cq's: which reader */
 enum { VENDOR, SLID, SL, PATH_BITS };
 #define AS_POLL(name, d, what)                                              \
-	ROW(name "/as-poll-cq", d, RC_BASIS_INTERPRETATION,                 \
+	ROW(0, name "/as-poll-cq", d, RC_BASIS_INTERPRETATION,              \
 	    "two like SENDs, the first read by ibv_poll_cq, the second by " \
 	    "the reader: the same value (the same field of a like "         \
 	    "completion)",                                                  \

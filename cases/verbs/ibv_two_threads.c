@@ -57,7 +57,7 @@ static const struct thr_row send_rows[] = {
 			 "on a at once, the immediate the WR's number, 8 "
 			 "times: 0; each of the 32 arrives at b once, and a "
 			 "completes each once",
-		 .needs = RC_NEED_DEVICE,
+		 .needs = RC_NEED_DEVICE | RC_NEED_IMM,
 		 .contract = { RC_RETURNS(0) } },
 	  .what = W_SEND },
 };

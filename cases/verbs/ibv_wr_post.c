@@ -170,13 +170,13 @@ static wr_check one_wr, empty_batch, after_failed, beyond_max_wr, in_order,
 	aborted, abort_then, abort_after_error, not_in_ops, fadd_twice,
 	cswp_mismatch;
 
-#define ROW(i, d, b, n, k, ...)                         \
+#define ROW(needs_, i, d, b, n, k, ...)                 \
 	{                                               \
 		.c = { .id = i,                         \
 		       .doc = d,                        \
 		       .basis = b,                      \
 		       .note = n,                       \
-		       .needs = NEEDS_DP,               \
+		       .needs = NEEDS_DP | needs_,      \
 		       .contract = { RC_ANY_RETURN } }, \
 		.check = k, __VA_ARGS__                 \
 	}
@@ -194,16 +194,16 @@ static wr_check one_wr, empty_batch, after_failed, beyond_max_wr, in_order,
 #define I_ RC_BASIS_INTERPRETATION
 
 static const struct wr_row start_rows[] = {
-	ROW("verbs/wr_start/empty-batch", DOC_REGION, I_,
+	ROW(0, "verbs/wr_start/empty-batch", DOC_REGION, I_,
 	    "ibv_wr_start then ibv_wr_complete with no WR between: a region "
 	    "with no work posts none, ibv_wr_complete returns 0, and nothing "
 	    "completes",
 	    empty_batch),
-	ROW("verbs/wr_start/after-failed-batch", DOC_REGION, I_,
+	ROW(0, "verbs/wr_start/after-failed-batch", DOC_REGION, I_,
 	    "a batch that failed (inline bytes beyond max_inline_data) ended "
 	    "the region: the next ibv_wr_start opens one whose SEND arrives",
 	    after_failed),
-	ROW("verbs/wr_start/beyond-max-send-wr", DOC_FAILURE, I_,
+	ROW(0, "verbs/wr_start/beyond-max-send-wr", DOC_FAILURE, I_,
 	    "max_send_wr + 1 SENDs in one region: more than the send queue "
 	    "holds, a failure ibv_wr_complete reports, and none arrives",
 	    beyond_max_wr, .op = IBV_WR_SEND),
@@ -246,15 +246,17 @@ static const struct wr_row complete_rows[] = {
 };
 
 static const struct wr_row abort_rows[] = {
-	ROW("verbs/wr_abort/discards-the-batch", DOC_ABORT, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_abort/discards-the-batch", DOC_ABORT,
+	    RC_BASIS_DOCUMENTED,
 	    "a SEND and an RDMA_WRITE built, then ibv_wr_abort: no receive "
 	    "and no send completes, and the remote memory is as it was",
 	    aborted),
-	ROW("verbs/wr_abort/next-batch-arrives", DOC_ABORT, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_abort/next-batch-arrives", DOC_ABORT,
+	    RC_BASIS_DOCUMENTED,
 	    "an aborted SEND (wr_id 1), then a region with a SEND (wr_id 2): "
 	    "only the second arrives, its bytes and wr_id",
 	    abort_then),
-	ROW("verbs/wr_abort/after-failed-setter", DOC_ABORT, I_,
+	ROW(0, "verbs/wr_abort/after-failed-setter", DOC_ABORT, I_,
 	    "SGEs beyond max_send_sge, then ibv_wr_abort instead of "
 	    "ibv_wr_complete: the failure is discarded with the work, and the "
 	    "next region's SEND arrives",
@@ -262,25 +264,25 @@ static const struct wr_row abort_rows[] = {
 };
 
 static const struct wr_row send_rows[] = {
-	ROW("verbs/wr_send/rc-send", DOC_SEND, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_send/rc-send", DOC_SEND, RC_BASIS_DOCUMENTED,
 	    "256 distinct bytes by ibv_wr_set_sge: they arrive, b's receive "
 	    "IBV_WC_RECV byte_len 256, a's IBV_WC_SEND with the QP's wr_id",
 	    one_wr, .op = IBV_WR_SEND),
-	ROW("verbs/wr_send/uc-send", DOC_SEND, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_UC, "verbs/wr_send/uc-send", DOC_SEND, RC_BASIS_DOCUMENTED,
 	    "the table gives UC SEND: the bytes and both completions", one_wr,
 	    .op = IBV_WR_SEND, .type = IBV_QPT_UC),
-	ROW("verbs/wr_send/unsignaled", DOC_SIGNALED, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_send/unsignaled", DOC_SIGNALED, RC_BASIS_DOCUMENTED,
 	    "sq_sig_all 0: a SEND with wr_flags 0, then one with "
 	    "IBV_SEND_SIGNALED: both arrive, only the second completes at a",
 	    one_wr, .op = IBV_WR_SEND, .fault = F_UNSIGNALED),
-	ROW("verbs/wr_send/rnr-retry-exceeded", DOC_STATUS, I_,
+	ROW(RC_NEED_NAK, "verbs/wr_send/rnr-retry-exceeded", DOC_STATUS, I_,
 	    "a SEND that finds no receive (rnr_retry 1): it completes with "
 	    "IBV_WC_RNR_RETRY_EXC_ERR (IBA 9.7.5.2.8, 10.8.3)",
 	    one_wr, .op = IBV_WR_SEND, .fault = F_RNR),
 };
 
 static const struct wr_row send_imm_rows[] = {
-	ROW("verbs/wr_send_imm/rc-imm", DOC_SEND, I_,
+	ROW(RC_NEED_IMM, "verbs/wr_send_imm/rc-imm", DOC_SEND, I_,
 	    "imm_data 0a 0b 0c 0d in memory: b's receive has IBV_WC_WITH_IMM "
 	    "and those bytes; its opcode is IBV_WC_RECV, as for any SEND with "
 	    "immediate (IBA 9.4.1, ibv_poll_cq(3)): the page's \"The _imm "
@@ -293,10 +295,10 @@ static const struct wr_row send_imm_rows[] = {
 	       "the bytes, IBV_WC_GRH and IBV_WC_WITH_IMM, the immediate's "
 	       "bytes as sent",
 	       one_wr, .op = IBV_WR_SEND_WITH_IMM),
-	ROW("verbs/wr_send_imm/uc-imm", DOC_SEND, I_,
+	ROW(RC_NEED_UC | RC_NEED_IMM, "verbs/wr_send_imm/uc-imm", DOC_SEND, I_,
 	    "as rc-imm on UC, which the table gives SEND_WITH_IMM", one_wr,
 	    .op = IBV_WR_SEND_WITH_IMM, .type = IBV_QPT_UC),
-	ROW("verbs/wr_send_imm/not-in-send-ops", DOC_SENDOPS, I_,
+	ROW(0, "verbs/wr_send_imm/not-in-send-ops", DOC_SENDOPS, I_,
 	    "send_ops_flags IBV_QP_EX_WITH_SEND only: SEND_WITH_IMM is not a "
 	    "type that will be posted, so it is not usable: the QP has no "
 	    "such builder (NULL), or a region with it fails and nothing "
@@ -305,103 +307,109 @@ static const struct wr_row send_imm_rows[] = {
 };
 
 static const struct wr_row write_rows[] = {
-	ROW("verbs/wr_rdma_write/rc-write", DOC_WRITE, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_rdma_write/rc-write", DOC_WRITE, RC_BASIS_DOCUMENTED,
 	    "256 bytes land at remote_addr; IBV_WC_RDMA_WRITE at a, no "
 	    "receive consumed",
 	    one_wr, .op = IBV_WR_RDMA_WRITE),
-	ROW("verbs/wr_rdma_write/uc-write", DOC_WRITE, RC_BASIS_DOCUMENTED,
-	    "as rc-write on UC", one_wr, .op = IBV_WR_RDMA_WRITE,
-	    .type = IBV_QPT_UC),
-	ROW("verbs/wr_rdma_write/inline-write", DOC_WRITE, RC_BASIS_DOCUMENTED,
-	    "the bytes by ibv_wr_set_inline_data land", one_wr,
-	    .op = IBV_WR_RDMA_WRITE, .data = D_INLINE),
-	ROW("verbs/wr_rdma_write/wrong-rkey", DOC_STATUS, I_,
+	ROW(RC_NEED_UC, "verbs/wr_rdma_write/uc-write", DOC_WRITE,
+	    RC_BASIS_DOCUMENTED, "as rc-write on UC", one_wr,
+	    .op = IBV_WR_RDMA_WRITE, .type = IBV_QPT_UC),
+	ROW(0, "verbs/wr_rdma_write/inline-write", DOC_WRITE,
+	    RC_BASIS_DOCUMENTED, "the bytes by ibv_wr_set_inline_data land",
+	    one_wr, .op = IBV_WR_RDMA_WRITE, .data = D_INLINE),
+	ROW(RC_NEED_NAK, "verbs/wr_rdma_write/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: the responder NAKs it, IBV_WC_REM_ACCESS_ERR "
 	    "(IBA 9.7.5.2.8, 10.8.3), and nothing lands",
 	    one_wr, .op = IBV_WR_RDMA_WRITE, .fault = F_RKEY),
 };
 
 static const struct wr_row write_imm_rows[] = {
-	ROW("verbs/wr_rdma_write_imm/rc-write-imm", DOC_WRITE_IMM,
+	ROW(RC_NEED_IMM, "verbs/wr_rdma_write_imm/rc-write-imm", DOC_WRITE_IMM,
 	    RC_BASIS_DOCUMENTED,
 	    "the bytes land and b's receive is IBV_WC_RECV_RDMA_WITH_IMM "
 	    "with the immediate's four bytes as sent",
 	    one_wr, .op = IBV_WR_RDMA_WRITE_WITH_IMM),
-	ROW("verbs/wr_rdma_write_imm/uc-write-imm", DOC_WRITE_IMM,
-	    RC_BASIS_DOCUMENTED, "as rc-write-imm on UC", one_wr,
+	ROW(RC_NEED_UC | RC_NEED_IMM, "verbs/wr_rdma_write_imm/uc-write-imm",
+	    DOC_WRITE_IMM, RC_BASIS_DOCUMENTED, "as rc-write-imm on UC", one_wr,
 	    .op = IBV_WR_RDMA_WRITE_WITH_IMM, .type = IBV_QPT_UC),
-	ROW("verbs/wr_rdma_write_imm/wrong-rkey", DOC_STATUS, I_,
+	ROW(RC_NEED_IMM | RC_NEED_NAK, "verbs/wr_rdma_write_imm/wrong-rkey",
+	    DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, nothing lands", one_wr,
 	    .op = IBV_WR_RDMA_WRITE_WITH_IMM, .fault = F_RKEY),
 };
 
 static const struct wr_row read_rows[] = {
-	ROW("verbs/wr_rdma_read/rc-read", DOC_READ, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_rdma_read/rc-read", DOC_READ, RC_BASIS_DOCUMENTED,
 	    "256 remote bytes into the SGE; IBV_WC_RDMA_READ byte_len 256",
 	    one_wr, .op = IBV_WR_RDMA_READ),
-	ROW("verbs/wr_rdma_read/scatter", DOC_READ " ... " DOC_SGE_LIST,
+	ROW(0, "verbs/wr_rdma_read/scatter", DOC_READ " ... " DOC_SGE_LIST,
 	    RC_BASIS_DOCUMENTED,
 	    "256 remote bytes into three SGEs of 100, 60 and 96 bytes: each "
 	    "gets its part, in order",
 	    one_wr, .op = IBV_WR_RDMA_READ, .data = D_SGE_LIST),
-	ROW("verbs/wr_rdma_read/wrong-rkey", DOC_STATUS, I_,
+	ROW(RC_NEED_NAK, "verbs/wr_rdma_read/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the local bytes as "
 	    "they were",
 	    one_wr, .op = IBV_WR_RDMA_READ, .fault = F_RKEY),
 };
 
 static const struct wr_row cswp_rows[] = {
-	ROW("verbs/wr_atomic_cmp_swp/match", DOC_CSWP, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_cmp_swp/match", DOC_CSWP,
+	    RC_BASIS_DOCUMENTED,
 	    "compare equals the remote 0x0102030405060708: the swap lands, "
 	    "the original is returned, IBV_WC_COMP_SWAP byte_len 8",
 	    one_wr, .op = IBV_WR_ATOMIC_CMP_AND_SWP),
-	ROW("verbs/wr_atomic_cmp_swp/mismatch", DOC_CSWP, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_cmp_swp/mismatch", DOC_CSWP,
+	    RC_BASIS_DOCUMENTED,
 	    "compare differs: the remote unchanged, the original returned",
 	    cswp_mismatch),
-	ROW("verbs/wr_atomic_cmp_swp/wrong-rkey", DOC_STATUS, I_,
+	ROW(RC_NEED_ATOMIC | RC_NEED_NAK, "verbs/wr_atomic_cmp_swp/wrong-rkey",
+	    DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the remote unchanged",
 	    one_wr, .op = IBV_WR_ATOMIC_CMP_AND_SWP, .fault = F_RKEY),
 };
 
 static const struct wr_row fadd_rows[] = {
-	ROW("verbs/wr_atomic_fetch_add/add", DOC_FADD, RC_BASIS_DOCUMENTED,
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_fetch_add/add", DOC_FADD,
+	    RC_BASIS_DOCUMENTED,
 	    "0x1010101010101010 added to 0x0102030405060708: remote "
 	    "0x1112131415161718, the original returned, IBV_WC_FETCH_ADD",
 	    one_wr, .op = IBV_WR_ATOMIC_FETCH_AND_ADD),
-	ROW("verbs/wr_atomic_fetch_add/twice-in-a-batch",
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_fetch_add/twice-in-a-batch",
 	    DOC_FADD " ... " DOC_MULTI, RC_BASIS_DOCUMENTED,
 	    "two FETCH_AND_ADDs in one region: the second returns what the "
 	    "first left, the remote has both added",
 	    fadd_twice),
-	ROW("verbs/wr_atomic_fetch_add/wrong-rkey", DOC_STATUS, I_,
+	ROW(RC_NEED_ATOMIC | RC_NEED_NAK,
+	    "verbs/wr_atomic_fetch_add/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the remote unchanged",
 	    one_wr, .op = IBV_WR_ATOMIC_FETCH_AND_ADD, .fault = F_RKEY),
 };
 
 static const struct wr_row sge_rows[] = {
-	ROW("verbs/wr_set_sge/send", DOC_SGE, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_set_sge/send", DOC_SGE, RC_BASIS_DOCUMENTED,
 	    "a SEND of one SGE of 256 bytes: they arrive", one_wr,
 	    .op = IBV_WR_SEND),
-	ROW("verbs/wr_set_sge/write", DOC_SGE, RC_BASIS_DOCUMENTED,
+	ROW(0, "verbs/wr_set_sge/write", DOC_SGE, RC_BASIS_DOCUMENTED,
 	    "an RDMA_WRITE of one SGE: the bytes land", one_wr,
 	    .op = IBV_WR_RDMA_WRITE),
-	ROW("verbs/wr_set_sge/wrong-lkey", DOC_STATUS, I_,
+	ROW(0, "verbs/wr_set_sge/wrong-lkey", DOC_STATUS, I_,
 	    "an lkey no MR has: the WR completes with an error status (IBA "
 	    "10.8.3: a local protection error) and nothing arrives",
 	    one_wr, .op = IBV_WR_SEND, .fault = F_LKEY),
 };
 
 static const struct wr_row sge_list_rows[] = {
-	ROW("verbs/wr_set_sge_list/send-gathers", DOC_SGE_LIST,
+	ROW(0, "verbs/wr_set_sge_list/send-gathers", DOC_SGE_LIST,
 	    RC_BASIS_DOCUMENTED,
 	    "three SGEs of 100, 60 and 96 bytes from scattered places: the "
 	    "message is them in order, byte_len 256",
 	    one_wr, .op = IBV_WR_SEND, .data = D_SGE_LIST),
-	ROW("verbs/wr_set_sge_list/write-gathers", DOC_SGE_LIST,
+	ROW(0, "verbs/wr_set_sge_list/write-gathers", DOC_SGE_LIST,
 	    RC_BASIS_DOCUMENTED,
 	    "the same three SGEs by RDMA_WRITE: 256 bytes land in order",
 	    one_wr, .op = IBV_WR_RDMA_WRITE, .data = D_SGE_LIST),
-	ROW("verbs/wr_set_sge_list/one-beyond-max", DOC_FAILURE, I_,
+	ROW(0, "verbs/wr_set_sge_list/one-beyond-max", DOC_FAILURE, I_,
 	    "max_send_sge + 1 SGEs, more than the QP was granted "
 	    "(ibv_create_qp_ex(3)): an invalid argument ibv_wr_complete "
 	    "reports, and nothing arrives",
@@ -409,15 +417,15 @@ static const struct wr_row sge_list_rows[] = {
 };
 
 static const struct wr_row inline_rows[] = {
-	ROW("verbs/wr_set_inline_data/send-reuse", DOC_INLINE_COPY,
+	ROW(0, "verbs/wr_set_inline_data/send-reuse", DOC_INLINE_COPY,
 	    RC_BASIS_DOCUMENTED,
 	    "64 bytes from unregistered memory, overwritten after the setter "
 	    "and before ibv_wr_complete: the bytes as they were arrive",
 	    one_wr, .op = IBV_WR_SEND, .data = D_INLINE),
-	ROW("verbs/wr_set_inline_data/write", DOC_INLINE, RC_BASIS_DOCUMENTED,
-	    "an inline RDMA_WRITE of 64 bytes: they land", one_wr,
-	    .op = IBV_WR_RDMA_WRITE, .data = D_INLINE),
-	ROW("verbs/wr_set_inline_data/beyond-max",
+	ROW(0, "verbs/wr_set_inline_data/write", DOC_INLINE,
+	    RC_BASIS_DOCUMENTED, "an inline RDMA_WRITE of 64 bytes: they land",
+	    one_wr, .op = IBV_WR_RDMA_WRITE, .data = D_INLINE),
+	ROW(0, "verbs/wr_set_inline_data/beyond-max",
 	    DOC_INLINE_LIMIT " ... " DOC_FAILURE, I_,
 	    "max_inline_data + 1 bytes: beyond the limit, ibv_wr_complete "
 	    "fails and nothing arrives",
@@ -425,16 +433,16 @@ static const struct wr_row inline_rows[] = {
 };
 
 static const struct wr_row inline_list_rows[] = {
-	ROW("verbs/wr_set_inline_data_list/send", DOC_INLINE_LIST,
+	ROW(0, "verbs/wr_set_inline_data_list/send", DOC_INLINE_LIST,
 	    RC_BASIS_DOCUMENTED,
 	    "two buffers of 40 and 24 bytes, overwritten after the setter: "
 	    "the 64 bytes arrive concatenated, byte_len 64",
 	    one_wr, .op = IBV_WR_SEND, .data = D_INLINE_LIST),
-	ROW("verbs/wr_set_inline_data_list/write", DOC_INLINE_LIST,
+	ROW(0, "verbs/wr_set_inline_data_list/write", DOC_INLINE_LIST,
 	    RC_BASIS_DOCUMENTED,
 	    "the same two buffers by RDMA_WRITE: 64 bytes land", one_wr,
 	    .op = IBV_WR_RDMA_WRITE, .data = D_INLINE_LIST),
-	ROW("verbs/wr_set_inline_data_list/beyond-max",
+	ROW(0, "verbs/wr_set_inline_data_list/beyond-max",
 	    DOC_INLINE_LIMIT " ... " DOC_FAILURE, I_,
 	    "two buffers of max_inline_data + 1 bytes in all: "
 	    "ibv_wr_complete fails and nothing arrives",
@@ -471,13 +479,24 @@ struct msg {
 	uint8_t gathered[VT_REGION];
 };
 
-static uint64_t ops_of(const struct wr_row *row)
+/* The send ops the row's QP asks for: those of its type, but on iWARP,
+ * which has no immediate data and no atomics (the rows of those need
+ * what iWARP has not) */
+static uint64_t ops_of(const struct wr_row *row, const struct rc_ctx *ctx)
 {
+	const uint64_t not_iwarp = IBV_QP_EX_WITH_SEND_WITH_IMM |
+				   IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+				   IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+				   IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
+	uint64_t ops;
+
 	if (row->ops)
 		return row->ops;
 	if (row->type == IBV_QPT_UD)
-		return OPS_UD;
-	return row->type == IBV_QPT_UC ? OPS_UC : OPS_RC;
+		ops = OPS_UD;
+	else
+		ops = row->type == IBV_QPT_UC ? OPS_UC : OPS_RC;
+	return ctx->target->link == RC_LINK_IWARP ? ops & ~not_iwarp : ops;
 }
 
 #define ORIG 0x0102030405060708ull
@@ -614,11 +633,15 @@ static int batch_one(struct vt *t, const struct wr_row *row, uint64_t wr_id,
 	return ibv_wr_complete(t->ax);
 }
 
-static void nothing_at(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who)
+/* Nothing arrives at @cq: no completion, or (@flush_ok) only a flushed
+ * one, which carries no message */
+static void nothing_at(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+		       bool flush_ok)
 {
 	struct ibv_wc wc;
 
-	if (!vt_quiet(ctx, cq, &wc))
+	if (!vt_quiet(ctx, cq, &wc) &&
+	    !(flush_ok && wc.status == IBV_WC_WR_FLUSH_ERR))
 		rc_obs_violation(ctx->obs,
 				 "%s: a completion arrived (wr_id %llu, "
 				 "status %s)",
@@ -712,7 +735,7 @@ static void landed(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t,
 		if (vt_lands(ctx, t, "remote", vt_region(t, 2), m->want,
 			     m->len) &&
 		    op == IBV_WR_RDMA_WRITE)
-			nothing_at(ctx, t->rcq, "recv");
+			nothing_at(ctx, t->rcq, "recv", false);
 		break;
 	case IBV_WR_RDMA_READ:
 		vt_same(ctx, "read", m->got ? m->got : vt_region(t, 3), m->want,
@@ -734,6 +757,30 @@ static void landed(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t,
 	}
 }
 
+/* An RDMA Read scatters into at most the device's max_sge_rd SGEs
+ * (ibv_query_device(3)); iWARP's into one.  false: the row is
+ * UNSUPPORTED on this device. */
+static bool read_sges(struct rc_ctx *ctx, struct vt *t, int n)
+{
+	struct ibv_device_attr da;
+
+	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_query_device,
+			  "ibv_query_device"))
+		return false;
+	if (ctx->ops->ibv_query_device(t->l.ctx, &da)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_query_device (set-up): %m");
+		return false;
+	}
+	if (da.max_sge_rd >= n)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+		     "the device's max_sge_rd is %d: an RDMA Read scatters "
+		     "into at most that many SGEs, not %d",
+		     da.max_sge_rd, n);
+	return false;
+}
+
 static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 {
 	struct msg m = { .len = 0 };
@@ -742,6 +789,9 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	bool refused = row->fault == F_SGE || row->fault == F_INLINE;
 	uint64_t orig = ORIG;
 
+	if (row->op == IBV_WR_RDMA_READ && row->data == D_SGE_LIST &&
+	    !read_sges(ctx, t, 3))
+		return;
 	vt_pattern(t, 0, VT_REGION, 1);
 	if (row->op == IBV_WR_RDMA_READ)
 		vt_pattern(t, 2, VT_REGION, 9);
@@ -766,7 +816,7 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 						.src_qp = -1,
 						.wc_flags = 0 }))
 			return;
-		nothing_at(ctx, t->scq, "send (unsignaled)");
+		nothing_at(ctx, t->scq, "send (unsignaled)", false);
 		if (!vt_recv_ready(ctx, t, 2, VT_REGION))
 			return;
 		if (batch_one(t, row, 1, IBV_SEND_SIGNALED, &m)) {
@@ -783,8 +833,8 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 			rc_obs_violation(ctx->obs,
 					 "ibv_wr_complete returned 0 for "
 					 "an invalid WR");
-		nothing_at(ctx, t->rcq, "recv");
-		nothing_at(ctx, t->scq, "send");
+		nothing_at(ctx, t->rcq, "recv", false);
+		nothing_at(ctx, t->scq, "send", false);
 		return;
 	}
 	if (ctx->obs->ret) {
@@ -821,7 +871,11 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 			rc_obs_violation(ctx->obs, "send: IBV_WC_SUCCESS with "
 						   "an lkey no MR has");
 		else
-			nothing_at(ctx, t->rcq, "recv");
+			/* on iWARP the requester's error ends the connection
+			 * (RFC 5040: a Terminate), which flushes b's receive:
+			 * nothing arrives, but b is told */
+			nothing_at(ctx, t->rcq, "recv",
+				   ctx->target->link == RC_LINK_IWARP);
 		return;
 	case F_QKEY:
 		if (vt_one_wc(ctx, t->scq, "send",
@@ -831,7 +885,7 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 					       .qp_num = t->a->qp_num,
 					       .src_qp = -1,
 					       .wc_flags = -1 }))
-			nothing_at(ctx, t->rcq, "recv");
+			nothing_at(ctx, t->rcq, "recv", false);
 		return;
 	default:
 		landed(row, ctx, t, &m);
@@ -846,7 +900,7 @@ static void empty_batch(const struct wr_row *row, struct rc_ctx *ctx,
 	if (ctx->obs->ret)
 		rc_obs_violation(ctx->obs, "ibv_wr_complete of no WR: %lld",
 				 ctx->obs->ret);
-	nothing_at(ctx, t->scq, "send");
+	nothing_at(ctx, t->scq, "send", false);
 }
 
 /* One SEND of LEN bytes from region 0, wr_id @id: it arrives */
@@ -918,7 +972,7 @@ static void beyond_max_wr(const struct wr_row *row, struct rc_ctx *ctx,
 				 "ibv_wr_complete returned 0 for %u WRs, "
 				 "max_send_wr %u",
 				 n, t->cap.max_send_wr);
-	nothing_at(ctx, t->rcq, "recv");
+	nothing_at(ctx, t->rcq, "recv", false);
 }
 
 #define NORDER 4
@@ -983,8 +1037,8 @@ static void aborted(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, 0));
 	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), LEN);
 	RC_OBSERVE(ctx, (ibv_wr_abort(t->ax), 0));
-	nothing_at(ctx, t->rcq, "recv");
-	nothing_at(ctx, t->scq, "send");
+	nothing_at(ctx, t->rcq, "recv", false);
+	nothing_at(ctx, t->scq, "send", false);
 	vt_zeroes(ctx, "remote", vt_region(t, 2), LEN);
 }
 
@@ -1044,7 +1098,7 @@ static void not_in_ops(const struct wr_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs,
 				 "a SEND_WITH_IMM not in send_ops_flags was "
 				 "posted (ibv_wr_complete 0)");
-	nothing_at(ctx, t->rcq, "recv");
+	nothing_at(ctx, t->rcq, "recv", false);
 }
 
 static void fadd_twice(const struct wr_row *row, struct rc_ctx *ctx,
@@ -1119,7 +1173,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct wr_row *row = r;
 	struct vt_opts o = { .type = row->type,
 			     .sig_some = row->fault == F_UNSIGNALED,
-			     .send_ops = ops_of(row) };
+			     .send_ops = ops_of(row, ctx) };
 	struct vt t;
 
 	if (vt_up(ctx, &t, &o))

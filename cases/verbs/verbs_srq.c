@@ -115,10 +115,24 @@ int vs_event_of(struct rc_ctx *ctx, struct ibv_context *c,
 	}
 }
 
+struct ibv_context *vs_ctx_of(struct vt *t, enum ibv_event_type type)
+{
+	switch (type) {
+	case IBV_EVENT_SRQ_LIMIT_REACHED:
+	case IBV_EVENT_SRQ_ERR:
+	case IBV_EVENT_QP_LAST_WQE_REACHED:
+	case IBV_EVENT_QP_ACCESS_ERR:
+		return vt_bctx(t);
+	default:
+		return t->l.ctx;
+	}
+}
+
 bool vs_provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,
 		 const char *name, struct ibv_async_event *ev)
 {
-	if (vs_event_of(ctx, t->l.ctx, type, VS_EVENT_MS, ev, NULL) > 0)
+	if (vs_event_of(ctx, vs_ctx_of(t, type), type, VS_EVENT_MS, ev, NULL) >
+	    0)
 		return true;
 	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no %s (set-up): %m", name);
 	return false;

@@ -63,6 +63,10 @@ bool vs_get_ready(struct rc_ctx *ctx, struct ibv_context *c,
 bool vs_take_until(struct rc_ctx *ctx, struct ibv_context *c,
 		   enum ibv_event_type want, struct ibv_async_event *ev,
 		   int *others);
+/* The context whose async_fd gets events of @type from @t: b's (the
+ * peer's, on iWARP) for its SRQ and its QP's receive side, a's for the
+ * rest (a's send queue, its CQs) */
+struct ibv_context *vs_ctx_of(struct vt *t, enum ibv_event_type type);
 /* The event of @type (@name) that set-up provoked on t's context, taken
  * within VS_EVENT_MS (set-up: BROKEN when none comes) */
 bool vs_provoked(struct rc_ctx *ctx, struct vt *t, enum ibv_event_type type,

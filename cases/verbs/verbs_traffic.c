@@ -26,6 +26,11 @@ static struct ibv_pd *b_pd(const struct vt *t)
 	return t->bpd ? t->bpd : t->l.pd;
 }
 
+struct ibv_pd *vt_pd(const struct vt *t, int r)
+{
+	return r == 1 || r == 2 ? b_pd(t) : t->l.pd;
+}
+
 static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 			      const struct vt_opts *o, bool sender,
 			      struct ibv_qp_cap *granted)
@@ -82,24 +87,33 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
  * late on a slow host is retried rather than failed (rxe retries for
  * ever at 7, rxe_comp.c).
  */
-static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
-		   uint32_t dest, const union ibv_gid *dgid, int sgid)
+static bool to_init(struct rc_ctx *ctx, struct ibv_qp *qp, int port)
 {
-	const struct rc_ops *ops = ctx->ops;
-	bool rc = qp->qp_type == IBV_QPT_RC, ud = qp->qp_type == IBV_QPT_UD;
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = port };
 	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
 
-	if (ud) {
+	if (qp->qp_type == IBV_QPT_UD) {
 		a.qkey = VT_QKEY;
 		mask |= IBV_QP_QKEY;
 	} else {
 		a.qp_access_flags = ACCESS_ALL;
 		mask |= IBV_QP_ACCESS_FLAGS;
 	}
-	if (ops->ibv_modify_qp(qp, &a, mask))
+	if (ctx->ops->ibv_modify_qp(qp, &a, mask))
 		return broken(ctx, "ibv_modify_qp RESET to INIT");
-	memset(&a, 0, sizeof(a));
+	return true;
+}
+
+static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
+		   uint32_t dest, const union ibv_gid *dgid, int sgid)
+{
+	const struct rc_ops *ops = ctx->ops;
+	bool rc = qp->qp_type == IBV_QPT_RC, ud = qp->qp_type == IBV_QPT_UD;
+	struct ibv_qp_attr a = {};
+	int mask;
+
+	if (!to_init(ctx, qp, port))
+		return false;
 	a.qp_state = IBV_QPS_RTR;
 	mask = IBV_QP_STATE;
 	if (!ud) {
@@ -134,6 +148,29 @@ static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
 	if (ops->ibv_modify_qp(qp, &a, mask))
 		return broken(ctx, "ibv_modify_qp RTR to RTS");
 	return true;
+}
+
+/*
+ * iWARP: a (on the target, the server's side) and b (on the peer, the
+ * client's), in INIT, connected by the implementation's rdma_cm, each
+ * QP named by its number; the read depths both ways are those the
+ * connection rows use (the client's 3 and 2, the server's 2 and 3).
+ */
+static bool iwarp_connect(struct rc_ctx *ctx, struct vt *t, int port, int bport)
+{
+	struct cm_pair *p = &t->cm;
+	struct rdma_conn_param c, s = { .qp_num = t->a->qp_num,
+					.responder_resources = 2,
+					.initiator_depth = 3 };
+
+	if (!to_init(ctx, t->a, port) || !to_init(ctx, t->b, bport) ||
+	    !cm_pair_open(ctx, p, AF_INET, true, ctx->ops, ctx->ops))
+		return false;
+	p->ext_qps = true;
+	cm_client_param(&c, NULL, 0);
+	c.qp_num = t->b->qp_num;
+	return cm_listen(ctx, p) && cm_resolve_route(ctx, p) &&
+	       cm_request(ctx, p, &c, NULL) && cm_accept(ctx, p, &s);
 }
 
 /* The IPv6 GID of @ca's @port: its index, or BROKEN */
@@ -193,6 +230,26 @@ static bool peer_up(struct rc_ctx *ctx, struct vt *t)
 	return true;
 }
 
+bool vt_has_mw(struct rc_ctx *ctx, struct ibv_context *c, int type)
+{
+	const uint64_t type2 = IBV_DEVICE_MEM_WINDOW_TYPE_2A |
+			       IBV_DEVICE_MEM_WINDOW_TYPE_2B;
+	struct ibv_device_attr da;
+
+	if (!NEED(ctx, ibv_query_device))
+		return false;
+	if (ctx->ops->ibv_query_device(c, &da))
+		return broken(ctx, "ibv_query_device");
+	if (!(da.device_cap_flags & IBV_DEVICE_MEM_WINDOW) ||
+	    (type == IBV_MW_TYPE_2 && !(da.device_cap_flags & type2))) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the device has no memory windows of type %d",
+			     type);
+		return false;
+	}
+	return true;
+}
+
 bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 {
 	const struct rc_ops *ops = ctx->ops;
@@ -200,14 +257,31 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		.attr = { .max_wr = 16, .max_sge = 4 },
 	};
 	int port = ctx->target->port, bport = port;
+	bool iwarp = ctx->target->link == RC_LINK_IWARP;
+	bool peer = o->peer || iwarp;
 
 	memset(t, 0, sizeof(*t));
-	if (ctx->target->link == RC_LINK_IWARP) {
-		rc_obs_state(ctx->obs, RC_STATE_SKIP,
-			     "iWARP: the reference has no data path for siw "
-			     "yet, and its QPs connect through rdma_cm");
+	/* a row of another type that does not say it needs one */
+	if (iwarp && o->type && o->type != IBV_QPT_RC) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "iWARP has RC QPs only");
 		return false;
 	}
+	if (iwarp && !ctx->target->peer) {
+		rc_obs_state(ctx->obs, RC_STATE_SKIP,
+			     "iWARP: the QPs connect through rdma_cm, from "
+			     "a second device (rdmaconf run --vm --two)");
+		return false;
+	}
+	if (iwarp &&
+	    (!NEED(ctx, rdma_create_event_channel) ||
+	     !NEED(ctx, rdma_create_id) || !NEED(ctx, rdma_bind_addr) ||
+	     !NEED(ctx, rdma_listen) || !NEED(ctx, rdma_resolve_addr) ||
+	     !NEED(ctx, rdma_resolve_route) || !NEED(ctx, rdma_connect) ||
+	     !NEED(ctx, rdma_accept) || !NEED(ctx, rdma_get_cm_event) ||
+	     !NEED(ctx, rdma_ack_cm_event) || !NEED(ctx, rdma_destroy_id) ||
+	     !NEED(ctx, rdma_destroy_event_channel)))
+		return false;
 	if (!NEED(ctx, ibv_create_cq) || !NEED(ctx, ibv_destroy_cq) ||
 	    !NEED(ctx, ibv_create_qp) || !NEED(ctx, ibv_destroy_qp) ||
 	    !NEED(ctx, ibv_modify_qp) || !NEED(ctx, ibv_reg_mr) ||
@@ -219,16 +293,20 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	     (!NEED(ctx, ibv_create_srq) || !NEED(ctx, ibv_destroy_srq) ||
 	      !NEED(ctx, ibv_post_srq_recv))))
 		return false;
-	if (!vl_up(ctx, &t->l, VL_PD))
+	if (!vl_up(ctx, &t->l, VL_PD) ||
+	    (o->mw_type && !vt_has_mw(ctx, t->l.ctx, o->mw_type)))
 		return false;
-	if (!port_gid(ctx, ctx->target->ca, port, &t->gid_a, &t->gid_index))
+	/* iWARP addresses by IP (rdma_cm), its GID is the netdev's MAC */
+	if (!iwarp &&
+	    !port_gid(ctx, ctx->target->ca, port, &t->gid_a, &t->gid_index))
 		return false;
 	t->gid_b = t->gid_a;
 	t->gid_index_b = t->gid_index;
-	if (o->peer) {
+	if (peer) {
 		bport = ctx->target->peer_port;
-		if (!peer_up(ctx, t) || !port_gid(ctx, ctx->target->peer, bport,
-						  &t->gid_b, &t->gid_index_b))
+		if (!peer_up(ctx, t) ||
+		    (!iwarp && !port_gid(ctx, ctx->target->peer, bport,
+					 &t->gid_b, &t->gid_index_b)))
 			return false;
 	}
 	t->scq = ops->ibv_create_cq(t->l.ctx, 64, NULL, NULL, 0);
@@ -289,6 +367,8 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	t->b = make_qp(ctx, t, o, false, &t->bcap);
 	if (!t->b)
 		return broken(ctx, "ibv_create_qp (b)");
+	if (iwarp)
+		return iwarp_connect(ctx, t, port, bport);
 	if (!to_rts(ctx, t->a, port, t->b->qp_num, &t->gid_b, t->gid_index) ||
 	    !to_rts(ctx, t->b, bport, t->a->qp_num, &t->gid_a, t->gid_index_b))
 		return false;
@@ -301,6 +381,7 @@ void vt_down(struct rc_ctx *ctx, struct vt *t)
 {
 	const struct rc_ops *ops = ctx->ops;
 
+	cm_pair_close(ctx, &t->cm);
 	if (t->ah)
 		ops->ibv_destroy_ah(t->ah);
 	if (t->a)
@@ -600,9 +681,11 @@ bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
 	/*
 	 * A UC requester's completion says the message left: UC has no
 	 * acknowledgement to tell when the responder wrote the bytes, so
-	 * their arrival is waited for. On RC the ACK came first: no wait.
+	 * their arrival is waited for.  Nor has iWARP's RDMA Write (RFC
+	 * 5040: it completes when its buffer may be reused, the bytes on
+	 * their way over TCP).  On IB's RC the ACK came first: no wait.
 	 */
-	if (t->a->qp_type == IBV_QPT_UC)
+	if (t->a->qp_type == IBV_QPT_UC || ctx->target->link == RC_LINK_IWARP)
 		while (memcmp(got, want, len) && rc_now_ms() < end)
 			nanosleep(&pause, NULL);
 	return vt_same(ctx, what, got, want, len);

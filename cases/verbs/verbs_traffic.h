@@ -11,6 +11,14 @@
  * the implementation under test, so each side carries traffic on its own
  * objects.
  *
+ * On iWARP a and b connect through the connection manager, which moves
+ * them to RTS in the kernel (a QP of its own never gets there): b is on
+ * the peer whatever the row asked (iWARP connects no device to itself
+ * here), both QPs are moved to INIT, and the implementation's rdma_cm
+ * connects b's id on the peer to a's on the target, naming each QP by its
+ * number.  iWARP has RC QPs only: the rows of other types, immediate data
+ * or atomics need what iWARP has not (need.h).
+ *
  * RC's timers are the smallest the IBA allows (min_rnr_timer, timeout
  * and rnr_retry 1), so an error that retries gives up at once; retry_cnt
  * is 6, so that a late ack on a slow host costs a retry, not the row.
@@ -21,6 +29,7 @@
 #define RDMACONF_CASES_VERBS_TRAFFIC_H
 
 #include "verbs_ladder.h"
+#include "../rdmacm/rdmacm_conn.h"
 
 /* the registered buffer: four regions a row may use as it likes */
 #define VT_REGION 4096
@@ -44,6 +53,10 @@ struct vt_opts {
 	/* the receive CQ made with ibv_create_cq_ex and these wc_flags, its
 	 * struct ibv_cq_ex in vt.rcqx (0: ibv_create_cq) */
 	uint64_t wc_flags;
+	/* the row binds memory windows of this type (enum ibv_mw_type): its
+	 * QPs ask for their send ops, so a device without them is found
+	 * before (UNSUPPORTED, vt_has_mw) */
+	int mw_type;
 };
 
 struct vt {
@@ -70,8 +83,13 @@ struct vt {
 	uint32_t srq_max_sge; /* the SRQ's, as granted */
 	struct ibv_comp_channel *ch; /* the receive CQ's, if asked */
 	int cq_context; /* the receive CQ's cq_context is &this */
+	struct cm_pair cm; /* iWARP: the connection of a and b */
 };
 
+/* Whether @c's device has memory windows of @type (ibv_query_device's
+ * cap flags); false: the row is UNSUPPORTED (or BROKEN), the cause
+ * recorded */
+bool vt_has_mw(struct rc_ctx *ctx, struct ibv_context *c, int type);
 /* false: the row is BROKEN (or SKIP on iWARP), its cause recorded */
 bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o);
 void vt_down(struct rc_ctx *ctx, struct vt *t);
@@ -80,6 +98,9 @@ struct ibv_context *vt_bctx(const struct vt *t);
 /* Address of region @r at @off (regions 1 and 2 are b's: its receives
  * and the target of RDMA; 0 and 3 a's), as an SGE would name it */
 uint64_t vt_addr(const struct vt *t, int r, size_t off);
+/* The PD of region @r's side: b's for 1 and 2, a's for 0 and 3 (an MR
+ * over the region, or memory reached through b, is registered there) */
+struct ibv_pd *vt_pd(const struct vt *t, int r);
 /* One SGE over region @r at @off, @len bytes */
 struct ibv_sge vt_sge(const struct vt *t, int r, size_t off, uint32_t len);
 /* Post one receive on b (or its SRQ): 0 or the call's errno value */
@@ -143,8 +164,8 @@ bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status);
 bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 	     const void *want, size_t len);
 /* vt_same for the bytes an RDMA Write put at the responder (@got): on a
- * UC QP, whose completion comes before they land, they are waited for up
- * to VT_WAIT_MS */
+ * UC QP or on iWARP, whose completion comes before they land, they are
+ * waited for up to VT_WAIT_MS */
 bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
 	      const void *got, const void *want, size_t len);
 /* vt_same for @len zero bytes at @p (at most VT_REGION): where nothing

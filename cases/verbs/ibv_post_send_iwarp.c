@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_post_send(3)'s faults on iWARP, where a responder does not answer a
+ * WR it refuses in the requester's completion (the IBA's NAK, which the
+ * rows of need nak judge) but ends the connection: RFC 5040 (RDMAP) has
+ * the Data Sink report the error in a Terminate message and the stream
+ * close after it, and RFC 5041 (DDP) makes an untagged message without a
+ * receive buffer such an error (iWARP has no RNR).  The pages name the
+ * statuses (struct ibv_wc's status, "Status of the operation") but not
+ * iWARP's: what each fault gives is RFC 5040's (our reading, each row's
+ * note).  The rows stand on the traffic rung's connection
+ * (verbs_traffic.h: a on the target, b on the peer, joined by the row's
+ * own rdma_cm), and look where the fault takes effect: what landed at b,
+ * b's receive, and the connection, whose end both rdma_cm ids see.
+ * - iwarp-write-wrong-rkey-ends-connection: an RDMA Write under an rkey
+ *   no MR of b has: nothing lands, b's posted receive completes flushed,
+ *   and both ids get RDMA_CM_EVENT_DISCONNECTED
+ * - iwarp-read-wrong-rkey-ends-connection: an RDMA Read under one: a's
+ *   buffer unchanged, the Read does not complete successfully, and both
+ *   ids get RDMA_CM_EVENT_DISCONNECTED
+ * - iwarp-send-without-receive-ends-connection: a SEND that finds no
+ *   receive (no RNR on iWARP): both ids get RDMA_CM_EVENT_DISCONNECTED,
+ *   and a receive posted at b afterwards gets nothing
+ * - iwarp-write-in-range-keeps-connection: the control of the three: an
+ *   RDMA Write within b's MR lands, and neither id sees an event
+ */
+#include <string.h>
+
+#include "verbs_traffic.h"
+
+#define DOC_STATUS                                     \
+	"enum ibv_wc_status status; /* Status of the " \
+	"operation */"
+#define DOC_POST                                                  \
+	"ibv_post_send() posts the linked list of work requests " \
+	"(WRs) starting with wr to the send queue of the queue pair qp."
+
+#define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER | RC_NEED_IWARP)
+#define LEN 256
+
+struct iw_row;
+typedef void iw_check(const struct iw_row *row, struct rc_ctx *ctx,
+		      struct vt *t);
+
+struct iw_row {
+	struct rc_case c;
+	iw_check *check;
+};
+
+static iw_check write_wrong_rkey, read_wrong_rkey, send_without_recv,
+	write_in_range;
+
+static const struct iw_row rows[] = {
+	{ .c = { .id = "verbs/post_send/iwarp-write-wrong-rkey-ends-connection",
+		 .doc = DOC_STATUS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA Write of 256 bytes under b's rkey with a bit "
+			 "flipped (no MR of b has it): 0; nothing lands in b's "
+			 "buffer, b's posted receive completes with "
+			 "IBV_WC_WR_FLUSH_ERR, and both rdma_cm ids get "
+			 "RDMA_CM_EVENT_DISCONNECTED (RFC 5040: the Data Sink "
+			 "sends a Terminate and the stream closes)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = write_wrong_rkey },
+	{ .c = { .id = "verbs/post_send/iwarp-read-wrong-rkey-ends-connection",
+		 .doc = DOC_STATUS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA Read of 256 bytes under b's rkey with a bit "
+			 "flipped: 0; a's buffer stays as it was, the Read "
+			 "does not complete successfully, and both rdma_cm "
+			 "ids get RDMA_CM_EVENT_DISCONNECTED (RFC 5040: the "
+			 "Data Source refuses the Read Request with a "
+			 "Terminate)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = read_wrong_rkey },
+	{ .c = { .id = "verbs/post_send/"
+		       "iwarp-send-without-receive-ends-connection",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a SEND of 256 bytes to b with no receive posted: 0; "
+			 "iWARP has no RNR (RFC 5041: an untagged message "
+			 "with no buffer is an error), so both rdma_cm ids get "
+			 "RDMA_CM_EVENT_DISCONNECTED, and a receive posted at "
+			 "b after it gets no message",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = send_without_recv },
+	{ .c = { .id = "verbs/post_send/iwarp-write-in-range-keeps-connection",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the control of the three: an RDMA Write of 256 bytes "
+			 "within b's MR: 0; the bytes land, and neither "
+			 "rdma_cm id gets an event within 300 ms",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = write_in_range },
+};
+
+/* Both ends of the connection see it end: the server's (a's) id and the
+ * client's (b's) each get RDMA_CM_EVENT_DISCONNECTED. */
+static void connection_ends(struct rc_ctx *ctx, struct vt *t)
+{
+	if (cm_expect(ctx, &t->cm.srv, RDMA_CM_EVENT_DISCONNECTED, NULL))
+		cm_expect(ctx, &t->cm.cli, RDMA_CM_EVENT_DISCONNECTED, NULL);
+}
+
+/* Neither end gets an event within CM_QUIET_MS (scaled) */
+static void connection_stays(struct rc_ctx *ctx, struct vt *t)
+{
+	struct cm_end *e[2] = { &t->cm.srv, &t->cm.cli };
+	struct rdma_cm_event *ev;
+	int i, got;
+
+	for (i = 0; i < 2; i++) {
+		got = cm_next(ctx, e[i], CM_QUIET_MS, &ev);
+		if (got < 0)
+			continue;
+		rc_obs_violation(ctx->obs, "%s_event: %s with no fault",
+				 e[i]->who, cm_event_name(got));
+		e[i]->ops->rdma_ack_cm_event(ev);
+	}
+}
+
+/* b's receive, posted before: flushed with its QP, never a message */
+static void recv_flushed(struct rc_ctx *ctx, struct vt *t)
+{
+	vt_one_wc(ctx, t->rcq, "recv",
+		  &(struct vt_wc){ .wr_id = 2,
+				   .status = IBV_WC_WR_FLUSH_ERR,
+				   .opcode = -1,
+				   .byte_len = -1,
+				   .qp_num = t->b->qp_num,
+				   .src_qp = -1,
+				   .wc_flags = -1 });
+}
+
+static void write_wrong_rkey(const struct iw_row *row, struct rc_ctx *ctx,
+			     struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
+
+	vt_pattern(t, 0, LEN, 3);
+	wr.wr.rdma.rkey ^= 0x00800000;
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
+		return;
+	connection_ends(ctx, t);
+	recv_flushed(ctx, t);
+	vt_zeroes(ctx, "remote", vt_region(t, 2), LEN);
+}
+
+static void read_wrong_rkey(const struct iw_row *row, struct rc_ctx *ctx,
+			    struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 3, 0, LEN);
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
+	struct ibv_wc wc;
+
+	vt_pattern(t, 2, LEN, 7);
+	wr.wr.rdma.rkey ^= 0x00800000;
+	if (!vt_post_send(ctx, t, &wr, &bad))
+		return;
+	connection_ends(ctx, t);
+	if (vt_poll(ctx, t->scq, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS)
+		rc_obs_violation(ctx->obs,
+				 "send: the Read under an rkey no MR has "
+				 "completed successfully");
+	vt_zeroes(ctx, "local", vt_region(t, 3), LEN);
+}
+
+static void send_without_recv(const struct iw_row *row, struct rc_ctx *ctx,
+			      struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
+	struct ibv_wc wc;
+
+	vt_pattern(t, 0, LEN, 11);
+	if (!vt_post_send(ctx, t, &wr, &bad))
+		return;
+	connection_ends(ctx, t);
+	/* the message was dropped, not kept for a later receive */
+	if (vt_recv(ctx, t, 2, 1, VT_REGION) == 0 &&
+	    !vt_quiet(ctx, t->rcq, &wc) && wc.status == IBV_WC_SUCCESS)
+		rc_obs_violation(ctx->obs,
+				 "recv: a receive posted after the connection "
+				 "ended got a message (byte_len %u)",
+				 wc.byte_len);
+}
+
+static void write_in_range(const struct iw_row *row, struct rc_ctx *ctx,
+			   struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, LEN);
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg), *bad;
+
+	vt_pattern(t, 0, LEN, 13);
+	if (!vt_post_send(ctx, t, &wr, &bad) ||
+	    !vt_lands(ctx, t, "remote", vt_region(t, 2), vt_region(t, 0), LEN))
+		return;
+	connection_stays(ctx, t);
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct iw_row *row = r;
+	struct vt_opts o = { 0 };
+	struct vt t;
+
+	if (vt_up(ctx, &t, &o))
+		row->check(row, ctx, &t);
+	vt_down(ctx, &t);
+}
+
+RC_TABLE_GROUP(group, "ibv_post_send", RC_CONV_ERRNO_RET, "verbs", rows, run);

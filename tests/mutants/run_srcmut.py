@@ -57,6 +57,29 @@ SAMPLE_CALLS = ("umad_set_addr", "umad_set_addr_net", "umad_set_grh",
 LANES = 2
 
 
+# The reference's driver parts (reference/verbs/prov_<driver>.c, and its
+# data path dp_<driver>.c) run only on a device of that driver: their
+# mutants are judged on one (--device), the rest of the reference on any.
+PROVIDERS = ("rxe", "siw")
+
+
+def provider_of_file(mutant_id):
+    """The driver whose part of the reference the mutant is in, or None"""
+    name = os.path.basename(mutant_id.split(":", 1)[0])
+    for p in PROVIDERS:
+        if name in ("dp_%s.c" % p, "prov_%s.c" % p):
+            return p
+    return None
+
+
+def provider_of_device(device):
+    """rxe unless the device names another driver (siw0: siw)"""
+    for p in PROVIDERS:
+        if device and device.startswith(p):
+            return p
+    return "rxe"
+
+
 class Runner:
     def __init__(self, args, build):
         self.args = args
@@ -101,6 +124,8 @@ class Runner:
         cmd = [binary, "run", "--impl", "reference", "--watchdog-ms",
                str(self.args.watchdog_ms), "--filter", ",".join(ids),
                "--json", out]
+        if self.args.device:
+            cmd[2:2] = ["--device", self.args.device]
         self.runs += 1
         p = None
         self.in_flight(out, "mutant %s: %s" % (mutant or "none",
@@ -184,6 +209,10 @@ def main():
                     help="globs of calls to judge, comma-separated")
     ap.add_argument("--sample", action="store_true",
                     help="only the calls CI samples (SAMPLE_CALLS)")
+    ap.add_argument("--device", help="the rows' device (rdmaconf run "
+                    "--device): siw0 judges siw's mutants")
+    ap.add_argument("--mutants", default="*",
+                    help="globs of mutant ids to judge, comma-separated")
     ap.add_argument("--watchdog-ms", type=int, default=5000)
     ap.add_argument("--run-timeout", type=int, default=600, metavar="S",
                     help="a run of rows that takes longer hung")
@@ -209,12 +238,20 @@ def main():
     selected = {c for c in by_call
                 if any(fnmatch.fnmatch(c, g) for g in globs) and
                 (not args.sample or c in SAMPLE_CALLS)}
-    mutants = [m for m in manifest["mutants"] if "stillborn" not in m]
+    mutant_globs = args.mutants.split(",")
+    provider = provider_of_device(args.device)
+    mutants = [m for m in manifest["mutants"] if "stillborn" not in m and
+               any(fnmatch.fnmatch(m["id"], g) for g in mutant_globs)]
     ids = {m["id"] for m in manifest["mutants"]}
     outside = collections.Counter()
+    elsewhere = collections.Counter()
     judged = []
     for m in mutants:
         own = [c for c in m["owners"] if c in by_call]
+        theirs = provider_of_file(m["id"])
+        if theirs and theirs != provider:
+            elsewhere[theirs] += 1
+            continue
         if not own:
             outside[(m["functions"] or [m["function"]])[0]] += 1
         m["judges"] = [c for c in own if c in selected]
@@ -443,6 +480,9 @@ def main():
     if outside:
         print("not judged, reached by no call that has rows: %s" % ", ".join(
             "%s %d" % kv for kv in sorted(outside.items())))
+    for theirs, n in sorted(elsewhere.items()):
+        print("not judged here: %d mutants of %s's driver part, judged on "
+              "its device (--device)" % (n, theirs))
     why = collections.Counter(u["reason"] for u in manifest["unbuilt"])
     for reason, n in sorted(why.items()):
         print("unbuilt: %d constants, %s" % (n, reason))

@@ -186,18 +186,23 @@ srcmut: $(SRCMUT_OBJ)
 		--cc '$(CC)' --cflags '$(ALL_CFLAGS)' --ldlibs '$(LDLIBS)' \
 		-j $(NPROC) $(SRCMUT_OBJ)
 
-# The suite's detection power, in one boot of the rxe VM (both devices):
-# every LD_PRELOAD mutant of rdma-core against the rows of its call, then
-# every source mutant of the reference against the rows of the calls
-# that reach it; per call (and per operator): mutants, killed, survivors.
-# $(BUILD)/mutation.json and $(BUILD)/srcmut.json.
+# The suite's detection power, in one boot of the rxe VM (both devices,
+# and siw's): every LD_PRELOAD mutant of rdma-core against the rows of
+# its call, then every source mutant of the reference against the rows of
+# the calls that reach it, on rxe, and those of siw's driver part on siw;
+# per call (and per operator): mutants, killed, survivors.
+# $(BUILD)/mutation.json, $(BUILD)/srcmut.json and $(BUILD)/srcmut-siw.json.
+SRCMUT_RXE := --device rxe0
+SRCMUT_SIW := --device siw0 --mutants "*/dp_siw.c:*,*/prov_siw.c:*"
 mutation: all $(BUILD)/mutants.so srcmut
-	ci/rxe-vm --two -- sh -c '$(PYTHON) -u tests/mutants/run_mutation.py \
+	ci/rxe-vm --two --siw -- sh -c '$(PYTHON) -u tests/mutants/run_mutation.py \
 		--rdmaconf $(BUILD)/rdmaconf --mutants $(BUILD)/mutants.so \
 		--json $(BUILD)/mutation.json; a=$$?; \
 		$(PYTHON) -u tests/mutants/run_srcmut.py --build $(BUILD)/srcmut \
-		--json $(BUILD)/srcmut.json; b=$$?; \
-		[ $$a -ge $$b ] && exit $$a; exit $$b'
+		$(SRCMUT_RXE) --json $(BUILD)/srcmut.json; b=$$?; \
+		$(PYTHON) -u tests/mutants/run_srcmut.py --build $(BUILD)/srcmut \
+		$(SRCMUT_SIW) --json $(BUILD)/srcmut-siw.json; c=$$?; \
+		[ $$b -ge $$c ] || b=$$c; [ $$a -ge $$b ] && exit $$a; exit $$b'
 
 unit: $(BUILD)/unit-tests
 	$(BUILD)/unit-tests

@@ -79,14 +79,8 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 	return qp;
 }
 
-/*
- * RESET to RTS with the attributes ibv_modify_qp(3)'s tables require,
- * on @port, connected (RC, UC) to @dest at @dgid from the port's GID
- * @sgid, with every remote access.  RC's timers are the smallest:
- * min_rnr_timer, rnr_retry and timeout 1; retry_cnt 6, so that an ack
- * late on a slow host is retried rather than failed (rxe retries for
- * ever at 7, rxe_comp.c).
- */
+/* RESET to INIT on @port, with every remote access (RC, UC) or the
+ * rung's Q_Key (UD) */
 static bool to_init(struct rc_ctx *ctx, struct ibv_qp *qp, int port)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = port };
@@ -104,6 +98,14 @@ static bool to_init(struct rc_ctx *ctx, struct ibv_qp *qp, int port)
 	return true;
 }
 
+/*
+ * RESET to RTS with the attributes ibv_modify_qp(3)'s tables require,
+ * on @port, connected (RC, UC) to @dest at @dgid from the port's GID
+ * @sgid, with every remote access.  RC's timers are the smallest:
+ * min_rnr_timer, rnr_retry and timeout 1; retry_cnt 6, so that an ack
+ * late on a slow host is retried rather than failed (rxe retries for
+ * ever at 7, rxe_comp.c).
+ */
 static bool to_rts(struct rc_ctx *ctx, struct ibv_qp *qp, int port,
 		   uint32_t dest, const union ibv_gid *dgid, int sgid)
 {

@@ -212,7 +212,8 @@ def main():
     ap.add_argument("--device", help="the rows' device (rdmaconf run "
                     "--device): siw0 judges siw's mutants")
     ap.add_argument("--mutants", default="*",
-                    help="globs of mutant ids to judge, comma-separated")
+                    help="globs of mutant ids to judge, comma-separated; "
+                    "one after '!' leaves out what it matches")
     ap.add_argument("--watchdog-ms", type=int, default=5000)
     ap.add_argument("--run-timeout", type=int, default=600, metavar="S",
                     help="a run of rows that takes longer hung")
@@ -239,9 +240,12 @@ def main():
                 if any(fnmatch.fnmatch(c, g) for g in globs) and
                 (not args.sample or c in SAMPLE_CALLS)}
     mutant_globs = args.mutants.split(",")
+    take = [g for g in mutant_globs if not g.startswith("!")] or ["*"]
+    leave = [g[1:] for g in mutant_globs if g.startswith("!")]
     provider = provider_of_device(args.device)
     mutants = [m for m in manifest["mutants"] if "stillborn" not in m and
-               any(fnmatch.fnmatch(m["id"], g) for g in mutant_globs)]
+               any(fnmatch.fnmatch(m["id"], g) for g in take) and
+               not any(fnmatch.fnmatch(m["id"], g) for g in leave)]
     ids = {m["id"] for m in manifest["mutants"]}
     outside = collections.Counter()
     elsewhere = collections.Counter()

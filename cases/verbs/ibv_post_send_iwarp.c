@@ -21,7 +21,13 @@
  * - iwarp-send-without-receive-ends-connection: a SEND that finds no
  *   receive (no RNR on iWARP): both ids get RDMA_CM_EVENT_DISCONNECTED,
  *   and a receive posted at b afterwards gets nothing
- * - iwarp-write-in-range-keeps-connection: the control of the three: an
+ * - iwarp-send-beyond-receive-ends-connection: a SEND one byte longer
+ *   than b's receive: the receive completes with IBV_WC_LOC_LEN_ERR, and
+ *   both ids get RDMA_CM_EVENT_DISCONNECTED
+ * - iwarp-read-beyond-max-sge-rd: an RDMA Read into max_sge_rd + 1 SGEs
+ *   (iWARP's Read Response lands in one buffer): refused at once, bad_wr
+ *   the WR, and the connection stays
+ * - iwarp-write-in-range-keeps-connection: the control of the others: an
  *   RDMA Write within b's MR lands, and neither id sees an event
  */
 #include <string.h>
@@ -34,7 +40,10 @@
 #define DOC_POST                                                  \
 	"ibv_post_send() posts the linked list of work requests " \
 	"(WRs) starting with wr to the send queue of the queue pair qp."
-
+#define DOC_STOP                                                              \
+	"It stops processing WRs from this list at the first "                \
+	"failure (that can be detected immediately while requests are being " \
+	"posted), and returns this failing WR through bad_wr."
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER | RC_NEED_IWARP)
 #define LEN 256
 
@@ -48,7 +57,7 @@ struct iw_row {
 };
 
 static iw_check write_wrong_rkey, read_wrong_rkey, send_without_recv,
-	write_in_range;
+	send_beyond_recv, read_beyond_sge_rd, write_in_range;
 
 static const struct iw_row rows[] = {
 	{ .c = { .id = "verbs/post_send/iwarp-write-wrong-rkey-ends-connection",
@@ -87,6 +96,29 @@ static const struct iw_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = send_without_recv },
+	{ .c = { .id = "verbs/post_send/"
+		       "iwarp-send-beyond-receive-ends-connection",
+		 .doc = DOC_STATUS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a SEND of 65 bytes into b's receive of 64: 0; b's "
+			 "receive completes with IBV_WC_LOC_LEN_ERR and both "
+			 "rdma_cm ids get RDMA_CM_EVENT_DISCONNECTED (RFC "
+			 "5041: a message longer than its buffer is an error "
+			 "of the Data Sink, which ends the stream)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = send_beyond_recv },
+	{ .c = { .id = "verbs/post_send/iwarp-read-beyond-max-sge-rd",
+		 .doc = DOC_STOP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA Read of 64 bytes into max_sge_rd + 1 SGEs "
+			 "of 32 (ibv_query_device(3)'s limit; iWARP's is 1, "
+			 "RFC 5040's Read Response naming one sink buffer): a "
+			 "failure detected at once, bad_wr that WR, nothing "
+			 "read, and the connection stays",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = read_beyond_sge_rd },
 	{ .c = { .id = "verbs/post_send/iwarp-write-in-range-keeps-connection",
 		 .doc = DOC_POST,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -189,6 +221,62 @@ static void send_without_recv(const struct iw_row *row, struct rc_ctx *ctx,
 				 "recv: a receive posted after the connection "
 				 "ended got a message (byte_len %u)",
 				 wc.byte_len);
+}
+
+static void send_beyond_recv(const struct iw_row *row, struct rc_ctx *ctx,
+			     struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 65);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
+
+	vt_pattern(t, 0, 65, 17);
+	if (!vt_recv_ready(ctx, t, 2, 64) || !vt_post_send(ctx, t, &wr, &bad))
+		return;
+	vt_one_wc(ctx, t->rcq, "recv",
+		  &(struct vt_wc){ .wr_id = 2,
+				   .status = IBV_WC_LOC_LEN_ERR,
+				   .opcode = -1,
+				   .byte_len = -1,
+				   .qp_num = t->b->qp_num,
+				   .src_qp = -1,
+				   .wc_flags = -1 });
+	connection_ends(ctx, t);
+}
+
+static void read_beyond_sge_rd(const struct iw_row *row, struct rc_ctx *ctx,
+			       struct vt *t)
+{
+	struct ibv_sge sg[8];
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, sg), *bad;
+	struct ibv_device_attr da;
+	int i, n;
+
+	if (ctx->ops->ibv_query_device(t->l.ctx, &da)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_query_device (set-up): %m");
+		return;
+	}
+	n = da.max_sge_rd + 1;
+	if (n > (int)t->cap.max_send_sge || n > 8) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "max_sge_rd + 1 (%d) SGEs is more than a WR of "
+			     "the QP may have (max_send_sge %u)",
+			     n, t->cap.max_send_sge);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sg[i] = vt_sge(t, 3, i * 32, 32);
+	wr.num_sge = n;
+	vt_pattern(t, 2, 32 * n, 19);
+	if (vt_post_send(ctx, t, &wr, &bad)) {
+		/* posted: whatever it does, it must not be what was asked */
+		return;
+	}
+	if (bad != &wr)
+		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
+				 bad ? "another WR" : "NULL");
+	vt_zeroes(ctx, "local", vt_region(t, 3), 32 * n);
+	connection_stays(ctx, t);
 }
 
 static void write_in_range(const struct iw_row *row, struct rc_ctx *ctx,

@@ -17,6 +17,8 @@
  *   receive opcode, byte_len, imm_data as sent, WITH_IMM only with one
  * - poll_cq/fields-of-error-completion: an RDMA Write's NAK: status
  *   IBV_WC_REM_ACCESS_ERR, wr_id and qp_num, the fields an error has
+ * - poll_cq/fields-of-flushed-receive: b moved to the error state with a
+ *   receive posted: status IBV_WC_WR_FLUSH_ERR, wr_id and qp_num b's
  * - poll_cq/fields-of-ud-recv: b's on UD: src_qp a, IBV_WC_GRH, byte_len
  *   with the GRH's 40
  */
@@ -48,6 +50,7 @@ struct fld_row {
 	enum ibv_qp_type type; /* 0: RC */
 	bool recv; /* b's completion (else a's) */
 	bool bad_rkey; /* the remote WR under an rkey no MR has */
+	bool flush; /* no WR: b moved to the error state */
 	struct vt_wc want; /* wr_id and qp_num filled by the row */
 };
 
@@ -142,6 +145,24 @@ static const struct fld_row rows[] = {
 		    .byte_len = -1,
 		    .src_qp = -1,
 		    .wc_flags = -1 } },
+	{ .c = { .id = "verbs/poll_cq/fields-of-flushed-receive",
+		 .doc = DOC_ERR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a receive posted on b, then b moved to IBV_QPS_ERR: "
+			 "b's completion has status IBV_WC_WR_FLUSH_ERR, wr_id "
+			 "and qp_num b's: the fields valid for an error (IBA "
+			 "10.3.1: a QP in the error state flushes its WRs; on "
+			 "any transport, where the error rows of need nak are "
+			 "InfiniBand's)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(1) } },
+	  .recv = true,
+	  .flush = true,
+	  .want = { .status = IBV_WC_WR_FLUSH_ERR,
+		    .opcode = -1,
+		    .byte_len = -1,
+		    .src_qp = -1,
+		    .wc_flags = -1 } },
 	{ .c = { .id = "verbs/poll_cq/fields-of-ud-recv",
 		 .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -190,6 +211,19 @@ static bool post_one(struct rc_ctx *ctx, struct vt *t,
 	return false;
 }
 
+static bool to_error(struct rc_ctx *ctx, struct ibv_qp *qp)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	int err = ctx->ops->ibv_modify_qp(qp, &a, IBV_QP_STATE);
+
+	if (!err)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_modify_qp to IBV_QPS_ERR failed (set-up): %s",
+		     rc_errno_name(err));
+	return false;
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct fld_row *row = r;
@@ -202,7 +236,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!vt_up(ctx, &t, &o))
 		goto out;
-	if (!vt_recv_ready(ctx, &t, 2, VT_REGION) || !post_one(ctx, &t, row))
+	if (!vt_recv_ready(ctx, &t, 2, VT_REGION) ||
+	    !(row->flush ? to_error(ctx, t.b) : post_one(ctx, &t, row)))
 		goto out;
 	cq = row->recv ? t.rcq : t.scq;
 	want.wr_id = row->recv ? 2 : 1;

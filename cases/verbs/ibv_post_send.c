@@ -34,6 +34,8 @@
  * - rc-qp-in-init: a QP not yet in RTS takes no WR
  * - rc-sq-sig-all: with sq_sig_all 1 a WR without the flag completes
  * - rc-queues-wrap: queues and CQs used round several times
+ * - rc-send-queue-full: a list of max_send_wr + 1 RDMA Writes: the last
+ *   fails, bad_wr it; the others complete, each once
  * - rc-unsignaled: with sq_sig_all 0 only the signaled WR completes
  * - rc-completions-in-order: four SENDs complete in posting order on both
  *   sides
@@ -103,8 +105,8 @@ static send_check send_arrives, send_imm, rdma_write, rdma_write_imm, rdma_read,
 	fetch_add, cmp_swap, cmp_swap_mismatch, zero_length, sge_max,
 	sge_one_beyond, inline_max, inline_one_beyond, inline_read, wrong_rkey,
 	unsignaled, in_order, flush_after_error, ud_send, opcode_refused,
-	read_only_mr, rnr_retry_exceeded, remote_qp_gone, init_refused, sig_all,
-	queues_wrap;
+	send_queue_full, read_only_mr, rnr_retry_exceeded, remote_qp_gone,
+	init_refused, sig_all, queues_wrap;
 
 static const struct send_row rows[] = {
 	{ .c = { .id = "verbs/post_send/rc-send-arrives",
@@ -284,6 +286,17 @@ static const struct send_row rows[] = {
 		 .needs = NEEDS_DP,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = sig_all },
+	{ .c = { .id = "verbs/post_send/rc-send-queue-full",
+		 .doc = DOC_STOP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a list of max_send_wr + 1 RDMA Writes of 8 bytes, "
+			 "nothing polled: an errno value, bad_wr the last (the "
+			 "send queue holds the max_send_wr outstanding WRs "
+			 "the QP was granted, ibv_create_qp(3)); the others "
+			 "complete in order, each once, and their bytes land",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_FAILS() } },
+	  .check = send_queue_full },
 	{ .c = { .id = "verbs/post_send/rc-queues-wrap",
 		 .doc = DOC_POST,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -724,6 +737,64 @@ static void sge_one_beyond(const struct send_row *row, struct rc_ctx *ctx,
 		return;
 	vt_post_send(ctx, t, wr, &bad);
 	rejected_second(ctx, t, bad, &wr[1]);
+}
+
+static void send_queue_full(const struct send_row *row, struct rc_ctx *ctx,
+			    struct vt *t)
+{
+	uint32_t i, n = t->cap.max_send_wr + 1;
+	struct ibv_send_wr *wr = calloc(n, sizeof(*wr)), *bad;
+	struct ibv_sge *sg = calloc(n, sizeof(*sg));
+	struct ibv_wc *wc = calloc(n, sizeof(*wc));
+
+	if (!wr || !sg || !wc || n * 8 > VT_REGION) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "max_send_wr %u: more than the row has room "
+			     "for, or no memory",
+			     n - 1);
+		goto out;
+	}
+	vt_pattern(t, 0, n * 8, 23);
+	for (i = 0; i < n; i++) {
+		sg[i] = vt_sge(t, 0, i * 8, 8);
+		wr[i] = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg[i]);
+		wr[i].wr_id = 100 + i;
+		wr[i].wr.rdma.remote_addr = vt_addr(t, 2, i * 8);
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+	}
+	if (vt_post_send(ctx, t, wr, &bad))
+		goto out;
+	if (bad != &wr[n - 1]) {
+		rc_obs_violation(ctx->obs, "bad_wr %s, not the last WR",
+				 !bad ? "NULL" :
+				 bad >= wr && bad < wr + n ?
+					"an earlier WR" :
+					"no WR of the list");
+		goto out;
+	}
+	if (!vt_expect_run(ctx, "send", t->scq, wc, n - 1,
+			   &(struct vt_wc){ .wr_id = 100,
+					    .opcode = IBV_WC_RDMA_WRITE,
+					    .byte_len = -1,
+					    .qp_num = t->a->qp_num,
+					    .src_qp = -1,
+					    .wc_flags = -1 },
+			   0))
+		goto out;
+	if (!vt_quiet(ctx, t->scq, wc))
+		rc_obs_violation(ctx->obs,
+				 "send: a completion beyond the %u posted "
+				 "(wr_id %llu)",
+				 n - 1, (unsigned long long)wc->wr_id);
+	vt_lands(ctx, t, "remote", vt_region(t, 2), vt_region(t, 0),
+		 (n - 1) * 8);
+	if (vt_region(t, 2)[(n - 1) * 8] != 0)
+		rc_obs_violation(ctx->obs, "remote: the refused WR's bytes "
+					   "landed");
+out:
+	free(wr);
+	free(sg);
+	free(wc);
 }
 
 static void inline_max(const struct send_row *row, struct rc_ctx *ctx,

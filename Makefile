@@ -192,8 +192,11 @@ srcmut: $(SRCMUT_OBJ)
 # the calls that reach it, on rxe, and those of siw's driver part on siw;
 # per call (and per operator): mutants, killed, survivors.
 # $(BUILD)/mutation.json, $(BUILD)/srcmut.json and $(BUILD)/srcmut-siw.json.
+# (put_sges's mutants leave a WQE's first SGE empty, which wedges siw on
+# Linux 6.1 until a reboot: the siw pass leaves them out, README)
 SRCMUT_RXE := --device rxe0
-SRCMUT_SIW := --device siw0 --mutants "*/dp_siw.c:*,*/prov_siw.c:*"
+SRCMUT_SIW := --device siw0 \
+	--mutants "*/dp_siw.c:*,*/prov_siw.c:*,!*/dp_siw.c:put_sges:*"
 mutation: all $(BUILD)/mutants.so srcmut
 	ci/rxe-vm --two --siw -- sh -c '$(PYTHON) -u tests/mutants/run_mutation.py \
 		--rdmaconf $(BUILD)/rdmaconf --mutants $(BUILD)/mutants.so \

@@ -31,9 +31,9 @@
  * - "If the QP qp is associated with a shared receive queue, you must use
  *   the function ibv_post_srq_recv()": ibv_post_recv on it is refused;
  * - a queue with no room for the WR: ENOMEM.
- * Every other refusal but the last is EINVAL.  One doorbell follows the WRs
- * queued; if the kernel refuses it, none of them is taken to be posted
- * and bad_wr is the first.
+ * Every other refusal but the last is EINVAL.  One doorbell follows the
+ * WRs queued; if the kernel refuses it, none of them is taken to be
+ * posted and bad_wr is the first.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -112,10 +112,10 @@ int ref_sq_takes(struct ref_qp *qp)
 
 	if (prov->sq_takes)
 		return prov->sq_takes(qp);
-	return s == IBV_QPS_RTS || s == IBV_QPS_SQD || s == IBV_QPS_SQE ||
-			       s == IBV_QPS_ERR ?
-		       0 :
-		       EINVAL;
+	if (s == IBV_QPS_RTS || s == IBV_QPS_SQD || s == IBV_QPS_SQE ||
+	    s == IBV_QPS_ERR)
+		return 0;
+	return EINVAL;
 }
 
 /* ibv_alloc_mw(3): the MW's rkey "will be changed during bind

@@ -644,6 +644,15 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
     assert "| died (results incomplete) | 1 | [node2]" in md, md
 
 
+def running(pid):
+    """Is @pid a process that has not ended (a zombie has)?"""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def processes_of(run):
     """The processes that carry this fleet run's mark."""
     mark = b"RDMACONF_FLEET_RUN=" + run.encode()
@@ -677,7 +686,11 @@ def test_stopping_the_fleet_leaves_no_process(cluster, tmp_path):
         fleet_pid = int(run.split(".")[1])
         os.kill(fleet_pid, sig)
         t = time.monotonic()
-        while processes_of(run) and time.monotonic() - t < 2:
+        # the fleet's own last steps (fleet.json: mktemp, cat, mv) carry
+        # the run's mark too: what must be gone is every process of the
+        # run once the fleet itself has ended
+        while (running(fleet_pid) or processes_of(run)) and \
+                time.monotonic() - t < 2:
             time.sleep(0.05)
         left = processes_of(run)
         print("%s: no process of the run after %.2f s" % (
@@ -685,6 +698,7 @@ def test_stopping_the_fleet_leaves_no_process(cluster, tmp_path):
         assert not left, (sig, [open("/proc/%d/cmdline" % q, "rb").read()
                                 for q in left if os.path.exists(
                                     "/proc/%d" % q)])
+        assert not running(fleet_pid), (sig, "the fleet itself goes on")
         p.communicate(timeout=60)
         if sig != signal.SIGKILL:
             fl = json.loads((tmp_path / "fleet.json").read_text())

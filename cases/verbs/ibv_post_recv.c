@@ -256,14 +256,7 @@ static void too_short(const struct recv_row *row, struct rc_ctx *ctx,
 
 	if (!post(ctx, t->b, &wr, &bad) || !send_from_a(ctx, t, 64))
 		return;
-	vt_one_wc(ctx, t->rcq, "recv",
-		  &(struct vt_wc){ .wr_id = 1,
-				   .status = IBV_WC_LOC_LEN_ERR,
-				   .opcode = -1,
-				   .byte_len = -1,
-				   .qp_num = t->b->qp_num,
-				   .src_qp = -1,
-				   .wc_flags = -1 });
+	vt_b_failed(ctx, t, 1, IBV_WC_LOC_LEN_ERR);
 }
 
 #define FLUSHED 3

@@ -155,19 +155,6 @@ static void connection_stays(struct rc_ctx *ctx, struct vt *t)
 	}
 }
 
-/* b's receive, posted before: flushed with its QP, never a message */
-static void recv_flushed(struct rc_ctx *ctx, struct vt *t)
-{
-	vt_one_wc(ctx, t->rcq, "recv",
-		  &(struct vt_wc){ .wr_id = 2,
-				   .status = IBV_WC_WR_FLUSH_ERR,
-				   .opcode = -1,
-				   .byte_len = -1,
-				   .qp_num = t->b->qp_num,
-				   .src_qp = -1,
-				   .wc_flags = -1 });
-}
-
 static void write_wrong_rkey(const struct iw_row *row, struct rc_ctx *ctx,
 			     struct vt *t)
 {
@@ -180,7 +167,8 @@ static void write_wrong_rkey(const struct iw_row *row, struct rc_ctx *ctx,
 	    !vt_post_send(ctx, t, &wr, &bad))
 		return;
 	connection_ends(ctx, t);
-	recv_flushed(ctx, t);
+	/* b's receive, posted before: flushed with its QP, never a message */
+	vt_b_failed(ctx, t, 2, IBV_WC_WR_FLUSH_ERR);
 	vt_zeroes(ctx, "remote", vt_region(t, 2), LEN);
 }
 
@@ -232,14 +220,7 @@ static void send_beyond_recv(const struct iw_row *row, struct rc_ctx *ctx,
 	vt_pattern(t, 0, 65, 17);
 	if (!vt_recv_ready(ctx, t, 2, 64) || !vt_post_send(ctx, t, &wr, &bad))
 		return;
-	vt_one_wc(ctx, t->rcq, "recv",
-		  &(struct vt_wc){ .wr_id = 2,
-				   .status = IBV_WC_LOC_LEN_ERR,
-				   .opcode = -1,
-				   .byte_len = -1,
-				   .qp_num = t->b->qp_num,
-				   .src_qp = -1,
-				   .wc_flags = -1 });
+	vt_b_failed(ctx, t, 2, IBV_WC_LOC_LEN_ERR);
 	connection_ends(ctx, t);
 }
 

@@ -633,6 +633,19 @@ bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status)
 					  .wc_flags = -1 });
 }
 
+bool vt_b_failed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
+		 enum ibv_wc_status status)
+{
+	return vt_one_wc(ctx, t->rcq, "recv",
+			 &(struct vt_wc){ .wr_id = wr_id,
+					  .status = status,
+					  .opcode = -1,
+					  .byte_len = -1,
+					  .qp_num = t->b->qp_num,
+					  .src_qp = -1,
+					  .wc_flags = -1 });
+}
+
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)
 {
 	if (vt_recv(ctx, t, id, 1, len) == 0)

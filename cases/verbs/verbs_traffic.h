@@ -159,6 +159,10 @@ bool vt_one_wc(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
 /* a's one completion, of wr_id 1, an error of @status: only qp_num is
  * checked besides, the error completion's other fields being invalid */
 bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status);
+/* b's one receive completion, of @wr_id, an error of @status: qp_num is
+ * checked besides, as for a */
+bool vt_b_failed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
+		 enum ibv_wc_status status);
 /* @len bytes at @got as at @want, else a violation naming @what and the
  * first byte that differs, and @got as the output */
 bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,

@@ -18,6 +18,13 @@
  * - max-sge-exact: max_srq_sge: made, max_sge >= it
  * - max-sge-one-beyond: max_srq_sge + 1: NULL (interpretation)
  * - srq-limit-irrelevant: a srq_limit of 5 asked of an SRQ of 8: made
+ * - attr-is-the-srqs: 37 WRs of 3 SGEs: srq_init_attr's max_wr and
+ *   max_sge after are the SRQ's, those ibv_query_srq reads ("the original
+ *   values of the SRQ that was created"), not merely at least those asked
+ * - holds-its-pd: an SRQ on a second PD: ibv_dealloc_pd of that PD fails
+ *   while the SRQ is there (interpretation of ibv_alloc_pd(3)'s "may
+ *   fail"), and succeeds once it is destroyed; the effect where it lands:
+ *   the kernel's SRQ is on the PD given
  */
 #include <errno.h>
 
@@ -35,8 +42,17 @@
 #define DOC_CREATES                                                         \
 	"ibv_create_srq() creates a shared receive queue (SRQ) associated " \
 	"with the protection domain pd."
+#define DOC_PD_BUSY                                                 \
+	"ibv_dealloc_pd() may fail if any other resource is still " \
+	"associated with the PD being freed."
 
-static vc_check grants, wr_at_max, sge_at_max, limit_irrelevant;
+/* what create() checks of an SRQ made: at least what was asked, or
+ * (EXACT) exactly what ibv_query_srq reads of it */
+#define AT_LEAST 0
+#define EXACT 1
+
+static vc_check grants, wr_at_max, sge_at_max, limit_irrelevant, exact,
+	holds_pd;
 
 static const struct vc_row rows[] = {
 	{ .c = { .id = "verbs/create_srq/grants-at-least",
@@ -97,12 +113,32 @@ static const struct vc_row rows[] = {
 		 .contract = { RC_SUCCEEDS } },
 	  .check = limit_irrelevant,
 	  .rung = VL_PD },
+	{ .c = { .id = "verbs/create_srq/attr-is-the-srqs",
+		 .doc = DOC_UPDATE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "37 WRs of 3 SGEs: srq_init_attr's max_wr and max_sge "
+			 "after are what ibv_query_srq reads of the SRQ made",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = exact,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/create_srq/holds-its-pd",
+		 .doc = DOC_PD_BUSY,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an SRQ on a second PD of the context: ibv_dealloc_pd "
+			 "of that PD fails while the SRQ is there, and takes it "
+			 "once the SRQ is destroyed",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = holds_pd,
+	  .rung = VL_PD },
 };
 
 /* The call under test with @wr, @sge, @limit; on success what the page
- * promises of the SRQ is checked and the SRQ destroyed. */
+ * promises of the SRQ (@exact: AT_LEAST or EXACT) is checked and the SRQ
+ * destroyed. */
 static void create(struct rc_ctx *ctx, struct vl *l, uint32_t wr, uint32_t sge,
-		   uint32_t limit)
+		   uint32_t limit, int exact)
 {
 	int cookie;
 	struct ibv_srq_init_attr ia = {
@@ -132,12 +168,19 @@ static void create(struct rc_ctx *ctx, struct vl *l, uint32_t wr, uint32_t sge,
 				 "query_srq: max_wr %u, max_sge %u; asked %u, "
 				 "%u",
 				 q.max_wr, q.max_sge, wr, sge);
+	else if (exact &&
+		 (q.max_wr != ia.attr.max_wr || q.max_sge != ia.attr.max_sge))
+		rc_obs_violation(ctx->obs,
+				 "srq_init_attr: max_wr %u, max_sge %u after; "
+				 "the SRQ made has %u, %u (ibv_query_srq)",
+				 ia.attr.max_wr, ia.attr.max_sge, q.max_wr,
+				 q.max_sge);
 	ctx->ops->ibv_destroy_srq(srq);
 }
 
 static void grants(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
-	create(ctx, l, 37, 3, 0);
+	create(ctx, l, 37, 3, 0, AT_LEAST);
 }
 
 static void wr_at_max(const struct vc_row *row, struct rc_ctx *ctx,
@@ -150,7 +193,7 @@ static void wr_at_max(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	if (!row->arg && !vs_fits(ctx, a.max_srq_wr, 1))
 		return;
-	create(ctx, l, a.max_srq_wr + row->arg, 1, 0);
+	create(ctx, l, a.max_srq_wr + row->arg, 1, 0, AT_LEAST);
 }
 
 static void sge_at_max(const struct vc_row *row, struct rc_ctx *ctx,
@@ -160,13 +203,47 @@ static void sge_at_max(const struct vc_row *row, struct rc_ctx *ctx,
 
 	if (vc_attr(ctx, l, &a) &&
 	    vc_device_can(ctx, l, a.max_srq > 0, "the device has no SRQs"))
-		create(ctx, l, 8, a.max_srq_sge + row->arg, 0);
+		create(ctx, l, 8, a.max_srq_sge + row->arg, 0, AT_LEAST);
 }
 
 static void limit_irrelevant(const struct vc_row *row, struct rc_ctx *ctx,
 			     struct vl *l)
 {
-	create(ctx, l, 8, 1, 5);
+	create(ctx, l, 8, 1, 5, AT_LEAST);
+}
+
+static void exact(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
+{
+	create(ctx, l, 37, 3, 0, EXACT);
+}
+
+static void holds_pd(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_srq_init_attr ia = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct ibv_pd *pd = ctx->ops->ibv_alloc_pd(l->ctx);
+	struct ibv_srq *srq;
+	int ret;
+
+	if (!pd) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_alloc_pd failed (set-up): %m");
+		return;
+	}
+	RC_OBSERVE(ctx, srq = ctx->ops->ibv_create_srq(pd, &ia));
+	if (srq) {
+		ret = ctx->ops->ibv_dealloc_pd(pd);
+		if (!ret) {
+			rc_obs_violation(ctx->obs,
+					 "ibv_dealloc_pd: 0 for the PD the SRQ "
+					 "was made on");
+			pd = NULL;
+		}
+		ctx->ops->ibv_destroy_srq(srq);
+	}
+	if (pd && (ret = ctx->ops->ibv_dealloc_pd(pd)) && srq)
+		rc_obs_violation(ctx->obs,
+				 "ibv_dealloc_pd: %s once the SRQ is destroyed",
+				 rc_errno_name(ret));
 }
 
 VC_GROUP(create, ibv_create_srq, RC_CONV_NULL_ERRNO, rows);

@@ -28,6 +28,10 @@
  * - limit-event-below-not-at: on the traffic rung, 4 receives and the
  *   limit 3: the SEND that leaves 3 gives no event, the next one
  *   IBV_EVENT_SRQ_LIMIT_REACHED for this SRQ
+ * - resize-then-message-lands: on the traffic rung, IBV_SRQ_MAX_WR 300
+ *   where IBV_DEVICE_SRQ_RESIZE: 0, and a receive posted after it takes
+ *   a SEND (the effect where it lands: the resized queue is the one the
+ *   device reads; UNSUPPORTED elsewhere)
  */
 #include <errno.h>
 
@@ -67,7 +71,8 @@ struct ms_row {
 };
 
 static ms_check limit_read_back, limit_at_max_wr, mask_zero, resize_grows,
-	resize_unsupported, none_bad_limit, none_bad_wr, limit_event;
+	resize_unsupported, none_bad_limit, none_bad_wr, limit_event,
+	resize_lands;
 
 static const struct ms_row rows[] = {
 	{ .c = { .id = "verbs/modify_srq/limit-read-back",
@@ -150,6 +155,16 @@ static const struct ms_row rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = limit_event,
+	  .traffic = true },
+	{ .c = { .id = "verbs/modify_srq/resize-then-message-lands",
+		 .doc = DOC_RESIZE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "where IBV_DEVICE_SRQ_RESIZE is set, IBV_SRQ_MAX_WR "
+			 "300 of the traffic rung's SRQ: 0, then a receive "
+			 "posted to it takes a SEND from a",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = resize_lands,
 	  .traffic = true },
 };
 
@@ -321,6 +336,46 @@ static void limit_event(const struct ms_row *row, struct rc_ctx *ctx,
 	if (ev.element.srq != t->srq)
 		rc_obs_violation(ctx->obs, "element.srq: not the SRQ armed");
 	ctx->ops->ibv_ack_async_event(&ev);
+}
+
+static void resize_lands(const struct ms_row *row, struct rc_ctx *ctx,
+			 struct vl *l, struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 32);
+	struct ibv_send_wr wr, *bad;
+	struct ibv_wc wc;
+	bool can;
+	int err;
+
+	if (!can_resize(ctx, l, &can) ||
+	    !vc_device_can(ctx, l, can,
+			   "the device cannot resize an SRQ (no "
+			   "IBV_DEVICE_SRQ_RESIZE)") ||
+	    modify(ctx, t->srq, 300, 0, IBV_SRQ_MAX_WR))
+		return;
+	err = vt_recv(ctx, t, 100, 1, 64);
+	if (err) {
+		rc_obs_violation(ctx->obs,
+				 "ibv_post_srq_recv after the resize: %s",
+				 rc_errno_name(err));
+		return;
+	}
+	wr = vt_wr(t, IBV_WR_SEND, 200, &sg, 1);
+	if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_post_send failed (set-up): %m");
+		return;
+	}
+	if (vt_poll(ctx, t->rcq, &wc, 1) != 1)
+		rc_obs_violation(ctx->obs,
+				 "the SEND after the resize: no receive of the "
+				 "SRQ completed");
+	else if (wc.status != IBV_WC_SUCCESS || wc.wr_id != 100)
+		rc_obs_violation(ctx->obs,
+				 "the SEND after the resize: status %s, wr_id "
+				 "%llu (the receive posted was 100)",
+				 ctx->ops->ibv_wc_status_str(wc.status),
+				 (unsigned long long)wc.wr_id);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

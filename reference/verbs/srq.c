@@ -162,8 +162,10 @@ struct ibv_srq *ref_ibv_create_srq(struct ibv_pd *pd,
 
 /* Our reading where the page is silent: a comp_mask bit it does not
  * define asks for what the library cannot do (EOPNOTSUPP); a missing PD,
- * and a tag-matching SRQ without its tag-matching attributes or CQ, are
- * EINVAL; without IBV_SRQ_INIT_ATTR_TYPE the type is basic. */
+ * or one of another context, a type the page does not have, an XRC SRQ
+ * without its XRC domain or CQ, and a tag-matching SRQ without its
+ * tag-matching attributes or CQ, are EINVAL; without
+ * IBV_SRQ_INIT_ATTR_TYPE the type is basic. */
 struct ibv_srq *ref_ibv_create_srq_ex(struct ibv_context *context,
 				      struct ibv_srq_init_attr_ex *a)
 {
@@ -183,8 +185,16 @@ struct ibv_srq *ref_ibv_create_srq_ex(struct ibv_context *context,
 	copy = *a;
 	if (!(a->comp_mask & IBV_SRQ_INIT_ATTR_TYPE))
 		copy.srq_type = IBV_SRQT_BASIC;
-	if (copy.srq_type == IBV_SRQT_XRC)
-		return ref_fail_null(EOPNOTSUPP);
+	/* an XRC SRQ without its domain or CQ is incomplete as a tag-matching
+	 * one without its attributes is (EINVAL); a whole one asks for XRC,
+	 * which the reference does not do */
+	if (copy.srq_type == IBV_SRQT_XRC) {
+		bool whole = (a->comp_mask & IBV_SRQ_INIT_ATTR_XRCD) &&
+			     a->xrcd && (a->comp_mask & IBV_SRQ_INIT_ATTR_CQ) &&
+			     a->cq;
+
+		return ref_fail_null(whole ? EOPNOTSUPP : EINVAL);
+	}
 	if (copy.srq_type != IBV_SRQT_BASIC && copy.srq_type != IBV_SRQT_TM)
 		return ref_fail_null(EINVAL);
 	/* a tag-matching SRQ completes on a CQ of its own (the kernel's

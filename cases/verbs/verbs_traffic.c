@@ -621,29 +621,31 @@ struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
 	return wr;
 }
 
-bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status)
+/* One error completion of @wr_id with @status on @cq, for @qp_num: the
+ * rest of its fields are not defined for an error (ibv_poll_cq(3)) */
+static bool one_failed(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+		       uint64_t wr_id, uint32_t qp_num,
+		       enum ibv_wc_status status)
 {
-	return vt_one_wc(ctx, t->scq, "send",
-			 &(struct vt_wc){ .wr_id = 1,
+	return vt_one_wc(ctx, cq, who,
+			 &(struct vt_wc){ .wr_id = wr_id,
 					  .status = status,
 					  .opcode = -1,
 					  .byte_len = -1,
-					  .qp_num = t->a->qp_num,
+					  .qp_num = qp_num,
 					  .src_qp = -1,
 					  .wc_flags = -1 });
+}
+
+bool vt_a_failed(struct rc_ctx *ctx, struct vt *t, enum ibv_wc_status status)
+{
+	return one_failed(ctx, t->scq, "send", 1, t->a->qp_num, status);
 }
 
 bool vt_b_failed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 		 enum ibv_wc_status status)
 {
-	return vt_one_wc(ctx, t->rcq, "recv",
-			 &(struct vt_wc){ .wr_id = wr_id,
-					  .status = status,
-					  .opcode = -1,
-					  .byte_len = -1,
-					  .qp_num = t->b->qp_num,
-					  .src_qp = -1,
-					  .wc_flags = -1 });
+	return one_failed(ctx, t->rcq, "recv", wr_id, t->b->qp_num, status);
 }
 
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)

@@ -13,6 +13,8 @@
  *   server's next event is ESTABLISHED
  * - before it, the server has no ESTABLISHED (what must not happen)
  * - on an id with a QP: -1 ("should not be used", read as refused)
+ * - no-response: on a client whose route is resolved and which never
+ *   connected: -1 (interpretation: there is no response to acknowledge)
  */
 #include <string.h>
 
@@ -35,7 +37,7 @@ struct est_row {
 	int family;
 };
 
-static est_check passive_established, refused_with_qp;
+static est_check passive_established, refused_with_qp, no_response;
 
 #define DOC_QP                                                  \
 	"This function should not be used on an rdma_cm_id on " \
@@ -69,6 +71,15 @@ static const struct est_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .check = refused_with_qp,
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/establish/no-response",
+		 .doc = DOC_ACTIVE,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a client without a QP, its route resolved, that never "
+			 "called rdma_connect: no connect response to follow, -1",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = no_response,
+	  .family = AF_INET },
 };
 
 static void refused_with_qp(const struct est_row *row, struct rc_ctx *ctx)
@@ -77,6 +88,16 @@ static void refused_with_qp(const struct est_row *row, struct rc_ctx *ctx)
 
 	if (cm_pair_open(ctx, &p, row->family, true, ctx->ops, ctx->ops) &&
 	    cm_listen(ctx, &p) && cm_resolve(ctx, &p))
+		RC_OBSERVE(ctx, ctx->ops->rdma_establish(p.cli.id));
+	cm_pair_close(ctx, &p);
+}
+
+static void no_response(const struct est_row *row, struct rc_ctx *ctx)
+{
+	struct cm_pair p;
+
+	if (cm_pair_open(ctx, &p, row->family, false, ctx->ops, ctx->ops) &&
+	    cm_listen(ctx, &p) && cm_resolve_route(ctx, &p))
 		RC_OBSERVE(ctx, ctx->ops->rdma_establish(p.cli.id));
 	cm_pair_close(ctx, &p);
 }

@@ -12,6 +12,19 @@
  * - RTR (RoCE, no QPs): the destination QP is the client's qp_num,
  *   IBV_QP_DEST_QPN in the mask
  * - a new id, bound to no device: -1 (Linux: no device, no attributes)
+ * On the server's id of a connection made with QPs, the client the other
+ * implementation's (so that what the row compares with is not the code
+ * under test), the attributes of the client's QP read with its own
+ * ibv_query_qp (Linux's CM, and the IBA's: the passive side's QP takes
+ * the REQ's PSN, retry counts and depths):
+ * - rtr-is-the-peers: RTR: dest_qp_num the client's QP, rq_psn the
+ *   client's sq_psn, path_mtu the client's, max_dest_rd_atomic the
+ *   responder_resources accepted (2), the AV's destination GID the
+ *   client's and its source GID (by index) the one the client sends to,
+ *   its hop limit the client's (one link), its port the id's
+ * - rts-is-the-peers: RTS: sq_psn the client's rq_psn, retry_cnt and
+ *   rnr_retry the REQ's (6 and 5), max_rd_atomic the initiator_depth
+ *   accepted (3)
  */
 #include <string.h>
 
@@ -27,17 +40,22 @@
 
 struct ia_row;
 typedef void ia_check(const struct ia_row *row, struct rc_ctx *ctx,
-		      struct rdma_cm_id *id, const struct ibv_qp_attr *a,
-		      int mask);
+		      struct cm_pair *p, struct rdma_cm_id *id,
+		      const struct ibv_qp_attr *a, int mask);
 
 struct ia_row {
 	struct rc_case c;
 	ia_check *check;
 	int state;
 	bool no_device;
+	bool connected; /* with QPs, the client the other implementation */
 };
 
-static ia_check init_attrs, rtr_dest_qpn, no_attrs;
+static ia_check init_attrs, rtr_dest_qpn, no_attrs, rtr_peers, rts_peers;
+
+/* what cm_accept accepts with (its default parameters) */
+#define ACCEPTED_RESOURCES 2
+#define ACCEPTED_DEPTH 3
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -71,11 +89,34 @@ static const struct ia_row rows[] = {
 	  .check = no_attrs,
 	  .state = IBV_QPS_INIT,
 	  .no_device = true },
+	{ .c = { .id = "rdmacm/init_qp_attr/rtr-is-the-peers",
+		 .doc = DOC_ATTR,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "RTR on the server's connected id: dest_qp_num, rq_psn "
+			 "(the client's sq_psn), path_mtu and the AV's GID the "
+			 "client QP's, max_dest_rd_atomic the 2 accepted, the "
+			 "AV's port the id's, each in the mask",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rtr_peers,
+	  .state = IBV_QPS_RTR,
+	  .connected = true },
+	{ .c = { .id = "rdmacm/init_qp_attr/rts-is-the-peers",
+		 .doc = DOC_ATTR,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "RTS on the server's connected id: sq_psn the client "
+			 "QP's rq_psn, retry_cnt 6 and rnr_retry 5 (the REQ's), "
+			 "max_rd_atomic the 3 accepted, each in the mask",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rts_peers,
+	  .state = IBV_QPS_RTS,
+	  .connected = true },
 };
 
 static void init_attrs(const struct ia_row *row, struct rc_ctx *ctx,
-		       struct rdma_cm_id *id, const struct ibv_qp_attr *a,
-		       int mask)
+		       struct cm_pair *p, struct rdma_cm_id *id,
+		       const struct ibv_qp_attr *a, int mask)
 {
 	int want = IBV_QP_STATE | IBV_QP_ACCESS_FLAGS;
 
@@ -89,8 +130,8 @@ static void init_attrs(const struct ia_row *row, struct rc_ctx *ctx,
 }
 
 static void rtr_dest_qpn(const struct ia_row *row, struct rc_ctx *ctx,
-			 struct rdma_cm_id *id, const struct ibv_qp_attr *a,
-			 int mask)
+			 struct cm_pair *p, struct rdma_cm_id *id,
+			 const struct ibv_qp_attr *a, int mask)
 {
 	if (!(mask & IBV_QP_DEST_QPN) || a->dest_qp_num != CM_CLIENT_QPN)
 		rc_obs_violation(ctx->obs,
@@ -100,9 +141,108 @@ static void rtr_dest_qpn(const struct ia_row *row, struct rc_ctx *ctx,
 }
 
 static void no_attrs(const struct ia_row *row, struct rc_ctx *ctx,
-		     struct rdma_cm_id *id, const struct ibv_qp_attr *a,
-		     int mask)
+		     struct cm_pair *p, struct rdma_cm_id *id,
+		     const struct ibv_qp_attr *a, int mask)
 {
+}
+
+/* The client's QP as its own implementation reads it, and the GID it
+ * sends from (the one its AV's sgid_index names) */
+static bool client_qp(struct rc_ctx *ctx, struct cm_pair *p,
+		      struct ibv_qp_attr *q, union ibv_gid *gid)
+{
+	struct ibv_qp_init_attr qi;
+	int want = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+		   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_SQ_PSN;
+
+	if (p->cli.ops->ibv_query_qp(p->cli.id->qp, q, want, &qi))
+		return cm_broken(ctx, "ibv_query_qp of the client's QP");
+	if (p->cli.ops->ibv_query_gid(p->cli.id->verbs, p->cli.id->port_num,
+				      q->ah_attr.grh.sgid_index, gid))
+		return cm_broken(ctx, "ibv_query_gid of the client's GID");
+	return true;
+}
+
+/* @field of the mask @bit, @got, is @want (a violation names it) */
+static bool field_is(struct rc_ctx *ctx, int mask, int bit, const char *field,
+		     uint64_t got, uint64_t want)
+{
+	if (!(mask & bit)) {
+		rc_obs_violation(ctx->obs, "%s: not in the mask 0x%x", field,
+				 mask);
+		return false;
+	}
+	if (got != want) {
+		rc_obs_violation(ctx->obs, "%s %llu, not %llu", field,
+				 (unsigned long long)got,
+				 (unsigned long long)want);
+		return false;
+	}
+	return true;
+}
+
+/* The AV's GIDs: the destination the client's own, the source (by its
+ * index in the server's table) the one the client sends to */
+static void same_gids(struct rc_ctx *ctx, struct rdma_cm_id *id,
+		      const struct ibv_qp_attr *a, const struct ibv_qp_attr *q,
+		      const union ibv_gid *client)
+{
+	union ibv_gid own;
+
+	if (memcmp(&a->ah_attr.grh.dgid, client, sizeof(*client)))
+		rc_obs_violation(ctx->obs,
+				 "ah_attr.grh.dgid: not the client's GID");
+	else if (ctx->ops->ibv_query_gid(id->verbs, id->port_num,
+					 a->ah_attr.grh.sgid_index, &own))
+		rc_obs_violation(ctx->obs,
+				 "ah_attr.grh.sgid_index %u: no GID there",
+				 a->ah_attr.grh.sgid_index);
+	else if (memcmp(&own, &q->ah_attr.grh.dgid, sizeof(own)))
+		rc_obs_violation(ctx->obs,
+				 "ah_attr.grh.sgid_index %u: not the GID the "
+				 "client sends to",
+				 a->ah_attr.grh.sgid_index);
+}
+
+static void rtr_peers(const struct ia_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p, struct rdma_cm_id *id,
+		      const struct ibv_qp_attr *a, int mask)
+{
+	struct ibv_qp_attr q;
+	union ibv_gid gid;
+
+	if (!client_qp(ctx, p, &q, &gid))
+		return;
+	if (field_is(ctx, mask, IBV_QP_DEST_QPN, "dest_qp_num", a->dest_qp_num,
+		     p->cli.id->qp->qp_num) &&
+	    field_is(ctx, mask, IBV_QP_RQ_PSN, "rq_psn", a->rq_psn, q.sq_psn) &&
+	    field_is(ctx, mask, IBV_QP_PATH_MTU, "path_mtu", a->path_mtu,
+		     q.path_mtu) &&
+	    field_is(ctx, mask, IBV_QP_MAX_DEST_RD_ATOMIC, "max_dest_rd_atomic",
+		     a->max_dest_rd_atomic, ACCEPTED_RESOURCES) &&
+	    field_is(ctx, mask, IBV_QP_AV, "ah_attr.port_num",
+		     a->ah_attr.port_num, id->port_num) &&
+	    field_is(ctx, mask, IBV_QP_AV, "ah_attr.is_global",
+		     a->ah_attr.is_global, 1) &&
+	    field_is(ctx, mask, IBV_QP_AV, "ah_attr.grh.hop_limit",
+		     a->ah_attr.grh.hop_limit, q.ah_attr.grh.hop_limit))
+		same_gids(ctx, id, a, &q, &gid);
+}
+
+static void rts_peers(const struct ia_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p, struct rdma_cm_id *id,
+		      const struct ibv_qp_attr *a, int mask)
+{
+	struct ibv_qp_attr q;
+	union ibv_gid gid;
+
+	if (client_qp(ctx, p, &q, &gid) &&
+	    field_is(ctx, mask, IBV_QP_SQ_PSN, "sq_psn", a->sq_psn, q.rq_psn) &&
+	    field_is(ctx, mask, IBV_QP_RETRY_CNT, "retry_cnt", a->retry_cnt,
+		     6) &&
+	    field_is(ctx, mask, IBV_QP_RNR_RETRY, "rnr_retry", a->rnr_retry, 5))
+		field_is(ctx, mask, IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic",
+			 a->max_rd_atomic, ACCEPTED_DEPTH);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -118,17 +258,20 @@ static void run(const void *r, struct rc_ctx *ctx)
 			  "rdma_init_qp_attr"))
 		return;
 	cm_client_param(&c, NULL, 0);
-	if (!cm_pair_open(ctx, &p, AF_INET, false, ctx->ops, ctx->ops))
+	if (!cm_pair_open(ctx, &p, AF_INET, row->connected, ctx->ops,
+			  row->connected ? cm_other_ops(ctx) : ctx->ops))
 		goto out;
 	if (!row->no_device && (!cm_listen(ctx, &p) || !cm_resolve(ctx, &p) ||
 				!cm_request(ctx, &p, &c, NULL)))
+		goto out;
+	if (row->connected && !cm_accept(ctx, &p, NULL))
 		goto out;
 	id = row->no_device ? p.cli.id : p.srv.conn;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = row->state;
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_init_qp_attr(id, &a, &mask));
 	if (!ret)
-		row->check(row, ctx, id, &a, mask);
+		row->check(row, ctx, &p, id, &a, mask);
 out:
 	cm_pair_close(ctx, &p);
 }

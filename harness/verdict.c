@@ -130,10 +130,27 @@ static void errno_set_str(const struct rc_contract *e, char *buf, size_t len)
 		snprintf(buf, len, "any");
 }
 
+/*
+ * Does @g's page promise an errno with every failure, whatever the row
+ * names?  librdmacm's pages of the calls that return -1 do, each in its
+ * RETURN VALUE: "If an error occurs, errno will be set to indicate the
+ * failure reason." (the newer ones: "errno will be set to indicate the
+ * failure reason").  A failure that leaves errno 0 breaks that.
+ */
+#define RC_ERRNO_PROMISE \
+	"If an error occurs, errno will be set to indicate the failure reason."
+static bool errno_promised(const struct rc_group *g)
+{
+	return g->conv == RC_CONV_M1_ERRNO && g->lib &&
+	       !strcmp(g->lib, "rdmacm");
+}
+
 /* The return value (and errno) against the row's outcome, read by the
- * call's convention. */
-static bool judge_return(enum rc_conv conv, const struct rc_contract *e,
-			 const struct rc_obs *o, struct rc_judgement *j)
+ * call's convention; @promised: the page promises an errno with every
+ * failure. */
+static bool judge_return(enum rc_conv conv, bool promised,
+			 const struct rc_contract *e, const struct rc_obs *o,
+			 struct rc_judgement *j)
 {
 	char errs[64];
 	int err;
@@ -176,6 +193,13 @@ static bool judge_return(enum rc_conv conv, const struct rc_contract *e,
 			fail(j, RC_FAIL_RETURN,
 			     "expected the value of errno "
 			     "(positive), got %lld",
+			     o->ret);
+			return false;
+		}
+		if (promised && !err) {
+			fail(j, RC_FAIL_ERRNO,
+			     "failed (ret %lld) with errno 0; the page: "
+			     "\"" RC_ERRNO_PROMISE "\"",
 			     o->ret);
 			return false;
 		}
@@ -276,7 +300,8 @@ static void judge_obs(const struct rc_group *g, const struct rc_case *c,
 	switch (o->state) {
 	case RC_STATE_RAN:
 		j->judged = true;
-		if (judge_return(g->conv, &c->contract, o, j) &&
+		if (judge_return(g->conv, errno_promised(g), &c->contract, o,
+				 j) &&
 		    judge_output(&c->contract, o, j) &&
 		    judge_timing(&c->contract, o, slowness, j))
 			j->verdict = RC_PASS;

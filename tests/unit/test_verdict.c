@@ -72,6 +72,31 @@ Test(verdict, minus_one_errno)
 		     RC_FAIL_UNEXPECTED_SUCCESS);
 }
 
+/* librdmacm's pages: "If an error occurs, errno will be set to indicate
+ * the failure reason.": a -1 with errno 0 breaks it, whatever the row
+ * names; other libraries' -1 conventions promise no errno */
+static struct rc_judgement judge_lib(const char *lib, long long ret, int err)
+{
+	struct rc_group g = { .call = "unit_call",
+			      .conv = RC_CONV_M1_ERRNO,
+			      .lib = lib };
+	struct rc_case c = { .id = "unit/verdict",
+			     .contract = { RC_FAILS() } };
+	struct rc_obs o = { .state = RC_STATE_RAN, .ret = ret, .err = err };
+
+	return decide_obs(&g, &c, &o, 1);
+}
+
+Test(verdict, rdmacm_failure_sets_errno)
+{
+	cr_assert_eq(judge_lib("rdmacm", -1, EINVAL).verdict, RC_PASS);
+	cr_assert_eq(judge_lib("rdmacm", -1, 0).kind, RC_FAIL_ERRNO);
+	cr_assert_eq(judge_lib("verbs", -1, 0).verdict, RC_PASS);
+	/* success needs no errno */
+	cr_assert_eq(judge_lib("rdmacm", 0, 0).kind,
+		     RC_FAIL_UNEXPECTED_SUCCESS);
+}
+
 Test(verdict, errno_as_return)
 {
 	cr_assert_eq(judge(ERR(RC_CONV_ERRNO_RET, EINVAL), EINVAL, 0).verdict,

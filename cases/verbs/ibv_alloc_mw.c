@@ -16,6 +16,10 @@
  *   (documented)
  * - the MW is the PD's: the PD refuses to deallocate while it is there
  *   (documented: "associated with the protection domain pd")
+ * - on a second PD of the context, that PD is the one held (the effect
+ *   in the kernel: the command names the PD given)
+ * - two MWs: two rkeys, and each deallocates (state across calls;
+ *   interpretation: an R_Key names one MW, IBA 10.6.7)
  * - type 3, which is no type: NULL (interpretation)
  * - the command file gone: NULL (interpretation)
  * ibv_dealloc_mw:
@@ -41,7 +45,8 @@
 	"value of errno on failure (which indicates the failure reason)."
 
 static vc_check alloc_type, alloc_holds_pd, alloc_bad_type, alloc_severed,
-	dealloc_frees_pd, dealloc_one_of_two, dealloc_severed;
+	dealloc_frees_pd, dealloc_one_of_two, dealloc_severed, alloc_second_pd,
+	alloc_two;
 
 static const struct vc_row alloc_rows[] = {
 	{ .c = { .id = "verbs/alloc_mw/type-1",
@@ -70,6 +75,24 @@ static const struct vc_row alloc_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = alloc_holds_pd,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/alloc_mw/second-pd-held",
+		 .doc = DOC_ALLOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an MW on a second PD of the context: ibv_dealloc_pd "
+			 "of that PD fails while the MW is there",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = alloc_second_pd,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/alloc_mw/two-rkeys",
+		 .doc = DOC_ALLOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "two type 1 MWs on the PD: their rkeys differ, and "
+			 "ibv_dealloc_mw takes each (0)",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = alloc_two,
 	  .rung = VL_PD },
 	{ .c = { .id = "verbs/alloc_mw/type-3",
 		 .doc = DOC_ALLOC_RET,
@@ -186,6 +209,56 @@ static void alloc_holds_pd(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	ctx->ops->ibv_dealloc_mw(w);
+}
+
+static void alloc_second_pd(const struct vc_row *row, struct rc_ctx *ctx,
+			    struct vl *l)
+{
+	struct ibv_pd *pd;
+	struct ibv_mw *w;
+
+	if (!has_mw(ctx, l, IBV_MW_TYPE_1))
+		return;
+	pd = ctx->ops->ibv_alloc_pd(l->ctx);
+	if (!pd) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a second PD (set-up): %m");
+		return;
+	}
+	RC_OBSERVE(ctx, w = ctx->ops->ibv_alloc_mw(pd, IBV_MW_TYPE_1));
+	if (w && !ctx->ops->ibv_dealloc_pd(pd)) {
+		rc_obs_violation(ctx->obs,
+				 "pd: the second PD deallocated with the MW "
+				 "on it");
+		return;
+	}
+	if (w)
+		ctx->ops->ibv_dealloc_mw(w);
+	ctx->ops->ibv_dealloc_pd(pd);
+}
+
+static void alloc_two(const struct vc_row *row, struct rc_ctx *ctx,
+		      struct vl *l)
+{
+	struct ibv_mw *a, *b;
+	int ea, eb;
+
+	if (!has_mw(ctx, l, IBV_MW_TYPE_1) || !(a = mw(ctx, l)))
+		return;
+	RC_OBSERVE(ctx, b = ctx->ops->ibv_alloc_mw(l->pd, IBV_MW_TYPE_1));
+	if (!b) {
+		ctx->ops->ibv_dealloc_mw(a);
+		return;
+	}
+	if (a->rkey == b->rkey)
+		rc_obs_violation(ctx->obs, "rkey: 0x%x for both MWs", a->rkey);
+	eb = ctx->ops->ibv_dealloc_mw(b);
+	ea = ctx->ops->ibv_dealloc_mw(a);
+	if (ea || eb)
+		rc_obs_violation(ctx->obs,
+				 "ibv_dealloc_mw: %s for the first, %s for the "
+				 "second",
+				 rc_errno_name(ea), rc_errno_name(eb));
 }
 
 static void alloc_bad_type(const struct vc_row *row, struct rc_ctx *ctx,

@@ -284,10 +284,7 @@ static int each_undefined_bit(struct rc_ctx *ctx, struct vl *l)
 static void undefined_bits(const struct vc_row *row, struct rc_ctx *ctx,
 			   struct vl *l)
 {
-	int n;
-
-	RC_OBSERVE(ctx, n = each_undefined_bit(ctx, l));
-	(void)n;
+	RC_OBSERVE(ctx, each_undefined_bit(ctx, l));
 }
 
 VC_GROUP(create_ex, ibv_create_srq_ex, RC_CONV_NULL_ERRNO, rows);

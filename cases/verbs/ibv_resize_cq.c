@@ -15,10 +15,15 @@
  * - from 100 down to 16: 0, and cqe >= 16 (documented: it may keep the
  *   larger size)
  * - to -1: an errno value, cqe as it was (interpretation)
+ * - completion-after-resize: grown to 100, then a receive posted on the
+ *   ladder's QP (INIT) and flushed by the error state: its completion is
+ *   polled from the resized CQ (documented: the effect where it lands, a
+ *   resized CQ still takes its QP's completions)
  * A device that cannot resize a CQ (EOPNOTSUPP) is UNSUPPORTED for the
  * rows that grow or shrink one.
  */
 #include <errno.h>
+#include <unistd.h>
 
 #include "verbs_ctl.h"
 
@@ -35,7 +40,8 @@
 	"ibv_resize_cq() returns 0 on success, or the value of " \
 	"errno on failure (which indicates the failure reason)."
 
-static vc_check resize_to, resize_max, resize_past_max, resize_down;
+static vc_check resize_to, resize_max, resize_past_max, resize_down,
+	completion_after;
 
 static const struct vc_row rows[] = {
 	{ .c = { .id = "verbs/resize_cq/grows",
@@ -80,6 +86,16 @@ static const struct vc_row rows[] = {
 	  .check = resize_to,
 	  .rung = VL_CQ,
 	  .arg = -1 },
+	{ .c = { .id = "verbs/resize_cq/completion-after-resize",
+		 .doc = DOC_RESIZE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "16 to 100, then a receive of the CQ's QP flushed by "
+			 "the error state: 0, and ibv_poll_cq takes that "
+			 "completion (wr_id 0x5eed) from the resized CQ",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = completion_after,
+	  .rung = VL_QP },
 };
 
 /* The call under test to @cqe; cq->cqe checked after it. */
@@ -146,6 +162,50 @@ static void resize_down(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	}
 	resize(ctx, l, 16, true);
+}
+
+/* A receive of @l's QP (in INIT) flushed by the error state: its
+ * completion on the CQ, or false and the cause observed */
+static bool flushed_receive(struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_recv_wr wr = { .wr_id = 0x5eed }, *bad;
+	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
+	struct ibv_wc wc;
+	const char *why = NULL;
+	int i, n = 0;
+
+	if (!vl_qp_to(ctx, l->qp, IBV_QPS_INIT, l->qp->qp_num, &why) ||
+	    ctx->ops->ibv_post_recv(l->qp, &wr, &bad) ||
+	    ctx->ops->ibv_modify_qp(l->qp, &err, IBV_QP_STATE)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a receive flushed by the error state (set-up): "
+			     "%s",
+			     why ? why : "refused");
+		return false;
+	}
+	for (i = 0; i < 100 && !n; i++) {
+		n = ctx->ops->ibv_poll_cq(l->cq, 1, &wc);
+		if (!n)
+			usleep(rc_scaled_ms(ctx, 10) * 1000);
+	}
+	if (n != 1)
+		rc_obs_violation(
+			ctx->obs,
+			"ibv_poll_cq: %d after the resize, the flushed "
+			"receive's completion not there",
+			n);
+	else if (wc.wr_id != 0x5eed)
+		rc_obs_violation(ctx->obs,
+				 "completion: wr_id 0x%llx, not 0x5eed",
+				 (unsigned long long)wc.wr_id);
+	return n == 1;
+}
+
+static void completion_after(const struct vc_row *row, struct rc_ctx *ctx,
+			     struct vl *l)
+{
+	if (!resize(ctx, l, 100, true) && ctx->obs->state == RC_STATE_RAN)
+		flushed_receive(ctx, l);
 }
 
 VC_GROUP(resize, ibv_resize_cq, RC_CONV_ERRNO_RET, rows);

@@ -35,9 +35,10 @@ struct est_row {
 	struct rc_case c;
 	est_check *check;
 	int family;
+	bool qp; /* unconnected: the client has a QP */
 };
 
-static est_check passive_established, refused_with_qp, no_response;
+static est_check passive_established, unconnected;
 
 #define DOC_QP                                                  \
 	"This function should not be used on an rdma_cm_id on " \
@@ -69,8 +70,9 @@ static const struct est_row rows[] = {
 			 "not be used\" read as -1",
 		 .needs = RC_NEED_DEVICE | RC_NEED_PEER,
 		 .contract = { RC_FAILS() } },
-	  .check = refused_with_qp,
-	  .family = AF_INET },
+	  .check = unconnected,
+	  .family = AF_INET,
+	  .qp = true },
 	{ .c = { .id = "rdmacm/establish/no-response",
 		 .doc = DOC_ACTIVE,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -78,26 +80,19 @@ static const struct est_row rows[] = {
 			 "called rdma_connect: no connect response to follow, -1",
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
-	  .check = no_response,
+	  .check = unconnected,
 	  .family = AF_INET },
 };
 
-static void refused_with_qp(const struct est_row *row, struct rc_ctx *ctx)
+/* The call on a client whose route is resolved, with a QP or without,
+ * that never connected */
+static void unconnected(const struct est_row *row, struct rc_ctx *ctx)
 {
 	struct cm_pair p;
 
-	if (cm_pair_open(ctx, &p, row->family, true, ctx->ops, ctx->ops) &&
-	    cm_listen(ctx, &p) && cm_resolve(ctx, &p))
-		RC_OBSERVE(ctx, ctx->ops->rdma_establish(p.cli.id));
-	cm_pair_close(ctx, &p);
-}
-
-static void no_response(const struct est_row *row, struct rc_ctx *ctx)
-{
-	struct cm_pair p;
-
-	if (cm_pair_open(ctx, &p, row->family, false, ctx->ops, ctx->ops) &&
-	    cm_listen(ctx, &p) && cm_resolve_route(ctx, &p))
+	if (cm_pair_open(ctx, &p, row->family, row->qp, ctx->ops, ctx->ops) &&
+	    cm_listen(ctx, &p) &&
+	    (row->qp ? cm_resolve(ctx, &p) : cm_resolve_route(ctx, &p)))
 		RC_OBSERVE(ctx, ctx->ops->rdma_establish(p.cli.id));
 	cm_pair_close(ctx, &p);
 }

@@ -80,8 +80,7 @@ static struct rc_judgement judge_lib(const char *lib, long long ret, int err)
 	struct rc_group g = { .call = "unit_call",
 			      .conv = RC_CONV_M1_ERRNO,
 			      .lib = lib };
-	struct rc_case c = { .id = "unit/verdict",
-			     .contract = { RC_FAILS() } };
+	struct rc_case c = { .id = "unit/verdict", .contract = { RC_FAILS() } };
 	struct rc_obs o = { .state = RC_STATE_RAN, .ret = ret, .err = err };
 
 	return decide_obs(&g, &c, &o, 1);

@@ -22,11 +22,18 @@
  *   EADDRINUSE
  * - the id bound already, bound again (port 0): -1 EINVAL
  * - an AF_UNIX address, a family rdma_cm has not: -1 EINVAL
+ * - ib-family-on-ethernet: an AF_IB address (struct sockaddr_ib) holding
+ *   the target port's GID 0, where the port's link layer is Ethernet
+ *   (RoCE) or the device iWARP: -1 (interpretation: AF_IB names an
+ *   InfiniBand endpoint by GID and service ID, which a RoCE or iWARP
+ *   device is not; UNSUPPORTED on an InfiniBand port)
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/un.h>
+#include <infiniband/ib.h>
 
 #include "rdmacm_conn.h"
 
@@ -44,6 +51,7 @@ enum ba_addr {
 	BA_ANY, /* the family's wildcard */
 	BA_TEST_NET, /* 203.0.113.77 */
 	BA_UNIX, /* AF_UNIX */
+	BA_IB, /* AF_IB, the target port's GID 0 */
 };
 
 struct ba_row {
@@ -147,6 +155,16 @@ static const struct ba_row rows[] = {
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .family = AF_UNIX,
 	  .addr = BA_UNIX },
+	{ .c = { .id = "rdmacm/bind_addr/ib-family-on-ethernet",
+		 .doc = DOC_RETURN,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an AF_IB address holding the port's GID 0 where the "
+			 "port is Ethernet (RoCE) or iWARP: AF_IB names an "
+			 "InfiniBand endpoint, which this device is not, -1",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
+	  .family = AF_IB,
+	  .addr = BA_IB },
 };
 
 static void set_port(struct sockaddr_storage *ss, uint16_t port)
@@ -155,6 +173,54 @@ static void set_port(struct sockaddr_storage *ss, uint16_t port)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
 	else
 		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+/* An AF_IB address of the target port's GID 0 and the row's service ID;
+ * UNSUPPORTED where the port is InfiniBand (there the address is real) */
+static bool ib_addr(struct rc_ctx *ctx, struct sockaddr_ib *sib)
+{
+	char path[256], buf[64];
+	union ibv_gid gid;
+	unsigned int i;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/%d/link_layer",
+		 ctx->target->ca, ctx->target->port);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return cm_broken(ctx, "the port's link layer");
+	}
+	fclose(f);
+	if (!strncmp(buf, "InfiniBand", 10)) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the port is InfiniBand: an AF_IB address is "
+			     "its own");
+		return false;
+	}
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/gids/0",
+		 ctx->target->ca, ctx->target->port);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, sizeof(buf), f)) {
+		if (f)
+			fclose(f);
+		return cm_broken(ctx, "the port's GID 0");
+	}
+	fclose(f);
+	for (i = 0; i < 8; i++)
+		if (sscanf(buf + 5 * i, "%4hx", &((uint16_t *)gid.raw)[i]) != 1)
+			return cm_broken(ctx, "the port's GID 0 (its text)");
+	for (i = 0; i < 8; i++)
+		((uint16_t *)gid.raw)[i] = htons(((uint16_t *)gid.raw)[i]);
+	memset(sib, 0, sizeof(*sib));
+	sib->sib_family = AF_IB;
+	sib->sib_pkey = htons(0xffff);
+	memcpy(&sib->sib_addr, gid.raw, sizeof(gid.raw));
+	sib->sib_sid = htobe64(RDMA_IB_IP_PS_TCP | cm_port(ctx));
+	sib->sib_sid_mask = htobe64(RDMA_IB_IP_PS_MASK | 0xffff);
+	return true;
 }
 
 static bool row_addr(const struct ba_row *row, struct rc_ctx *ctx,
@@ -180,6 +246,8 @@ static bool row_addr(const struct ba_row *row, struct rc_ctx *ctx,
 		ss->ss_family = AF_UNIX;
 		strcpy(((struct sockaddr_un *)ss)->sun_path, "rdmaconf");
 		return true;
+	case BA_IB:
+		return ib_addr(ctx, (struct sockaddr_ib *)ss);
 	}
 	set_port(ss, row->port0 ? 0 : cm_port(ctx));
 	return true;

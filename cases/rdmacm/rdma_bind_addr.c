@@ -35,6 +35,7 @@
 #include <sys/un.h>
 #include <infiniband/ib.h>
 
+#include "../../harness/device.h"
 #include "rdmacm_conn.h"
 
 #define DOC_DEVICE                                                     \
@@ -179,45 +180,24 @@ static void set_port(struct sockaddr_storage *ss, uint16_t port)
  * UNSUPPORTED where the port is InfiniBand (there the address is real) */
 static bool ib_addr(struct rc_ctx *ctx, struct sockaddr_ib *sib)
 {
-	char path[256], buf[64];
-	union ibv_gid gid;
-	unsigned int i;
-	FILE *f;
+	const struct rc_target *t = ctx->target;
+	char buf[64];
+	uint8_t gid[16];
 
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/%d/link_layer",
-		 ctx->target->ca, ctx->target->port);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		if (f)
-			fclose(f);
-		return cm_broken(ctx, "the port's link layer");
-	}
-	fclose(f);
-	if (!strncmp(buf, "InfiniBand", 10)) {
+	if (t->link == RC_LINK_IB) {
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
 			     "the port is InfiniBand: an AF_IB address is "
 			     "its own");
 		return false;
 	}
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/gids/0",
-		 ctx->target->ca, ctx->target->port);
-	f = fopen(path, "r");
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		if (f)
-			fclose(f);
+	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/gids/0",
+			  t->ca, t->port) ||
+	    rc_gid_parse(buf, gid))
 		return cm_broken(ctx, "the port's GID 0");
-	}
-	fclose(f);
-	for (i = 0; i < 8; i++)
-		if (sscanf(buf + 5 * i, "%4hx", &((uint16_t *)gid.raw)[i]) != 1)
-			return cm_broken(ctx, "the port's GID 0 (its text)");
-	for (i = 0; i < 8; i++)
-		((uint16_t *)gid.raw)[i] = htons(((uint16_t *)gid.raw)[i]);
 	memset(sib, 0, sizeof(*sib));
 	sib->sib_family = AF_IB;
 	sib->sib_pkey = htons(0xffff);
-	memcpy(&sib->sib_addr, gid.raw, sizeof(gid.raw));
+	memcpy(&sib->sib_addr, gid, sizeof(gid));
 	sib->sib_sid = htobe64(RDMA_IB_IP_PS_TCP | cm_port(ctx));
 	sib->sib_sid_mask = htobe64(RDMA_IB_IP_PS_MASK | 0xffff);
 	return true;

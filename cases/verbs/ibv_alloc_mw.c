@@ -203,8 +203,7 @@ static void alloc_holds_pd(const struct vc_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, w = ctx->ops->ibv_alloc_mw(l->pd, IBV_MW_TYPE_1));
 	if (!w)
 		return;
-	if (!ctx->ops->ibv_dealloc_pd(l->pd)) {
-		rc_obs_violation(ctx->obs, "pd: deallocated with the MW on it");
+	if (!vc_pd_held(ctx, l->pd, "the MW")) {
 		l->pd = NULL;
 		return;
 	}
@@ -217,21 +216,11 @@ static void alloc_second_pd(const struct vc_row *row, struct rc_ctx *ctx,
 	struct ibv_pd *pd;
 	struct ibv_mw *w;
 
-	if (!has_mw(ctx, l, IBV_MW_TYPE_1))
+	if (!has_mw(ctx, l, IBV_MW_TYPE_1) || !(pd = vc_second_pd(ctx, l)))
 		return;
-	pd = ctx->ops->ibv_alloc_pd(l->ctx);
-	if (!pd) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "a second PD (set-up): %m");
-		return;
-	}
 	RC_OBSERVE(ctx, w = ctx->ops->ibv_alloc_mw(pd, IBV_MW_TYPE_1));
-	if (w && !ctx->ops->ibv_dealloc_pd(pd)) {
-		rc_obs_violation(ctx->obs,
-				 "pd: the second PD deallocated with the MW "
-				 "on it");
+	if (w && !vc_pd_held(ctx, pd, "the MW"))
 		return;
-	}
 	if (w)
 		ctx->ops->ibv_dealloc_mw(w);
 	ctx->ops->ibv_dealloc_pd(pd);

@@ -220,27 +220,24 @@ static void exact(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 static void holds_pd(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	struct ibv_srq_init_attr ia = { .attr = { .max_wr = 8, .max_sge = 1 } };
-	struct ibv_pd *pd = ctx->ops->ibv_alloc_pd(l->ctx);
+	struct ibv_pd *pd = vc_second_pd(ctx, l);
 	struct ibv_srq *srq;
 	int ret;
 
-	if (!pd) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_alloc_pd failed (set-up): %m");
+	if (!pd)
+		return;
+	RC_OBSERVE(ctx, srq = ctx->ops->ibv_create_srq(pd, &ia));
+	if (!srq) {
+		ctx->ops->ibv_dealloc_pd(pd);
 		return;
 	}
-	RC_OBSERVE(ctx, srq = ctx->ops->ibv_create_srq(pd, &ia));
-	if (srq) {
-		ret = ctx->ops->ibv_dealloc_pd(pd);
-		if (!ret) {
-			rc_obs_violation(ctx->obs,
-					 "ibv_dealloc_pd: 0 for the PD the SRQ "
-					 "was made on");
-			pd = NULL;
-		}
+	if (!vc_pd_held(ctx, pd, "the SRQ")) {
 		ctx->ops->ibv_destroy_srq(srq);
+		return;
 	}
-	if (pd && (ret = ctx->ops->ibv_dealloc_pd(pd)) && srq)
+	ctx->ops->ibv_destroy_srq(srq);
+	ret = ctx->ops->ibv_dealloc_pd(pd);
+	if (ret)
 		rc_obs_violation(ctx->obs,
 				 "ibv_dealloc_pd: %s once the SRQ is destroyed",
 				 rc_errno_name(ret));

@@ -23,9 +23,9 @@
  * rows that grow or shrink one.
  */
 #include <errno.h>
-#include <unistd.h>
 
 #include "verbs_ctl.h"
+#include "verbs_traffic.h"
 
 #define DOC_RESIZE                                              \
 	"ibv_resize_cq() resizes the completion queue (CQ) cq " \
@@ -165,14 +165,15 @@ static void resize_down(const struct vc_row *row, struct rc_ctx *ctx,
 }
 
 /* A receive of @l's QP (in INIT) flushed by the error state: its
- * completion on the CQ, or false and the cause observed */
+ * completion on the CQ, polled with the implementation until the
+ * deadline; false and the cause observed when set-up fails */
 static bool flushed_receive(struct rc_ctx *ctx, struct vl *l)
 {
 	struct ibv_recv_wr wr = { .wr_id = 0x5eed }, *bad;
 	struct ibv_qp_attr err = { .qp_state = IBV_QPS_ERR };
 	struct ibv_wc wc;
 	const char *why = NULL;
-	int i, n = 0;
+	int n;
 
 	if (!vl_qp_to(ctx, l->qp, IBV_QPS_INIT, l->qp->qp_num, &why) ||
 	    ctx->ops->ibv_post_recv(l->qp, &wr, &bad) ||
@@ -183,11 +184,7 @@ static bool flushed_receive(struct rc_ctx *ctx, struct vl *l)
 			     why ? why : "refused");
 		return false;
 	}
-	for (i = 0; i < 100 && !n; i++) {
-		n = ctx->ops->ibv_poll_cq(l->cq, 1, &wc);
-		if (!n)
-			usleep(rc_scaled_ms(ctx, 10) * 1000);
-	}
+	n = vt_poll(ctx, l->cq, &wc, 1);
 	if (n != 1)
 		rc_obs_violation(
 			ctx->obs,

@@ -173,6 +173,24 @@ void vc_mr_free(struct rc_ctx *ctx, struct ibv_mr *mr)
 	munmap(addr, len);
 }
 
+struct ibv_pd *vc_second_pd(struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_pd *pd = ctx->ops->ibv_alloc_pd(l->ctx);
+
+	if (!pd)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a second PD (set-up): %m");
+	return pd;
+}
+
+bool vc_pd_held(struct rc_ctx *ctx, struct ibv_pd *pd, const char *what)
+{
+	if (ctx->ops->ibv_dealloc_pd(pd))
+		return true;
+	rc_obs_violation(ctx->obs, "pd: deallocated with %s on it", what);
+	return false;
+}
+
 int vc_sysfs_ports(struct rc_ctx *ctx)
 {
 	char path[160];

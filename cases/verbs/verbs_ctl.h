@@ -68,6 +68,14 @@ bool vc_fd_names(int fd, char *buf, size_t len);
 struct ibv_mr *vc_mr(struct rc_ctx *ctx, struct ibv_pd *pd, size_t len,
 		     int access);
 void vc_mr_free(struct rc_ctx *ctx, struct ibv_mr *mr);
+/* Another PD of @l's context (set-up), or NULL and the row BROKEN */
+struct ibv_pd *vc_second_pd(struct rc_ctx *ctx, struct vl *l);
+/*
+ * Does @what, made on @pd, hold it: does ibv_dealloc_pd refuse it?  When
+ * the PD deallocates instead, the row is violated ("pd: deallocated with
+ * @what on it") and false: the PD is gone.
+ */
+bool vc_pd_held(struct rc_ctx *ctx, struct ibv_pd *pd, const char *what);
 /* The phys_port_cnt of the target device read in sysfs. */
 int vc_sysfs_ports(struct rc_ctx *ctx);
 

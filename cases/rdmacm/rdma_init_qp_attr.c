@@ -53,10 +53,6 @@ struct ia_row {
 
 static ia_check init_attrs, rtr_dest_qpn, no_attrs, rtr_peers, rts_peers;
 
-/* what cm_accept accepts with (its default parameters) */
-#define ACCEPTED_RESOURCES 2
-#define ACCEPTED_DEPTH 3
-
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
 static const struct ia_row rows[] = {
@@ -208,9 +204,11 @@ static void rtr_peers(const struct ia_row *row, struct rc_ctx *ctx,
 		      struct cm_pair *p, struct rdma_cm_id *id,
 		      const struct ibv_qp_attr *a, int mask)
 {
+	struct rdma_conn_param s;
 	struct ibv_qp_attr q;
 	union ibv_gid gid;
 
+	cm_accept_param(&s);
 	if (!client_qp(ctx, p, &q, &gid))
 		return;
 	if (field_is(ctx, mask, IBV_QP_DEST_QPN, "dest_qp_num", a->dest_qp_num,
@@ -219,7 +217,7 @@ static void rtr_peers(const struct ia_row *row, struct rc_ctx *ctx,
 	    field_is(ctx, mask, IBV_QP_PATH_MTU, "path_mtu", a->path_mtu,
 		     q.path_mtu) &&
 	    field_is(ctx, mask, IBV_QP_MAX_DEST_RD_ATOMIC, "max_dest_rd_atomic",
-		     a->max_dest_rd_atomic, ACCEPTED_RESOURCES) &&
+		     a->max_dest_rd_atomic, s.responder_resources) &&
 	    field_is(ctx, mask, IBV_QP_AV, "ah_attr.port_num",
 		     a->ah_attr.port_num, id->port_num) &&
 	    field_is(ctx, mask, IBV_QP_AV, "ah_attr.is_global",
@@ -233,16 +231,21 @@ static void rts_peers(const struct ia_row *row, struct rc_ctx *ctx,
 		      struct cm_pair *p, struct rdma_cm_id *id,
 		      const struct ibv_qp_attr *a, int mask)
 {
+	struct rdma_conn_param c, s;
 	struct ibv_qp_attr q;
 	union ibv_gid gid;
 
+	/* the REQ's retry counts, the accept's depth: what run() sent */
+	cm_client_param(&c, NULL, 0);
+	cm_accept_param(&s);
 	if (client_qp(ctx, p, &q, &gid) &&
 	    field_is(ctx, mask, IBV_QP_SQ_PSN, "sq_psn", a->sq_psn, q.rq_psn) &&
 	    field_is(ctx, mask, IBV_QP_RETRY_CNT, "retry_cnt", a->retry_cnt,
-		     6) &&
-	    field_is(ctx, mask, IBV_QP_RNR_RETRY, "rnr_retry", a->rnr_retry, 5))
+		     c.retry_count) &&
+	    field_is(ctx, mask, IBV_QP_RNR_RETRY, "rnr_retry", a->rnr_retry,
+		     c.rnr_retry_count))
 		field_is(ctx, mask, IBV_QP_MAX_QP_RD_ATOMIC, "max_rd_atomic",
-			 a->max_rd_atomic, ACCEPTED_DEPTH);
+			 a->max_rd_atomic, s.initiator_depth);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -366,13 +366,20 @@ bool cm_request(struct rc_ctx *ctx, struct cm_pair *p,
 	return !p->qp || p->ext_qps || cm_create_qp(ctx, &p->srv, p->srv.conn);
 }
 
+void cm_accept_param(struct rdma_conn_param *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->qp_num = CM_SERVER_QPN;
+	s->responder_resources = 2;
+	s->initiator_depth = 3;
+	s->rnr_retry_count = 7;
+}
+
 bool cm_accept(struct rc_ctx *ctx, struct cm_pair *p, struct rdma_conn_param *s)
 {
-	struct rdma_conn_param none = { .qp_num = CM_SERVER_QPN,
-					.responder_resources = 2,
-					.initiator_depth = 3,
-					.rnr_retry_count = 7 };
+	struct rdma_conn_param none;
 
+	cm_accept_param(&none);
 	if (p->srv.ops->rdma_accept(p->srv.conn, s ? s : &none))
 		return cm_broken(ctx, "rdma_accept");
 	return cm_established(ctx, p);

@@ -109,7 +109,10 @@ uint32_t cm_qpn(bool server);
  * acknowledge, or acknowledged when @req is NULL) and its new id gets a QP when the pair has them. */
 bool cm_request(struct rc_ctx *ctx, struct cm_pair *p,
 		struct rdma_conn_param *c, struct rdma_cm_event **req);
-/* Accept with @s (NULL: qp_num CM_SERVER_QPN, the depths 2 and 3) and see both ends
+/* What cm_accept accepts with when given none: qp_num CM_SERVER_QPN,
+ * responder_resources 2, initiator_depth 3, rnr_retry_count 7. */
+void cm_accept_param(struct rdma_conn_param *s);
+/* Accept with @s (NULL: cm_accept_param's) and see both ends
  * established (the client's rdma_establish when it has no QP). */
 bool cm_accept(struct rc_ctx *ctx, struct cm_pair *p,
 	       struct rdma_conn_param *s);

@@ -764,14 +764,8 @@ static bool read_sges(struct rc_ctx *ctx, struct vt *t, int n)
 {
 	struct ibv_device_attr da;
 
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_query_device,
-			  "ibv_query_device"))
+	if (!vt_device_attr(ctx, t, &da))
 		return false;
-	if (ctx->ops->ibv_query_device(t->l.ctx, &da)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_query_device (set-up): %m");
-		return false;
-	}
 	if (da.max_sge_rd >= n)
 		return true;
 	rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,

@@ -261,6 +261,8 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	int port = ctx->target->port, bport = port;
 	bool iwarp = ctx->target->link == RC_LINK_IWARP;
 	bool peer = o->peer || iwarp;
+	struct ibv_comp_channel *rch;
+	struct vt_opts asked;
 
 	memset(t, 0, sizeof(*t));
 	/* a row of another type that does not say it needs one */
@@ -311,21 +313,26 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 					 &t->gid_b, &t->gid_index_b)))
 			return false;
 	}
-	t->scq = ops->ibv_create_cq(t->l.ctx, 64, NULL, NULL, 0);
-	if (!t->scq)
-		return broken(ctx, "ibv_create_cq (send)");
-	if (o->channel) {
+	if (o->channel || o->send_channel) {
 		if (!NEED(ctx, ibv_create_comp_channel) ||
 		    !NEED(ctx, ibv_destroy_comp_channel))
 			return false;
-		t->ch = ops->ibv_create_comp_channel(vt_bctx(t));
+		t->ch = ops->ibv_create_comp_channel(
+			o->send_channel ? t->l.ctx : vt_bctx(t));
 		if (!t->ch)
 			return broken(ctx, "ibv_create_comp_channel");
 	}
+	t->scq = ops->ibv_create_cq(t->l.ctx, 64,
+				    o->send_channel ? &t->cq_context : NULL,
+				    o->send_channel ? t->ch : NULL, 0);
+	if (!t->scq)
+		return broken(ctx, "ibv_create_cq (send)");
+	/* the receive CQ's channel, unless the send CQ has it */
+	rch = o->send_channel ? NULL : t->ch;
 	if (o->wc_flags) {
 		struct ibv_cq_init_attr_ex ca = { .cqe = 64,
 						  .cq_context = &t->cq_context,
-						  .channel = t->ch,
+						  .channel = rch,
 						  .wc_flags = o->wc_flags };
 
 		if (!NEED(ctx, ibv_create_cq_ex))
@@ -335,8 +342,8 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 			return broken(ctx, "ibv_create_cq_ex (receive)");
 		t->rcq = ibv_cq_ex_to_cq(t->rcqx);
 	} else {
-		t->rcq = ops->ibv_create_cq(vt_bctx(t), 64, &t->cq_context,
-					    t->ch, 0);
+		t->rcq = ops->ibv_create_cq(vt_bctx(t), 64, &t->cq_context, rch,
+					    0);
 	}
 	if (!t->rcq)
 		return broken(ctx, "ibv_create_cq (receive)");
@@ -357,6 +364,13 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		t->bmr = (ops->ibv_reg_mr)(t->bpd, t->bbuf, VT_BUF, ACCESS_ALL);
 		if (!t->bmr)
 			return broken(ctx, "ibv_reg_mr (peer)");
+	}
+	if (o->cap_of) {
+		asked = *o;
+		asked.cap = (struct ibv_qp_cap){ 0 };
+		if (!o->cap_of(ctx, t, &asked.cap))
+			return false;
+		o = &asked;
 	}
 	t->a = make_qp(ctx, t, o, true, &t->cap);
 	if (!t->a)
@@ -560,6 +574,14 @@ bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 	if (w->src_qp >= 0 && wc->src_qp != w->src_qp)
 		BAD("src_qp %u, not %lld", wc->src_qp, (long long)w->src_qp);
 	mask = IBV_WC_WITH_IMM | IBV_WC_WITH_INV | (w->ud ? IBV_WC_GRH : 0);
+	/* "It is either 0 or the bitwise OR of one or more of the following
+	 * flags" (ibv_poll_cq(3)): no bit the page lists no flag for */
+	if (w->wc_flags >= 0 &&
+	    (wc->wc_flags & ~(unsigned int)(IBV_WC_GRH | IBV_WC_WITH_IMM |
+					    IBV_WC_WITH_INV |
+					    IBV_WC_IP_CSUM_OK)))
+		BAD("wc_flags %#x has a bit no flag of the page is",
+		    wc->wc_flags);
 	if (w->wc_flags >= 0 &&
 	    (wc->wc_flags & mask) != ((unsigned int)w->wc_flags & mask))
 		BAD("wc_flags %#x, not %#x (%s)", wc->wc_flags, w->wc_flags,
@@ -646,6 +668,30 @@ bool vt_b_failed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 		 enum ibv_wc_status status)
 {
 	return one_failed(ctx, t->rcq, "recv", wr_id, t->b->qp_num, status);
+}
+
+bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
+		   uint32_t len)
+{
+	return vt_one_wc(ctx, t->rcq, "recv",
+			 &(struct vt_wc){ .wr_id = wr_id,
+					  .opcode = IBV_WC_RECV,
+					  .byte_len = len,
+					  .qp_num = t->b->qp_num,
+					  .src_qp = -1,
+					  .wc_flags = 0 });
+}
+
+bool vt_device_attr(struct rc_ctx *ctx, struct vt *t,
+		    struct ibv_device_attr *attr)
+{
+	if (!NEED(ctx, ibv_query_device))
+		return false;
+	if (!ctx->ops->ibv_query_device(t->l.ctx, attr))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_query_device failed (set-up): %m");
+	return false;
 }
 
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len)

@@ -40,12 +40,21 @@
 #define VT_WAIT_MS 3000
 #define VT_QUIET_MS 100
 
+struct vt;
+
 struct vt_opts {
 	enum ibv_qp_type type; /* 0: RC */
 	bool srq; /* b receives through an SRQ */
 	bool sig_some; /* a's sq_sig_all is 0 (else 1) */
 	struct ibv_qp_cap cap; /* asked for both; 0s: the defaults */
 	bool channel; /* the receive CQ on a completion channel */
+	/* the channel on a's context, and the send CQ on it instead */
+	bool send_channel;
+	/* the caps both QPs ask for, chosen once the context, the PD and
+	 * the CQs exist (instead of cap): false, the row is BROKEN (or
+	 * what the hook recorded) */
+	bool (*cap_of)(struct rc_ctx *ctx, struct vt *t,
+		       struct ibv_qp_cap *cap);
 	bool peer; /* b on the peer device (RC_NEED_PEER) */
 	/* a made with ibv_create_qp_ex and these send_ops_flags
 	 * (ibv_wr_post(3)), its struct ibv_qp_ex in vt.ax */
@@ -81,7 +90,8 @@ struct vt {
 	struct ibv_mr *bmr;
 	uint8_t *bbuf;
 	uint32_t srq_max_sge; /* the SRQ's, as granted */
-	struct ibv_comp_channel *ch; /* the receive CQ's, if asked */
+	/* the receive CQ's, or the send CQ's (vt_opts.send_channel) */
+	struct ibv_comp_channel *ch;
 	int cq_context; /* the receive CQ's cq_context is &this */
 	struct cm_pair cm; /* iWARP: the connection of a and b */
 };
@@ -151,6 +161,14 @@ bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
 		   struct ibv_wc *wc, int n, const struct vt_wc *first,
 		   int len_step);
 
+/* b's one receive completion: @wr_id, IBV_WC_RECV of @len bytes, b's
+ * qp_num, no flags */
+bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
+		   uint32_t len);
+/* ibv_query_device of a's context with the implementation (BROKEN, or
+ * the call's need, when it cannot) */
+bool vt_device_attr(struct rc_ctx *ctx, struct vt *t,
+		    struct ibv_device_attr *attr);
 /* Post a receive of @len bytes into region 1 (BROKEN if refused) */
 bool vt_recv_ready(struct rc_ctx *ctx, struct vt *t, uint64_t id, uint32_t len);
 /* The one completion @cq must give within VT_WAIT_MS, checked */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ibv_post_send(3) and ibv_post_recv(3) where a mistake hides from the
+ * usual rows: at the largest limits the device grants, exactly; with a
+ * flag that must not mean another; and with the local memory a WR must
+ * leave as it was.  The QPs are the traffic rung's (verbs_traffic.h),
+ * asked for the device's own limits where a row says so (vt_opts.cap_of).
+ * - post_send/rc-sge-device-max, post_recv/rc-scatter-device-max: QPs
+ *   asked for the device's max_sge (ibv_query_device(3)) on both queues;
+ *   a SEND gathering max_send_sge SGEs lands in a receive scattering into
+ *   max_recv_sge, each SGE's bytes where they belong (the row of the
+ *   other call posts its WR with the set-up's own call)
+ * - post_send/rc-inline-largest-granted: the QPs asked for the largest
+ *   max_inline_data ibv_create_qp grants (found by asking); exactly that
+ *   many bytes inline, from two SGEs in the middle of an SGE array whose
+ *   neighbours are not the WR's, overwritten as the call returns: the
+ *   bytes as they were arrive, and nothing of the neighbours
+ * - post_send/rc-fence-alone: a SEND with IBV_SEND_FENCE and no
+ *   IBV_SEND_SIGNALED (sq_sig_all 0) before a signaled one, both of 256
+ *   bytes, more than any inline limit here: both arrive, and only the
+ *   signaled one completes at the sender
+ * - post_send/rc-rdma-read-leaves-local-mr: two RDMA Reads into the same
+ *   local buffer: both complete, the second with the remote bytes as
+ *   they were when it ran (a Read invalidates nothing of its own)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verbs_traffic.h"
+
+#define DOC_POST                                                  \
+	"ibv_post_send() posts the linked list of work requests " \
+	"(WRs) starting with wr to the send queue of the queue pair qp."
+#define DOC_RECV                                                      \
+	"ibv_post_recv() posts the linked list of work requests (WRs) " \
+	"starting with wr to the receive queue of the queue pair qp."
+#define DOC_CAP                                                       \
+	"The function ibv_create_qp() will update the qp_init_attr->cap " \
+	"struct with the actual QP values of the QP that was created;"
+#define DOC_REUSE                                            \
+	"However, if the IBV_SEND_INLINE flag was set, the " \
+	"buffer can be reused immediately after the call returns."
+#define DOC_SIGNALED                                         \
+	"IBV_SEND_SIGNALED Set the completion notification " \
+	"indicator. Relevant only if QP was created with sq_sig_all=0"
+#define DOC_FENCE                                                          \
+	"IBV_SEND_FENCE Set the fence indicator. Valid only for QPs with " \
+	"Transport Service Type IBV_QPT_RC"
+#define DOC_READ "IBV_WR_RDMA_READ"
+
+#define LEN 256
+/* each SGE of the SGE rows: 16 bytes, 64 apart in their region */
+#define SGE_LEN 16
+#define SGE_STEP 64
+#define MAX_SGE (VT_REGION / SGE_STEP)
+/* the largest max_inline_data asked for when looking for the device's */
+#define INLINE_CEILING 65536
+
+struct fit_row;
+typedef void fit_check(const struct fit_row *row, struct rc_ctx *ctx,
+		       struct vt *t);
+
+struct fit_row {
+	struct rc_case c;
+	fit_check *check;
+	bool (*cap_of)(struct rc_ctx *ctx, struct vt *t,
+		       struct ibv_qp_cap *cap);
+	bool sig_some; /* a's sq_sig_all 0 */
+	bool recv; /* the call under test is the receive */
+};
+
+static fit_check sge_device_max, inline_largest, fence_alone, read_twice;
+
+static bool device_sge(struct rc_ctx *ctx, struct vt *t,
+		       struct ibv_qp_cap *cap);
+static bool largest_inline(struct rc_ctx *ctx, struct vt *t,
+			   struct ibv_qp_cap *cap);
+
+static const struct fit_row send_rows[] = {
+	{ .c = { .id = "verbs/post_send/rc-sge-device-max",
+		 .doc = DOC_CAP " ... " DOC_POST,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "QPs asked for ibv_query_device's max_sge on both "
+			 "queues: a SEND of max_send_sge SGEs of 16 distinct "
+			 "bytes lands in a receive of max_recv_sge SGEs, each "
+			 "SGE's bytes in its place",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = sge_device_max,
+	  .cap_of = device_sge },
+	{ .c = { .id = "verbs/post_send/rc-inline-largest-granted",
+		 .doc = DOC_CAP " ... " DOC_REUSE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "QPs asked for the largest max_inline_data "
+			 "ibv_create_qp grants: exactly that many bytes inline "
+			 "from two SGEs amid others the WR does not name, "
+			 "overwritten as the call returns: the bytes as they "
+			 "were arrive, in order, nothing of the others",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = inline_largest,
+	  .cap_of = largest_inline },
+	{ .c = { .id = "verbs/post_send/rc-fence-alone",
+		 .doc = DOC_FENCE " ... " DOC_SIGNALED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "sq_sig_all 0: a SEND of 256 bytes with "
+			 "IBV_SEND_FENCE alone, then one with "
+			 "IBV_SEND_SIGNALED, in one list: 0; both arrive with "
+			 "their bytes, and the sender completes the second "
+			 "only (the fence neither signals nor inlines)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = fence_alone,
+	  .sig_some = true },
+	{ .c = { .id = "verbs/post_send/rc-rdma-read-leaves-local-mr",
+		 .doc = DOC_POST " ... " DOC_READ,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "two RDMA Reads of 256 bytes into the same local "
+			 "buffer, the remote bytes changed between them: both "
+			 "complete with IBV_WC_RDMA_READ and the second brings "
+			 "the new bytes (a Read, unlike the IBA's Read with "
+			 "Invalidate, leaves its local MR valid)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = read_twice },
+};
+
+static const struct fit_row recv_rows[] = {
+	{ .c = { .id = "verbs/post_recv/rc-scatter-device-max",
+		 .doc = DOC_CAP " ... " DOC_RECV,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "QPs asked for ibv_query_device's max_sge on both "
+			 "queues: a receive of max_recv_sge SGEs takes a SEND "
+			 "of max_send_sge SGEs of 16 distinct bytes, each "
+			 "SGE's bytes in its place",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = sge_device_max,
+	  .cap_of = device_sge,
+	  .recv = true },
+};
+
+/* Both queues at the device's max_sge (ibv_query_device with the
+ * implementation), the depths the rung's own */
+static bool device_sge(struct rc_ctx *ctx, struct vt *t, struct ibv_qp_cap *cap)
+{
+	struct ibv_device_attr attr;
+
+	if (!vt_device_attr(ctx, t, &attr))
+		return false;
+	*cap = (struct ibv_qp_cap){ .max_send_wr = 16,
+				    .max_recv_wr = 16,
+				    .max_send_sge = (uint32_t)attr.max_sge,
+				    .max_recv_sge = (uint32_t)attr.max_sge };
+	return true;
+}
+
+/* Whether ibv_create_qp makes an RC QP asking for @inline_len inline bytes */
+static bool inline_granted(struct rc_ctx *ctx, struct vt *t,
+			   uint32_t inline_len)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.send_cq = t->scq,
+		.recv_cq = t->scq,
+		.cap = { .max_send_wr = 1,
+			 .max_recv_wr = 1,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
+			 .max_inline_data = inline_len },
+		.sq_sig_all = 1,
+	};
+	struct ibv_qp *qp = ctx->ops->ibv_create_qp(t->l.pd, &qa);
+
+	if (!qp)
+		return false;
+	ctx->ops->ibv_destroy_qp(qp);
+	return true;
+}
+
+/* The largest max_inline_data ibv_create_qp grants, by bisection between
+ * 0 (which every QP has) and INLINE_CEILING */
+static bool largest_inline(struct rc_ctx *ctx, struct vt *t,
+			   struct ibv_qp_cap *cap)
+{
+	uint32_t lo = 0, hi = INLINE_CEILING;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+
+		if (inline_granted(ctx, t, mid))
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (!lo) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "ibv_create_qp grants no inline data");
+		return false;
+	}
+	*cap = (struct ibv_qp_cap){ .max_send_wr = 16,
+				    .max_recv_wr = 16,
+				    .max_send_sge = 4,
+				    .max_recv_sge = 4,
+				    .max_inline_data = lo };
+	return true;
+}
+
+static void sge_device_max(const struct fit_row *row, struct rc_ctx *ctx,
+			   struct vt *t)
+{
+	struct ibv_sge sg[MAX_SGE], rsg[MAX_SGE];
+	struct ibv_send_wr wr, *bad;
+	struct ibv_recv_wr rwr = { .wr_id = 2, .sg_list = rsg }, *rbad;
+	int n = (int)t->cap.max_send_sge, m = (int)t->bcap.max_recv_sge, i;
+
+	if (n > MAX_SGE || m > MAX_SGE || m < n) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "max_send_sge %d, max_recv_sge %d: more than the "
+			     "row has room for, or fewer receive SGEs",
+			     n, m);
+		return;
+	}
+	vt_pattern(t, 0, VT_REGION, 17);
+	for (i = 0; i < n; i++)
+		sg[i] = vt_sge(t, 0, (size_t)i * SGE_STEP, SGE_LEN);
+	for (i = 0; i < m; i++)
+		rsg[i] = vt_sge(t, 1, (size_t)i * SGE_STEP, SGE_LEN);
+	rwr.num_sge = m;
+	if (row->recv) {
+		RC_OBSERVE(ctx, ctx->ops->ibv_post_recv(t->b, &rwr, &rbad));
+		if (ctx->obs->ret != 0)
+			return;
+	} else if (ctx->ops->ibv_post_recv(t->b, &rwr, &rbad)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_post_recv failed (set-up): %m");
+		return;
+	}
+	wr = vt_wr(t, IBV_WR_SEND, 1, sg, n);
+	if (row->recv) {
+		if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_send failed (set-up): %m");
+			return;
+		}
+	} else if (!vt_post_send(ctx, t, &wr, &bad)) {
+		return;
+	}
+	if (!vt_b_received(ctx, t, 2, n * SGE_LEN))
+		return;
+	for (i = 0; i < n; i++) {
+		char what[32];
+
+		snprintf(what, sizeof(what), "receive SGE %d", i);
+		if (!vt_same(ctx, what, vt_region(t, 1) + i * SGE_STEP,
+			     vt_region(t, 0) + i * SGE_STEP, SGE_LEN))
+			return;
+	}
+}
+
+static void inline_largest(const struct fit_row *row, struct rc_ctx *ctx,
+			   struct vt *t)
+{
+	uint32_t n = t->cap.max_inline_data, first = n / 3;
+	/* the WR's two SGEs are arr[1] and arr[2]; arr[0] and arr[3] are
+	 * another list's, of bytes the message must not have */
+	uint8_t *src = malloc(n), *want = malloc(n), other[2][8];
+	struct ibv_sge arr[4];
+	struct ibv_send_wr wr, *bad;
+	uint32_t i;
+
+	if (!src || !want) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		src[i] = want[i] = (uint8_t)(i * 7 + 3);
+	memset(other, 0xd5, sizeof(other));
+	arr[0] = (struct ibv_sge){ (uintptr_t)other[0], 8, 0 };
+	arr[1] = (struct ibv_sge){ (uintptr_t)src, first, 0 };
+	arr[2] = (struct ibv_sge){ (uintptr_t)(src + first), n - first, 0 };
+	arr[3] = (struct ibv_sge){ (uintptr_t)other[1], 8, 0 };
+	wr = vt_wr(t, IBV_WR_SEND, 1, &arr[1], 2);
+	wr.send_flags |= IBV_SEND_INLINE;
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
+		goto out;
+	memset(src, 0xee, n);
+	if (vt_b_received(ctx, t, 2, n))
+		vt_same(ctx, "received", vt_region(t, 1), want, n);
+out:
+	free(src);
+	free(want);
+}
+
+/* b's receive @id of @len bytes at @off of region 1 (set-up) */
+static bool recv_at(struct rc_ctx *ctx, struct vt *t, uint64_t id, size_t off,
+		    uint32_t len)
+{
+	struct ibv_sge sg = vt_sge(t, 1, off, len);
+	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sg, .num_sge = 1 };
+	struct ibv_recv_wr *bad;
+
+	if (!ctx->ops->ibv_post_recv(t->b, &wr, &bad))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_post_recv failed (set-up): %m");
+	return false;
+}
+
+static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
+			struct vt *t)
+{
+	struct ibv_sge sg[2] = { vt_sge(t, 0, 0, LEN),
+				 vt_sge(t, 0, 2 * LEN, LEN) };
+	struct ibv_send_wr wr[2], *bad;
+	struct ibv_wc wc[2];
+
+	vt_pattern(t, 0, 3 * LEN, 41);
+	wr[0] = vt_wr(t, IBV_WR_SEND, 1, &sg[0], 1);
+	wr[1] = vt_wr(t, IBV_WR_SEND, 2, &sg[1], 1);
+	wr[0].send_flags = IBV_SEND_FENCE;
+	wr[1].send_flags = IBV_SEND_SIGNALED;
+	wr[0].next = &wr[1];
+	if (!recv_at(ctx, t, 11, 0, LEN) || !recv_at(ctx, t, 12, 2 * LEN, LEN) ||
+	    !vt_post_send(ctx, t, &wr[0], &bad))
+		return;
+	if (!vt_expect_run(ctx, "recv", t->rcq, wc, 2,
+			   &(struct vt_wc){ .wr_id = 11,
+					    .opcode = IBV_WC_RECV,
+					    .byte_len = LEN,
+					    .qp_num = t->b->qp_num,
+					    .src_qp = -1,
+					    .wc_flags = 0 },
+			   0) ||
+	    !vt_same(ctx, "first received", vt_region(t, 1), vt_region(t, 0),
+		     LEN) ||
+	    !vt_same(ctx, "second received", vt_region(t, 1) + 2 * LEN,
+		     vt_region(t, 0) + 2 * LEN, LEN) ||
+	    !vt_one_wc(ctx, t->scq, "send",
+		       &(struct vt_wc){ .wr_id = 2,
+					.opcode = IBV_WC_SEND,
+					.byte_len = -1,
+					.qp_num = t->a->qp_num,
+					.src_qp = -1,
+					.wc_flags = -1 }))
+		return;
+	if (!vt_quiet(ctx, t->scq, wc))
+		rc_obs_violation(ctx->obs,
+				 "send: a second completion (wr_id %llu) for a "
+				 "list with one WR signaled",
+				 (unsigned long long)wc[0].wr_id);
+}
+
+static void read_twice(const struct fit_row *row, struct rc_ctx *ctx,
+		       struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 3, 0, LEN);
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
+	const struct vt_wc done = { .wr_id = 1,
+				    .opcode = IBV_WC_RDMA_READ,
+				    .byte_len = LEN,
+				    .qp_num = t->a->qp_num,
+				    .src_qp = -1,
+				    .wc_flags = -1 };
+	uint8_t seed;
+
+	for (seed = 59; seed < 61; seed++) {
+		vt_pattern(t, 2, LEN, seed);
+		if (!vt_post_send(ctx, t, &wr, &bad) ||
+		    !vt_one_wc(ctx, t->scq, seed == 59 ? "first" : "second",
+			       &done) ||
+		    !vt_same(ctx, seed == 59 ? "first read" : "second read",
+			     vt_region(t, 3), vt_region(t, 2), LEN))
+			return;
+	}
+}
+
+static void run(const void *r, struct rc_ctx *ctx)
+{
+	const struct fit_row *row = r;
+	struct vt_opts o = { .cap_of = row->cap_of, .sig_some = row->sig_some };
+	struct vt t;
+
+	if (vt_up(ctx, &t, &o))
+		row->check(row, ctx, &t);
+	vt_down(ctx, &t);
+}
+
+RC_TABLE_GROUP(send_group, "ibv_post_send", RC_CONV_ERRNO_RET, "verbs",
+	       send_rows, run);
+RC_TABLE_GROUP(recv_group, "ibv_post_recv", RC_CONV_ERRNO_RET, "verbs",
+	       recv_rows, run);

@@ -29,7 +29,18 @@
  *   the WR, and the connection stays
  * - iwarp-write-in-range-keeps-connection: the control of the others: an
  *   RDMA Write within b's MR lands, and neither id sees an event
+ * - iwarp-send-with-inv-of-an-mr: a SEND_WITH_INV naming the rkey of an
+ *   MR of b's PD (RFC 5040's Send with Invalidate takes any STag of the
+ *   Data Sink's PD): b's receive says IBV_WC_WITH_INV and that rkey, and
+ *   the rkey no longer works: an RDMA Write under it lands nothing and
+ *   ends the connection
+ * - iwarp-refuses-rdma-write-with-imm, -send-with-imm,
+ *   -atomic-cmp-and-swp, -atomic-fetch-and-add: the opcodes of the page's
+ *   RC column that RDMAP (RFC 5040) has no message for (immediate data,
+ *   atomics): refused at once, bad_wr the WR, nothing at b, and the
+ *   connection stays
  */
+#include <endian.h>
 #include <string.h>
 
 #include "verbs_traffic.h"
@@ -44,6 +55,12 @@
 	"It stops processing WRs from this list at the first "                \
 	"failure (that can be detected immediately while requests are being " \
 	"posted), and returns this failing WR through bad_wr."
+#define DOC_INV "uint32_t invalidate_rkey; /* Remote rkey to invalidate */"
+#define DOC_WITH_INV                                                    \
+	"IBV_WC_WITH_INV Invalidated RKey data value is valid (cannot be " \
+	"combined with IBV_WC_WITH_IMM)"
+#define DOC_INVALIDATED \
+	"uint32_t invalidated_rkey; /* Local RKey that was invalidated */"
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER | RC_NEED_IWARP)
 #define LEN 256
 
@@ -54,10 +71,29 @@ typedef void iw_check(const struct iw_row *row, struct rc_ctx *ctx,
 struct iw_row {
 	struct rc_case c;
 	iw_check *check;
+	enum ibv_wr_opcode op; /* the opcode refused */
 };
 
 static iw_check write_wrong_rkey, read_wrong_rkey, send_without_recv,
-	send_beyond_recv, read_beyond_sge_rd, write_in_range;
+	send_beyond_recv, read_beyond_sge_rd, write_in_range, send_with_inv,
+	lacked_opcode;
+
+/* An opcode RDMAP has no message for: refused at the post */
+#define LACKED(name, op_, what)                                                      \
+	{                                                                            \
+		.c = { .id = "verbs/post_send/iwarp-refuses-" name,                  \
+		       .doc = DOC_STOP,                                              \
+		       .basis = RC_BASIS_INTERPRETATION,                             \
+		       .note = "an " #op_                                            \
+			       " WR on the connected RC QP: RDMAP (RFC "             \
+			       "5040) has no " what                                  \
+			       ", so a failure detected at "                         \
+			       "once: an errno value, bad_wr the WR, no message at " \
+			       "b, and the connection stays",                        \
+		       .needs = NEEDS,                                               \
+		       .contract = { RC_FAILS() } },                                 \
+		.check = lacked_opcode, .op = op_                                    \
+	}
 
 static const struct iw_row rows[] = {
 	{ .c = { .id = "verbs/post_send/iwarp-write-wrong-rkey-ends-connection",
@@ -128,6 +164,24 @@ static const struct iw_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = write_in_range },
+	{ .c = { .id = "verbs/post_send/iwarp-send-with-inv-of-an-mr",
+		 .doc = DOC_INV " ... " DOC_WITH_INV " ... " DOC_INVALIDATED,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a SEND_WITH_INV of 32 bytes whose invalidate_rkey is "
+			 "the rkey of an MR of b's PD: 0; b's receive "
+			 "completes with IBV_WC_WITH_INV and invalidated_rkey "
+			 "that rkey, and an RDMA Write under it afterwards "
+			 "lands nothing and ends the connection (RFC 5040: "
+			 "Send with Invalidate invalidates an STag of the Data "
+			 "Sink's PD)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = send_with_inv },
+	LACKED("rdma-write-with-imm", IBV_WR_RDMA_WRITE_WITH_IMM,
+	       "immediate data"),
+	LACKED("send-with-imm", IBV_WR_SEND_WITH_IMM, "immediate data"),
+	LACKED("atomic-cmp-and-swp", IBV_WR_ATOMIC_CMP_AND_SWP, "atomics"),
+	LACKED("atomic-fetch-and-add", IBV_WR_ATOMIC_FETCH_AND_ADD, "atomics"),
 };
 
 /* Both ends of the connection see it end: the server's (a's) id and the
@@ -232,11 +286,8 @@ static void read_beyond_sge_rd(const struct iw_row *row, struct rc_ctx *ctx,
 	struct ibv_device_attr da;
 	int i, n;
 
-	if (ctx->ops->ibv_query_device(t->l.ctx, &da)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_query_device (set-up): %m");
+	if (!vt_device_attr(ctx, t, &da))
 		return;
-	}
 	n = da.max_sge_rd + 1;
 	if (n > (int)t->cap.max_send_sge || n > 8) {
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
@@ -270,6 +321,99 @@ static void write_in_range(const struct iw_row *row, struct rc_ctx *ctx,
 	if (!vt_post_send(ctx, t, &wr, &bad) ||
 	    !vt_lands(ctx, t, "remote", vt_region(t, 2), vt_region(t, 0), LEN))
 		return;
+	connection_stays(ctx, t);
+}
+
+static void send_with_inv(const struct iw_row *row, struct rc_ctx *ctx,
+			  struct vt *t)
+{
+	struct ibv_mr *mr = (ctx->ops->ibv_reg_mr)(
+		vt_pd(t, 2), vt_region(t, 2), VT_REGION,
+		IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	struct ibv_sge sg = vt_sge(t, 0, 0, 32);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND_WITH_INV, 1, &sg, 1), *bad;
+	struct ibv_wc wc;
+
+	if (!mr) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_reg_mr failed (set-up): %m");
+		return;
+	}
+	wr.invalidate_rkey = mr->rkey;
+	vt_pattern(t, 0, 32, 29);
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION) ||
+	    !vt_post_send(ctx, t, &wr, &bad))
+		goto out;
+	if (vt_poll(ctx, t->rcq, &wc, 1) != 1) {
+		rc_obs_violation(ctx->obs, "recv: no completion within %d ms",
+				 rc_scaled_ms(ctx, VT_WAIT_MS));
+		goto out;
+	}
+	if (wc.status != IBV_WC_SUCCESS) {
+		rc_obs_violation(ctx->obs, "recv.status %s, not success",
+				 ibv_wc_status_str(wc.status));
+		goto out;
+	}
+	/* what the receive says; the MR is looked at whatever it says */
+	if (vt_wc_check(ctx, "recv", &wc,
+			&(struct vt_wc){ .wr_id = 2,
+					 .opcode = IBV_WC_RECV,
+					 .byte_len = 32,
+					 .qp_num = t->b->qp_num,
+					 .src_qp = -1,
+					 .wc_flags = IBV_WC_WITH_INV }) &&
+	    wc.invalidated_rkey != mr->rkey)
+		rc_obs_violation(ctx->obs,
+				 "recv: invalidated_rkey %#x, not the rkey "
+				 "sent, %#x",
+				 wc.invalidated_rkey, mr->rkey);
+	/* the invalidation where it takes effect: b's MR */
+	sg = vt_sge(t, 0, 0, 8);
+	wr = vt_remote_wr(t, IBV_WR_RDMA_WRITE, &sg);
+	wr.wr_id = 3;
+	wr.wr.rdma.rkey = mr->rkey;
+	if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_post_send failed (set-up): %m");
+		goto out;
+	}
+	connection_ends(ctx, t);
+	vt_zeroes(ctx, "remote", vt_region(t, 2), 8);
+out:
+	ctx->ops->ibv_dereg_mr(mr);
+}
+
+static void lacked_opcode(const struct iw_row *row, struct rc_ctx *ctx,
+			  struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 8);
+	struct ibv_send_wr wr = vt_remote_wr(t, row->op, &sg), *bad;
+	struct ibv_wc wc;
+
+	/* every field the opcode has, valid: only the opcode is wrong */
+	wr.imm_data = htobe32(0x0a0b0c0d);
+	if (row->op == IBV_WR_ATOMIC_CMP_AND_SWP ||
+	    row->op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+		wr.wr.atomic.remote_addr = vt_addr(t, 2, 0);
+		wr.wr.atomic.rkey = t->bmr->rkey;
+		wr.wr.atomic.compare_add = 1;
+	}
+	vt_pattern(t, 0, 8, 23);
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION))
+		return;
+	if (vt_post_send(ctx, t, &wr, &bad)) {
+		/* posted: whatever it does, it must not be what was asked */
+		return;
+	}
+	if (bad != &wr)
+		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
+				 bad ? "another WR" : "NULL");
+	if (!vt_quiet(ctx, t->rcq, &wc))
+		rc_obs_violation(ctx->obs,
+				 "recv: a completion (status %d) for a WR "
+				 "refused",
+				 wc.status);
+	vt_zeroes(ctx, "remote", vt_region(t, 2), 8);
 	connection_stays(ctx, t);
 }
 

@@ -21,6 +21,11 @@
  * - req_notify_cq/one-shot: armed once, two completions: one event
  * - req_notify_cq/solicited-only: solicited_only 1: an unsolicited
  *   message gives no event, a solicited one (IBV_SEND_SOLICITED) does
+ * - req_notify_cq/solicited-only-send-completion: the sender's CQ (on the
+ *   channel instead) armed with solicited_only 1: neither a SEND's
+ *   successful completion nor a solicited SEND's gives an event
+ * - req_notify_cq/solicited-only-failed-send: armed so, a SEND that
+ *   completes with an error does ("or if the status is not successful")
  * - get_cq_event/cq-and-context: the CQ and the cq_context it was made
  *   with
  * - get_cq_event/nonblocking-empty: a non-blocking channel with no event
@@ -49,6 +54,13 @@
 #define DOC_SOLICITED                                      \
 	"If solicited_only is non-zero, an event is only " \
 	"generated for a new CQE with that is considered \"solicited.\""
+#define DOC_SEND_UNSOLICITED                                           \
+	"All other successful receive completions, or any successful " \
+	"send completion is unsolicited."
+#define DOC_SOLICITED_IS                                                    \
+	"A CQE is solicited if it is a receive completion for a message "   \
+	"with the Solicited Event header bit set, or if the status is not " \
+	"successful."
 #define DOC_GET                                                      \
 	"Fills the arguments cq with the CQ that got the event and " \
 	"cq_context with the CQ's context."
@@ -70,10 +82,12 @@ typedef void ev_check(const struct ev_row *row, struct rc_ctx *ctx,
 struct ev_row {
 	struct rc_case c;
 	ev_check *check;
+	bool send_side; /* the channel is the send CQ's (vt_opts) */
 };
 
 static ev_check armed_event, not_armed, one_shot, solicited_only,
-	cq_and_context, nonblocking_empty, destroy_after_ack;
+	send_unsolicited, failed_send_solicited, cq_and_context,
+	nonblocking_empty, destroy_after_ack;
 
 static const struct ev_row notify_rows[] = {
 	{ .c = { .id = "verbs/req_notify_cq/armed-event",
@@ -109,6 +123,26 @@ static const struct ev_row notify_rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = solicited_only },
+	{ .c = { .id = "verbs/req_notify_cq/solicited-only-send-completion",
+		 .doc = DOC_SOLICITED " ... " DOC_SEND_UNSOLICITED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the sender's CQ armed with solicited_only 1: a "
+			 "SEND's successful completion gives no event, nor "
+			 "does the next, of a SEND with IBV_SEND_SOLICITED",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = send_unsolicited,
+	  .send_side = true },
+	{ .c = { .id = "verbs/req_notify_cq/solicited-only-failed-send",
+		 .doc = DOC_SOLICITED " ... " DOC_SOLICITED_IS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the sender's CQ armed with solicited_only 1: a SEND "
+			 "whose SGE's lkey names no MR completes with an "
+			 "error, and that completion gives an event",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = failed_send_solicited,
+	  .send_side = true },
 };
 
 static const struct ev_row get_rows[] = {
@@ -269,6 +303,84 @@ static void solicited_only(const struct ev_row *row, struct rc_ctx *ctx,
 		take_event(ctx, t);
 }
 
+/* a SENDs 32 bytes to b with IBV_SEND_SIGNALED and @flags, its SGE's
+ * lkey @lkey_xor away from the MR's; b has a receive.  true: posted */
+static bool send_from_a(struct rc_ctx *ctx, struct vt *t, unsigned int flags,
+			uint32_t lkey_xor)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 32);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
+
+	sg.lkey ^= lkey_xor;
+	wr.send_flags |= IBV_SEND_SIGNALED | flags;
+	if (!vt_recv_ready(ctx, t, 2, 64))
+		return false;
+	if (!ctx->ops->ibv_post_send(t->a, &wr, &bad))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_post_send failed (set-up): %m");
+	return false;
+}
+
+static bool arm_send(struct rc_ctx *ctx, struct vt *t)
+{
+	RC_OBSERVE(ctx, ctx->ops->ibv_req_notify_cq(t->scq, 1));
+	return ctx->obs->ret == 0;
+}
+
+/* a's successful SEND with @flags, then no event on a's channel */
+static bool no_event_for_send(struct rc_ctx *ctx, struct vt *t,
+			      unsigned int flags, const char *what)
+{
+	if (!send_from_a(ctx, t, flags, 0) ||
+	    !vt_one_wc(ctx, t->scq, "send",
+		       &(struct vt_wc){ .wr_id = 1,
+					.opcode = IBV_WC_SEND,
+					.byte_len = -1,
+					.qp_num = t->a->qp_num,
+					.src_qp = -1,
+					.wc_flags = -1 }) ||
+	    !vt_one_wc(ctx, t->rcq, "recv",
+		       &(struct vt_wc){ .wr_id = 2,
+					.opcode = IBV_WC_RECV,
+					.byte_len = 32,
+					.qp_num = t->b->qp_num,
+					.src_qp = -1,
+					.wc_flags = -1 }))
+		return false;
+	if (!ch_ready(ctx, t, VT_QUIET_MS))
+		return true;
+	rc_obs_violation(ctx->obs,
+			 "%s: an event for a successful send "
+			 "completion",
+			 what);
+	take_event(ctx, t);
+	return false;
+}
+
+static void send_unsolicited(const struct ev_row *row, struct rc_ctx *ctx,
+			     struct vt *t)
+{
+	if (arm_send(ctx, t) && no_event_for_send(ctx, t, 0, "unsolicited"))
+		no_event_for_send(ctx, t, IBV_SEND_SOLICITED, "solicited");
+}
+
+static void failed_send_solicited(const struct ev_row *row, struct rc_ctx *ctx,
+				  struct vt *t)
+{
+	/* far from any MR of the row, as rc-send-lkey-of-no-mr's */
+	if (!arm_send(ctx, t) || !send_from_a(ctx, t, 0, 0x00800000))
+		return;
+	if (!ch_ready(ctx, t, VT_WAIT_MS))
+		rc_obs_violation(ctx->obs,
+				 "event: none for a send completion with an "
+				 "error within %d ms",
+				 rc_scaled_ms(ctx, VT_WAIT_MS));
+	else
+		take_event(ctx, t);
+	vt_poll(ctx, t->scq, (struct ibv_wc[1]){ 0 }, 1);
+}
+
 /* Arm with the implementation, make a completion, wait for its event */
 static bool event_ready(struct rc_ctx *ctx, struct vt *t)
 {
@@ -351,7 +463,8 @@ static void destroy_after_ack(const struct ev_row *row, struct rc_ctx *ctx,
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct ev_row *row = r;
-	struct vt_opts o = { .channel = true };
+	struct vt_opts o = { .channel = !row->send_side,
+			     .send_channel = row->send_side };
 	struct vt t;
 
 	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_req_notify_cq,

@@ -221,7 +221,7 @@ E2E_SELECT ?= -m "not slow"
 E2E_RUN = RDMACONF=$(CURDIR)/$(BUILD)/rdmaconf RDMACONF_SHIMS=$(CURDIR)/$(BUILD)/shims \
 	RDMACONF_MUTANTS=$(CURDIR)/$(BUILD)/mutants.so \
 	RDMACONF_SRCMUT_BUILD=$(CURDIR)/$(BUILD)/srcmut $(PYTHON) -m pytest -q \
-	--durations=6
+	--durations=0 --durations-min=10
 e2e: all $(SHIMS)
 	$(E2E_RUN) $(E2E_SELECT) tests/e2e
 

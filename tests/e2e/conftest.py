@@ -1,4 +1,5 @@
 """End-to-end driver: runs build/rdmaconf as a user would and reads its JSON."""
+import functools
 import json
 import os
 import shlex
@@ -13,13 +14,20 @@ SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
 RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
 
 
+@functools.lru_cache(maxsize=None)
+def vocab_json():
+    """`rdmaconf __vocab`'s output, asked once a session (the binary does
+    not change while the tests run; a test that asked per row spent
+    seconds in fork and exec)."""
+    return subprocess.run([RDMACONF, "__vocab"], capture_output=True,
+                          text=True, check=True).stdout
+
+
 def vocab():
     """Every table of the vocabulary, as the binary has it (`rdmaconf
     __vocab`): the only list of verdicts, bases, implementations... a test
-    may use."""
-    out = subprocess.run([RDMACONF, "__vocab"], capture_output=True,
-                         text=True, check=True).stdout
-    return json.loads(out)
+    may use.  A fresh copy each call: the caller may change it."""
+    return json.loads(vocab_json())
 
 
 def vocab_names(table, key="name"):

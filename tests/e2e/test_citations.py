@@ -13,6 +13,7 @@ make, and fails here with the row's id.
 import fnmatch
 import glob
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -22,7 +23,7 @@ from functools import lru_cache
 
 import pytest
 
-from conftest import RDMACONF, fixture_tarball, vocab_names
+from conftest import RDMACONF, ROOT, fixture_tarball, vocab_names
 
 PACKAGES = ("libibumad-dev", "libibverbs-dev", "librdmacm-dev")
 ASCII = {"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
@@ -152,8 +153,47 @@ def page_functions(text):
             for fn in re.split(r",\s*", group)}
 
 
+# The pages as rendered, kept between runs (make check, then its
+# sanitizer and coverage builds, render the same pages): valid while
+# this file, the packages' versions, groff and the snapshots are the same
+CACHE = os.path.join(ROOT, "build", "citations-pages.json")
+
+
+def cache_key():
+    h = hashlib.sha256()
+    with open(__file__, "rb") as f:
+        h.update(f.read())
+    for cmd in (["dpkg-query", "-W", "-f", "${Package} ${Version}\n",
+                 *PACKAGES], ["groff", "--version"]):
+        h.update(subprocess.run(cmd, capture_output=True,
+                                check=True).stdout)
+    for _, pattern in SNAPSHOTS:
+        tarball = fixture_tarball(pattern) or ""
+        st = os.stat(tarball) if tarball else None
+        h.update(("%s %s %s\n" % (tarball, st and st.st_size,
+                                   st and st.st_mtime_ns)).encode())
+    return h.hexdigest()
+
+
+@lru_cache(maxsize=None)
 def all_pages():
-    return {**rendered(), **source_pages()}
+    key = cache_key()
+    try:
+        with open(CACHE) as f:
+            kept = json.load(f)
+        if kept.get("key") == key:
+            return kept["pages"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    pages = {**rendered(), **source_pages()}
+    try:
+        os.makedirs(os.path.dirname(CACHE), exist_ok=True)
+        with open(CACHE + ".tmp", "w") as f:
+            json.dump({"key": key, "pages": pages}, f)
+        os.replace(CACHE + ".tmp", CACHE)
+    except OSError:
+        pass
+    return pages
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,9 @@
  * - req_notify_cq/solicited-only: solicited_only 1: an unsolicited
  *   message gives no event, a solicited one (IBV_SEND_SOLICITED) does
  * - req_notify_cq/solicited-only-send-completion: the sender's CQ (on the
- *   channel instead) armed with solicited_only 1: neither a SEND's
- *   successful completion nor a solicited SEND's gives an event
+ *   channel instead) armed with solicited_only 1: no successful send
+ *   completion gives an event, a plain SEND's, a fenced one's (FENCE is
+ *   not SOLICITED), or a solicited one's
  * - req_notify_cq/solicited-only-failed-send: armed so, a SEND that
  *   completes with an error does ("or if the status is not successful")
  * - get_cq_event/cq-and-context: the CQ and the cq_context it was made
@@ -35,7 +36,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <string.h>
 
 #include "verbs_traffic.h"
@@ -128,7 +128,8 @@ static const struct ev_row notify_rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the sender's CQ armed with solicited_only 1: a "
 			 "SEND's successful completion gives no event, nor "
-			 "does the next, of a SEND with IBV_SEND_SOLICITED",
+			 "does a fenced SEND's, nor the next, of a SEND with "
+			 "IBV_SEND_SOLICITED",
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = send_unsolicited,
@@ -177,13 +178,6 @@ static const struct ev_row ack_rows[] = {
 	  .check = destroy_after_ack },
 };
 
-static bool ch_ready(struct rc_ctx *ctx, struct vt *t, int ms)
-{
-	struct pollfd p = { .fd = t->ch->fd, .events = POLLIN };
-
-	return poll(&p, 1, rc_scaled_ms(ctx, ms)) == 1;
-}
-
 static bool send_one(struct rc_ctx *ctx, struct vt *t, uint64_t id,
 		     unsigned int flags)
 {
@@ -207,22 +201,6 @@ static bool send_one(struct rc_ctx *ctx, struct vt *t, uint64_t id,
 					  .wc_flags = -1 });
 }
 
-/* Take the channel's event with the implementation and acknowledge it
- * (set-up: the CQ cannot be destroyed otherwise) */
-static bool take_event(struct rc_ctx *ctx, struct vt *t)
-{
-	struct ibv_cq *cq;
-	void *cctx;
-
-	if (ctx->ops->ibv_get_cq_event(t->ch, &cq, &cctx)) {
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-			     "ibv_get_cq_event failed: %m");
-		return false;
-	}
-	ctx->ops->ibv_ack_cq_events(cq, 1);
-	return true;
-}
-
 static bool arm(struct rc_ctx *ctx, struct vt *t, int solicited)
 {
 	RC_OBSERVE(ctx, ctx->ops->ibv_req_notify_cq(t->rcq, solicited));
@@ -234,11 +212,11 @@ static void armed_event(const struct ev_row *row, struct rc_ctx *ctx,
 {
 	if (!arm(ctx, t, 0) || !send_one(ctx, t, 1, 0))
 		return;
-	if (!ch_ready(ctx, t, VT_WAIT_MS))
+	if (!vt_event_ready(ctx, t, VT_WAIT_MS))
 		rc_obs_violation(ctx->obs, "event: none within %d ms",
 				 rc_scaled_ms(ctx, VT_WAIT_MS));
 	else
-		take_event(ctx, t);
+		vt_take_event(ctx, t);
 }
 
 static void not_armed(const struct ev_row *row, struct rc_ctx *ctx,
@@ -255,10 +233,10 @@ static void not_armed(const struct ev_row *row, struct rc_ctx *ctx,
 	}
 	RC_OBSERVE(ctx, ctx->ops->ibv_req_notify_cq(other, 0));
 	if (ctx->obs->ret == 0 && send_one(ctx, t, 1, 0) &&
-	    ch_ready(ctx, t, VT_QUIET_MS)) {
+	    vt_event_ready(ctx, t, VT_QUIET_MS)) {
 		rc_obs_violation(ctx->obs, "event: one came for a CQ never "
 					   "armed");
-		take_event(ctx, t);
+		vt_take_event(ctx, t);
 	}
 	ctx->ops->ibv_destroy_cq(other);
 }
@@ -268,16 +246,16 @@ static void one_shot(const struct ev_row *row, struct rc_ctx *ctx, struct vt *t)
 	if (!arm(ctx, t, 0) || !send_one(ctx, t, 1, 0) ||
 	    !send_one(ctx, t, 2, 0))
 		return;
-	if (!ch_ready(ctx, t, VT_WAIT_MS)) {
+	if (!vt_event_ready(ctx, t, VT_WAIT_MS)) {
 		rc_obs_violation(ctx->obs, "event: none within %d ms",
 				 rc_scaled_ms(ctx, VT_WAIT_MS));
 		return;
 	}
-	if (!take_event(ctx, t))
+	if (!vt_take_event(ctx, t))
 		return;
-	if (ch_ready(ctx, t, VT_QUIET_MS)) {
+	if (vt_event_ready(ctx, t, VT_QUIET_MS)) {
 		rc_obs_violation(ctx->obs, "event: a second for one request");
-		take_event(ctx, t);
+		vt_take_event(ctx, t);
 	}
 }
 
@@ -286,40 +264,21 @@ static void solicited_only(const struct ev_row *row, struct rc_ctx *ctx,
 {
 	if (!arm(ctx, t, 1) || !send_one(ctx, t, 1, 0))
 		return;
-	if (ch_ready(ctx, t, VT_QUIET_MS)) {
+	if (vt_event_ready(ctx, t, VT_QUIET_MS)) {
 		rc_obs_violation(ctx->obs, "event: one for an unsolicited "
 					   "message");
-		take_event(ctx, t);
+		vt_take_event(ctx, t);
 		return;
 	}
 	if (!send_one(ctx, t, 2, IBV_SEND_SOLICITED))
 		return;
-	if (!ch_ready(ctx, t, VT_WAIT_MS))
+	if (!vt_event_ready(ctx, t, VT_WAIT_MS))
 		rc_obs_violation(ctx->obs,
 				 "event: none for a solicited "
 				 "message within %d ms",
 				 rc_scaled_ms(ctx, VT_WAIT_MS));
 	else
-		take_event(ctx, t);
-}
-
-/* a SENDs 32 bytes to b with IBV_SEND_SIGNALED and @flags, its SGE's
- * lkey @lkey_xor away from the MR's; b has a receive.  true: posted */
-static bool send_from_a(struct rc_ctx *ctx, struct vt *t, unsigned int flags,
-			uint32_t lkey_xor)
-{
-	struct ibv_sge sg = vt_sge(t, 0, 0, 32);
-	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
-
-	sg.lkey ^= lkey_xor;
-	wr.send_flags |= IBV_SEND_SIGNALED | flags;
-	if (!vt_recv_ready(ctx, t, 2, 64))
-		return false;
-	if (!ctx->ops->ibv_post_send(t->a, &wr, &bad))
-		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-		     "ibv_post_send failed (set-up): %m");
-	return false;
+		vt_take_event(ctx, t);
 }
 
 static bool arm_send(struct rc_ctx *ctx, struct vt *t)
@@ -328,56 +287,29 @@ static bool arm_send(struct rc_ctx *ctx, struct vt *t)
 	return ctx->obs->ret == 0;
 }
 
-/* a's successful SEND with @flags, then no event on a's channel */
-static bool no_event_for_send(struct rc_ctx *ctx, struct vt *t,
-			      unsigned int flags, const char *what)
-{
-	if (!send_from_a(ctx, t, flags, 0) ||
-	    !vt_one_wc(ctx, t->scq, "send",
-		       &(struct vt_wc){ .wr_id = 1,
-					.opcode = IBV_WC_SEND,
-					.byte_len = -1,
-					.qp_num = t->a->qp_num,
-					.src_qp = -1,
-					.wc_flags = -1 }) ||
-	    !vt_one_wc(ctx, t->rcq, "recv",
-		       &(struct vt_wc){ .wr_id = 2,
-					.opcode = IBV_WC_RECV,
-					.byte_len = 32,
-					.qp_num = t->b->qp_num,
-					.src_qp = -1,
-					.wc_flags = -1 }))
-		return false;
-	if (!ch_ready(ctx, t, VT_QUIET_MS))
-		return true;
-	rc_obs_violation(ctx->obs,
-			 "%s: an event for a successful send "
-			 "completion",
-			 what);
-	take_event(ctx, t);
-	return false;
-}
-
 static void send_unsolicited(const struct ev_row *row, struct rc_ctx *ctx,
 			     struct vt *t)
 {
-	if (arm_send(ctx, t) && no_event_for_send(ctx, t, 0, "unsolicited"))
-		no_event_for_send(ctx, t, IBV_SEND_SOLICITED, "solicited");
+	if (arm_send(ctx, t) &&
+	    vt_sent_no_event(ctx, t, 0, "unsolicited", false) &&
+	    vt_sent_no_event(ctx, t, IBV_SEND_FENCE, "fenced", false))
+		vt_sent_no_event(ctx, t, IBV_SEND_SOLICITED, "solicited",
+				 false);
 }
 
 static void failed_send_solicited(const struct ev_row *row, struct rc_ctx *ctx,
 				  struct vt *t)
 {
 	/* far from any MR of the row, as rc-send-lkey-of-no-mr's */
-	if (!arm_send(ctx, t) || !send_from_a(ctx, t, 0, 0x00800000))
+	if (!arm_send(ctx, t) || !vt_send_from_a(ctx, t, 0, 0x00800000, false))
 		return;
-	if (!ch_ready(ctx, t, VT_WAIT_MS))
+	if (!vt_event_ready(ctx, t, VT_WAIT_MS))
 		rc_obs_violation(ctx->obs,
 				 "event: none for a send completion with an "
 				 "error within %d ms",
 				 rc_scaled_ms(ctx, VT_WAIT_MS));
 	else
-		take_event(ctx, t);
+		vt_take_event(ctx, t);
 	vt_poll(ctx, t->scq, (struct ibv_wc[1]){ 0 }, 1);
 }
 
@@ -391,7 +323,7 @@ static bool event_ready(struct rc_ctx *ctx, struct vt *t)
 	}
 	if (!send_one(ctx, t, 1, 0))
 		return false;
-	if (ch_ready(ctx, t, VT_WAIT_MS))
+	if (vt_event_ready(ctx, t, VT_WAIT_MS))
 		return true;
 	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "no event came (set-up)");
 	return false;

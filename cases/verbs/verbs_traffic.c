@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include <poll.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -577,9 +578,9 @@ bool vt_wc_check(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 	/* "It is either 0 or the bitwise OR of one or more of the following
 	 * flags" (ibv_poll_cq(3)): no bit the page lists no flag for */
 	if (w->wc_flags >= 0 &&
-	    (wc->wc_flags & ~(unsigned int)(IBV_WC_GRH | IBV_WC_WITH_IMM |
-					    IBV_WC_WITH_INV |
-					    IBV_WC_IP_CSUM_OK)))
+	    (wc->wc_flags &
+	     ~(unsigned int)(IBV_WC_GRH | IBV_WC_WITH_IMM | IBV_WC_WITH_INV |
+			     IBV_WC_IP_CSUM_OK)))
 		BAD("wc_flags %#x has a bit no flag of the page is",
 		    wc->wc_flags);
 	if (w->wc_flags >= 0 &&
@@ -680,6 +681,73 @@ bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 					  .qp_num = t->b->qp_num,
 					  .src_qp = -1,
 					  .wc_flags = 0 });
+}
+
+bool vt_a_completed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
+		    enum ibv_wc_opcode opcode)
+{
+	return vt_one_wc(ctx, t->scq, "send",
+			 &(struct vt_wc){ .wr_id = wr_id,
+					  .opcode = opcode,
+					  .byte_len = -1,
+					  .qp_num = t->a->qp_num,
+					  .src_qp = -1,
+					  .wc_flags = -1 });
+}
+
+bool vt_event_ready(struct rc_ctx *ctx, struct vt *t, int ms)
+{
+	struct pollfd p = { .fd = t->ch->fd, .events = POLLIN };
+
+	return poll(&p, 1, rc_scaled_ms(ctx, ms)) == 1;
+}
+
+bool vt_take_event(struct rc_ctx *ctx, struct vt *t)
+{
+	struct ibv_cq *cq;
+	void *cctx;
+
+	if (ctx->ops->ibv_get_cq_event(t->ch, &cq, &cctx)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_get_cq_event failed: %m");
+		return false;
+	}
+	ctx->ops->ibv_ack_cq_events(cq, 1);
+	return true;
+}
+
+bool vt_send_from_a(struct rc_ctx *ctx, struct vt *t, unsigned int flags,
+		    uint32_t lkey_xor, bool observe)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, 32);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND, 1, &sg, 1), *bad;
+
+	sg.lkey ^= lkey_xor;
+	wr.send_flags |= IBV_SEND_SIGNALED | flags;
+	if (!vt_recv_ready(ctx, t, 2, 64))
+		return false;
+	if (observe)
+		return vt_post_send(ctx, t, &wr, &bad);
+	if (!ctx->ops->ibv_post_send(t->a, &wr, &bad))
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "ibv_post_send failed (set-up): %m");
+	return false;
+}
+
+bool vt_sent_no_event(struct rc_ctx *ctx, struct vt *t, unsigned int flags,
+		      const char *what, bool observe)
+{
+	if (!vt_send_from_a(ctx, t, flags, 0, observe) ||
+	    !vt_a_completed(ctx, t, 1, IBV_WC_SEND) ||
+	    !vt_b_received(ctx, t, 2, 32))
+		return false;
+	if (!vt_event_ready(ctx, t, VT_QUIET_MS))
+		return true;
+	rc_obs_violation(ctx->obs,
+			 "%s: an event for a successful send completion", what);
+	vt_take_event(ctx, t);
+	return false;
 }
 
 bool vt_device_attr(struct rc_ctx *ctx, struct vt *t,

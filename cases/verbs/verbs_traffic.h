@@ -165,6 +165,26 @@ bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
  * qp_num, no flags */
 bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 		   uint32_t len);
+/* a's one successful completion: @wr_id, @opcode, a's qp_num */
+bool vt_a_completed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
+		    enum ibv_wc_opcode opcode);
+/* The channel (vt_opts.channel, send_channel) has an event within @ms
+ * (scaled) */
+bool vt_event_ready(struct rc_ctx *ctx, struct vt *t, int ms);
+/* Take the channel's event with the implementation and acknowledge it
+ * (set-up: the CQ cannot be destroyed otherwise) */
+bool vt_take_event(struct rc_ctx *ctx, struct vt *t);
+/* a SENDs 32 bytes to b with IBV_SEND_SIGNALED and @flags, its SGE's
+ * lkey @lkey_xor away from the MR's, b having a receive: through the
+ * call under test (vt_post_send) when @observe, else as set-up (BROKEN
+ * when refused).  true: posted */
+bool vt_send_from_a(struct rc_ctx *ctx, struct vt *t, unsigned int flags,
+		    uint32_t lkey_xor, bool observe);
+/* vt_send_from_a with no lkey fault, both completions as they must be,
+ * then no event on the channel within VT_QUIET_MS: else a violation
+ * "@what: an event for a successful send completion", and false */
+bool vt_sent_no_event(struct rc_ctx *ctx, struct vt *t, unsigned int flags,
+		      const char *what, bool observe);
 /* ibv_query_device of a's context with the implementation (BROKEN, or
  * the call's need, when it cannot) */
 bool vt_device_attr(struct rc_ctx *ctx, struct vt *t,

@@ -22,6 +22,11 @@
  * - post_send/rc-rdma-read-leaves-local-mr: two RDMA Reads into the same
  *   local buffer: both complete, the second with the remote bytes as
  *   they were when it ran (a Read invalidates nothing of its own)
+ * - post_send/rc-rdma-read-zero-length: a Read of no SGE completes, and
+ *   nothing of a's memory changes
+ * - post_send/rc-solicited-is-the-messages: IBV_SEND_SOLICITED marks the
+ *   message, not the sender's completion: a's CQ armed for solicited
+ *   events gets none for a plain, a fenced, or a solicited SEND
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,12 +37,9 @@
 #define DOC_POST                                                  \
 	"ibv_post_send() posts the linked list of work requests " \
 	"(WRs) starting with wr to the send queue of the queue pair qp."
-#define DOC_RECV                                                      \
+#define DOC_RECV                                                        \
 	"ibv_post_recv() posts the linked list of work requests (WRs) " \
 	"starting with wr to the receive queue of the queue pair qp."
-#define DOC_CAP                                                       \
-	"The function ibv_create_qp() will update the qp_init_attr->cap " \
-	"struct with the actual QP values of the QP that was created;"
 #define DOC_REUSE                                            \
 	"However, if the IBV_SEND_INLINE flag was set, the " \
 	"buffer can be reused immediately after the call returns."
@@ -48,6 +50,9 @@
 	"IBV_SEND_FENCE Set the fence indicator. Valid only for QPs with " \
 	"Transport Service Type IBV_QPT_RC"
 #define DOC_READ "IBV_WR_RDMA_READ"
+#define DOC_SEND_UNSOLICITED                                           \
+	"All other successful receive completions, or any successful " \
+	"send completion is unsolicited."
 
 #define LEN 256
 /* each SGE of the SGE rows: 16 bytes, 64 apart in their region */
@@ -68,9 +73,11 @@ struct fit_row {
 		       struct ibv_qp_cap *cap);
 	bool sig_some; /* a's sq_sig_all 0 */
 	bool recv; /* the call under test is the receive */
+	bool send_channel; /* a's send CQ on the channel (vt_opts) */
 };
 
-static fit_check sge_device_max, inline_largest, fence_alone, read_twice;
+static fit_check sge_device_max, inline_largest, fence_alone, read_twice,
+	read_zero_length, solicited_is_the_messages;
 
 static bool device_sge(struct rc_ctx *ctx, struct vt *t,
 		       struct ibv_qp_cap *cap);
@@ -79,7 +86,7 @@ static bool largest_inline(struct rc_ctx *ctx, struct vt *t,
 
 static const struct fit_row send_rows[] = {
 	{ .c = { .id = "verbs/post_send/rc-sge-device-max",
-		 .doc = DOC_CAP " ... " DOC_POST,
+		 .doc = DOC_POST,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "QPs asked for ibv_query_device's max_sge on both "
 			 "queues: a SEND of max_send_sge SGEs of 16 distinct "
@@ -90,7 +97,7 @@ static const struct fit_row send_rows[] = {
 	  .check = sge_device_max,
 	  .cap_of = device_sge },
 	{ .c = { .id = "verbs/post_send/rc-inline-largest-granted",
-		 .doc = DOC_CAP " ... " DOC_REUSE,
+		 .doc = DOC_REUSE,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "QPs asked for the largest max_inline_data "
 			 "ibv_create_qp grants: exactly that many bytes inline "
@@ -124,11 +131,33 @@ static const struct fit_row send_rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = read_twice },
+	{ .c = { .id = "verbs/post_send/rc-rdma-read-zero-length",
+		 .doc = DOC_POST,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA Read of no SGE (num_sge 0) from b's region: "
+			 "it completes with IBV_WC_RDMA_READ and a's buffer "
+			 "stays as it was (the IBA lets an RDMA Read's DMA "
+			 "length be 0, as ibv_post_send(3)'s num_sge may)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = read_zero_length },
+	{ .c = { .id = "verbs/post_send/rc-solicited-is-the-messages",
+		 .doc = DOC_SEND_UNSOLICITED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a's send CQ armed with solicited_only 1 "
+			 "(ibv_req_notify_cq(3)): a SEND, a fenced SEND, then "
+			 "the call, a SEND with IBV_SEND_SOLICITED: each "
+			 "completes at a and arrives at b, and a's CQ gets no "
+			 "event (the flag is the message's)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = solicited_is_the_messages,
+	  .send_channel = true },
 };
 
 static const struct fit_row recv_rows[] = {
 	{ .c = { .id = "verbs/post_recv/rc-scatter-device-max",
-		 .doc = DOC_CAP " ... " DOC_RECV,
+		 .doc = DOC_RECV,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "QPs asked for ibv_query_device's max_sge on both "
 			 "queues: a receive of max_recv_sge SGEs takes a SEND "
@@ -323,7 +352,8 @@ static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 	wr[0].send_flags = IBV_SEND_FENCE;
 	wr[1].send_flags = IBV_SEND_SIGNALED;
 	wr[0].next = &wr[1];
-	if (!recv_at(ctx, t, 11, 0, LEN) || !recv_at(ctx, t, 12, 2 * LEN, LEN) ||
+	if (!recv_at(ctx, t, 11, 0, LEN) ||
+	    !recv_at(ctx, t, 12, 2 * LEN, LEN) ||
 	    !vt_post_send(ctx, t, &wr[0], &bad))
 		return;
 	if (!vt_expect_run(ctx, "recv", t->rcq, wc, 2,
@@ -338,13 +368,7 @@ static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 		     LEN) ||
 	    !vt_same(ctx, "second received", vt_region(t, 1) + 2 * LEN,
 		     vt_region(t, 0) + 2 * LEN, LEN) ||
-	    !vt_one_wc(ctx, t->scq, "send",
-		       &(struct vt_wc){ .wr_id = 2,
-					.opcode = IBV_WC_SEND,
-					.byte_len = -1,
-					.qp_num = t->a->qp_num,
-					.src_qp = -1,
-					.wc_flags = -1 }))
+	    !vt_a_completed(ctx, t, 2, IBV_WC_SEND))
 		return;
 	if (!vt_quiet(ctx, t->scq, wc))
 		rc_obs_violation(ctx->obs,
@@ -377,11 +401,50 @@ static void read_twice(const struct fit_row *row, struct rc_ctx *ctx,
 	}
 }
 
+static void read_zero_length(const struct fit_row *row, struct rc_ctx *ctx,
+			     struct vt *t)
+{
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, NULL), *bad;
+	uint8_t want[LEN];
+
+	wr.num_sge = 0;
+	vt_pattern(t, 2, LEN, 61);
+	vt_pattern(t, 3, LEN, 67);
+	memcpy(want, vt_region(t, 3), LEN);
+	if (vt_post_send(ctx, t, &wr, &bad) &&
+	    vt_a_completed(ctx, t, 1, IBV_WC_RDMA_READ))
+		vt_same(ctx, "local", vt_region(t, 3), want, LEN);
+}
+
+static void solicited_is_the_messages(const struct fit_row *row,
+				      struct rc_ctx *ctx, struct vt *t)
+{
+	if (ctx->ops->ibv_req_notify_cq(t->scq, 1)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_req_notify_cq failed (set-up): %m");
+		return;
+	}
+	if (vt_sent_no_event(ctx, t, 0, "unsolicited", false) &&
+	    vt_sent_no_event(ctx, t, IBV_SEND_FENCE, "fenced", false))
+		vt_sent_no_event(ctx, t, IBV_SEND_SOLICITED, "solicited", true);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct fit_row *row = r;
-	struct vt_opts o = { .cap_of = row->cap_of, .sig_some = row->sig_some };
+	struct vt_opts o = { .cap_of = row->cap_of,
+			     .sig_some = row->sig_some,
+			     .send_channel = row->send_channel };
 	struct vt t;
+
+	if (row->send_channel &&
+	    (!rc_need_call(ctx, (const void *)ctx->ops->ibv_req_notify_cq,
+			   "ibv_req_notify_cq") ||
+	     !rc_need_call(ctx, (const void *)ctx->ops->ibv_get_cq_event,
+			   "ibv_get_cq_event") ||
+	     !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_cq_events,
+			   "ibv_ack_cq_events")))
+		return;
 
 	if (vt_up(ctx, &t, &o))
 		row->check(row, ctx, &t);

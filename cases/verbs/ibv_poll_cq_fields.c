@@ -19,6 +19,10 @@
  *   IBV_WC_REM_ACCESS_ERR, wr_id and qp_num, the fields an error has
  * - poll_cq/fields-of-flushed-receive: b moved to the error state with a
  *   receive posted: status IBV_WC_WR_FLUSH_ERR, wr_id and qp_num b's
+ * - poll_cq/fields-of-receive-too-short: a SEND of 200 bytes into b's
+ *   receive of 64: b's completion says IBV_WC_LOC_LEN_ERR
+ * - poll_cq/fields-of-read-into-unwritable-mr: an RDMA Read into an MR
+ *   of a without IBV_ACCESS_LOCAL_WRITE: a's says IBV_WC_LOC_PROT_ERR
  * - poll_cq/fields-of-ud-recv: b's on UD: src_qp a, IBV_WC_GRH, byte_len
  *   with the GRH's 40
  */
@@ -51,6 +55,8 @@ struct fld_row {
 	bool recv; /* b's completion (else a's) */
 	bool bad_rkey; /* the remote WR under an rkey no MR has */
 	bool flush; /* no WR: b moved to the error state */
+	uint32_t recv_len; /* b's receive (0: a region) */
+	bool unwritable; /* the local SGE in an MR without local write */
 	struct vt_wc want; /* wr_id and qp_num filled by the row */
 };
 
@@ -163,6 +169,39 @@ static const struct fld_row rows[] = {
 		    .byte_len = -1,
 		    .src_qp = -1,
 		    .wc_flags = -1 } },
+	{ .c = { .id = "verbs/poll_cq/fields-of-receive-too-short",
+		 .doc = DOC_ERR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a SEND of 200 bytes into b's receive of 64: b's "
+			 "completion has status IBV_WC_LOC_LEN_ERR, wr_id and "
+			 "qp_num b's (IBA 10.8.3: a message longer than its "
+			 "receive buffer is a Local Length Error)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(1) } },
+	  .op = IBV_WR_SEND,
+	  .recv = true,
+	  .recv_len = 64,
+	  .want = { .status = IBV_WC_LOC_LEN_ERR,
+		    .opcode = -1,
+		    .byte_len = -1,
+		    .src_qp = -1,
+		    .wc_flags = -1 } },
+	{ .c = { .id = "verbs/poll_cq/fields-of-read-into-unwritable-mr",
+		 .doc = DOC_ERR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RDMA Read of 200 bytes into an MR of a registered "
+			 "without IBV_ACCESS_LOCAL_WRITE: a's completion has "
+			 "status IBV_WC_LOC_PROT_ERR, wr_id and qp_num a's "
+			 "(IBA 10.8.3: a Local Protection Error)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(1) } },
+	  .op = IBV_WR_RDMA_READ,
+	  .unwritable = true,
+	  .want = { .status = IBV_WC_LOC_PROT_ERR,
+		    .opcode = -1,
+		    .byte_len = -1,
+		    .src_qp = -1,
+		    .wc_flags = -1 } },
 	{ .c = { .id = "verbs/poll_cq/fields-of-ud-recv",
 		 .doc = DOC_FLAGS,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -180,9 +219,10 @@ static const struct fld_row rows[] = {
 		    .ud = true } },
 };
 
-/* The WR of the row from a: remote ones to b's region 2 */
+/* The WR of the row from a: remote ones to b's region 2; @ro, when
+ * given, the MR its local SGE is in (region 3) */
 static bool post_one(struct rc_ctx *ctx, struct vt *t,
-		     const struct fld_row *row)
+		     const struct fld_row *row, const struct ibv_mr *ro)
 {
 	enum ibv_wr_opcode op = row->op;
 	uint32_t len = op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
@@ -200,6 +240,10 @@ static bool post_one(struct rc_ctx *ctx, struct vt *t,
 		wr.wr.atomic.rkey = t->bmr->rkey;
 	}
 	wr.imm_data = htobe32(IMM);
+	if (ro) {
+		sg = vt_sge(t, 3, 0, len);
+		sg.lkey = ro->lkey;
+	}
 	/* as rc-wrong-rkey: the index's top bit, far from any MR */
 	if (row->bad_rkey)
 		wr.wr.rdma.rkey ^= 0x00800000;
@@ -229,6 +273,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct fld_row *row = r;
 	struct vt_opts o = { .type = row->type };
 	struct vt_wc want = row->want;
+	struct ibv_mr *ro = NULL;
 	struct ibv_wc wc;
 	struct ibv_cq *cq;
 	double end;
@@ -236,8 +281,18 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!vt_up(ctx, &t, &o))
 		goto out;
-	if (!vt_recv_ready(ctx, &t, 2, VT_REGION) ||
-	    !(row->flush ? to_error(ctx, t.b) : post_one(ctx, &t, row)))
+	if (row->unwritable) {
+		ro = (ctx->ops->ibv_reg_mr)(t.l.pd, vt_region(&t, 3), VT_REGION,
+					    0);
+		if (!ro) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_reg_mr failed (set-up): %m");
+			goto out;
+		}
+	}
+	if (!vt_recv_ready(ctx, &t, 2,
+			   row->recv_len ? row->recv_len : VT_REGION) ||
+	    !(row->flush ? to_error(ctx, t.b) : post_one(ctx, &t, row, ro)))
 		goto out;
 	cq = row->recv ? t.rcq : t.scq;
 	want.wr_id = row->recv ? 2 : 1;
@@ -255,6 +310,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (ctx->obs->ret == 1)
 		vt_wc_check(ctx, row->recv ? "recv" : "send", &wc, &want);
 out:
+	if (ro)
+		ctx->ops->ibv_dereg_mr(ro);
 	vt_down(ctx, &t);
 }
 

@@ -10,6 +10,8 @@
  *   a SEND gathering max_send_sge SGEs lands in a receive scattering into
  *   max_recv_sge, each SGE's bytes where they belong (the row of the
  *   other call posts its WR with the set-up's own call)
+ * - post_recv/rc-receive-queue-full: a list of max_recv_wr + 1 receives:
+ *   the last fails, bad_wr it; the others take a message each, in order
  * - post_send/rc-inline-largest-granted: the QPs asked for the largest
  *   max_inline_data ibv_create_qp grants (found by asking); exactly that
  *   many bytes inline, from two SGEs in the middle of an SGE array whose
@@ -50,6 +52,10 @@
 	"IBV_SEND_FENCE Set the fence indicator. Valid only for QPs with " \
 	"Transport Service Type IBV_QPT_RC"
 #define DOC_READ "IBV_WR_RDMA_READ"
+#define DOC_STOP_RECV                                                         \
+	"It stops processing WRs from this list at the first "                \
+	"failure (that can be detected immediately while requests are being " \
+	"posted), and returns this failing WR through bad_wr."
 #define DOC_SEND_UNSOLICITED                                           \
 	"All other successful receive completions, or any successful " \
 	"send completion is unsolicited."
@@ -77,7 +83,7 @@ struct fit_row {
 };
 
 static fit_check sge_device_max, inline_largest, fence_alone, read_twice,
-	read_zero_length, solicited_is_the_messages;
+	read_zero_length, solicited_is_the_messages, receive_queue_full;
 
 static bool device_sge(struct rc_ctx *ctx, struct vt *t,
 		       struct ibv_qp_cap *cap);
@@ -168,6 +174,17 @@ static const struct fit_row recv_rows[] = {
 	  .check = sge_device_max,
 	  .cap_of = device_sge,
 	  .recv = true },
+	{ .c = { .id = "verbs/post_recv/rc-receive-queue-full",
+		 .doc = DOC_STOP_RECV,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a list of max_recv_wr + 1 receives of 8 bytes: an "
+			 "errno value, bad_wr the last (the receive queue holds "
+			 "the max_recv_wr outstanding WRs the QP was granted, "
+			 "ibv_create_qp(3)); then max_recv_wr SENDs of 8 "
+			 "bytes each complete a receive, in order",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_FAILS() } },
+	  .check = receive_queue_full },
 };
 
 /* Both queues at the device's max_sge (ibv_query_device with the
@@ -414,6 +431,65 @@ static void read_zero_length(const struct fit_row *row, struct rc_ctx *ctx,
 	if (vt_post_send(ctx, t, &wr, &bad) &&
 	    vt_a_completed(ctx, t, 1, IBV_WC_RDMA_READ))
 		vt_same(ctx, "local", vt_region(t, 3), want, LEN);
+}
+
+static void receive_queue_full(const struct fit_row *row, struct rc_ctx *ctx,
+			       struct vt *t)
+{
+	uint32_t i, n = t->bcap.max_recv_wr + 1;
+	struct ibv_recv_wr *wr = calloc(n, sizeof(*wr)), *bad;
+	struct ibv_sge *sg = calloc(n, sizeof(*sg));
+	struct ibv_wc wc;
+
+	if (!wr || !sg || n * 8 > VT_REGION) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "max_recv_wr %u: more than the row has room "
+			     "for, or no memory",
+			     n - 1);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		sg[i] = vt_sge(t, 1, i * 8, 8);
+		wr[i] = (struct ibv_recv_wr){ .wr_id = 100 + i,
+					      .sg_list = &sg[i],
+					      .num_sge = 1,
+					      .next = i + 1 < n ? &wr[i + 1] :
+								  NULL };
+	}
+	RC_OBSERVE(ctx, ctx->ops->ibv_post_recv(t->b, wr, &bad));
+	if (ctx->obs->ret == 0)
+		goto out;
+	if (bad != &wr[n - 1]) {
+		rc_obs_violation(ctx->obs, "bad_wr %s, not the last WR",
+				 !bad ? "NULL" :
+				 bad >= wr && bad < wr + n ?
+					"an earlier WR" :
+					"no WR of the list");
+		goto out;
+	}
+	/* the receives posted take one message each, in order */
+	vt_pattern(t, 0, 8, 71);
+	for (i = 0; i + 1 < n; i++) {
+		struct ibv_sge one = vt_sge(t, 0, 0, 8);
+		struct ibv_send_wr s = vt_wr(t, IBV_WR_SEND, 1, &one, 1), *sbad;
+
+		if (ctx->ops->ibv_post_send(t->a, &s, &sbad)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_send failed (set-up): %m");
+			goto out;
+		}
+		if (!vt_a_completed(ctx, t, 1, IBV_WC_SEND) ||
+		    !vt_b_received(ctx, t, 100 + i, 8))
+			goto out;
+	}
+	if (!vt_quiet(ctx, t->rcq, &wc))
+		rc_obs_violation(ctx->obs,
+				 "recv: a completion beyond the %u posted "
+				 "(wr_id %llu)",
+				 n - 1, (unsigned long long)wc.wr_id);
+out:
+	free(wr);
+	free(sg);
 }
 
 static void solicited_is_the_messages(const struct fit_row *row,

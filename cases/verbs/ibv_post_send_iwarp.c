@@ -56,11 +56,6 @@
 	"failure (that can be detected immediately while requests are being " \
 	"posted), and returns this failing WR through bad_wr."
 #define DOC_INV "uint32_t invalidate_rkey; /* Remote rkey to invalidate */"
-#define DOC_WITH_INV                                                    \
-	"IBV_WC_WITH_INV Invalidated RKey data value is valid (cannot be " \
-	"combined with IBV_WC_WITH_IMM)"
-#define DOC_INVALIDATED \
-	"uint32_t invalidated_rkey; /* Local RKey that was invalidated */"
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER | RC_NEED_IWARP)
 #define LEN 256
 
@@ -165,7 +160,7 @@ static const struct iw_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = write_in_range },
 	{ .c = { .id = "verbs/post_send/iwarp-send-with-inv-of-an-mr",
-		 .doc = DOC_INV " ... " DOC_WITH_INV " ... " DOC_INVALIDATED,
+		 .doc = DOC_INV,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a SEND_WITH_INV of 32 bytes whose invalidate_rkey is "
 			 "the rkey of an MR of b's PD: 0; b's receive "

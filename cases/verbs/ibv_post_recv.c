@@ -304,9 +304,7 @@ static void on_srq(const struct recv_row *row, struct rc_ctx *ctx, struct vt *t)
 
 	if (post(ctx, t->b, &wr, &bad))
 		return;
-	if (bad != &wr)
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
-				 bad ? "another WR" : "NULL");
+	vt_refused_wr(ctx, bad, &wr);
 }
 
 #define LEN 256

@@ -700,11 +700,8 @@ static void rejected_second(struct rc_ctx *ctx, struct vt *t,
 {
 	if (ctx->obs->ret == 0)
 		return;
-	if (bad != want) {
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
-				 bad ? "another WR" : "NULL");
+	if (!vt_refused_wr(ctx, bad, want))
 		return;
-	}
 	vt_one_wc(ctx, t->scq, "first",
 		  &(struct vt_wc){ .wr_id = 1,
 				   .opcode = IBV_WC_SEND,
@@ -764,14 +761,8 @@ static void send_queue_full(const struct send_row *row, struct rc_ctx *ctx,
 	}
 	if (vt_post_send(ctx, t, wr, &bad))
 		goto out;
-	if (bad != &wr[n - 1]) {
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the last WR",
-				 !bad ? "NULL" :
-				 bad >= wr && bad < wr + n ?
-					"an earlier WR" :
-					"no WR of the list");
+	if (!vt_refused_last(ctx, bad, wr, n, sizeof(*wr)))
 		goto out;
-	}
 	if (!vt_expect_run(ctx, "send", t->scq, wc, n - 1,
 			   &(struct vt_wc){ .wr_id = 100,
 					    .opcode = IBV_WC_RDMA_WRITE,
@@ -837,9 +828,8 @@ out:
 static void refused_alone(struct rc_ctx *ctx, struct ibv_send_wr *bad,
 			  struct ibv_send_wr *wr)
 {
-	if (ctx->obs->ret != 0 && bad != wr)
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
-				 bad ? "another WR" : "NULL");
+	if (ctx->obs->ret != 0)
+		vt_refused_wr(ctx, bad, wr);
 }
 
 static void inline_one_beyond(const struct send_row *row, struct rc_ctx *ctx,

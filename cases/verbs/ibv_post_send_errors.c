@@ -416,14 +416,10 @@ static void atomic_misaligned(const struct err_row *row, struct rc_ctx *ctx,
 	wr.wr.atomic.compare_add = 0x0102030405060708ull;
 	/* refused at once ("the first failure (that can be detected
 	 * immediately...)"), bad_wr the WR; or posted, and NAKed */
-	if (!vt_post_send(ctx, t, &wr, &bad)) {
-		if (bad != &wr)
-			rc_obs_violation(ctx->obs,
-					 "bad_wr %s, not the WR refused",
-					 bad ? "another WR" : "NULL");
-	} else if (!vt_a_failed(ctx, t, IBV_WC_REM_INV_REQ_ERR)) {
+	if (!vt_post_send(ctx, t, &wr, &bad))
+		vt_refused_wr(ctx, bad, &wr);
+	else if (!vt_a_failed(ctx, t, IBV_WC_REM_INV_REQ_ERR))
 		return;
-	}
 	vt_same(ctx, "remote", vt_region(t, 2), want, 16);
 }
 

@@ -340,21 +340,6 @@ out:
 	free(want);
 }
 
-/* b's receive @id of @len bytes at @off of region 1 (set-up) */
-static bool recv_at(struct rc_ctx *ctx, struct vt *t, uint64_t id, size_t off,
-		    uint32_t len)
-{
-	struct ibv_sge sg = vt_sge(t, 1, off, len);
-	struct ibv_recv_wr wr = { .wr_id = id, .sg_list = &sg, .num_sge = 1 };
-	struct ibv_recv_wr *bad;
-
-	if (!ctx->ops->ibv_post_recv(t->b, &wr, &bad))
-		return true;
-	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-		     "ibv_post_recv failed (set-up): %m");
-	return false;
-}
-
 static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 			struct vt *t)
 {
@@ -362,6 +347,7 @@ static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 				 vt_sge(t, 0, 2 * LEN, LEN) };
 	struct ibv_send_wr wr[2], *bad;
 	struct ibv_wc wc[2];
+	int i, err;
 
 	vt_pattern(t, 0, 3 * LEN, 41);
 	wr[0] = vt_wr(t, IBV_WR_SEND, 1, &sg[0], 1);
@@ -369,9 +355,17 @@ static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 	wr[0].send_flags = IBV_SEND_FENCE;
 	wr[1].send_flags = IBV_SEND_SIGNALED;
 	wr[0].next = &wr[1];
-	if (!recv_at(ctx, t, 11, 0, LEN) ||
-	    !recv_at(ctx, t, 12, 2 * LEN, LEN) ||
-	    !vt_post_send(ctx, t, &wr[0], &bad))
+	/* b's receives: region 1 for the first, region 2 for the second */
+	for (i = 0; i < 2; i++) {
+		err = vt_recv(ctx, t, 11 + i, 1 + i, LEN);
+		if (err) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_recv failed (set-up): %s",
+				     rc_errno_name(err));
+			return;
+		}
+	}
+	if (!vt_post_send(ctx, t, &wr[0], &bad))
 		return;
 	if (!vt_expect_run(ctx, "recv", t->rcq, wc, 2,
 			   &(struct vt_wc){ .wr_id = 11,
@@ -383,7 +377,7 @@ static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 			   0) ||
 	    !vt_same(ctx, "first received", vt_region(t, 1), vt_region(t, 0),
 		     LEN) ||
-	    !vt_same(ctx, "second received", vt_region(t, 1) + 2 * LEN,
+	    !vt_same(ctx, "second received", vt_region(t, 2),
 		     vt_region(t, 0) + 2 * LEN, LEN) ||
 	    !vt_a_completed(ctx, t, 2, IBV_WC_SEND))
 		return;
@@ -459,14 +453,8 @@ static void receive_queue_full(const struct fit_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, ctx->ops->ibv_post_recv(t->b, wr, &bad));
 	if (ctx->obs->ret == 0)
 		goto out;
-	if (bad != &wr[n - 1]) {
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the last WR",
-				 !bad ? "NULL" :
-				 bad >= wr && bad < wr + n ?
-					"an earlier WR" :
-					"no WR of the list");
+	if (!vt_refused_last(ctx, bad, wr, n, sizeof(*wr)))
 		goto out;
-	}
 	/* the receives posted take one message each, in order */
 	vt_pattern(t, 0, 8, 71);
 	for (i = 0; i + 1 < n; i++) {
@@ -512,15 +500,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 			     .sig_some = row->sig_some,
 			     .send_channel = row->send_channel };
 	struct vt t;
-
-	if (row->send_channel &&
-	    (!rc_need_call(ctx, (const void *)ctx->ops->ibv_req_notify_cq,
-			   "ibv_req_notify_cq") ||
-	     !rc_need_call(ctx, (const void *)ctx->ops->ibv_get_cq_event,
-			   "ibv_get_cq_event") ||
-	     !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_cq_events,
-			   "ibv_ack_cq_events")))
-		return;
 
 	if (vt_up(ctx, &t, &o))
 		row->check(row, ctx, &t);

@@ -299,9 +299,7 @@ static void read_beyond_sge_rd(const struct iw_row *row, struct rc_ctx *ctx,
 		/* posted: whatever it does, it must not be what was asked */
 		return;
 	}
-	if (bad != &wr)
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
-				 bad ? "another WR" : "NULL");
+	vt_refused_wr(ctx, bad, &wr);
 	vt_zeroes(ctx, "local", vt_region(t, 3), 32 * n);
 	connection_stays(ctx, t);
 }
@@ -400,9 +398,7 @@ static void lacked_opcode(const struct iw_row *row, struct rc_ctx *ctx,
 		/* posted: whatever it does, it must not be what was asked */
 		return;
 	}
-	if (bad != &wr)
-		rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
-				 bad ? "another WR" : "NULL");
+	vt_refused_wr(ctx, bad, &wr);
 	if (!vt_quiet(ctx, t->rcq, &wc))
 		rc_obs_violation(ctx->obs,
 				 "recv: a completion (status %d) for a WR "

@@ -399,13 +399,6 @@ static void run(const void *r, struct rc_ctx *ctx)
 			     .send_channel = row->send_side };
 	struct vt t;
 
-	if (!rc_need_call(ctx, (const void *)ctx->ops->ibv_req_notify_cq,
-			  "ibv_req_notify_cq") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_get_cq_event,
-			  "ibv_get_cq_event") ||
-	    !rc_need_call(ctx, (const void *)ctx->ops->ibv_ack_cq_events,
-			  "ibv_ack_cq_events"))
-		return;
 	if (vt_up(ctx, &t, &o))
 		row->check(row, ctx, &t);
 	vt_down(ctx, &t);

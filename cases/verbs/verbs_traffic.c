@@ -314,9 +314,13 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 					 &t->gid_b, &t->gid_index_b)))
 			return false;
 	}
+	/* a channel is asked for to arm a CQ and take its events */
 	if (o->channel || o->send_channel) {
 		if (!NEED(ctx, ibv_create_comp_channel) ||
-		    !NEED(ctx, ibv_destroy_comp_channel))
+		    !NEED(ctx, ibv_destroy_comp_channel) ||
+		    !NEED(ctx, ibv_req_notify_cq) ||
+		    !NEED(ctx, ibv_get_cq_event) ||
+		    !NEED(ctx, ibv_ack_cq_events))
 			return false;
 		t->ch = ops->ibv_create_comp_channel(
 			o->send_channel ? t->l.ctx : vt_bctx(t));
@@ -681,6 +685,31 @@ bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 					  .qp_num = t->b->qp_num,
 					  .src_qp = -1,
 					  .wc_flags = 0 });
+}
+
+bool vt_refused_wr(struct rc_ctx *ctx, const void *bad, const void *want)
+{
+	if (bad == want)
+		return true;
+	rc_obs_violation(ctx->obs, "bad_wr %s, not the WR refused",
+			 bad ? "another WR" : "NULL");
+	return false;
+}
+
+bool vt_refused_last(struct rc_ctx *ctx, const void *bad, const void *list,
+		     size_t n, size_t size)
+{
+	const char *first = list, *last = first + (n - 1) * size;
+
+	if (bad == last)
+		return true;
+	rc_obs_violation(ctx->obs, "bad_wr %s, not the last WR",
+			 !bad ? "NULL" :
+			 (const char *)bad >= first &&
+					 (const char *)bad < first + n * size ?
+				"an earlier WR" :
+				"no WR of the list");
+	return false;
 }
 
 bool vt_a_completed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,

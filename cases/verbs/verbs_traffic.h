@@ -47,7 +47,9 @@ struct vt_opts {
 	bool srq; /* b receives through an SRQ */
 	bool sig_some; /* a's sq_sig_all is 0 (else 1) */
 	struct ibv_qp_cap cap; /* asked for both; 0s: the defaults */
-	bool channel; /* the receive CQ on a completion channel */
+	/* the receive CQ on a completion channel (the row needs
+	 * ibv_req_notify_cq, ibv_get_cq_event and ibv_ack_cq_events) */
+	bool channel;
 	/* the channel on a's context, and the send CQ on it instead */
 	bool send_channel;
 	/* the caps both QPs ask for, chosen once the context, the PD and
@@ -165,6 +167,12 @@ bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
  * qp_num, no flags */
 bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 		   uint32_t len);
+/* bad_wr must be @want, the WR refused (a send or a receive WR): else a
+ * violation that says which it is, and false */
+bool vt_refused_wr(struct rc_ctx *ctx, const void *bad, const void *want);
+/* bad_wr must be the last of the @n WRs of @size bytes at @list */
+bool vt_refused_last(struct rc_ctx *ctx, const void *bad, const void *list,
+		     size_t n, size_t size);
 /* a's one successful completion: @wr_id, @opcode, a's qp_num */
 bool vt_a_completed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
 		    enum ibv_wc_opcode opcode);

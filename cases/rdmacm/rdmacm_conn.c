@@ -205,11 +205,18 @@ static void end_close(struct cm_end *e)
 	memset(e, 0, sizeof(*e));
 }
 
+/*
+ * The server's end first: destroying a request nobody answered rejects
+ * it, so the client's connect ends there.  The other way round, on
+ * iWARP, the client's rdma_destroy_id waits for its connect to end, which
+ * siw's CM ends only when its MPA request timer runs out (10 s,
+ * MPAREQ_TIMEOUT in drivers/infiniband/sw/siw/siw_cm.h).
+ */
 void cm_pair_close(struct rc_ctx *ctx, struct cm_pair *p)
 {
 	(void)ctx;
-	end_close(&p->cli);
 	end_close(&p->srv);
+	end_close(&p->cli);
 }
 
 int cm_next(struct rc_ctx *ctx, struct cm_end *e, int ms,

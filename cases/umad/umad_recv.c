@@ -90,6 +90,9 @@ static const struct mad_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a second agent sends 300 ms after the call",
 		 .needs = NEEDS_UMAD,
+		 /* the call must return after 300 ms: still blocked after
+		  * ten times that, it hangs (where the MAD never comes) */
+		 .watchdog_ms = 3000,
 		 .contract = { OK_RECV, .ms = 300, .tol_ms = 120 } },
 	  .check = blocks_until_arrival,
 	  .timeout_ms = -1,

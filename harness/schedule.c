@@ -44,6 +44,28 @@ int rc_sched_next(const struct rc_job *jobs, int n, const struct rc_held *h)
 	return free_job;
 }
 
+static int rank(const struct rc_job *j)
+{
+	if (j->shares & RC_SHARE_ALONE)
+		return 0;
+	return j->deviates ? 1 : 2;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct rc_job *x = a, *y = b;
+
+	if (rank(x) != rank(y))
+		return rank(x) - rank(y);
+	/* in table order within a rank: qsort is not stable */
+	return x->row != y->row ? x->row - y->row : x->impl - y->impl;
+}
+
+void rc_sched_order(struct rc_job *jobs, int n)
+{
+	qsort(jobs, n, sizeof(*jobs), by_rank);
+}
+
 unsigned int rc_sched_holds(unsigned int shares)
 {
 	/* one slot per lane, each its own fabric */
@@ -96,5 +118,5 @@ unsigned int rc_sched_jobs(unsigned int asked, unsigned int max)
 		return lanes ? lanes : 1;
 	if (cpus < 1)
 		cpus = 1;
-	return 4 * cpus > max ? max : 4 * cpus;
+	return 8 * cpus > max ? max : 8 * cpus;
 }

@@ -109,6 +109,30 @@ Test(schedule, one_job_runs_the_table_in_order)
 	}
 }
 
+Test(schedule, alone_then_deviating_then_the_rest_each_in_table_order)
+{
+	struct rc_job j[6] = {
+		{ .row = 0, .impl = 0 },
+		{ .row = 0, .impl = 1, .deviates = true },
+		{ .row = 1, .impl = 0, .shares = RC_SHARE_MAD },
+		{ .row = 2, .impl = 0, .shares = RC_SHARE_ALONE },
+		{ .row = 2,
+		  .impl = 1,
+		  .shares = RC_SHARE_ALONE,
+		  .deviates = true },
+		{ .row = 3, .impl = 0, .deviates = true },
+	};
+	static const int want[6][2] = { { 2, 0 }, { 2, 1 }, { 0, 1 },
+					{ 3, 0 }, { 0, 0 }, { 1, 0 } };
+	int i;
+
+	rc_sched_order(j, 6);
+	for (i = 0; i < 6; i++) {
+		cr_assert_eq(j[i].row, want[i][0], "job %d", i);
+		cr_assert_eq(j[i].impl, want[i][1], "job %d", i);
+	}
+}
+
 Test(schedule, pool_size)
 {
 	cr_assert_eq(rc_sched_jobs(3, 32), 3);

@@ -69,12 +69,19 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 			.send_ops_flags = o->send_ops,
 		};
 
-		qp = ctx->ops->ibv_create_qp_ex(t->l.ctx, &xa);
+		if (o->observe_create)
+			RC_OBSERVE(ctx, qp = ctx->ops->ibv_create_qp_ex(
+						t->l.ctx, &xa));
+		else
+			qp = ctx->ops->ibv_create_qp_ex(t->l.ctx, &xa);
 		if (qp)
 			*granted = xa.cap;
 		return qp;
 	}
-	qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t), &qa);
+	if (sender && o->observe_create)
+		RC_OBSERVE(ctx, qp = ctx->ops->ibv_create_qp(t->l.pd, &qa));
+	else
+		qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t), &qa);
 	if (qp)
 		*granted = qa.cap;
 	return qp;

@@ -58,6 +58,9 @@ struct vt_opts {
 	bool (*cap_of)(struct rc_ctx *ctx, struct vt *t,
 		       struct ibv_qp_cap *cap);
 	bool peer; /* b on the peer device (RC_NEED_PEER) */
+	/* the call under test is a's ibv_create_qp (ibv_create_qp_ex with
+	 * send_ops): observed */
+	bool observe_create;
 	/* a made with ibv_create_qp_ex and these send_ops_flags
 	 * (ibv_wr_post(3)), its struct ibv_qp_ex in vt.ax */
 	uint64_t send_ops;

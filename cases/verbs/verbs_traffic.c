@@ -334,9 +334,14 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		if (!t->ch)
 			return broken(ctx, "ibv_create_comp_channel");
 	}
-	t->scq = ops->ibv_create_cq(t->l.ctx, 64,
-				    o->send_channel ? &t->cq_context : NULL,
-				    o->send_channel ? t->ch : NULL, 0);
+	if (o->observe_send_cq)
+		RC_OBSERVE(ctx, t->scq = ops->ibv_create_cq(
+					t->l.ctx, o->send_cqe, NULL, NULL, 0));
+	else
+		t->scq = ops->ibv_create_cq(
+			t->l.ctx, o->send_cqe ? o->send_cqe : 64,
+			o->send_channel ? &t->cq_context : NULL,
+			o->send_channel ? t->ch : NULL, 0);
 	if (!t->scq)
 		return broken(ctx, "ibv_create_cq (send)");
 	/* the receive CQ's channel, unless the send CQ has it */
@@ -360,10 +365,17 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	if (!t->rcq)
 		return broken(ctx, "ibv_create_cq (receive)");
 	if (o->srq) {
-		t->srq = ops->ibv_create_srq(b_pd(t), &sa);
+		if (o->srq_wr)
+			sa.attr.max_wr = o->srq_wr;
+		if (o->observe_srq)
+			RC_OBSERVE(ctx,
+				   t->srq = ops->ibv_create_srq(b_pd(t), &sa));
+		else
+			t->srq = ops->ibv_create_srq(b_pd(t), &sa);
 		if (!t->srq)
 			return broken(ctx, "ibv_create_srq");
 		t->srq_max_sge = sa.attr.max_sge;
+		t->srq_max_wr = sa.attr.max_wr;
 	}
 	if (posix_memalign((void **)&t->buf, 4096, VT_BUF))
 		return broken(ctx, "posix_memalign");

@@ -61,6 +61,14 @@ struct vt_opts {
 	/* the call under test is a's ibv_create_qp (ibv_create_qp_ex with
 	 * send_ops): observed */
 	bool observe_create;
+	/* the send CQ's cqe (0: 64), and whether its ibv_create_cq is the
+	 * call under test (observed) */
+	int send_cqe;
+	bool observe_send_cq;
+	/* with srq: the SRQ's max_wr (0: 16), and whether its
+	 * ibv_create_srq is the call under test (observed) */
+	uint32_t srq_wr;
+	bool observe_srq;
 	/* a made with ibv_create_qp_ex and these send_ops_flags
 	 * (ibv_wr_post(3)), its struct ibv_qp_ex in vt.ax */
 	uint64_t send_ops;
@@ -95,6 +103,7 @@ struct vt {
 	struct ibv_mr *bmr;
 	uint8_t *bbuf;
 	uint32_t srq_max_sge; /* the SRQ's, as granted */
+	uint32_t srq_max_wr; /* the SRQ's, as given back */
 	/* the receive CQ's, or the send CQ's (vt_opts.send_channel) */
 	struct ibv_comp_channel *ch;
 	int cq_context; /* the receive CQ's cq_context is &this */

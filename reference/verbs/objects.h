@@ -67,7 +67,6 @@ struct ref_mr {
 struct ref_cq {
 	struct ibv_cq_ex cq; /* first */
 	struct ref_queue q;
-	uint32_t id; /* the provider's (siw's cq_id) */
 	uint64_t wc_flags; /* ibv_create_cq_ex(3)'s */
 	pthread_mutex_t lock; /* its queue's consumer (datapath.c) */
 	struct ibv_wc cur; /* the extended poll's current one (cq_poll.c) */

@@ -53,7 +53,6 @@ static int cq_done(struct ref_cq *cq, const struct ref_udata *u)
 {
 	const struct siw_uresp_create_cq *r = (const void *)u->out;
 
-	cq->id = r->cq_id;
 	cq->q.slots = r->num_cqe;
 	return ref_queue_map(ref_ctx(cq->cq.context), &cq->q, r->cq_key,
 			     r->num_cqe * sizeof(struct siw_cqe) +

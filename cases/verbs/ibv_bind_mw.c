@@ -36,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "verbs_traffic.h"
 
@@ -241,8 +240,6 @@ static void writes(struct rc_ctx *ctx, struct vt *t, bool from_b,
 {
 	bool uc = t->a->qp_type == IBV_QPT_UC;
 	int src = from_b ? 1 : 0, dst = from_b ? 3 : 2;
-	struct timespec quiet;
-	double ms;
 
 	vt_pattern(t, src, len, ok ? 3 : 5);
 	/* UC has no acknowledgement: a write the responder refuses
@@ -256,12 +253,8 @@ static void writes(struct rc_ctx *ctx, struct vt *t, bool from_b,
 			 len);
 		return;
 	}
-	if (uc) {
-		ms = rc_scaled_ms(ctx, VT_QUIET_MS);
-		quiet.tv_sec = (time_t)(ms / 1000);
-		quiet.tv_nsec = (long)((ms - quiet.tv_sec * 1000.0) * 1e6);
-		nanosleep(&quiet, NULL);
-	}
+	if (uc)
+		vt_sleep(ctx, VT_QUIET_MS);
 	vt_zeroes(ctx, what, vt_region(t, dst), len);
 }
 

@@ -267,17 +267,8 @@ static void flush(const struct recv_row *row, struct rc_ctx *ctx, struct vt *t)
 	struct ibv_sge sg[FLUSHED];
 	struct ibv_recv_wr wr[FLUSHED], *bad;
 	struct ibv_wc wc[FLUSHED];
-	int i;
 
-	for (i = 0; i < FLUSHED; i++) {
-		sg[i] = vt_sge(t, 1, i * 64, 64);
-		wr[i] = (struct ibv_recv_wr){ .wr_id = 1 + i,
-					      .sg_list = &sg[i],
-					      .num_sge = 1,
-					      .next = i + 1 < FLUSHED ?
-							      &wr[i + 1] :
-							      NULL };
-	}
+	vt_recv_list(t, wr, sg, FLUSHED, 0, 64, 1);
 	if (!post(ctx, t->b, wr, &bad))
 		return;
 	if (ctx->ops->ibv_modify_qp(t->b, &a, IBV_QP_STATE)) {

@@ -433,7 +433,6 @@ static void receive_queue_full(const struct fit_row *row, struct rc_ctx *ctx,
 	uint32_t i, n = t->bcap.max_recv_wr + 1;
 	struct ibv_recv_wr *wr = calloc(n, sizeof(*wr)), *bad;
 	struct ibv_sge *sg = calloc(n, sizeof(*sg));
-	struct ibv_wc wc;
 
 	if (!wr || !sg || n * 8 > VT_REGION) {
 		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
@@ -442,14 +441,7 @@ static void receive_queue_full(const struct fit_row *row, struct rc_ctx *ctx,
 			     n - 1);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		sg[i] = vt_sge(t, 1, i * 8, 8);
-		wr[i] = (struct ibv_recv_wr){ .wr_id = 100 + i,
-					      .sg_list = &sg[i],
-					      .num_sge = 1,
-					      .next = i + 1 < n ? &wr[i + 1] :
-								  NULL };
-	}
+	vt_recv_list(t, wr, sg, (int)n, 0, 8, 100);
 	RC_OBSERVE(ctx, ctx->ops->ibv_post_recv(t->b, wr, &bad));
 	if (ctx->obs->ret == 0)
 		goto out;
@@ -470,11 +462,7 @@ static void receive_queue_full(const struct fit_row *row, struct rc_ctx *ctx,
 		    !vt_b_received(ctx, t, 100 + i, 8))
 			goto out;
 	}
-	if (!vt_quiet(ctx, t->rcq, &wc))
-		rc_obs_violation(ctx->obs,
-				 "recv: a completion beyond the %u posted "
-				 "(wr_id %llu)",
-				 n - 1, (unsigned long long)wc.wr_id);
+	vt_nothing_beyond(ctx, t->rcq, "recv", n - 1);
 out:
 	free(wr);
 	free(sg);

@@ -119,17 +119,8 @@ static long long recvs(struct worker *w, struct rc_ctx *ctx)
 {
 	struct ibv_sge sg[EACH];
 	struct ibv_recv_wr wr[EACH], *bad;
-	int i;
 
-	for (i = 0; i < EACH; i++) {
-		sg[i] = vt_sge(w->t, 1, 64 * (w->first - 1 + i), 64);
-		wr[i] = (struct ibv_recv_wr){ .wr_id = w->first + i,
-					      .sg_list = &sg[i],
-					      .num_sge = 1,
-					      .next = i + 1 < EACH ?
-							      &wr[i + 1] :
-							      NULL };
-	}
+	vt_recv_list(w->t, wr, sg, EACH, 64 * (w->first - 1), 64, w->first);
 	return ctx->ops->ibv_post_recv(w->t->b, wr, &bad);
 }
 

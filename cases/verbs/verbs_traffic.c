@@ -21,6 +21,15 @@ static bool broken(struct rc_ctx *ctx, const char *step)
 	return false;
 }
 
+/* @expr, observed as the call under test when @observe (vt_opts.observe_*) */
+#define MAYBE_OBSERVE(ctx, observe, expr)      \
+	do {                                   \
+		if (observe)                   \
+			RC_OBSERVE(ctx, expr); \
+		else                           \
+			(void)(expr);          \
+	} while (0)
+
 /* b's side: on the peer device, or the target's own objects */
 static struct ibv_pd *b_pd(const struct vt *t)
 {
@@ -69,19 +78,15 @@ static struct ibv_qp *make_qp(struct rc_ctx *ctx, struct vt *t,
 			.send_ops_flags = o->send_ops,
 		};
 
-		if (o->observe_create)
-			RC_OBSERVE(ctx, qp = ctx->ops->ibv_create_qp_ex(
-						t->l.ctx, &xa));
-		else
-			qp = ctx->ops->ibv_create_qp_ex(t->l.ctx, &xa);
+		MAYBE_OBSERVE(ctx, o->observe_create,
+			      qp = ctx->ops->ibv_create_qp_ex(t->l.ctx, &xa));
 		if (qp)
 			*granted = xa.cap;
 		return qp;
 	}
-	if (sender && o->observe_create)
-		RC_OBSERVE(ctx, qp = ctx->ops->ibv_create_qp(t->l.pd, &qa));
-	else
-		qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t), &qa);
+	MAYBE_OBSERVE(ctx, sender && o->observe_create,
+		      qp = ctx->ops->ibv_create_qp(sender ? t->l.pd : b_pd(t),
+						   &qa));
 	if (qp)
 		*granted = qa.cap;
 	return qp;
@@ -334,14 +339,11 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 		if (!t->ch)
 			return broken(ctx, "ibv_create_comp_channel");
 	}
-	if (o->observe_send_cq)
-		RC_OBSERVE(ctx, t->scq = ops->ibv_create_cq(
-					t->l.ctx, o->send_cqe, NULL, NULL, 0));
-	else
-		t->scq = ops->ibv_create_cq(
-			t->l.ctx, o->send_cqe ? o->send_cqe : 64,
-			o->send_channel ? &t->cq_context : NULL,
-			o->send_channel ? t->ch : NULL, 0);
+	MAYBE_OBSERVE(ctx, o->observe_send_cq,
+		      t->scq = ops->ibv_create_cq(
+			      t->l.ctx, o->send_cqe ? o->send_cqe : 64,
+			      o->send_channel ? &t->cq_context : NULL,
+			      o->send_channel ? t->ch : NULL, 0));
 	if (!t->scq)
 		return broken(ctx, "ibv_create_cq (send)");
 	/* the receive CQ's channel, unless the send CQ has it */
@@ -367,11 +369,8 @@ bool vt_up(struct rc_ctx *ctx, struct vt *t, const struct vt_opts *o)
 	if (o->srq) {
 		if (o->srq_wr)
 			sa.attr.max_wr = o->srq_wr;
-		if (o->observe_srq)
-			RC_OBSERVE(ctx,
-				   t->srq = ops->ibv_create_srq(b_pd(t), &sa));
-		else
-			t->srq = ops->ibv_create_srq(b_pd(t), &sa);
+		MAYBE_OBSERVE(ctx, o->observe_srq,
+			      t->srq = ops->ibv_create_srq(b_pd(t), &sa));
 		if (!t->srq)
 			return broken(ctx, "ibv_create_srq");
 		t->srq_max_sge = sa.attr.max_sge;
@@ -851,12 +850,58 @@ bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 	return true;
 }
 
-bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
-	      const void *got, const void *want, size_t len)
+void vt_recv_list(const struct vt *t, struct ibv_recv_wr *wr,
+		  struct ibv_sge *sg, int n, size_t off, uint32_t len,
+		  uint64_t first_wr_id)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sg[i] = vt_sge(t, 1, off + (size_t)i * len, len);
+		wr[i] = (struct ibv_recv_wr){ .wr_id = first_wr_id + i,
+					      .sg_list = &sg[i],
+					      .num_sge = 1,
+					      .next = i + 1 < n ? &wr[i + 1] :
+								  NULL };
+	}
+}
+
+bool vt_nothing_beyond(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+		       unsigned int n)
+{
+	struct ibv_wc wc;
+
+	if (vt_quiet(ctx, cq, &wc))
+		return true;
+	rc_obs_violation(ctx->obs,
+			 "%s: a completion beyond the %u posted (wr_id %llu)",
+			 who, n, (unsigned long long)wc.wr_id);
+	return false;
+}
+
+bool vt_wait_same(struct rc_ctx *ctx, const void *got, const void *want,
+		  size_t len)
 {
 	const struct timespec pause = { .tv_nsec = 100 * 1000 };
 	double end = rc_now_ms() + rc_scaled_ms(ctx, VT_WAIT_MS);
 
+	while (memcmp(got, want, len) && rc_now_ms() < end)
+		nanosleep(&pause, NULL);
+	return !memcmp(got, want, len);
+}
+
+void vt_sleep(struct rc_ctx *ctx, int ms)
+{
+	double s = rc_scaled_ms(ctx, ms) / 1000.0;
+	struct timespec ts = { .tv_sec = (time_t)s,
+			       .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);
+}
+
+bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
+	      const void *got, const void *want, size_t len)
+{
 	/*
 	 * A UC requester's completion says the message left: UC has no
 	 * acknowledgement to tell when the responder wrote the bytes, so
@@ -865,8 +910,7 @@ bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
 	 * their way over TCP).  On IB's RC the ACK came first: no wait.
 	 */
 	if (t->a->qp_type == IBV_QPT_UC || ctx->target->link == RC_LINK_IWARP)
-		while (memcmp(got, want, len) && rc_now_ms() < end)
-			nanosleep(&pause, NULL);
+		vt_wait_same(ctx, got, want, len);
 	return vt_same(ctx, what, got, want, len);
 }
 

@@ -225,6 +225,22 @@ bool vt_b_failed(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,
  * first byte that differs, and @got as the output */
 bool vt_same(struct rc_ctx *ctx, const char *what, const void *got,
 	     const void *want, size_t len);
+/* @n receives chained in order in @wr (@sg: one SGE each), the i-th of
+ * @len bytes at @off + i * @len of region 1, wr_id @first_wr_id + i */
+void vt_recv_list(const struct vt *t, struct ibv_recv_wr *wr,
+		  struct ibv_sge *sg, int n, size_t off, uint32_t len,
+		  uint64_t first_wr_id);
+/* No completion arrives on @cq within VT_QUIET_MS: else a violation
+ * "@who: a completion beyond the @n posted", and false */
+bool vt_nothing_beyond(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
+		       unsigned int n);
+/* Wait up to VT_WAIT_MS (scaled) for @len bytes at @got to read as at
+ * @want: whether they do (no violation) */
+bool vt_wait_same(struct rc_ctx *ctx, const void *got, const void *want,
+		  size_t len);
+/* Sleep @ms, scaled by the host's slowness: a quiet period in which what
+ * must not happen would have */
+void vt_sleep(struct rc_ctx *ctx, int ms);
 /* vt_same for the bytes an RDMA Write put at the responder (@got): on a
  * UC QP or on iWARP, whose completion comes before they land, they are
  * waited for up to VT_WAIT_MS */

@@ -246,18 +246,21 @@ deps:
 
 # The style gate, as rdma-core keeps its .clang-format and LTP its
 # checkpatch: the C as clang-format (.clang-format: the kernel's style)
-# has it, the shell scripts clean under shellcheck.  make format applies
-# clang-format.
+# has it, the shell scripts clean under shellcheck, the Python (the
+# end-to-end driver, the mutation tools) clean under pyflakes (a test
+# defined twice runs once).  make format applies clang-format.
 CLANG_FORMAT ?= clang-format-14
 STYLE_C := $(shell git -C $(CURDIR) ls-files '*.c' '*.h' 2> /dev/null)
 STYLE_SH := $(shell git -C $(CURDIR) ls-files ci .ci completion debian/tests \
 	2> /dev/null | xargs -r grep -lE '^\#!.*(ba|)sh|shell=bash' 2> /dev/null)
+STYLE_PY := $(shell git -C $(CURDIR) ls-files '*.py' 2> /dev/null)
 style:
 	@$(CLANG_FORMAT) --dry-run --Werror $(STYLE_C) 2>&1 | \
 		grep -m 20 'error:' && { echo "style: run make format"; \
 		exit 1; } || true
 	@shellcheck -x -S warning $(STYLE_SH)
-	@echo "style: $(words $(STYLE_C)) C files, $(words $(STYLE_SH)) scripts clean"
+	@$(PYTHON) -m pyflakes $(STYLE_PY)
+	@echo "style: $(words $(STYLE_C)) C files, $(words $(STYLE_SH)) scripts, $(words $(STYLE_PY)) Python files clean"
 format:
 	$(CLANG_FORMAT) -i $(STYLE_C)
 

@@ -14,6 +14,36 @@ SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
 RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
 
 
+def processes_carrying(token):
+    """(pid, command line) of each process but ours whose environment
+    holds @token: what a run started inherits its mark."""
+    token = token.encode() if isinstance(token, str) else token
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if token not in f.read() or int(pid) == os.getpid():
+                    continue
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                found.append((int(pid), f.read().replace(b"\0", b" ")))
+        except OSError:
+            pass
+    return found
+
+
+def left_after(token, within):
+    """The processes carrying @token that are still there @within seconds
+    from now; the wait ends as soon as none is (a run's leftovers must be
+    gone within a bound, not after a fixed sleep)."""
+    import time
+    deadline = time.monotonic() + within
+    while True:
+        left = processes_carrying(token)
+        if not left or time.monotonic() >= deadline:
+            return left
+        time.sleep(0.05)
+
+
 @functools.lru_cache(maxsize=None)
 def vocab_json():
     """`rdmaconf __vocab`'s output, asked once a session (the binary does

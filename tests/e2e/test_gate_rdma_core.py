@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import RDMACONF, ROOT, fixture_tarball, host_has_device
+from conftest import RDMACONF, fixture_tarball, host_has_device
 
 pytestmark = [pytest.mark.slow, pytest.mark.vm]
 

@@ -6,7 +6,7 @@ import subprocess
 import time
 import xml.etree.ElementTree as ET
 
-from conftest import RDMACONF, vocab_names
+from conftest import RDMACONF, left_after, processes_carrying, vocab_names
 
 RESULT_KEYS = {"id", "call", "needs", "verdict", "agree", "system",
                "reference", "contract", "note", "profile_entry"}
@@ -261,19 +261,6 @@ def test_sigkill_mid_run_leaves_valid_json(tmp_path, shim):
     assert len(data["results"]) >= 5
 
 
-def processes_marked(mark):
-    """PIDs of the processes whose environment holds @mark."""
-    pids = []
-    for pid in os.listdir("/proc"):
-        try:
-            with open("/proc/%s/environ" % pid, "rb") as f:
-                if mark.encode() in f.read():
-                    pids.append(int(pid))
-        except (OSError, ValueError):
-            pass
-    return pids
-
-
 def test_no_process_outlives_a_sigkilled_runner(shim):
     """SIGKILL of the runner while a case hangs deaf to SIGTERM, with a
     child of its own: 2 s later nothing of the run is left."""
@@ -287,14 +274,13 @@ def test_no_process_outlives_a_sigkilled_runner(shim):
                             stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     # the runner, its guardian, the case and the case's own child
-    while len(processes_marked(mark)) < 4 and time.monotonic() < deadline:
+    while len(processes_carrying(mark)) < 4 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(processes_marked(mark)) >= 4, "the hanging case never forked"
+    assert len(processes_carrying(mark)) >= 4, "the hanging case never forked"
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    time.sleep(2)
-    left = processes_marked(mark)
-    for pid in left:                        # leave the machine clean
+    left = left_after(mark, 2)
+    for pid, _ in left:                     # leave the machine clean
         os.kill(pid, signal.SIGKILL)
     assert not left, "outlived the runner: %s" % left
 

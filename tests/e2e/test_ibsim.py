@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS, recorded_changes
+from conftest import RDMACONF, ROOT, SHIMS, left_after, recorded_changes
 
 # the tests that start ibsim carry the mark; the rest run everywhere
 # the rows that need the fabric: SMPs, the SA, a remote node by LID
@@ -32,17 +32,11 @@ def marked(env=None):
                 RDMACONF_TEST_MARK=mark), mark
 
 
-def nothing_left(mark):
-    """nothing the run with @mark started is left behind"""
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open("/proc/%s/environ" % pid, "rb") as f:
-                env = f.read()
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
-                cmd = f.read().replace(b"\0", b" ")
-        except OSError:
-            continue
-        assert ("RDMACONF_TEST_MARK=" + mark).encode() not in env, cmd
+def nothing_left(mark, within=0):
+    """nothing the run with @mark started is left behind (@within seconds
+    after its end)"""
+    left = left_after("RDMACONF_TEST_MARK=" + mark, within)
+    assert not left, left
 
 
 def run_ibsim(args, env=None, timeout=600):
@@ -176,9 +170,9 @@ def test_hung_rows_give_their_simulator_slots_back(tmp_path):
 def test_fabric_rows_say_why_without_a_remote_node(tmp_path):
     """Outside ci/ibsim-run (no device here, or one without
     RDMACONF_REMOTE) the fabric rows are skipped with their reason."""
-    p = subprocess.run([RDMACONF, "run", "--filter", FABRIC_FILTER, "--json",
-                        str(tmp_path / "r.json")], capture_output=True,
-                       text=True, env=dict(os.environ, RDMACONF_REMOTE=""))
+    subprocess.run([RDMACONF, "run", "--filter", FABRIC_FILTER, "--json",
+                    str(tmp_path / "r.json")], capture_output=True,
+                   text=True, env=dict(os.environ, RDMACONF_REMOTE=""))
     rows = json.loads((tmp_path / "r.json").read_text())["results"]
     for r in rows:
         assert r["verdict"]["system"] in ("SKIP", "UNSUPPORTED"), r
@@ -255,59 +249,41 @@ MIDRUN = ",".join(["umad/free/*", "umad/alloc/*", "umad/sort_ca_device_list/*",
                    "umad/send/timeout-negative-waits"])
 
 
+def start_and_stop(tmp_path, sig, to_group):
+    """An ibsim run stopped by @sig, to its own process (what `kill` and
+    a CI runner's cancel do) or to its group (Ctrl-C), after its tenth
+    row: how it ended, and its results.  Within 2 s of its end nothing
+    of it is left.  Four lanes (--jobs): fabrics side by side to stop,
+    without the CPU of the sixteen that a whole run starts."""
+    import signal as _signal
+    import time
+    out = tmp_path / ("r-%d.json" % sig)
+    env, mark = marked()
+    p = subprocess.Popen([RDMACONF, "run", "--target", "ibsim", "--jobs", "4",
+                          "--filter", MIDRUN, "--json", str(out)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if p.stdout.readline().startswith("ok 10 "):
+            break
+    (os.killpg if to_group else os.kill)(p.pid, sig)
+    p.wait(timeout=60)
+    nothing_left(mark, within=2)
+    if p.returncode == -_signal.SIGKILL:
+        return p, None
+    return p, json.loads(out.read_text())
+
+
 @pytest.mark.ibsim
 def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
     """Ctrl-C (SIGINT to the foreground group) in the middle of an ibsim
     run: exit 130, the results so far kept, ibsim, opensm and the peer
     gone."""
     import signal
-    import time
-    out = tmp_path / "r.json"
-    env, mark = marked()
-    p = subprocess.Popen([RDMACONF, "run", "--target", "ibsim", "--filter",
-                          MIDRUN, "--json", str(out)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env,
-                         start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if p.stdout.readline().startswith("ok 10 "):
-            break
-    os.killpg(p.pid, signal.SIGINT)
-    p.wait(timeout=60)
+    p, data = start_and_stop(tmp_path, signal.SIGINT, to_group=True)
     assert p.returncode == 130, p.stderr.read()[-2000:]
-    data = json.loads(out.read_text())
     assert data["complete"] is False and len(data["results"]) >= 10
-    time.sleep(0.5)
-    nothing_left(mark)
-
-
-def start_and_stop(tmp_path, sig, to_group):
-    """An ibsim run stopped by @sig, to its own process (what `kill` and
-    a CI runner's cancel do) or to its group (Ctrl-C), after its tenth
-    row: how it ended, its results, and its mark."""
-    import signal as _signal
-    import time
-    out = tmp_path / ("r-%d.json" % sig)
-    env, mark = marked()
-    p = subprocess.Popen([RDMACONF, "run", "--target", "ibsim", "--filter",
-                          MIDRUN, "--json", str(out)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env,
-                         start_new_session=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if p.stdout.readline().startswith("ok 10 "):
-            break
-    if to_group:
-        os.killpg(p.pid, sig)
-    else:
-        os.kill(p.pid, sig)
-    p.wait(timeout=60)
-    # within 2 s of the end, nothing of the run is left
-    time.sleep(2)
-    nothing_left(mark)
-    if p.returncode == -_signal.SIGKILL:
-        return p, None
-    return p, json.loads(out.read_text())
 
 
 @pytest.mark.ibsim

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, RXE_VM, host_has_device, as_md, suite_run
+from conftest import RDMACONF, RXE_VM, host_has_device, as_md, suite_run
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow, pytest.mark.skipif(
     host_has_device(), reason="the matrix boots VMs; this host has a device")]

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import QUICK_SAMPLE, RDMACONF, ROOT, RXE_VM, SHIMS, \
     VM_SESSION_EXIT, host_has_device, load_results, recorded_changes, \
-    sample_ids, suite_run, vocab_names
+    left_after, sample_ids, suite_run, vocab_names
 
 # every test here needs a device, in the VM when the host has none
 pytestmark = pytest.mark.vm
@@ -396,19 +396,6 @@ def test_gate_on_an_upstream_rdma_core_build(shim, tmp_path):
     assert "WORSE    verbs/init_ah_from_wc/ipv6-fields" in p.stdout, p.stdout
 
 
-def qemu_with_marker(mark):
-    """Processes whose environment carries @mark (qemu inherits it)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open("/proc/%s/environ" % pid, "rb") as f:
-                if mark.encode() in f.read():
-                    found.append(pid)
-        except OSError:
-            pass
-    return found
-
-
 @pytest.mark.slow
 def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     """Ctrl-C (SIGINT to the foreground group) during a run in the VM: exit
@@ -435,8 +422,7 @@ def test_ctrl_c_stops_the_vm_and_keeps_results(tmp_path):
     os.killpg(p.pid, signal.SIGINT)
     p.wait(timeout=60)
     assert p.returncode == 130, p.stderr.read()[-2000:]
-    time.sleep(1)
-    assert not qemu_with_marker(mark)
+    assert not left_after(mark, 1)
     data = json.loads(out.read_text())
     assert data["complete"] is False and data["results"]
 
@@ -460,8 +446,7 @@ def stop_a_vm_run(tmp_path, sig, to_group):
             break
     (os.killpg if to_group else os.kill)(p.pid, sig)
     p.wait(timeout=60)
-    time.sleep(2)
-    left = qemu_with_marker(mark)
+    left = left_after(mark, 2)
     return p.returncode, "" if sig == _signal.SIGKILL else \
         p.stderr.read(), left, out
 

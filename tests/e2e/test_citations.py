@@ -115,12 +115,17 @@ def rst_text(source):
     return normalize(source)
 
 
-def page_text(name, text):
+def page_kind(name, text):
     if name.endswith(".md"):
-        return markdown_text(text)
+        return "md"
     if "-*- rst -*-" in text.split("\n", 1)[0] or name.endswith(".rst"):
-        return rst_text(text)
-    return render(text)
+        return "rst"
+    return "roff"
+
+
+def page_text(name, text):
+    return {"md": markdown_text, "rst": rst_text,
+            "roff": render}[page_kind(name, text)](text)
 
 
 # The source snapshots whose pages count, oldest first: 44.0 (Debian 12's
@@ -142,6 +147,7 @@ def source_pages():
     for label, pattern in SNAPSHOTS:
         tarball = fixture_tarball(pattern)
         assert tarball, "no %s in ../shared/fixtures" % pattern
+        candidates = []
         with tarfile.open(tarball) as t:
             for m in t.getmembers():
                 name = os.path.basename(m.name)
@@ -153,15 +159,21 @@ def source_pages():
                 if base in have and (label != "upstream" or
                                      base not in installed):
                     continue
-                text = page_text(name, t.extractfile(m).read().decode(
-                    "utf-8", "replace"))
-                # upstream's page of an installed name counts where it
-                # documents functions the installed one does not (its
-                # ibv_reg_mr.3 has ibv_reg_mr_ex, 44.0's has not)
-                if base in have and not (page_functions(text) -
-                                         page_functions(installed[base])):
-                    continue
-                found["source:%s/man3/%s" % (label, name)] = text
+                candidates.append((name, base, t.extractfile(m).read().decode(
+                    "utf-8", "replace")))
+        # the roff pages by one groff (a groff a page cost 4 s here)
+        roff = [c for c in candidates if page_kind(*c[::2]) == "roff"]
+        texts = dict(zip((c[0] for c in roff),
+                         render_batch([c[2] for c in roff]) if roff else []))
+        for name, base, source in candidates:
+            text = texts[name] if name in texts else page_text(name, source)
+            # upstream's page of an installed name counts where it
+            # documents functions the installed one does not (its
+            # ibv_reg_mr.3 has ibv_reg_mr_ex, 44.0's has not)
+            if base in have and not (page_functions(text) -
+                                     page_functions(installed[base])):
+                continue
+            found["source:%s/man3/%s" % (label, name)] = text
         have |= {re.sub(r"^.*/|\.md$|\.in\.rst$", "", k) for k in found}
     return found
 

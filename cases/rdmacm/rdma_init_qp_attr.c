@@ -11,6 +11,10 @@
  *   state is INIT, and a port in the mask is the id's
  * - RTR (RoCE, no QPs): the destination QP is the client's qp_num,
  *   IBV_QP_DEST_QPN in the mask
+ * - INIT (RoCE: the IB CM's): qp_access_flags REMOTE_WRITE, READ and
+ *   ATOMIC, as the request asked for responder resources (its initiator
+ *   depth 2), and pkey_index 0, each in the mask
+ * - nothing written beyond the caller's struct ibv_qp_attr
  * - a new id, bound to no device: -1 (Linux: no device, no attributes)
  * On the server's id of a connection made with QPs, the client the other
  * implementation's (so that what the row compares with is not the code
@@ -49,9 +53,13 @@ struct ia_row {
 	int state;
 	bool no_device;
 	bool connected; /* with QPs, the client the other implementation */
+	bool guard; /* and nothing after the caller's struct written */
 };
 
-static ia_check init_attrs, rtr_dest_qpn, no_attrs, rtr_peers, rts_peers;
+static ia_check init_attrs, init_access, rtr_dest_qpn, no_attrs, rtr_peers,
+	rts_peers;
+static bool field_is(struct rc_ctx *ctx, int mask, int bit, const char *field,
+		     uint64_t got, uint64_t want);
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -66,6 +74,29 @@ static const struct ia_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = init_attrs,
 	  .state = IBV_QPS_INIT },
+	{ .c = { .id = "rdmacm/init_qp_attr/init-access-from-the-request",
+		 .doc = DOC_ATTR,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "INIT on the request's new id (RoCE: the IB CM's "
+			 "cm_init_qp_init_attr): qp_access_flags REMOTE_WRITE "
+			 "| REMOTE_READ | REMOTE_ATOMIC (the request's initiator "
+			 "depth 2 is not 0) and pkey_index 0 (RoCE's one P_Key), "
+			 "each in the mask",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = init_access,
+	  .state = IBV_QPS_INIT },
+	{ .c = { .id = "rdmacm/init_qp_attr/writes-within-the-struct",
+		 .doc = DOC_MASK,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the attributes are returned through qp_attr, a struct "
+			 "ibv_qp_attr: the 64 bytes after it (0xa5) are as they "
+			 "were after INIT's attributes",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = no_attrs,
+	  .state = IBV_QPS_INIT,
+	  .guard = true },
 	{ .c = { .id = "rdmacm/init_qp_attr/rtr-dest-qpn",
 		 .doc = DOC_ATTR,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -123,6 +154,18 @@ static void init_attrs(const struct ia_row *row, struct rc_ctx *ctx,
 	else if ((mask & IBV_QP_PORT) && a->port_num != id->port_num)
 		rc_obs_violation(ctx->obs, "port_num %u, the id's is %u",
 				 a->port_num, id->port_num);
+}
+
+static void init_access(const struct ia_row *row, struct rc_ctx *ctx,
+			struct cm_pair *p, struct rdma_cm_id *id,
+			const struct ibv_qp_attr *a, int mask)
+{
+	if (field_is(ctx, mask, IBV_QP_ACCESS_FLAGS, "qp_access_flags",
+		     a->qp_access_flags,
+		     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			     IBV_ACCESS_REMOTE_ATOMIC))
+		field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index",
+			 a->pkey_index, 0);
 }
 
 static void rtr_dest_qpn(const struct ia_row *row, struct rc_ctx *ctx,
@@ -248,14 +291,22 @@ static void rts_peers(const struct ia_row *row, struct rc_ctx *ctx,
 			 a->max_rd_atomic, s.initiator_depth);
 }
 
+/* the caller's struct and what lies after it, which no call may touch */
+#define GUARD_LEN 64
+#define GUARD_BYTE 0xa5
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct ia_row *row = r;
 	struct rdma_conn_param c;
 	struct rdma_cm_id *id;
-	struct ibv_qp_attr a;
+	struct {
+		struct ibv_qp_attr a;
+		unsigned char after[GUARD_LEN];
+	} buf;
 	struct cm_pair p;
 	int ret, mask = 0;
+	size_t i;
 
 	if (!rc_need_call(ctx, ctx->ops->rdma_init_qp_attr,
 			  "rdma_init_qp_attr"))
@@ -270,11 +321,20 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (row->connected && !cm_accept(ctx, &p, NULL))
 		goto out;
 	id = row->no_device ? p.cli.id : p.srv.conn;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = row->state;
-	RC_OBSERVE(ctx, ret = ctx->ops->rdma_init_qp_attr(id, &a, &mask));
+	memset(&buf.a, 0, sizeof(buf.a));
+	memset(buf.after, GUARD_BYTE, sizeof(buf.after));
+	buf.a.qp_state = row->state;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_init_qp_attr(id, &buf.a, &mask));
+	for (i = 0; row->guard && i < sizeof(buf.after); i++)
+		if (buf.after[i] != GUARD_BYTE) {
+			rc_obs_violation(ctx->obs,
+					 "byte %zu after struct ibv_qp_attr "
+					 "written (0x%02x)",
+					 i, buf.after[i]);
+			break;
+		}
 	if (!ret)
-		row->check(row, ctx, &p, id, &a, mask);
+		row->check(row, ctx, &p, id, &buf.a, mask);
 out:
 	cm_pair_close(ctx, &p);
 }

@@ -11,10 +11,13 @@
  *   state is INIT, and a port in the mask is the id's
  * - RTR (RoCE, no QPs): the destination QP is the client's qp_num,
  *   IBV_QP_DEST_QPN in the mask
- * - INIT (RoCE: the IB CM's): qp_access_flags REMOTE_WRITE, READ and
- *   ATOMIC, as the request asked for responder resources (its initiator
- *   depth 2), and pkey_index 0, each in the mask
+ * - INIT (RoCE: the IB CM's): qp_access_flags with REMOTE_WRITE, READ
+ *   and ATOMIC, as the request asked for responder resources (its
+ *   initiator depth 2), and pkey_index 0, each in the mask
  * - nothing written beyond the caller's struct ibv_qp_attr
+ * - INIT of an RDMA_PS_UDP id bound to the device's address (no
+ *   connection): qkey RDMA_UDP_QKEY (the kernel's cma_set_default_qkey),
+ *   pkey_index 0 and the id's port, each in the mask
  * - a new id, bound to no device: -1 (Linux: no device, no attributes)
  * On the server's id of a connection made with QPs, the client the other
  * implementation's (so that what the row compares with is not the code
@@ -29,6 +32,9 @@
  * - rts-is-the-peers: RTS: sq_psn the client's rq_psn, retry_cnt and
  *   rnr_retry the REQ's (6 and 5), max_rd_atomic the initiator_depth
  *   accepted (3)
+ * - rts-ack-timeout: RTS after RDMA_OPTION_ID_ACK_TIMEOUT 0x11 on the
+ *   server's id: timeout 0x11 (the kernel's rdma_init_qp_attr puts the
+ *   id's ACK timeout over the CM's)
  */
 #include <string.h>
 
@@ -54,10 +60,12 @@ struct ia_row {
 	bool no_device;
 	bool connected; /* with QPs, the client the other implementation */
 	bool guard; /* and nothing after the caller's struct written */
+	bool udp; /* an RDMA_PS_UDP id, bound (run_udp) */
+	uint8_t ack_timeout; /* RDMA_OPTION_ID_ACK_TIMEOUT on the id, if not 0 */
 };
 
-static ia_check init_attrs, init_access, rtr_dest_qpn, no_attrs, rtr_peers,
-	rts_peers;
+static ia_check init_attrs, init_access, ud_init, rtr_dest_qpn, no_attrs,
+	rtr_peers, rts_peers, rts_timeout;
 static bool field_is(struct rc_ctx *ctx, int mask, int bit, const char *field,
 		     uint64_t got, uint64_t want);
 
@@ -78,9 +86,10 @@ static const struct ia_row rows[] = {
 		 .doc = DOC_ATTR,
 		 .basis = RC_BASIS_LINUX,
 		 .note = "INIT on the request's new id (RoCE: the IB CM's "
-			 "cm_init_qp_init_attr): qp_access_flags REMOTE_WRITE "
-			 "| REMOTE_READ | REMOTE_ATOMIC (the request's initiator "
-			 "depth 2 is not 0) and pkey_index 0 (RoCE's one P_Key), "
+			 "cm_init_qp_init_attr): qp_access_flags with "
+			 "REMOTE_WRITE, REMOTE_READ and REMOTE_ATOMIC (the "
+			 "request's initiator depth 2 is not 0; Linux 6.2 adds "
+			 "the FLUSH flags) and pkey_index 0 (RoCE's one P_Key), "
 			 "each in the mask",
 		 .needs = NEEDS | RC_NEED_ROCE,
 		 .contract = { RC_RETURNS(0) } },
@@ -97,6 +106,18 @@ static const struct ia_row rows[] = {
 	  .check = no_attrs,
 	  .state = IBV_QPS_INIT,
 	  .guard = true },
+	{ .c = { .id = "rdmacm/init_qp_attr/ud-init-qkey",
+		 .doc = DOC_ATTR,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "INIT of an RDMA_PS_UDP id bound to the device's "
+			 "address: qkey RDMA_UDP_QKEY 0x01234567 (the kernel's "
+			 "cma_set_default_qkey), pkey_index 0 and port_num the "
+			 "id's, each in the mask",
+		 .needs = RC_NEED_DEVICE | RC_NEED_ROCE | RC_NEED_UD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = ud_init,
+	  .state = IBV_QPS_INIT,
+	  .udp = true },
 	{ .c = { .id = "rdmacm/init_qp_attr/rtr-dest-qpn",
 		 .doc = DOC_ATTR,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -139,6 +160,19 @@ static const struct ia_row rows[] = {
 	  .check = rts_peers,
 	  .state = IBV_QPS_RTS,
 	  .connected = true },
+	{ .c = { .id = "rdmacm/init_qp_attr/rts-ack-timeout",
+		 .doc = DOC_ATTR,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "RTS on the server's connected id after "
+			 "RDMA_OPTION_ID_ACK_TIMEOUT 0x11 on it: timeout 0x11 in "
+			 "the mask (the kernel's rdma_init_qp_attr gives the "
+			 "id's ACK timeout over the CM's)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = rts_timeout,
+	  .state = IBV_QPS_RTS,
+	  .connected = true,
+	  .ack_timeout = 0x11 },
 };
 
 static void init_attrs(const struct ia_row *row, struct rc_ctx *ctx,
@@ -160,12 +194,26 @@ static void init_access(const struct ia_row *row, struct rc_ctx *ctx,
 			struct cm_pair *p, struct rdma_cm_id *id,
 			const struct ibv_qp_attr *a, int mask)
 {
+	/* at least these: Linux 6.2 added the two FLUSH flags (RDMA/cm:
+	 * make QP FLUSHABLE), 6.12 gives 0x30e */
+	int want = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		   IBV_ACCESS_REMOTE_ATOMIC;
+
 	if (field_is(ctx, mask, IBV_QP_ACCESS_FLAGS, "qp_access_flags",
-		     a->qp_access_flags,
-		     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-			     IBV_ACCESS_REMOTE_ATOMIC))
+		     a->qp_access_flags & want, want))
 		field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index",
 			 a->pkey_index, 0);
+}
+
+static void ud_init(const struct ia_row *row, struct rc_ctx *ctx,
+		    struct cm_pair *p, struct rdma_cm_id *id,
+		    const struct ibv_qp_attr *a, int mask)
+{
+	if (field_is(ctx, mask, IBV_QP_QKEY, "qkey", a->qkey, RDMA_UDP_QKEY) &&
+	    field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index", a->pkey_index,
+		     0))
+		field_is(ctx, mask, IBV_QP_PORT, "port_num", a->port_num,
+			 id->port_num);
 }
 
 static void rtr_dest_qpn(const struct ia_row *row, struct rc_ctx *ctx,
@@ -295,6 +343,52 @@ static void rts_peers(const struct ia_row *row, struct rc_ctx *ctx,
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xa5
 
+/* An RDMA_PS_UDP id of the row's implementation, bound to the device's
+ * address: no peer, no connection */
+static void rts_timeout(const struct ia_row *row, struct rc_ctx *ctx,
+			struct cm_pair *p, struct rdma_cm_id *id,
+			const struct ibv_qp_attr *a, int mask)
+{
+	field_is(ctx, mask, IBV_QP_TIMEOUT, "timeout", a->timeout,
+		 row->ack_timeout);
+}
+
+static void run_udp(const struct ia_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct rdma_event_channel *ch = ops->rdma_create_event_channel();
+	struct sockaddr_storage ss;
+	struct rdma_cm_id *id = NULL;
+	struct ibv_qp_attr a;
+	int ret, mask = 0;
+
+	if (!ch) {
+		cm_broken(ctx, "rdma_create_event_channel");
+		return;
+	}
+	if (ops->rdma_create_id(ch, &id, NULL, RDMA_PS_UDP)) {
+		cm_broken(ctx, "rdma_create_id(RDMA_PS_UDP)");
+		id = NULL;
+		goto out;
+	}
+	if (!cm_dev_addr(ctx, ctx->target->ca, ctx->target->port, AF_INET, &ss))
+		goto out;
+	((struct sockaddr_in *)&ss)->sin_port = htons(cm_port(ctx));
+	if (ops->rdma_bind_addr(id, (struct sockaddr *)&ss)) {
+		cm_broken(ctx, "rdma_bind_addr");
+		goto out;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = row->state;
+	RC_OBSERVE(ctx, ret = ops->rdma_init_qp_attr(id, &a, &mask));
+	if (!ret)
+		row->check(row, ctx, NULL, id, &a, mask);
+out:
+	if (id)
+		ops->rdma_destroy_id(id);
+	ops->rdma_destroy_event_channel(ch);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct ia_row *row = r;
@@ -311,6 +405,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ctx->ops->rdma_init_qp_attr,
 			  "rdma_init_qp_attr"))
 		return;
+	if (row->udp) {
+		run_udp(row, ctx);
+		return;
+	}
 	cm_client_param(&c, NULL, 0);
 	if (!cm_pair_open(ctx, &p, AF_INET, row->connected, ctx->ops,
 			  row->connected ? cm_other_ops(ctx) : ctx->ops))
@@ -321,6 +419,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (row->connected && !cm_accept(ctx, &p, NULL))
 		goto out;
 	id = row->no_device ? p.cli.id : p.srv.conn;
+	if (row->ack_timeout &&
+	    ctx->ops->rdma_set_option(id, RDMA_OPTION_ID,
+				      RDMA_OPTION_ID_ACK_TIMEOUT,
+				      (void *)&row->ack_timeout, 1)) {
+		cm_broken(ctx, "rdma_set_option(RDMA_OPTION_ID_ACK_TIMEOUT)");
+		goto out;
+	}
 	memset(&buf.a, 0, sizeof(buf.a));
 	memset(buf.after, GUARD_BYTE, sizeof(buf.after));
 	buf.a.qp_state = row->state;

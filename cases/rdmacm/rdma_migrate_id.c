@@ -25,9 +25,13 @@
  *   (id->verbs) and ADDR_RESOLVED in id->event; nothing on A
  * - a channel that is not open (fd -1): -1, and the id's events still
  *   arrive on A
+ * - NULL with no descriptor left (RLIMIT_NOFILE 0): the synchronous mode
+ *   needs a channel of its own, which cannot be opened: -1, and the id's
+ *   events still arrive on A
  */
 #include <poll.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "rdmacm_conn.h"
@@ -59,7 +63,7 @@ struct mi_row {
 };
 
 static mi_check events_follow, pending_moves, blocks_until_acked,
-	listener_requests, null_synchronous, bad_channel;
+	listener_requests, null_synchronous, bad_channel, null_no_descriptor;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -118,6 +122,15 @@ static const struct mi_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
 	  .check = bad_channel },
+	{ .c = { .id = "rdmacm/migrate_id/null-no-descriptor",
+		 .doc = DOC_FAIL,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "NULL with RLIMIT_NOFILE 0: the synchronous mode's "
+			 "own channel cannot be opened: -1, and the id stays "
+			 "where it was: its ADDR_RESOLVED arrives on A",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = null_no_descriptor },
 };
 
 /* The next event of @ch within @ms (scaled), taken by @ops: its type or
@@ -340,15 +353,10 @@ static void null_synchronous(const struct mi_row *row, struct rc_ctx *ctx,
 	 * destroy A through it, nor the id's through A */
 }
 
-static void bad_channel(const struct mi_row *row, struct rc_ctx *ctx,
-			struct cm_pair *p, struct rdma_event_channel *b)
+/* After a failed migration: the client's id on A as before, its next
+ * event there */
+static void stayed_on_a(struct rc_ctx *ctx, struct cm_pair *p)
 {
-	struct rdma_event_channel none = { .fd = -1 };
-	int ret;
-
-	RC_OBSERVE(ctx, ret = ctx->ops->rdma_migrate_id(p->cli.id, &none));
-	if (!ret)
-		return;
 	if (p->cli.id->channel != p->cli.ch) {
 		rc_obs_violation(ctx->obs, "channel the failed migration "
 					   "changed id->channel");
@@ -357,6 +365,39 @@ static void bad_channel(const struct mi_row *row, struct rc_ctx *ctx,
 	if (!resolve(ctx, p))
 		return;
 	expect_on(ctx, p->cli.ch, "A", RDMA_CM_EVENT_ADDR_RESOLVED, NULL);
+}
+
+static void bad_channel(const struct mi_row *row, struct rc_ctx *ctx,
+			struct cm_pair *p, struct rdma_event_channel *b)
+{
+	struct rdma_event_channel none = { .fd = -1 };
+	int ret;
+
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_migrate_id(p->cli.id, &none));
+	if (ret)
+		stayed_on_a(ctx, p);
+	(void)b;
+}
+
+static void null_no_descriptor(const struct mi_row *row, struct rc_ctx *ctx,
+			       struct cm_pair *p, struct rdma_event_channel *b)
+{
+	struct rlimit old, none = { 0, 0 };
+	int ret;
+
+	if (getrlimit(RLIMIT_NOFILE, &old)) {
+		cm_broken(ctx, "getrlimit");
+		return;
+	}
+	none.rlim_max = old.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &none)) {
+		cm_broken(ctx, "setrlimit");
+		return;
+	}
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_migrate_id(p->cli.id, NULL));
+	setrlimit(RLIMIT_NOFILE, &old);
+	if (ret)
+		stayed_on_a(ctx, p);
 	(void)b;
 }
 

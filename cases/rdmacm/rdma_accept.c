@@ -14,6 +14,12 @@
  *   not connected (no CONNECT_RESPONSE; Linux rejects it)
  * - conn_param NULL: the client's reply has the request's depths (the
  *   client's own, crossed back)
+ * - the depths at the device's limits exactly (responder_resources
+ *   max_qp_rd_atom, initiator_depth max_qp_init_rd_atom), with a QP: 0;
+ *   either one beyond: -1
+ * - srq 1 on a server id without a QP: the client's reply has srq 1
+ *   (rdma_get_cm_event(3): "Specifies if the sender is using a
+ *   shared-receive queue.")
  */
 #include <string.h>
 
@@ -25,6 +31,18 @@
 #define DOC_196                                                   \
 	"The length of the private data provided by the user is " \
 	"limited to 196 bytes for RDMA_PS_TCP, or 136 bytes for RDMA_PS_UDP."
+#define DOC_RD_ATOM                                                \
+	"This value must be less than or equal to the local RDMA " \
+	"device attribute max_qp_rd_atom, but preferably greater " \
+	"than or equal to the responder_resources value reported " \
+	"in the connect request event."
+#define DOC_INIT_ATOM                                                   \
+	"This value must be less than or equal to the local RDMA "      \
+	"device attribute max_qp_init_rd_atom and the initiator_depth " \
+	"value reported in the connect request event."
+#define DOC_SRQ                                                          \
+	"Specifies if the QP associated with the connection is using a " \
+	"shared receive queue."
 #define DOC_NULL                                                            \
 	"If the conn_param parameter is NULL, the values reported "         \
 	"in the connection request event are used, adjusted down based on " \
@@ -38,10 +56,15 @@ struct accept_row {
 	accept_check *check;
 	int family;
 	uint8_t len;
+	/* depths_at_limits: which of the depths is one beyond its limit */
+	uint8_t beyond;
 };
 
+#define RESP_BEYOND 1
+#define INIT_BEYOND 2
+
 static accept_check establishes, reply_carries_data, too_long_fails,
-	null_param_uses_request;
+	null_param_uses_request, reply_has_srq, depths_at_limits;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -94,6 +117,50 @@ static const struct accept_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = null_param_uses_request,
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/accept/srq-as-given",
+		 .doc = DOC_SRQ,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "srq 1 on a server id without a QP: the client's "
+			 "CONNECT_RESPONSE has srq 1 (rdma_get_cm_event(3): "
+			 "\"Specifies if the sender is using a shared-receive "
+			 "queue.\")",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = reply_has_srq,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/accept/depths-at-the-limits",
+		 .doc = DOC_RD_ATOM,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "responder_resources max_qp_rd_atom and "
+			 "initiator_depth max_qp_init_rd_atom exactly, on an id "
+			 "with a QP, the client having asked its own device's "
+			 "(so that the request's are no smaller): 0",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = depths_at_limits,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/accept/responder-resources-beyond-max",
+		 .doc = DOC_RD_ATOM,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "responder_resources max_qp_rd_atom + 1 on an id with "
+			 "a QP: a value the page forbids, -1 (the page names no "
+			 "errno)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = depths_at_limits,
+	  .family = AF_INET,
+	  .beyond = RESP_BEYOND },
+	{ .c = { .id = "rdmacm/accept/initiator-depth-beyond-max",
+		 .doc = DOC_INIT_ATOM,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "initiator_depth max_qp_init_rd_atom + 1 on an id "
+			 "with a QP: a value the page forbids, -1 (the page "
+			 "names no errno)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = depths_at_limits,
+	  .family = AF_INET,
+	  .beyond = INIT_BEYOND },
 };
 
 /* Up to the server's held request; the client without a QP unless @qp. */
@@ -208,6 +275,75 @@ static void null_param_uses_request(const struct accept_row *row,
 				 rep->param.conn.responder_resources,
 				 rep->param.conn.initiator_depth);
 	ctx->ops->rdma_ack_cm_event(rep);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void reply_has_srq(const struct accept_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_conn_param s = { .responder_resources = 2,
+				     .initiator_depth = 3,
+				     .srq = 1,
+				     .qp_num = CM_SERVER_QPN };
+	struct rdma_cm_event *rep;
+	struct cm_pair p;
+	int ret;
+
+	if (!requested(row, ctx, &p, false))
+		goto out;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_accept(p.srv.conn, &s));
+	if (ret ||
+	    !cm_expect(ctx, &p.cli, RDMA_CM_EVENT_CONNECT_RESPONSE, &rep))
+		goto out;
+	if (rep->param.conn.srq != 1)
+		rc_obs_violation(ctx->obs, "srq the reply has %u, not 1",
+				 rep->param.conn.srq);
+	ctx->ops->rdma_ack_cm_event(rep);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+/* @id's device's depths into @resp and @init; false (the row BROKEN or
+ * SKIP) when they cannot be read or reach 254 (255 is RDMA_MAX_RESP_RES
+ * and RDMA_MAX_INIT_DEPTH, "the device's maximum", to librdmacm: one
+ * beyond must stay below it) */
+static bool depth_limits(struct rc_ctx *ctx, const struct rc_ops *ops,
+			 struct rdma_cm_id *id, uint8_t *resp, uint8_t *init)
+{
+	struct ibv_device_attr a;
+
+	if (ops->ibv_query_device(id->verbs, &a))
+		return cm_broken(ctx, "ibv_query_device");
+	if (a.max_qp_rd_atom >= 254 || a.max_qp_init_rd_atom >= 254) {
+		rc_obs_state(ctx->obs, RC_STATE_SKIP,
+			     "needs a device whose depths are below 254");
+		return false;
+	}
+	*resp = a.max_qp_rd_atom;
+	*init = a.max_qp_init_rd_atom;
+	return true;
+}
+
+/* The client asks its device's depths, so that the request's are as
+ * large as the page lets the server's be; the server accepts with its
+ * device's exactly, or one of them one beyond (row->beyond) */
+static void depths_at_limits(const struct accept_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_conn_param c, s = {};
+	struct cm_pair p;
+
+	cm_client_param(&c, NULL, 0);
+	if (!cm_pair_open(ctx, &p, row->family, true, ctx->ops, ctx->ops) ||
+	    !cm_listen(ctx, &p) || !cm_resolve(ctx, &p) ||
+	    !depth_limits(ctx, p.cli.ops, p.cli.id, &c.responder_resources,
+			  &c.initiator_depth) ||
+	    !cm_request(ctx, &p, &c, NULL) ||
+	    !depth_limits(ctx, ctx->ops, p.srv.conn, &s.responder_resources,
+			  &s.initiator_depth))
+		goto out;
+	s.responder_resources += !!(row->beyond & RESP_BEYOND);
+	s.initiator_depth += !!(row->beyond & INIT_BEYOND);
+	RC_OBSERVE(ctx, ctx->ops->rdma_accept(p.srv.conn, &s));
 out:
 	cm_pair_close(ctx, &p);
 }

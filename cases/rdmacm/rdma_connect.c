@@ -17,6 +17,11 @@
  * - the depths cross (the request's responder_resources is the client's
  *   initiator_depth and the reverse), the retry counts, flow control
  *   and qp_num arrive as given
+ * - srq 1 without a QP: the request's srq is 1 (rdma_get_cm_event(3):
+ *   "Specifies if the sender is using a shared-receive queue."); with a QP
+ *   that has no SRQ, srq 1 is ignored: the request's is 0
+ * - responder_resources one beyond the device's max_qp_rd_atom: -1, and
+ *   no request reaches the listener
  * - before the route is resolved: -1
  * - the implementation under test as the client of a server made by the
  *   other implementation, and as the server of the other's client
@@ -39,6 +44,16 @@
 	"The data referenced by this field matches that "            \
 	"specified by the remote side when calling rdma_connect or " \
 	"rdma_accept."
+#define DOC_SRQ                                                          \
+	"Specifies if the QP associated with the connection is using a " \
+	"shared receive queue."
+#define DOC_SRQ_IGNORED                                                     \
+	"This field is ignored by the library if a QP has been created on " \
+	"the rdma_cm_id."
+#define DOC_RD_ATOM                                                \
+	"This value must be less than or equal to the local RDMA " \
+	"device attribute max_qp_rd_atom and remote RDMA device "  \
+	"attribute max_qp_init_rd_atom."
 #define DOC_DEPTH                                              \
 	"This field matches the initiator depth specified by " \
 	"the remote node when calling rdma_connect and rdma_accept."
@@ -56,10 +71,12 @@ struct conn_row {
 	/* CROSS_SERVER: the server is the other implementation's;
 	 * CROSS_CLIENT: the client is */
 	enum cross cross;
+	uint8_t srq; /* the conn_param's */
+	bool qp; /* the client has a QP (without an SRQ) */
 };
 
 static conn_check connects, private_data_arrives, too_long_fails, params_cross,
-	before_route_fails;
+	srq_arrives, beyond_rd_atom_fails, before_route_fails;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -113,6 +130,39 @@ static const struct conn_row rows[] = {
 		 .needs = NEEDS | RC_NEED_ROCE,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = params_cross,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/connect/srq-as-given",
+		 .doc = DOC_SRQ,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "srq 1 on a client without a QP: the request has srq "
+			 "1 (rdma_get_cm_event(3): \"Specifies if the sender is "
+			 "using a shared-receive queue.\")",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = srq_arrives,
+	  .family = AF_INET,
+	  .srq = 1 },
+	{ .c = { .id = "rdmacm/connect/srq-ignored-with-a-qp",
+		 .doc = DOC_SRQ_IGNORED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "srq 1 on a client whose QP has no SRQ: the request "
+			 "has srq 0, the QP's",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = srq_arrives,
+	  .family = AF_INET,
+	  .srq = 1,
+	  .qp = true },
+	{ .c = { .id = "rdmacm/connect/responder-resources-beyond-max",
+		 .doc = DOC_RD_ATOM,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "responder_resources max_qp_rd_atom + 1 (of the "
+			 "client's device, the server's alike): a value the "
+			 "page forbids, -1 (the page names no errno), and no "
+			 "request reaches the listener",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = beyond_rd_atom_fails,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/connect/before-route",
 		 .doc = DOC_ROUTE,
@@ -169,6 +219,7 @@ static int observe_connect(const struct conn_row *row, struct rc_ctx *ctx,
 
 	cm_pattern(data, row->len, 0x20);
 	cm_client_param(c, row->len ? data : NULL, row->len);
+	c->srq = row->srq;
 	RC_OBSERVE(ctx, ret = p->cli.ops->rdma_connect(p->cli.id, c));
 	return ret;
 }
@@ -219,27 +270,58 @@ out:
 	cm_pair_close(ctx, &p);
 }
 
-static void too_long_fails(const struct conn_row *row, struct rc_ctx *ctx)
+/* After a connect that failed: nothing reaches the listener */
+static void no_request(struct rc_ctx *ctx, struct cm_pair *p)
 {
 	struct rdma_cm_event *ev;
+	int type = cm_next(ctx, &p->srv, CM_QUIET_MS, &ev);
+
+	if (type < 0)
+		return;
+	rc_obs_violation(ctx->obs, "server_event %s after a refused connect",
+			 cm_event_name(type));
+	if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
+		p->srv.conn = ev->id;
+	p->srv.ops->rdma_ack_cm_event(ev);
+}
+
+static void too_long_fails(const struct conn_row *row, struct rc_ctx *ctx)
+{
 	struct rdma_conn_param c;
 	uint8_t data[256];
 	struct cm_pair p;
-	int type;
 
-	if (!open_pair(row, ctx, &p, false) ||
-	    !observe_connect(row, ctx, &p, &c, data))
+	if (open_pair(row, ctx, &p, false) &&
+	    observe_connect(row, ctx, &p, &c, data))
+		no_request(ctx, &p);
+	cm_pair_close(ctx, &p);
+}
+
+static void beyond_rd_atom_fails(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct ibv_device_attr a;
+	struct rdma_conn_param c;
+	struct cm_pair p;
+	int ret;
+
+	if (!open_pair(row, ctx, &p, false))
 		goto out;
-	type = cm_next(ctx, &p.srv, CM_QUIET_MS, &ev);
-	if (type >= 0) {
-		rc_obs_violation(ctx->obs,
-				 "server_event %s after a refused "
-				 "connect",
-				 cm_event_name(type));
-		if (type == RDMA_CM_EVENT_CONNECT_REQUEST)
-			p.srv.conn = ev->id;
-		p.srv.ops->rdma_ack_cm_event(ev);
+	if (p.cli.ops->ibv_query_device(p.cli.id->verbs, &a)) {
+		cm_broken(ctx, "ibv_query_device");
+		goto out;
 	}
+	/* 255 is RDMA_MAX_RESP_RES, "the device's maximum", to librdmacm */
+	if (a.max_qp_rd_atom >= 254) {
+		rc_obs_state(
+			ctx->obs, RC_STATE_SKIP,
+			"needs a device whose max_qp_rd_atom is below 254");
+		goto out;
+	}
+	cm_client_param(&c, NULL, 0);
+	c.responder_resources = a.max_qp_rd_atom + 1;
+	RC_OBSERVE(ctx, ret = p.cli.ops->rdma_connect(p.cli.id, &c));
+	if (ret)
+		no_request(ctx, &p);
 out:
 	cm_pair_close(ctx, &p);
 }
@@ -271,6 +353,26 @@ static void params_cross(const struct conn_row *row, struct rc_ctx *ctx)
 	else if (r->qp_num != CM_CLIENT_QPN || !r->flow_control)
 		rc_obs_violation(ctx->obs, "qp_num 0x%x, flow_control %u",
 				 r->qp_num, r->flow_control);
+	p.srv.conn = req->id;
+	p.srv.ops->rdma_ack_cm_event(req);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+static void srq_arrives(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	struct rdma_cm_event *req;
+	struct rdma_conn_param c;
+	uint8_t data[256], want = row->qp ? 0 : row->srq;
+	struct cm_pair p;
+
+	if (!open_pair(row, ctx, &p, row->qp) ||
+	    observe_connect(row, ctx, &p, &c, data) ||
+	    !cm_expect(ctx, &p.srv, RDMA_CM_EVENT_CONNECT_REQUEST, &req))
+		goto out;
+	if (req->param.conn.srq != want)
+		rc_obs_violation(ctx->obs, "srq the request has %u, not %u",
+				 req->param.conn.srq, want);
 	p.srv.conn = req->id;
 	p.srv.ops->rdma_ack_cm_event(req);
 out:

@@ -57,6 +57,27 @@ static int to_kernel(const struct ref_id *r, const struct rdma_conn_param *p,
 	return 0;
 }
 
+/* rdma_connect(3), rdma_accept(3): responder_resources "must be less
+ * than or equal to the local RDMA device attribute max_qp_rd_atom", and
+ * initiator_depth to max_qp_init_rd_atom.  RDMA_MAX_RESP_RES and
+ * RDMA_MAX_INIT_DEPTH (rdma_cma.h) ask for the device's own. */
+static int depths_allowed(const struct ref_id *r,
+			  const struct rdma_conn_param *p)
+{
+	struct ibv_device_attr a;
+
+	if (!r->id.verbs)
+		return 0; /* not resolved: the kernel refuses the id */
+	if (ref_ibv_query_device(r->id.verbs, &a))
+		return -1;
+	if ((p->responder_resources != RDMA_MAX_RESP_RES &&
+	     p->responder_resources > a.max_qp_rd_atom) ||
+	    (p->initiator_depth != RDMA_MAX_INIT_DEPTH &&
+	     p->initiator_depth > a.max_qp_init_rd_atom))
+		return ref_cm_fail(EINVAL);
+	return 0;
+}
+
 int ref_rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 {
 	struct rdma_conn_param none = {};
@@ -64,7 +85,8 @@ int ref_rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 
 	if (!id)
 		return ref_cm_fail(EINVAL);
-	if (to_kernel(ref_of(id), conn_param ? conn_param : &none, &k) ||
+	if (depths_allowed(ref_of(id), conn_param ? conn_param : &none) ||
+	    to_kernel(ref_of(id), conn_param ? conn_param : &none, &k) ||
 	    ucma_connect(id->channel->fd, ref_of(id)->handle, &k))
 		return -1;
 	/* without a QP the reply is CONNECT_RESPONSE, for rdma_establish */
@@ -102,6 +124,8 @@ int ref_rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *conn_param)
 	if (!id)
 		return ref_cm_fail(EINVAL);
 	if (conn_param) {
+		if (depths_allowed(r, conn_param))
+			return -1;
 		p = *conn_param;
 	} else if (request_values(r, &p)) {
 		return -1;

@@ -22,6 +22,10 @@
  *   that has no SRQ, srq 1 is ignored: the request's is 0
  * - responder_resources one beyond the device's max_qp_rd_atom: -1, and
  *   no request reaches the listener
+ * - a synchronous client (rdma_create_id with no channel; its connect in
+ *   a thread): the call returns once the server answers, 0 with the
+ *   reply in id->event (CONNECT_RESPONSE without a QP, ESTABLISHED with
+ *   one), or -1 when the server rejects
  * - before the route is resolved: -1
  * - the implementation under test as the client of a server made by the
  *   other implementation, and as the server of the other's client
@@ -54,6 +58,13 @@
 	"This value must be less than or equal to the local RDMA " \
 	"device attribute max_qp_rd_atom and remote RDMA device "  \
 	"attribute max_qp_init_rd_atom."
+#define DOC_SYNC                                                             \
+	"While operating synchronously, calls that result in an event will " \
+	"block until the operation completes."
+#define DOC_SYNC_EVENT                                                       \
+	"The event will be returned to the user through the rdma_cm_id "     \
+	"structure, and be available for access until another rdma_cm call " \
+	"is made."
 #define DOC_DEPTH                                              \
 	"This field matches the initiator depth specified by " \
 	"the remote node when calling rdma_connect and rdma_accept."
@@ -73,10 +84,11 @@ struct conn_row {
 	enum cross cross;
 	uint8_t srq; /* the conn_param's */
 	bool qp; /* the client has a QP (without an SRQ) */
+	bool reject; /* synchronous: the server rejects */
 };
 
 static conn_check connects, private_data_arrives, too_long_fails, params_cross,
-	srq_arrives, beyond_rd_atom_fails, before_route_fails;
+	srq_arrives, beyond_rd_atom_fails, synchronous, before_route_fails;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -164,6 +176,37 @@ static const struct conn_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .check = beyond_rd_atom_fails,
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/connect/synchronous-reply-in-the-id",
+		 .doc = DOC_SYNC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a client made with no channel, without a QP, its "
+			 "connect in a thread: once the server accepts, 0, and "
+			 "id->event is the reply, CONNECT_RESPONSE",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = synchronous,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/connect/synchronous-established",
+		 .doc = DOC_SYNC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a client made with no channel, with a QP: once the "
+			 "server accepts, 0, and id->event is ESTABLISHED",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = synchronous,
+	  .family = AF_INET,
+	  .qp = true },
+	{ .c = { .id = "rdmacm/connect/synchronous-rejected",
+		 .doc = DOC_SYNC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a client made with no channel: the server rejects, "
+			 "and the connect fails, -1 (the operation completed "
+			 "without a connection; the page names no errno)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = synchronous,
+	  .family = AF_INET,
+	  .reject = true },
 	{ .c = { .id = "rdmacm/connect/before-route",
 		 .doc = DOC_ROUTE,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -375,6 +418,78 @@ static void srq_arrives(const struct conn_row *row, struct rc_ctx *ctx)
 				 req->param.conn.srq, want);
 	p.srv.conn = req->id;
 	p.srv.ops->rdma_ack_cm_event(req);
+out:
+	cm_pair_close(ctx, &p);
+}
+
+struct sync_client {
+	struct rc_ctx *ctx;
+	struct rdma_cm_id *id;
+};
+
+static int connect_observed(void *arg)
+{
+	struct sync_client *sc = arg;
+	struct rdma_conn_param c;
+	int ret;
+
+	cm_client_param(&c, NULL, 0);
+	RC_OBSERVE(sc->ctx, ret = sc->ctx->ops->rdma_connect(sc->id, &c));
+	return ret;
+}
+
+/* The pair's client replaced by one made with no channel, resolved (each
+ * resolution blocks), with a QP if the row asks; its connect in a thread
+ * while the server answers */
+static void synchronous(const struct conn_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct sync_client sc = { ctx, NULL };
+	struct rdma_conn_param s;
+	struct rdma_cm_event *ev;
+	struct cm_pair p;
+	struct cm_bg bg;
+	int want = row->qp ? RDMA_CM_EVENT_ESTABLISHED :
+			     RDMA_CM_EVENT_CONNECT_RESPONSE;
+
+	if (!cm_pair_open(ctx, &p, row->family, false, ops, ops) ||
+	    !cm_listen(ctx, &p))
+		goto out;
+	ops->rdma_destroy_id(p.cli.id);
+	if (ops->rdma_create_id(NULL, &p.cli.id, NULL, RDMA_PS_TCP)) {
+		p.cli.id = NULL;
+		cm_broken(ctx, "rdma_create_id with no channel");
+		goto out;
+	}
+	sc.id = p.cli.id;
+	if (ops->rdma_resolve_addr(sc.id, (struct sockaddr *)&p.cli_addr,
+				   (struct sockaddr *)&p.srv_addr,
+				   CM_RESOLVE_MS) ||
+	    ops->rdma_resolve_route(sc.id, CM_RESOLVE_MS)) {
+		cm_broken(ctx, "the synchronous client's resolution");
+		goto out;
+	}
+	if ((row->qp && !cm_create_qp(ctx, &p.cli, sc.id)) ||
+	    !cm_bg_start(ctx, &bg, connect_observed, &sc))
+		goto out;
+	if (cm_expect(ctx, &p.srv, RDMA_CM_EVENT_CONNECT_REQUEST, &ev)) {
+		p.srv.conn = ev->id;
+		ops->rdma_ack_cm_event(ev);
+		cm_accept_param(&s);
+		s.qp_num = CM_SERVER_QPN;
+		if (row->reject)
+			ops->rdma_reject(p.srv.conn, NULL, 0);
+		else if (ops->rdma_accept(p.srv.conn, &s))
+			cm_broken(ctx, "the server's rdma_accept");
+	}
+	/* never answered: it waits for the CM's own time-out */
+	if (!cm_bg_join(&bg) && !row->reject &&
+	    (!sc.id->event || (int)sc.id->event->event != want))
+		rc_obs_violation(ctx->obs, "event id->event %s, not %s",
+				 sc.id->event ?
+					 cm_event_name(sc.id->event->event) :
+					 "NULL",
+				 cm_event_name(want));
 out:
 	cm_pair_close(ctx, &p);
 }

@@ -17,10 +17,15 @@
  * - the depths at the device's limits exactly (responder_resources
  *   max_qp_rd_atom, initiator_depth max_qp_init_rd_atom), with a QP: 0;
  *   either one beyond: -1
+ * - a listener made with no channel (its request's id, from
+ *   rdma_get_request, synchronous too), the accept in a thread: it
+ *   returns once the client's library answers the reply, 0 with
+ *   ESTABLISHED in id->event; -1 when the client goes instead
  * - srq 1 on a server id without a QP: the client's reply has srq 1
  *   (rdma_get_cm_event(3): "Specifies if the sender is using a
  *   shared-receive queue.")
  */
+#include <poll.h>
 #include <string.h>
 
 #include "rdmacm_conn.h"
@@ -31,6 +36,13 @@
 #define DOC_196                                                   \
 	"The length of the private data provided by the user is " \
 	"limited to 196 bytes for RDMA_PS_TCP, or 136 bytes for RDMA_PS_UDP."
+#define DOC_SYNC                                                             \
+	"While operating synchronously, calls that result in an event will " \
+	"block until the operation completes."
+#define DOC_SYNC_EVENT                                                       \
+	"The event will be returned to the user through the rdma_cm_id "     \
+	"structure, and be available for access until another rdma_cm call " \
+	"is made."
 #define DOC_RD_ATOM                                                \
 	"This value must be less than or equal to the local RDMA " \
 	"device attribute max_qp_rd_atom, but preferably greater " \
@@ -58,13 +70,15 @@ struct accept_row {
 	uint8_t len;
 	/* depths_at_limits: which of the depths is one beyond its limit */
 	uint8_t beyond;
+	bool client_goes; /* synchronous_accept: the client's id destroyed */
 };
 
 #define RESP_BEYOND 1
 #define INIT_BEYOND 2
 
 static accept_check establishes, reply_carries_data, too_long_fails,
-	null_param_uses_request, reply_has_srq, depths_at_limits;
+	null_param_uses_request, reply_has_srq, depths_at_limits,
+	synchronous_accept;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -117,6 +131,29 @@ static const struct accept_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = null_param_uses_request,
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/accept/synchronous-established",
+		 .doc = DOC_SYNC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the request's id of a listener made with no channel "
+			 "(rdma_get_request), with a QP, its accept in a "
+			 "thread: once the client's library answers the reply, "
+			 "0, and id->event is ESTABLISHED",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = synchronous_accept,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/accept/synchronous-client-gone",
+		 .doc = DOC_SYNC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the same, but the client destroys its id once the "
+			 "reply is there (its CM rejects it): the accept "
+			 "completes without a connection, -1 (the page names "
+			 "no errno)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_FAILS() } },
+	  .check = synchronous_accept,
+	  .family = AF_INET,
+	  .client_goes = true },
 	{ .c = { .id = "rdmacm/accept/srq-as-given",
 		 .doc = DOC_SRQ,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -344,6 +381,82 @@ static void depths_at_limits(const struct accept_row *row, struct rc_ctx *ctx)
 	s.responder_resources += !!(row->beyond & RESP_BEYOND);
 	s.initiator_depth += !!(row->beyond & INIT_BEYOND);
 	RC_OBSERVE(ctx, ctx->ops->rdma_accept(p.srv.conn, &s));
+out:
+	cm_pair_close(ctx, &p);
+}
+
+struct sync_server {
+	struct rc_ctx *ctx;
+	struct rdma_cm_id *id;
+	struct rdma_conn_param s;
+};
+
+static int accept_observed(void *arg)
+{
+	struct sync_server *ss = arg;
+	int ret;
+
+	RC_OBSERVE(ss->ctx, ret = ss->ctx->ops->rdma_accept(ss->id, &ss->s));
+	return ret;
+}
+
+/* The pair's listener replaced by one made with no channel; the
+ * request's id from rdma_get_request, with a QP; its accept in a thread,
+ * while the client (a QP, its own channel) reads the reply: its library
+ * answers it, or the row destroys the client's id instead */
+static void synchronous_accept(const struct accept_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct sync_server ss = { .ctx = ctx };
+	struct rdma_conn_param c;
+	struct cm_pair p;
+	struct cm_bg bg;
+
+	cm_client_param(&c, NULL, 0);
+	if (!cm_pair_open(ctx, &p, row->family, true, ops, ops))
+		goto out;
+	ops->rdma_destroy_id(p.srv.id);
+	if (ops->rdma_create_id(NULL, &p.srv.id, NULL, RDMA_PS_TCP)) {
+		p.srv.id = NULL;
+		cm_broken(ctx, "rdma_create_id with no channel");
+		goto out;
+	}
+	if (!cm_listen(ctx, &p) || !cm_resolve(ctx, &p))
+		goto out;
+	if (p.cli.ops->rdma_connect(p.cli.id, &c)) {
+		cm_broken(ctx, "rdma_connect");
+		goto out;
+	}
+	if (ops->rdma_get_request(p.srv.id, &p.srv.conn)) {
+		p.srv.conn = NULL;
+		cm_broken(ctx, "rdma_get_request");
+		goto out;
+	}
+	if (!cm_create_qp(ctx, &p.srv, p.srv.conn))
+		goto out;
+	ss.id = p.srv.conn;
+	cm_accept_param(&ss.s);
+	if (!cm_bg_start(ctx, &bg, accept_observed, &ss))
+		goto out;
+	if (!row->client_goes) {
+		cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ESTABLISHED, NULL);
+	} else if (poll(&(struct pollfd){ .fd = p.cli.ch->fd,
+					  .events = POLLIN },
+			1, rc_scaled_ms(ctx, CM_WAIT_MS)) == 1) {
+		/* the reply is there, unread (reading it, the library would
+		 * answer it): the client goes without answering */
+		p.cli.ops->rdma_destroy_qp(p.cli.id);
+		p.cli.qp_id = NULL;
+		p.cli.ops->rdma_destroy_id(p.cli.id);
+		p.cli.id = NULL;
+	}
+	if (!cm_bg_join(&bg) && !row->client_goes &&
+	    (!ss.id->event || ss.id->event->event != RDMA_CM_EVENT_ESTABLISHED))
+		rc_obs_violation(ctx->obs,
+				 "event id->event %s, not ESTABLISHED",
+				 ss.id->event ?
+					 cm_event_name(ss.id->event->event) :
+					 "NULL");
 out:
 	cm_pair_close(ctx, &p);
 }

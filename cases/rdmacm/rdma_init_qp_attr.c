@@ -66,8 +66,6 @@ struct ia_row {
 
 static ia_check init_attrs, init_access, ud_init, rtr_dest_qpn, no_attrs,
 	rtr_peers, rts_peers, rts_timeout;
-static bool field_is(struct rc_ctx *ctx, int mask, int bit, const char *field,
-		     uint64_t got, uint64_t want);
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -190,32 +188,6 @@ static void init_attrs(const struct ia_row *row, struct rc_ctx *ctx,
 				 a->port_num, id->port_num);
 }
 
-static void init_access(const struct ia_row *row, struct rc_ctx *ctx,
-			struct cm_pair *p, struct rdma_cm_id *id,
-			const struct ibv_qp_attr *a, int mask)
-{
-	/* at least these: Linux 6.2 added the two FLUSH flags (RDMA/cm:
-	 * make QP FLUSHABLE), 6.12 gives 0x30e */
-	int want = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-		   IBV_ACCESS_REMOTE_ATOMIC;
-
-	if (field_is(ctx, mask, IBV_QP_ACCESS_FLAGS, "qp_access_flags",
-		     a->qp_access_flags & want, want))
-		field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index",
-			 a->pkey_index, 0);
-}
-
-static void ud_init(const struct ia_row *row, struct rc_ctx *ctx,
-		    struct cm_pair *p, struct rdma_cm_id *id,
-		    const struct ibv_qp_attr *a, int mask)
-{
-	if (field_is(ctx, mask, IBV_QP_QKEY, "qkey", a->qkey, RDMA_UDP_QKEY) &&
-	    field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index", a->pkey_index,
-		     0))
-		field_is(ctx, mask, IBV_QP_PORT, "port_num", a->port_num,
-			 id->port_num);
-}
-
 static void rtr_dest_qpn(const struct ia_row *row, struct rc_ctx *ctx,
 			 struct cm_pair *p, struct rdma_cm_id *id,
 			 const struct ibv_qp_attr *a, int mask)
@@ -266,6 +238,32 @@ static bool field_is(struct rc_ctx *ctx, int mask, int bit, const char *field,
 		return false;
 	}
 	return true;
+}
+
+static void init_access(const struct ia_row *row, struct rc_ctx *ctx,
+			struct cm_pair *p, struct rdma_cm_id *id,
+			const struct ibv_qp_attr *a, int mask)
+{
+	/* at least these: Linux 6.2 added the two FLUSH flags (RDMA/cm:
+	 * make QP FLUSHABLE), 6.12 gives 0x30e */
+	int want = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		   IBV_ACCESS_REMOTE_ATOMIC;
+
+	if (field_is(ctx, mask, IBV_QP_ACCESS_FLAGS, "qp_access_flags",
+		     a->qp_access_flags & want, want))
+		field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index",
+			 a->pkey_index, 0);
+}
+
+static void ud_init(const struct ia_row *row, struct rc_ctx *ctx,
+		    struct cm_pair *p, struct rdma_cm_id *id,
+		    const struct ibv_qp_attr *a, int mask)
+{
+	if (field_is(ctx, mask, IBV_QP_QKEY, "qkey", a->qkey, RDMA_UDP_QKEY) &&
+	    field_is(ctx, mask, IBV_QP_PKEY_INDEX, "pkey_index", a->pkey_index,
+		     0))
+		field_is(ctx, mask, IBV_QP_PORT, "port_num", a->port_num,
+			 id->port_num);
 }
 
 /* The AV's GIDs: the destination the client's own, the source (by its
@@ -343,8 +341,6 @@ static void rts_peers(const struct ia_row *row, struct rc_ctx *ctx,
 #define GUARD_LEN 64
 #define GUARD_BYTE 0xa5
 
-/* An RDMA_PS_UDP id of the row's implementation, bound to the device's
- * address: no peer, no connection */
 static void rts_timeout(const struct ia_row *row, struct rc_ctx *ctx,
 			struct cm_pair *p, struct rdma_cm_id *id,
 			const struct ibv_qp_attr *a, int mask)
@@ -353,6 +349,8 @@ static void rts_timeout(const struct ia_row *row, struct rc_ctx *ctx,
 		 row->ack_timeout);
 }
 
+/* An RDMA_PS_UDP id of the row's implementation, bound to the device's
+ * address: no peer, no connection */
 static void run_udp(const struct ia_row *row, struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;

@@ -107,6 +107,17 @@ def test_report_shows_hostile_strings_as_text(files):
         rows = table.splitlines()
         cells = [len(re.findall(r"(?<!\\)\|", r)) for r in rows]
         assert len(set(cells)) == 1, table[:2000]
+
+
+@pytest.mark.slow
+def test_a_browser_runs_no_script_of_the_report(files):
+    """The same report in a real browser: its DOM has the title and no
+    payload ran.  (The slow tier: chromium starts in ~7 s of make
+    check's CPU; the parse above is the quick tier's check.)"""
+    d, a, b = files
+    out = d / "report-browser"
+    p = rdmaconf("report", str(a), str(b), "-o", str(out))
+    assert p.returncode == 0, p.stderr
     chromium = shutil.which("chromium")
     if not chromium:
         pytest.skip("chromium is not installed (make deps installs it)")

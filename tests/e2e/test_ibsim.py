@@ -218,6 +218,7 @@ def test_ibsim_run_peer_that_does_not_come_up(tmp_path):
 
 
 @pytest.mark.ibsim
+@pytest.mark.slow
 def test_ibsim_runs_in_parallel_do_not_collide(tmp_path):
     """Two fabrics at once: private socket names and scratch directories,
     each run sees its own remote node and passes."""
@@ -276,6 +277,7 @@ def start_and_stop(tmp_path, sig, to_group):
 
 
 @pytest.mark.ibsim
+@pytest.mark.slow
 def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
     """Ctrl-C (SIGINT to the foreground group) in the middle of an ibsim
     run: exit 130, the results so far kept, ibsim, opensm and the peer

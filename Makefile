@@ -19,7 +19,10 @@ WARNINGS := -Wall -Wextra -Wno-sign-compare -Wno-unused-parameter \
 	-Wnested-externs -Wshadow -Wstrict-prototypes -Wold-style-definition \
 	-Wredundant-decls -Wimplicit-fallthrough=5
 
-CFLAGS ?= -O2 -g
+# -g1: the line tables that a backtrace, ASan's reports and perf read,
+# without the types and locals of -g (15 % of the build's time, 4 to 6 s
+# of make check's); make CFLAGS='-O2 -g' for a debugger's locals
+CFLAGS ?= -O2 -g1
 # make check SANITIZE=1: ASan + UBSan, in a build tree of its own; the host
 # cases only (the VM runs the same code, slower)
 ifeq ($(SANITIZE),1)

@@ -289,6 +289,7 @@ def test_ctrl_c_stops_the_fabric_and_keeps_results(tmp_path):
 
 
 @pytest.mark.ibsim
+@pytest.mark.slow
 def test_sigterm_stops_an_ibsim_run_and_keeps_results(tmp_path):
     """SIGTERM to the run (a CI runner cancelling it) stops it at once:
     exit 130, the results so far, nothing left."""

@@ -277,7 +277,8 @@ def pytest_configure(config):
         "kernels, the package, the fleet, the serial run, the mutation "
         "sample and the walk of the reference it rests on, the whole umad "
         "suite on ibsim, the VM without ib_umad and with umad debug on, "
-        "failure paths that wait out their deadlines")
+        "failure paths that wait out their deadlines, chromium, ibsim runs "
+        "stopped by a signal and two fabrics at once")
 
 
 class Run:

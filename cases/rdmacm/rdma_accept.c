@@ -36,13 +36,6 @@
 #define DOC_196                                                   \
 	"The length of the private data provided by the user is " \
 	"limited to 196 bytes for RDMA_PS_TCP, or 136 bytes for RDMA_PS_UDP."
-#define DOC_SYNC                                                             \
-	"While operating synchronously, calls that result in an event will " \
-	"block until the operation completes."
-#define DOC_SYNC_EVENT                                                       \
-	"The event will be returned to the user through the rdma_cm_id "     \
-	"structure, and be available for access until another rdma_cm call " \
-	"is made."
 #define DOC_RD_ATOM                                                \
 	"This value must be less than or equal to the local RDMA " \
 	"device attribute max_qp_rd_atom, but preferably greater " \
@@ -52,9 +45,6 @@
 	"This value must be less than or equal to the local RDMA "      \
 	"device attribute max_qp_init_rd_atom and the initiator_depth " \
 	"value reported in the connect request event."
-#define DOC_SRQ                                                          \
-	"Specifies if the QP associated with the connection is using a " \
-	"shared receive queue."
 #define DOC_NULL                                                            \
 	"If the conn_param parameter is NULL, the values reported "         \
 	"in the connection request event are used, adjusted down based on " \
@@ -132,7 +122,7 @@ static const struct accept_row rows[] = {
 	  .check = null_param_uses_request,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/accept/synchronous-established",
-		 .doc = DOC_SYNC_EVENT,
+		 .doc = CM_DOC_SYNC_EVENT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "the request's id of a listener made with no channel "
 			 "(rdma_get_request), with a QP, its accept in a "
@@ -143,7 +133,7 @@ static const struct accept_row rows[] = {
 	  .check = synchronous_accept,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/accept/synchronous-client-gone",
-		 .doc = DOC_SYNC,
+		 .doc = CM_DOC_SYNC,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the same, but the client destroys its id once the "
 			 "reply is there (its CM rejects it): the accept "
@@ -155,7 +145,7 @@ static const struct accept_row rows[] = {
 	  .family = AF_INET,
 	  .client_goes = true },
 	{ .c = { .id = "rdmacm/accept/srq-as-given",
-		 .doc = DOC_SRQ,
+		 .doc = CM_DOC_SRQ,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "srq 1 on a server id without a QP: the client's "
 			 "CONNECT_RESPONSE has srq 1 (rdma_get_cm_event(3): "
@@ -340,27 +330,6 @@ out:
 	cm_pair_close(ctx, &p);
 }
 
-/* @id's device's depths into @resp and @init; false (the row BROKEN or
- * SKIP) when they cannot be read or reach 254 (255 is RDMA_MAX_RESP_RES
- * and RDMA_MAX_INIT_DEPTH, "the device's maximum", to librdmacm: one
- * beyond must stay below it) */
-static bool depth_limits(struct rc_ctx *ctx, const struct rc_ops *ops,
-			 struct rdma_cm_id *id, uint8_t *resp, uint8_t *init)
-{
-	struct ibv_device_attr a;
-
-	if (ops->ibv_query_device(id->verbs, &a))
-		return cm_broken(ctx, "ibv_query_device");
-	if (a.max_qp_rd_atom >= 254 || a.max_qp_init_rd_atom >= 254) {
-		rc_obs_state(ctx->obs, RC_STATE_SKIP,
-			     "needs a device whose depths are below 254");
-		return false;
-	}
-	*resp = a.max_qp_rd_atom;
-	*init = a.max_qp_init_rd_atom;
-	return true;
-}
-
 /* The client asks its device's depths, so that the request's are as
  * large as the page lets the server's be; the server accepts with its
  * device's exactly, or one of them one beyond (row->beyond) */
@@ -372,11 +341,11 @@ static void depths_at_limits(const struct accept_row *row, struct rc_ctx *ctx)
 	cm_client_param(&c, NULL, 0);
 	if (!cm_pair_open(ctx, &p, row->family, true, ctx->ops, ctx->ops) ||
 	    !cm_listen(ctx, &p) || !cm_resolve(ctx, &p) ||
-	    !depth_limits(ctx, p.cli.ops, p.cli.id, &c.responder_resources,
-			  &c.initiator_depth) ||
+	    !cm_depth_limits(ctx, p.cli.ops, p.cli.id, &c.responder_resources,
+			     &c.initiator_depth) ||
 	    !cm_request(ctx, &p, &c, NULL) ||
-	    !depth_limits(ctx, ctx->ops, p.srv.conn, &s.responder_resources,
-			  &s.initiator_depth))
+	    !cm_depth_limits(ctx, ctx->ops, p.srv.conn, &s.responder_resources,
+			     &s.initiator_depth))
 		goto out;
 	s.responder_resources += !!(row->beyond & RESP_BEYOND);
 	s.initiator_depth += !!(row->beyond & INIT_BEYOND);
@@ -415,13 +384,8 @@ static void synchronous_accept(const struct accept_row *row, struct rc_ctx *ctx)
 	cm_client_param(&c, NULL, 0);
 	if (!cm_pair_open(ctx, &p, row->family, true, ops, ops))
 		goto out;
-	ops->rdma_destroy_id(p.srv.id);
-	if (ops->rdma_create_id(NULL, &p.srv.id, NULL, RDMA_PS_TCP)) {
-		p.srv.id = NULL;
-		cm_broken(ctx, "rdma_create_id with no channel");
-		goto out;
-	}
-	if (!cm_listen(ctx, &p) || !cm_resolve(ctx, &p))
+	if (!cm_go_synchronous(ctx, &p.srv) || !cm_listen(ctx, &p) ||
+	    !cm_resolve(ctx, &p))
 		goto out;
 	if (p.cli.ops->rdma_connect(p.cli.id, &c)) {
 		cm_broken(ctx, "rdma_connect");
@@ -450,13 +414,8 @@ static void synchronous_accept(const struct accept_row *row, struct rc_ctx *ctx)
 		p.cli.ops->rdma_destroy_id(p.cli.id);
 		p.cli.id = NULL;
 	}
-	if (!cm_bg_join(&bg) && !row->client_goes &&
-	    (!ss.id->event || ss.id->event->event != RDMA_CM_EVENT_ESTABLISHED))
-		rc_obs_violation(ctx->obs,
-				 "event id->event %s, not ESTABLISHED",
-				 ss.id->event ?
-					 cm_event_name(ss.id->event->event) :
-					 "NULL");
+	if (!cm_bg_join(&bg) && !row->client_goes)
+		cm_check_event_in_id(ctx, ss.id, RDMA_CM_EVENT_ESTABLISHED);
 out:
 	cm_pair_close(ctx, &p);
 }

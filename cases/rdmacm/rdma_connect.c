@@ -48,9 +48,6 @@
 	"The data referenced by this field matches that "            \
 	"specified by the remote side when calling rdma_connect or " \
 	"rdma_accept."
-#define DOC_SRQ                                                          \
-	"Specifies if the QP associated with the connection is using a " \
-	"shared receive queue."
 #define DOC_SRQ_IGNORED                                                     \
 	"This field is ignored by the library if a QP has been created on " \
 	"the rdma_cm_id."
@@ -58,13 +55,6 @@
 	"This value must be less than or equal to the local RDMA " \
 	"device attribute max_qp_rd_atom and remote RDMA device "  \
 	"attribute max_qp_init_rd_atom."
-#define DOC_SYNC                                                             \
-	"While operating synchronously, calls that result in an event will " \
-	"block until the operation completes."
-#define DOC_SYNC_EVENT                                                       \
-	"The event will be returned to the user through the rdma_cm_id "     \
-	"structure, and be available for access until another rdma_cm call " \
-	"is made."
 #define DOC_DEPTH                                              \
 	"This field matches the initiator depth specified by " \
 	"the remote node when calling rdma_connect and rdma_accept."
@@ -144,7 +134,7 @@ static const struct conn_row rows[] = {
 	  .check = params_cross,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/connect/srq-as-given",
-		 .doc = DOC_SRQ,
+		 .doc = CM_DOC_SRQ,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "srq 1 on a client without a QP: the request has srq "
 			 "1 (rdma_get_cm_event(3): \"Specifies if the sender is "
@@ -177,7 +167,7 @@ static const struct conn_row rows[] = {
 	  .check = beyond_rd_atom_fails,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/connect/synchronous-reply-in-the-id",
-		 .doc = DOC_SYNC_EVENT,
+		 .doc = CM_DOC_SYNC_EVENT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a client made with no channel, without a QP, its "
 			 "connect in a thread: once the server accepts, 0, and "
@@ -187,7 +177,7 @@ static const struct conn_row rows[] = {
 	  .check = synchronous,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/connect/synchronous-established",
-		 .doc = DOC_SYNC_EVENT,
+		 .doc = CM_DOC_SYNC_EVENT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a client made with no channel, with a QP: once the "
 			 "server accepts, 0, and id->event is ESTABLISHED",
@@ -197,7 +187,7 @@ static const struct conn_row rows[] = {
 	  .family = AF_INET,
 	  .qp = true },
 	{ .c = { .id = "rdmacm/connect/synchronous-rejected",
-		 .doc = DOC_SYNC,
+		 .doc = CM_DOC_SYNC,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "a client made with no channel: the server rejects, "
 			 "and the connect fails, -1 (the operation completed "
@@ -342,26 +332,16 @@ static void too_long_fails(const struct conn_row *row, struct rc_ctx *ctx)
 
 static void beyond_rd_atom_fails(const struct conn_row *row, struct rc_ctx *ctx)
 {
-	struct ibv_device_attr a;
 	struct rdma_conn_param c;
+	uint8_t resp, init;
 	struct cm_pair p;
 	int ret;
 
-	if (!open_pair(row, ctx, &p, false))
+	if (!open_pair(row, ctx, &p, false) ||
+	    !cm_depth_limits(ctx, p.cli.ops, p.cli.id, &resp, &init))
 		goto out;
-	if (p.cli.ops->ibv_query_device(p.cli.id->verbs, &a)) {
-		cm_broken(ctx, "ibv_query_device");
-		goto out;
-	}
-	/* 255 is RDMA_MAX_RESP_RES, "the device's maximum", to librdmacm */
-	if (a.max_qp_rd_atom >= 254) {
-		rc_obs_state(
-			ctx->obs, RC_STATE_SKIP,
-			"needs a device whose max_qp_rd_atom is below 254");
-		goto out;
-	}
 	cm_client_param(&c, NULL, 0);
-	c.responder_resources = a.max_qp_rd_atom + 1;
+	c.responder_resources = resp + 1;
 	RC_OBSERVE(ctx, ret = p.cli.ops->rdma_connect(p.cli.id, &c));
 	if (ret)
 		no_request(ctx, &p);
@@ -455,12 +435,8 @@ static void synchronous(const struct conn_row *row, struct rc_ctx *ctx)
 	if (!cm_pair_open(ctx, &p, row->family, false, ops, ops) ||
 	    !cm_listen(ctx, &p))
 		goto out;
-	ops->rdma_destroy_id(p.cli.id);
-	if (ops->rdma_create_id(NULL, &p.cli.id, NULL, RDMA_PS_TCP)) {
-		p.cli.id = NULL;
-		cm_broken(ctx, "rdma_create_id with no channel");
+	if (!cm_go_synchronous(ctx, &p.cli))
 		goto out;
-	}
 	sc.id = p.cli.id;
 	if (ops->rdma_resolve_addr(sc.id, (struct sockaddr *)&p.cli_addr,
 				   (struct sockaddr *)&p.srv_addr,
@@ -483,13 +459,8 @@ static void synchronous(const struct conn_row *row, struct rc_ctx *ctx)
 			cm_broken(ctx, "the server's rdma_accept");
 	}
 	/* never answered: it waits for the CM's own time-out */
-	if (!cm_bg_join(&bg) && !row->reject &&
-	    (!sc.id->event || (int)sc.id->event->event != want))
-		rc_obs_violation(ctx->obs, "event id->event %s, not %s",
-				 sc.id->event ?
-					 cm_event_name(sc.id->event->event) :
-					 "NULL",
-				 cm_event_name(want));
+	if (!cm_bg_join(&bg) && !row->reject)
+		cm_check_event_in_id(ctx, sc.id, want);
 out:
 	cm_pair_close(ctx, &p);
 }

@@ -17,7 +17,6 @@
  */
 #include <poll.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "rdmacm_conn.h"
 
@@ -198,23 +197,16 @@ static void no_descriptor(const struct ec_row *row, struct rc_ctx *ctx)
 	const struct rc_ops *ops = ctx->ops;
 	struct rdma_event_channel *first = ops->rdma_create_event_channel();
 	struct rdma_event_channel *ch;
-	struct rlimit old, none = { 0, 0 };
+	struct rlimit old;
 
 	if (!first) {
 		cm_broken(ctx, "the first channel");
 		return;
 	}
-	if (getrlimit(RLIMIT_NOFILE, &old)) {
-		cm_broken(ctx, "getrlimit");
+	if (!cm_no_fds(ctx, &old))
 		goto out;
-	}
-	none.rlim_max = old.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &none)) {
-		cm_broken(ctx, "setrlimit");
-		goto out;
-	}
 	RC_OBSERVE(ctx, ch = ops->rdma_create_event_channel());
-	setrlimit(RLIMIT_NOFILE, &old);
+	cm_fds_back(&old);
 	if (ch)
 		ops->rdma_destroy_event_channel(ch);
 out:

@@ -21,7 +21,6 @@
  *   and errno
  */
 #include <string.h>
-#include <sys/resource.h>
 
 #include "rdmacm_conn.h"
 
@@ -303,21 +302,14 @@ static void twice(const struct gd_row *row, struct rc_ctx *ctx)
 
 static void no_descriptor(const struct gd_row *row, struct rc_ctx *ctx)
 {
-	struct rlimit old, none = { 0, 0 };
+	struct rlimit old;
 	struct ibv_context **list;
 	int n = -7;
 
-	if (getrlimit(RLIMIT_NOFILE, &old)) {
-		cm_broken(ctx, "getrlimit");
+	if (!cm_no_fds(ctx, &old))
 		return;
-	}
-	none.rlim_max = old.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &none)) {
-		cm_broken(ctx, "setrlimit");
-		return;
-	}
 	RC_OBSERVE(ctx, list = ctx->ops->rdma_get_devices(&n));
-	setrlimit(RLIMIT_NOFILE, &old);
+	cm_fds_back(&old);
 	if (list) {
 		rc_obs_violation(ctx->obs,
 				 "list %d devices with no descriptor to open "

@@ -31,7 +31,6 @@
  */
 #include <poll.h>
 #include <pthread.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "rdmacm_conn.h"
@@ -382,20 +381,13 @@ static void bad_channel(const struct mi_row *row, struct rc_ctx *ctx,
 static void null_no_descriptor(const struct mi_row *row, struct rc_ctx *ctx,
 			       struct cm_pair *p, struct rdma_event_channel *b)
 {
-	struct rlimit old, none = { 0, 0 };
+	struct rlimit old;
 	int ret;
 
-	if (getrlimit(RLIMIT_NOFILE, &old)) {
-		cm_broken(ctx, "getrlimit");
+	if (!cm_no_fds(ctx, &old))
 		return;
-	}
-	none.rlim_max = old.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &none)) {
-		cm_broken(ctx, "setrlimit");
-		return;
-	}
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_migrate_id(p->cli.id, NULL));
-	setrlimit(RLIMIT_NOFILE, &old);
+	cm_fds_back(&old);
 	if (ret)
 		stayed_on_a(ctx, p);
 	(void)b;

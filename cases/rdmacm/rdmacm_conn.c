@@ -54,6 +54,60 @@ bool cm_broken(struct rc_ctx *ctx, const char *what)
 	return false;
 }
 
+bool cm_go_synchronous(struct rc_ctx *ctx, struct cm_end *e)
+{
+	e->ops->rdma_destroy_id(e->id);
+	if (e->ops->rdma_create_id(NULL, &e->id, NULL, RDMA_PS_TCP)) {
+		e->id = NULL;
+		return cm_broken(ctx, "rdma_create_id with no channel");
+	}
+	return true;
+}
+
+void cm_check_event_in_id(struct rc_ctx *ctx, const struct rdma_cm_id *id,
+			  int type)
+{
+	if (!id->event || (int)id->event->event != type)
+		rc_obs_violation(ctx->obs, "event id->event %s, not %s",
+				 id->event ? cm_event_name(id->event->event) :
+					     "NULL",
+				 cm_event_name(type));
+}
+
+bool cm_depth_limits(struct rc_ctx *ctx, const struct rc_ops *ops,
+		     struct rdma_cm_id *id, uint8_t *resp, uint8_t *init)
+{
+	struct ibv_device_attr a;
+
+	if (ops->ibv_query_device(id->verbs, &a))
+		return cm_broken(ctx, "ibv_query_device");
+	if (a.max_qp_rd_atom >= 254 || a.max_qp_init_rd_atom >= 254) {
+		rc_obs_state(ctx->obs, RC_STATE_SKIP,
+			     "needs a device whose depths are below 254");
+		return false;
+	}
+	*resp = a.max_qp_rd_atom;
+	*init = a.max_qp_init_rd_atom;
+	return true;
+}
+
+bool cm_no_fds(struct rc_ctx *ctx, struct rlimit *saved)
+{
+	struct rlimit none = { 0, 0 };
+
+	if (getrlimit(RLIMIT_NOFILE, saved))
+		return cm_broken(ctx, "getrlimit");
+	none.rlim_max = saved->rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &none))
+		return cm_broken(ctx, "setrlimit");
+	return true;
+}
+
+void cm_fds_back(const struct rlimit *saved)
+{
+	setrlimit(RLIMIT_NOFILE, saved);
+}
+
 static void set_addr(int family, const void *ip, struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));

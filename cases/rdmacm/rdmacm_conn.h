@@ -12,6 +12,7 @@
 #define RDMACONF_CASES_RDMACM_CONN_H
 
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <rdma/rdma_cma.h>
 
@@ -146,6 +147,41 @@ bool cm_bg_start(struct rc_ctx *ctx, struct cm_bg *b, int (*fn)(void *),
 bool cm_bg_done(const struct cm_bg *b);
 /* Wait for it (a call that never returns is the row's HANG): its return */
 int cm_bg_join(struct cm_bg *b);
+
+/* rdma_create_id(3) and rdma_connect/accept(3) on an id with no channel:
+ * the sentences the synchronous rows of both calls cite */
+#define CM_DOC_SYNC                                                          \
+	"While operating synchronously, calls that result in an event will " \
+	"block until the operation completes."
+#define CM_DOC_SYNC_EVENT                                                    \
+	"The event will be returned to the user through the rdma_cm_id "     \
+	"structure, and be available for access until another rdma_cm call " \
+	"is made."
+/* rdma_conn_param's srq, in rdma_connect(3) and rdma_accept(3) alike */
+#define CM_DOC_SRQ                                                       \
+	"Specifies if the QP associated with the connection is using a " \
+	"shared receive queue."
+
+/* Replace @e's id with a synchronous one (rdma_create_id with no channel,
+ * of @e's implementation), the row BROKEN when that fails. */
+bool cm_go_synchronous(struct rc_ctx *ctx, struct cm_end *e);
+/* A synchronous call's event is in the id (CM_DOC_SYNC_EVENT): @id->event
+ * of @type, a violation otherwise. */
+void cm_check_event_in_id(struct rc_ctx *ctx, const struct rdma_cm_id *id,
+			  int type);
+
+/* @id's device's max_qp_rd_atom and max_qp_init_rd_atom (the depths
+ * rdma_connect(3) and rdma_accept(3) bound), by @ops's ibv_query_device;
+ * a SKIP where either is 254 or more (255 is RDMA_MAX_RESP_RES and
+ * RDMA_MAX_INIT_DEPTH, "the device's maximum", to librdmacm: no depth
+ * beyond it can be asked). */
+bool cm_depth_limits(struct rc_ctx *ctx, const struct rc_ops *ops,
+		     struct rdma_cm_id *id, uint8_t *resp, uint8_t *init);
+
+/* No descriptor can be opened (RLIMIT_NOFILE 0, its maximum kept) until
+ * cm_fds_back(@saved); the row BROKEN when the limit cannot be set. */
+bool cm_no_fds(struct rc_ctx *ctx, struct rlimit *saved);
+void cm_fds_back(const struct rlimit *saved);
 
 /* @n bytes that are all distinct and none zero (1, 2, ... from @seed). */
 void cm_pattern(uint8_t *buf, size_t n, uint8_t seed);

@@ -14,16 +14,18 @@ SHIMS = os.environ.get("RDMACONF_SHIMS", os.path.join(ROOT, "build", "shims"))
 RXE_VM = os.path.join(ROOT, "ci", "rxe-vm")
 
 
-def processes_carrying(token):
+def processes_carrying(*tokens):
     """(pid, command line) of each process but ours whose environment
-    holds @token: what a run started inherits its mark."""
-    token = token.encode() if isinstance(token, str) else token
+    holds every one of @tokens: what a run started inherits its mark."""
+    tokens = [t.encode() if isinstance(t, str) else t for t in tokens]
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open("/proc/%s/environ" % pid, "rb") as f:
-                if token not in f.read() or int(pid) == os.getpid():
-                    continue
+                env = f.read()
+            if int(pid) == os.getpid() or \
+                    not all(t in env for t in tokens):
+                continue
             with open("/proc/%s/cmdline" % pid, "rb") as f:
                 found.append((int(pid), f.read().replace(b"\0", b" ")))
         except OSError:

@@ -24,7 +24,8 @@ import time
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS, as_md
+from conftest import RDMACONF, ROOT, SHIMS, as_md, left_after, \
+    processes_carrying
 
 sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
 import fleet_synth  # noqa: E402
@@ -360,10 +361,8 @@ def stop_cluster(env):
     assert not left.strip(), left
     # nor anything a job of it started (salloc's, steps' and tasks'
     # environments name the cluster's configuration)
-    ours = ("SLURM_CONF=%s\0" % env["SLURM_CONF"]).encode()
-    time.sleep(1)
-    left = [q for q in pids() if q != os.getpid() and ours in environ(q)]
-    assert not left, [open("/proc/%d/cmdline" % q).read() for q in left]
+    left = left_after("SLURM_CONF=%s\0" % env["SLURM_CONF"], within=1)
+    assert not left, left
 
 
 @pytest.fixture(scope="module")
@@ -601,8 +600,8 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
             victims = {int(f.read())}
         # node2 of this cluster only: other clusters may run on the host
         ours = ("SLURM_CONF=%s\0" % env["SLURM_CONF"]).encode()
-        tasks = [q for q in pids() if b"SLURMD_NODENAME=node2\0" in
-                 environ(q) and ours in environ(q)]
+        tasks = [q for q, _ in processes_carrying(
+            b"SLURMD_NODENAME=node2\0", ours)]
         for q in tasks:
             with open("/proc/%d/stat" % q) as f:
                 parent = int(f.read().rsplit(")", 1)[1].split()[1])
@@ -656,7 +655,7 @@ def running(pid):
 def processes_of(run):
     """The processes that carry this fleet run's mark."""
     mark = b"RDMACONF_FLEET_RUN=" + run.encode()
-    return [q for q in pids() if mark + b"\0" in environ(q)]
+    return [q for q, _ in processes_carrying(mark + b"\0")]
 
 
 @pytest.mark.ibsim

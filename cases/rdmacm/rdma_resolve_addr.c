@@ -22,6 +22,8 @@
  *   ADDR_RESOLVED
  * - a destination on the link that nobody answers: ADDR_ERROR after the
  *   timeout given (400 ms), IPv4 and IPv6
+ * - the same from a synchronous id: -1, ADDR_ERROR in the id, and errno
+ *   the event's status (the failure's reason the kernel gives)
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -40,6 +42,9 @@
 	"to a source address based on the local routing tables."
 #define DOC_ERROR "Address resolution (rdma_resolve_addr) failed."
 #define DOC_TIMEOUT "Time to wait for resolution to complete."
+#define DOC_ERRNO                                                     \
+	"If an error occurs, errno will be set to indicate the failure " \
+	"reason."
 
 #define TIMEOUT_MS 400
 
@@ -57,7 +62,7 @@ struct ra_row {
 };
 
 static ra_check resolved_on_peer, src_from_routes, nonlocal_src_fails,
-	no_route_fails, times_out;
+	no_route_fails, times_out, synchronous_error;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -142,6 +147,19 @@ static const struct ra_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .check = nonlocal_src_fails,
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/resolve_addr/synchronous-error-in-errno",
+		 .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a synchronous client (no channel), the silent "
+			 "address (.77), 400 ms: -1, ADDR_ERROR left in "
+			 "id->event (rdma_create_id(3)), and errno the "
+			 "negated status of that event: the reason the "
+			 "kernel gives (the page names no errno)",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = synchronous_error,
+	  .family = AF_INET,
+	  .dst = DST_SILENT },
 };
 
 /* The row's destination: the target's address, or one of its subnet's
@@ -270,6 +288,21 @@ static void times_out(const struct ra_row *row, struct rc_ctx *ctx,
 				 type < 0 ? 0 : ev->status);
 	if (type >= 0)
 		ctx->ops->rdma_ack_cm_event(ev);
+}
+
+static void synchronous_error(const struct ra_row *row, struct rc_ctx *ctx,
+			      struct cm_pair *p, struct sockaddr_storage *dst)
+{
+	const struct rdma_cm_event *ev;
+
+	if (!cm_go_synchronous(ctx, &p->cli) ||
+	    !observe(ctx, p, dst, false, TIMEOUT_MS))
+		return;
+	ev = p->cli.id->event;
+	cm_check_event_in_id(ctx, p->cli.id, RDMA_CM_EVENT_ADDR_ERROR);
+	if (ev && (ev->status >= 0 || ctx->obs->err != -ev->status))
+		rc_obs_violation(ctx->obs, "errno %d, the event's status %d",
+				 ctx->obs->err, ev->status);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

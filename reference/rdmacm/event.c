@@ -211,9 +211,12 @@ void ref_cm_sync_release(struct ref_id *r)
  * result in an event will block until the operation completes.  The
  * event will be returned to the user through the rdma_cm_id structure,
  * and be available for access until another rdma_cm call is made."  An
- * event other than the one the call completes with, or a status, fails
- * the call: with the status's errno, ECONNREFUSED for a rejection (our
- * reading: the page names no errno).
+ * event other than the one the call completes with fails the call: with
+ * the status's errno, ECONNREFUSED for a rejection (our reading: the page
+ * names no errno).  The events it completes with carry no status in
+ * Linux's cma.c (ADDR_RESOLVED, ROUTE_RESOLVED, CONNECT_RESPONSE and
+ * ESTABLISHED are sent with 0; a failure is an event of its own:
+ * ADDR_ERROR, ROUTE_ERROR, CONNECT_ERROR, UNREACHABLE, REJECTED).
  */
 int ref_cm_sync_complete(struct ref_id *r, int want, int alt)
 {
@@ -230,7 +233,5 @@ int ref_cm_sync_complete(struct ref_id *r, int want, int alt)
 					   ECONNREFUSED :
 				   ev->status < 0 ? -ev->status :
 						    EIO);
-	if (ev->status)
-		return ref_cm_fail(ev->status < 0 ? -ev->status : EIO);
 	return 0;
 }

@@ -42,7 +42,7 @@
 	"to a source address based on the local routing tables."
 #define DOC_ERROR "Address resolution (rdma_resolve_addr) failed."
 #define DOC_TIMEOUT "Time to wait for resolution to complete."
-#define DOC_ERRNO                                                     \
+#define DOC_ERRNO                                                        \
 	"If an error occurs, errno will be set to indicate the failure " \
 	"reason."
 

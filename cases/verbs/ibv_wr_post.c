@@ -23,11 +23,12 @@
  * - wr_start: an empty batch; a batch after a failed one; one WR beyond
  *   max_send_wr fails the batch
  * - wr_complete: a SEND lands only after it; four SENDs in order; inline
- *   bytes beyond max_inline_data fail it and nothing arrives
+ *   bytes beyond max_inline_data fail it and nothing arrives; exactly
+ *   max_send_wr WRs all land; a region after another posts only its own
  * - wr_abort: the batch is discarded; the next batch is what arrives;
  *   an abort after a failed setter leaves the next batch working
  * - wr_send: RC, UC; unsignaled (wr_flags 0) and signaled; no receive:
- *   IBV_WC_RNR_RETRY_EXC_ERR
+ *   IBV_WC_RNR_RETRY_EXC_ERR; one SEND beyond max_send_wr fails the batch
  * - wr_send_imm: RC, UD; the immediate; a builder not in send_ops_flags
  * - wr_rdma_write, wr_rdma_write_imm, wr_rdma_read, wr_atomic_cmp_swp,
  *   wr_atomic_fetch_add: RC (and UC where the table gives it), where they
@@ -35,7 +36,9 @@
  * - wr_set_sge, wr_set_sge_list, wr_set_inline_data,
  *   wr_set_inline_data_list: the bytes gathered (or scattered), inline
  *   bytes copied during the setter, and the limits: an lkey no MR has,
- *   max_send_sge + 1 SGEs, max_inline_data + 1 bytes
+ *   max_send_sge + 1 SGEs, max_inline_data + 1 bytes; exactly
+ *   max_send_sge SGEs; wr_flags 0 kept by ibv_wr_set_sge; inline bytes
+ *   after a gathered SEND are those bytes alone
  * - wr_set_ud_addr: UD SEND and SEND_WITH_IMM through an AH; a wrong
  *   qkey: nothing arrives
  *
@@ -141,6 +144,7 @@ enum fault {
 	F_QKEY, /* UD: a qkey b does not have */
 	F_RNR, /* no receive posted */
 	F_SGE, /* max_send_sge + 1 SGEs */
+	F_SGE_EXACT, /* max_send_sge SGEs: an exact fit */
 	F_INLINE, /* max_inline_data + 1 bytes */
 	F_UNSIGNALED, /* wr_flags 0 (sq_sig_all 0) */
 };
@@ -168,7 +172,7 @@ struct wr_row {
 
 static wr_check one_wr, empty_batch, after_failed, beyond_max_wr, in_order,
 	aborted, abort_then, abort_after_error, not_in_ops, fadd_twice,
-	cswp_mismatch;
+	cswp_mismatch, exactly_max_wr, next_region_own, inline_after_list;
 
 #define ROW(needs_, i, d, b, n, k, ...)                 \
 	{                                               \
@@ -243,6 +247,28 @@ static const struct wr_row complete_rows[] = {
 	  .data = D_INLINE,
 	  .fault = F_INLINE,
 	  .keep = true },
+	{ .c = { .id = "verbs/wr_complete/exactly-max-send-wr",
+		 .doc = DOC_MULTI,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max_send_wr RDMA_WRITEs of 16 bytes in one region, "
+			 "as many as the QP was granted (an exact fit): 0, "
+			 "each lands at its offset and completes, in order",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = exactly_max_wr,
+	  .keep = true },
+	{ .c = { .id = "verbs/wr_complete/next-region-posts-its-own",
+		 .doc = DOC_REGION,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "two SENDs in one region, then one in the next, four "
+			 "receives: 0, three messages and three send "
+			 "completions (wr_id 1 to 3), and the fourth receive "
+			 "stays: a region posts its own work and none of the "
+			 "region before",
+		 .needs = NEEDS_DP,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = next_region_own,
+	  .keep = true },
 };
 
 static const struct wr_row abort_rows[] = {
@@ -279,6 +305,11 @@ static const struct wr_row send_rows[] = {
 	    "a SEND that finds no receive (rnr_retry 1): it completes with "
 	    "IBV_WC_RNR_RETRY_EXC_ERR (IBA 9.7.5.2.8, 10.8.3)",
 	    one_wr, .op = IBV_WR_SEND, .fault = F_RNR),
+	ROW(0, "verbs/wr_send/beyond-max-send-wr", DOC_FAILURE, I_,
+	    "max_send_wr + 1 ibv_wr_send in one region: the queue does not "
+	    "hold the last, a failure ibv_wr_complete reports, and none "
+	    "arrives",
+	    beyond_max_wr, .op = IBV_WR_SEND),
 };
 
 static const struct wr_row send_imm_rows[] = {
@@ -397,6 +428,13 @@ static const struct wr_row sge_rows[] = {
 	    "an lkey no MR has: the WR completes with an error status (IBA "
 	    "10.8.3: a local protection error) and nothing arrives",
 	    one_wr, .op = IBV_WR_SEND, .fault = F_LKEY),
+	ROW(0, "verbs/wr_set_sge/keeps-wr-flags", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: a SEND with wr_flags 0, then one with "
+	    "IBV_SEND_SIGNALED, each given its data by ibv_wr_set_sge: both "
+	    "arrive, only the second completes at a (the setter leaves the "
+	    "flags the builder took)",
+	    one_wr, .op = IBV_WR_SEND, .fault = F_UNSIGNALED),
 };
 
 static const struct wr_row sge_list_rows[] = {
@@ -414,6 +452,13 @@ static const struct wr_row sge_list_rows[] = {
 	    "(ibv_create_qp_ex(3)): an invalid argument ibv_wr_complete "
 	    "reports, and nothing arrives",
 	    one_wr, .op = IBV_WR_SEND, .data = D_SGE_LIST, .fault = F_SGE),
+	ROW(0, "verbs/wr_set_sge_list/exactly-max-send-sge", DOC_SGE_LIST,
+	    RC_BASIS_DOCUMENTED,
+	    "max_send_sge SGEs of 16 bytes from scattered places, as many as "
+	    "the QP was granted (an exact fit): the message is them in "
+	    "order",
+	    one_wr, .op = IBV_WR_SEND, .data = D_SGE_LIST,
+	    .fault = F_SGE_EXACT),
 };
 
 static const struct wr_row inline_rows[] = {
@@ -430,6 +475,11 @@ static const struct wr_row inline_rows[] = {
 	    "max_inline_data + 1 bytes: beyond the limit, ibv_wr_complete "
 	    "fails and nothing arrives",
 	    one_wr, .op = IBV_WR_SEND, .data = D_INLINE, .fault = F_INLINE),
+	ROW(0, "verbs/wr_set_inline_data/after-a-gathered-send", DOC_INLINE, I_,
+	    "a SEND of three SGEs (240 bytes), then in the next region an "
+	    "inline SEND of 64 bytes: b receives those 64 bytes alone, "
+	    "nothing of the SGEs before",
+	    inline_after_list, .op = IBV_WR_SEND, .data = D_INLINE),
 };
 
 static const struct wr_row inline_list_rows[] = {
@@ -570,7 +620,9 @@ static void setter(struct vt *t, const struct wr_row *row,
 		memcpy(m->want, vt_region(t, into ? 2 : 0), LEN);
 		break;
 	case D_SGE_LIST:
-		n = row->fault == F_SGE ? t->cap.max_send_sge + 1 : 3;
+		n = row->fault == F_SGE	      ? t->cap.max_send_sge + 1 :
+		    row->fault == F_SGE_EXACT ? t->cap.max_send_sge :
+						3;
 		if (n > 64)
 			n = 64;
 		for (i = 0, off = 0, m->len = 0; i < n; i++) {
@@ -886,6 +938,46 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	}
 }
 
+/* A SEND gathered from three SGEs of 80 bytes (of one length: rdma-core's
+ * rxe takes the first's length for each, rdma_rxe.expect), then in the
+ * next region the row's inline SEND from the same stage of the queue:
+ * what arrives is the inline bytes alone (a setter's data replaces, per
+ * WR, what the WR before in that place had) */
+static void inline_after_list(const struct wr_row *row, struct rc_ctx *ctx,
+			      struct vt *t)
+{
+	struct ibv_sge sg[3];
+	struct msg m = { .len = 0 };
+	int i;
+
+	vt_pattern(t, 0, VT_REGION, 4);
+	for (i = 0; i < 3; i++)
+		sg[i] = vt_sge(t, 0, 120 * i, 80);
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION))
+		return;
+	ibv_wr_start(t->ax);
+	t->ax->wr_id = 1;
+	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(t->ax);
+	ibv_wr_set_sge_list(t->ax, 3, sg);
+	if (ibv_wr_complete(t->ax) || !vt_b_received(ctx, t, 2, 240) ||
+	    !vt_a_completed(ctx, t, 1, IBV_WC_SEND)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the gathered SEND before (set-up): %s",
+			     ctx->obs->violation);
+		return;
+	}
+	if (!vt_recv_ready(ctx, t, 2, VT_REGION))
+		return;
+	OBS(ctx, row, batch_one(t, row, 1, IBV_SEND_SIGNALED, &m));
+	if (ctx->obs->ret) {
+		rc_obs_violation(ctx->obs, "ibv_wr_complete: %lld",
+				 ctx->obs->ret);
+		return;
+	}
+	landed(row, ctx, t, &m);
+}
+
 static void empty_batch(const struct wr_row *row, struct rc_ctx *ctx,
 			struct vt *t)
 {
@@ -1015,6 +1107,103 @@ static void in_order(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	/* every receive was region 1: the last message is what it holds */
 	vt_same(ctx, "received last", vt_region(t, 1),
 		vt_region(t, 0) + 100 * (NORDER - 1), 16 + NORDER - 1);
+}
+
+/* One SIGNALED SEND of 16 bytes from offset @off of region 0, wr_id @id,
+ * built in the open region */
+static void add_send(struct vt *t, uint64_t id, size_t off)
+{
+	t->ax->wr_id = id;
+	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_send(t->ax);
+	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, off), 16);
+}
+
+/* As many RDMA WRITEs as the send queue was granted, in one region: the
+ * i-th 16 bytes from offset 16 i of region 0 to the same offset of b's
+ * region 2 (no receive needed, so max_recv_wr does not bound it) */
+static void exactly_max_wr(const struct wr_row *row, struct rc_ctx *ctx,
+			   struct vt *t)
+{
+	struct ibv_wc wc[64];
+	uint32_t i, n = t->cap.max_send_wr;
+
+	if (n > 64) {
+		/* the send CQ holds 64 */
+		rc_obs_state(ctx->obs, RC_STATE_SKIP,
+			     "needs max_send_wr of at most 64, not %u", n);
+		return;
+	}
+	vt_pattern(t, 0, VT_REGION, 5);
+	ibv_wr_start(t->ax);
+	for (i = 0; i < n; i++) {
+		t->ax->wr_id = i + 1;
+		t->ax->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, 16 * i));
+		ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 16 * i), 16);
+	}
+	OBS(ctx, row, ibv_wr_complete(t->ax));
+	if (ctx->obs->ret)
+		return;
+	if (vt_expect_run(ctx, "send", t->scq, wc, n,
+			  &(struct vt_wc){ .wr_id = 1,
+					   .opcode = IBV_WC_RDMA_WRITE,
+					   .byte_len = -1,
+					   .qp_num = t->a->qp_num,
+					   .src_qp = -1,
+					   .wc_flags = -1 },
+			  0))
+		vt_lands(ctx, t, "written", vt_region(t, 2), vt_region(t, 0),
+			 16 * n);
+}
+
+/* Two SENDs in a region, then one in the next; four receives */
+static void next_region_own(const struct wr_row *row, struct rc_ctx *ctx,
+			    struct vt *t)
+{
+	struct ibv_wc wc[3];
+	int i;
+
+	vt_pattern(t, 0, VT_REGION, 9);
+	for (i = 0; i < 4; i++)
+		if (vt_recv(ctx, t, 11 + i, 1, 64)) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "ibv_post_recv failed (set-up): %m");
+			return;
+		}
+	ibv_wr_start(t->ax);
+	add_send(t, 1, 0);
+	add_send(t, 2, 100);
+	if (ibv_wr_complete(t->ax)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the first region's ibv_wr_complete failed");
+		return;
+	}
+	ibv_wr_start(t->ax);
+	add_send(t, 3, 200);
+	OBS(ctx, row, ibv_wr_complete(t->ax));
+	if (ctx->obs->ret ||
+	    !vt_expect_run(ctx, "recv", t->rcq, wc, 3,
+			   &(struct vt_wc){ .wr_id = 11,
+					    .opcode = IBV_WC_RECV,
+					    .byte_len = 16,
+					    .qp_num = t->b->qp_num,
+					    .src_qp = -1,
+					    .wc_flags = 0 },
+			   0) ||
+	    !vt_expect_run(ctx, "send", t->scq, wc, 3,
+			   &(struct vt_wc){ .wr_id = 1,
+					    .opcode = IBV_WC_SEND,
+					    .byte_len = -1,
+					    .qp_num = t->a->qp_num,
+					    .src_qp = -1,
+					    .wc_flags = -1 },
+			   0) ||
+	    !vt_nothing_beyond(ctx, t->rcq, "recv", 3))
+		return;
+	/* every receive was region 1: the last message is what it holds */
+	vt_same(ctx, "received last", vt_region(t, 1), vt_region(t, 0) + 200,
+		16);
 }
 
 static void aborted(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)

@@ -94,17 +94,15 @@ static int wr_complete(struct ibv_qp_ex *qpx)
 	}
 	if (!err && qp->nstage)
 		err = ref_post_send_locked(qp, &qp->stage[0].wr, &bad);
-	qp->nstage = 0;
 	pthread_mutex_unlock(&qp->sq_lock);
 	return err;
 }
 
+/* the stage is emptied where the next region starts (wr_start), the one
+ * place: discarded, its work is never posted */
 static void wr_abort(struct ibv_qp_ex *qpx)
 {
-	struct ref_qp *qp = of_qpx(qpx);
-
-	qp->nstage = 0;
-	pthread_mutex_unlock(&qp->sq_lock);
+	pthread_mutex_unlock(&of_qpx(qpx)->sq_lock);
 }
 
 static void wr_send(struct ibv_qp_ex *qpx)

@@ -763,14 +763,7 @@ static void send_queue_full(const struct send_row *row, struct rc_ctx *ctx,
 		goto out;
 	if (!vt_refused_last(ctx, bad, wr, n, sizeof(*wr)))
 		goto out;
-	if (!vt_expect_run(ctx, "send", t->scq, wc, n - 1,
-			   &(struct vt_wc){ .wr_id = 100,
-					    .opcode = IBV_WC_RDMA_WRITE,
-					    .byte_len = -1,
-					    .qp_num = t->a->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = -1 },
-			   0))
+	if (!vt_a_run(ctx, t, wc, n - 1, 100, IBV_WC_RDMA_WRITE, -1))
 		goto out;
 	vt_nothing_beyond(ctx, t->scq, "send", n - 1);
 	vt_lands(ctx, t, "remote", vt_region(t, 2), vt_region(t, 0),
@@ -1101,23 +1094,9 @@ static void in_order(const struct send_row *row, struct rc_ctx *ctx,
 	}
 	if (!vt_post_send(ctx, t, wr, &bad))
 		return;
-	if (!vt_expect_run(ctx, "recv", t->rcq, wc, ORDERED,
-			   &(struct vt_wc){ .wr_id = 10,
-					    .opcode = IBV_WC_RECV,
-					    .byte_len = 16,
-					    .qp_num = t->b->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = 0 },
-			   1))
+	if (!vt_b_run(ctx, t, wc, ORDERED, 10, 16, 1))
 		return;
-	vt_expect_run(ctx, "send", t->scq, wc, ORDERED,
-		      &(struct vt_wc){ .wr_id = 1,
-				       .opcode = IBV_WC_SEND,
-				       .byte_len = -1,
-				       .qp_num = t->a->qp_num,
-				       .src_qp = -1,
-				       .wc_flags = -1 },
-		      0);
+	vt_a_run(ctx, t, wc, ORDERED, 1, IBV_WC_SEND, -1);
 }
 
 #define FLUSHED 3

@@ -367,14 +367,7 @@ static void fence_alone(const struct fit_row *row, struct rc_ctx *ctx,
 	}
 	if (!vt_post_send(ctx, t, &wr[0], &bad))
 		return;
-	if (!vt_expect_run(ctx, "recv", t->rcq, wc, 2,
-			   &(struct vt_wc){ .wr_id = 11,
-					    .opcode = IBV_WC_RECV,
-					    .byte_len = LEN,
-					    .qp_num = t->b->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = 0 },
-			   0) ||
+	if (!vt_b_run(ctx, t, wc, 2, 11, LEN, 0) ||
 	    !vt_same(ctx, "first received", vt_region(t, 1), vt_region(t, 0),
 		     LEN) ||
 	    !vt_same(ctx, "second received", vt_region(t, 2),

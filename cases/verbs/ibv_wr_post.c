@@ -1087,22 +1087,8 @@ static void in_order(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	OBS(ctx, row, ibv_wr_complete(t->ax));
 	if (ctx->obs->ret)
 		return;
-	if (!vt_expect_run(ctx, "recv", t->rcq, wc, NORDER,
-			   &(struct vt_wc){ .wr_id = 11,
-					    .opcode = IBV_WC_RECV,
-					    .byte_len = 16,
-					    .qp_num = t->b->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = 0 },
-			   1) ||
-	    !vt_expect_run(ctx, "send", t->scq, wc, NORDER,
-			   &(struct vt_wc){ .wr_id = 1,
-					    .opcode = IBV_WC_SEND,
-					    .byte_len = -1,
-					    .qp_num = t->a->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = -1 },
-			   0))
+	if (!vt_b_run(ctx, t, wc, NORDER, 11, 16, 1) ||
+	    !vt_a_run(ctx, t, wc, NORDER, 1, IBV_WC_SEND, -1))
 		return;
 	/* every receive was region 1: the last message is what it holds */
 	vt_same(ctx, "received last", vt_region(t, 1),
@@ -1145,14 +1131,7 @@ static void exactly_max_wr(const struct wr_row *row, struct rc_ctx *ctx,
 	OBS(ctx, row, ibv_wr_complete(t->ax));
 	if (ctx->obs->ret)
 		return;
-	if (vt_expect_run(ctx, "send", t->scq, wc, n,
-			  &(struct vt_wc){ .wr_id = 1,
-					   .opcode = IBV_WC_RDMA_WRITE,
-					   .byte_len = -1,
-					   .qp_num = t->a->qp_num,
-					   .src_qp = -1,
-					   .wc_flags = -1 },
-			  0))
+	if (vt_a_run(ctx, t, wc, n, 1, IBV_WC_RDMA_WRITE, -1))
 		vt_lands(ctx, t, "written", vt_region(t, 2), vt_region(t, 0),
 			 16 * n);
 }
@@ -1182,23 +1161,8 @@ static void next_region_own(const struct wr_row *row, struct rc_ctx *ctx,
 	ibv_wr_start(t->ax);
 	add_send(t, 3, 200);
 	OBS(ctx, row, ibv_wr_complete(t->ax));
-	if (ctx->obs->ret ||
-	    !vt_expect_run(ctx, "recv", t->rcq, wc, 3,
-			   &(struct vt_wc){ .wr_id = 11,
-					    .opcode = IBV_WC_RECV,
-					    .byte_len = 16,
-					    .qp_num = t->b->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = 0 },
-			   0) ||
-	    !vt_expect_run(ctx, "send", t->scq, wc, 3,
-			   &(struct vt_wc){ .wr_id = 1,
-					    .opcode = IBV_WC_SEND,
-					    .byte_len = -1,
-					    .qp_num = t->a->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = -1 },
-			   0) ||
+	if (ctx->obs->ret || !vt_b_run(ctx, t, wc, 3, 11, 16, 0) ||
+	    !vt_a_run(ctx, t, wc, 3, 1, IBV_WC_SEND, -1) ||
 	    !vt_nothing_beyond(ctx, t->rcq, "recv", 3))
 		return;
 	/* every receive was region 1: the last message is what it holds */
@@ -1300,15 +1264,7 @@ static void fadd_twice(const struct wr_row *row, struct rc_ctx *ctx,
 	ibv_wr_atomic_fetch_add(t->ax, t->bmr->rkey, vt_addr(t, 2, 0), ADD);
 	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 3, 8), 8);
 	OBS(ctx, row, ibv_wr_complete(t->ax));
-	if (ctx->obs->ret ||
-	    !vt_expect_run(ctx, "send", t->scq, wc, 2,
-			   &(struct vt_wc){ .wr_id = 1,
-					    .opcode = IBV_WC_FETCH_ADD,
-					    .byte_len = 8,
-					    .qp_num = t->a->qp_num,
-					    .src_qp = -1,
-					    .wc_flags = -1 },
-			   0))
+	if (ctx->obs->ret || !vt_a_run(ctx, t, wc, 2, 1, IBV_WC_FETCH_ADD, 8))
 		return;
 	memcpy(&remote, vt_region(t, 2), 8);
 	memcpy(&first, vt_region(t, 3), 8);

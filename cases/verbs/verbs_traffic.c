@@ -648,6 +648,32 @@ bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
 	return false;
 }
 
+bool vt_a_run(struct rc_ctx *ctx, struct vt *t, struct ibv_wc *wc, int n,
+	      uint64_t first_wr_id, int opcode, int64_t byte_len)
+{
+	return vt_expect_run(ctx, "send", t->scq, wc, n,
+			     &(struct vt_wc){ .wr_id = first_wr_id,
+					      .opcode = opcode,
+					      .byte_len = byte_len,
+					      .qp_num = t->a->qp_num,
+					      .src_qp = -1,
+					      .wc_flags = -1 },
+			     0);
+}
+
+bool vt_b_run(struct rc_ctx *ctx, struct vt *t, struct ibv_wc *wc, int n,
+	      uint64_t first_wr_id, int64_t byte_len, int len_step)
+{
+	return vt_expect_run(ctx, "recv", t->rcq, wc, n,
+			     &(struct vt_wc){ .wr_id = first_wr_id,
+					      .opcode = IBV_WC_RECV,
+					      .byte_len = byte_len,
+					      .qp_num = t->b->qp_num,
+					      .src_qp = -1,
+					      .wc_flags = 0 },
+			     len_step);
+}
+
 bool vt_post_send(struct rc_ctx *ctx, struct vt *t, struct ibv_send_wr *wr,
 		  struct ibv_send_wr **bad)
 {

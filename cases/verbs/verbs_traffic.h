@@ -175,6 +175,18 @@ bool vt_expect_run(struct rc_ctx *ctx, const char *who, struct ibv_cq *cq,
 		   struct ibv_wc *wc, int n, const struct vt_wc *first,
 		   int len_step);
 
+/* vt_expect_run of a's send CQ: @n successful completions of @opcode,
+ * wr_id from @first_wr_id, each of @byte_len bytes (-1: not checked), a's
+ * qp_num, the flags not checked */
+bool vt_a_run(struct rc_ctx *ctx, struct vt *t, struct ibv_wc *wc, int n,
+	      uint64_t first_wr_id, int opcode, int64_t byte_len);
+
+/* vt_expect_run of b's receive CQ: @n IBV_WC_RECVs, wr_id from
+ * @first_wr_id, of @byte_len bytes and @len_step more each, b's qp_num,
+ * no flags */
+bool vt_b_run(struct rc_ctx *ctx, struct vt *t, struct ibv_wc *wc, int n,
+	      uint64_t first_wr_id, int64_t byte_len, int len_step);
+
 /* b's one receive completion: @wr_id, IBV_WC_RECV of @len bytes, b's
  * qp_num, no flags */
 bool vt_b_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id,

@@ -335,6 +335,11 @@ static const struct wr_row send_imm_rows[] = {
 	    "such builder (NULL), or a region with it fails and nothing "
 	    "arrives",
 	    not_in_ops, .ops = IBV_QP_EX_WITH_SEND),
+	ROW(RC_NEED_IMM, "verbs/wr_send_imm/beyond-max-send-wr", DOC_FAILURE,
+	    I_,
+	    "max_send_wr + 1 of them in one region: the queue does not hold "
+	    "the last, a failure ibv_wr_complete reports, and none executes",
+	    beyond_max_wr, .op = IBV_WR_SEND_WITH_IMM),
 };
 
 static const struct wr_row write_rows[] = {
@@ -352,6 +357,10 @@ static const struct wr_row write_rows[] = {
 	    "an rkey no MR has: the responder NAKs it, IBV_WC_REM_ACCESS_ERR "
 	    "(IBA 9.7.5.2.8, 10.8.3), and nothing lands",
 	    one_wr, .op = IBV_WR_RDMA_WRITE, .fault = F_RKEY),
+	ROW(0, "verbs/wr_rdma_write/beyond-max-send-wr", DOC_FAILURE, I_,
+	    "max_send_wr + 1 of them in one region: the queue does not hold "
+	    "the last, a failure ibv_wr_complete reports, and none executes",
+	    beyond_max_wr, .op = IBV_WR_RDMA_WRITE),
 };
 
 static const struct wr_row write_imm_rows[] = {
@@ -367,6 +376,11 @@ static const struct wr_row write_imm_rows[] = {
 	    DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, nothing lands", one_wr,
 	    .op = IBV_WR_RDMA_WRITE_WITH_IMM, .fault = F_RKEY),
+	ROW(RC_NEED_IMM, "verbs/wr_rdma_write_imm/beyond-max-send-wr",
+	    DOC_FAILURE, I_,
+	    "max_send_wr + 1 of them in one region: the queue does not hold "
+	    "the last, a failure ibv_wr_complete reports, and none executes",
+	    beyond_max_wr, .op = IBV_WR_RDMA_WRITE_WITH_IMM),
 };
 
 static const struct wr_row read_rows[] = {
@@ -382,6 +396,10 @@ static const struct wr_row read_rows[] = {
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the local bytes as "
 	    "they were",
 	    one_wr, .op = IBV_WR_RDMA_READ, .fault = F_RKEY),
+	ROW(0, "verbs/wr_rdma_read/beyond-max-send-wr", DOC_FAILURE, I_,
+	    "max_send_wr + 1 of them in one region: the queue does not hold "
+	    "the last, a failure ibv_wr_complete reports, and none executes",
+	    beyond_max_wr, .op = IBV_WR_RDMA_READ),
 };
 
 static const struct wr_row cswp_rows[] = {
@@ -398,6 +416,11 @@ static const struct wr_row cswp_rows[] = {
 	    DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the remote unchanged",
 	    one_wr, .op = IBV_WR_ATOMIC_CMP_AND_SWP, .fault = F_RKEY),
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_cmp_swp/beyond-max-send-wr",
+	    DOC_FAILURE, I_,
+	    "max_send_wr + 1 of them in one region: the queue does not hold "
+	    "the last, a failure ibv_wr_complete reports, and none executes",
+	    beyond_max_wr, .op = IBV_WR_ATOMIC_CMP_AND_SWP),
 };
 
 static const struct wr_row fadd_rows[] = {
@@ -415,6 +438,11 @@ static const struct wr_row fadd_rows[] = {
 	    "verbs/wr_atomic_fetch_add/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the remote unchanged",
 	    one_wr, .op = IBV_WR_ATOMIC_FETCH_AND_ADD, .fault = F_RKEY),
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_fetch_add/beyond-max-send-wr",
+	    DOC_FAILURE, I_,
+	    "max_send_wr + 1 of them in one region: the queue does not hold "
+	    "the last, a failure ibv_wr_complete reports, and none executes",
+	    beyond_max_wr, .op = IBV_WR_ATOMIC_FETCH_AND_ADD),
 };
 
 static const struct wr_row sge_rows[] = {
@@ -1037,10 +1065,14 @@ static void after_failed(const struct wr_row *row, struct rc_ctx *ctx,
 	send_arrives(ctx, t, 5);
 }
 
+/* max_send_wr + 1 WRs of the row's builder and data setter, all
+ * signaled: the batch fails, and none executes (no completion at a, no
+ * message at b) */
 static void beyond_max_wr(const struct wr_row *row, struct rc_ctx *ctx,
 			  struct vt *t)
 {
 	uint32_t i, n = t->cap.max_send_wr + 1;
+	static struct msg m;
 
 	vt_pattern(t, 0, VT_REGION, 3);
 	if (!vt_recv_ready(ctx, t, 2, VT_REGION))
@@ -1049,8 +1081,8 @@ static void beyond_max_wr(const struct wr_row *row, struct rc_ctx *ctx,
 	for (i = 0; i < n; i++) {
 		t->ax->wr_id = i + 1;
 		t->ax->wr_flags = IBV_SEND_SIGNALED;
-		ibv_wr_send(t->ax);
-		ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), 16);
+		builder(t, row, row->op);
+		setter(t, row, row->op, &m);
 	}
 	OBS(ctx, row, ibv_wr_complete(t->ax));
 	if (!ctx->obs->ret)
@@ -1058,6 +1090,7 @@ static void beyond_max_wr(const struct wr_row *row, struct rc_ctx *ctx,
 				 "ibv_wr_complete returned 0 for %u WRs, "
 				 "max_send_wr %u",
 				 n, t->cap.max_send_wr);
+	nothing_at(ctx, t->scq, "send", false);
 	nothing_at(ctx, t->rcq, "recv", false);
 }
 

@@ -361,6 +361,7 @@ coverage:
 	@# stderr they broke the tests that count its lines
 	mkdir -p build/cov
 	GCOV_ERROR_FILE=$(CURDIR)/build/cov/gcov-errors.log \
+	RDMACONF_QUICK_SAMPLE=2 \
 	RDMACONF_GCOV_DIR=$(CURDIR)/build/cov $(MAKE) BUILD=build/cov \
 		CFLAGS='-O0 -g --coverage' EXTRA_CFLAGS=-DRDMACONF_COVERAGE check
 	@# data no object's notes belong to (a relative object path that

@@ -127,15 +127,6 @@ static bool quiet(struct rc_ctx *ctx, struct rdma_event_channel *ch)
 	return poll(&pfd, 1, rc_scaled_ms(ctx, CM_QUIET_MS)) == 0;
 }
 
-static void want_event(struct rc_ctx *ctx, struct rdma_cm_id *id, int type)
-{
-	if (!id->event || (int)id->event->event != type)
-		rc_obs_violation(ctx->obs, "event id->event is %s, not %s",
-				 id->event ? cm_event_name(id->event->event) :
-					     "NULL",
-				 cm_event_name(type));
-}
-
 static void synchronous(const struct ci_row *row, struct rc_ctx *ctx,
 			struct cm_pair *p)
 {
@@ -158,13 +149,14 @@ static void synchronous(const struct ci_row *row, struct rc_ctx *ctx,
 	if (!id->verbs)
 		rc_obs_violation(ctx->obs,
 				 "verbs NULL when rdma_resolve_addr returned");
-	want_event(ctx, id, RDMA_CM_EVENT_ADDR_RESOLVED);
+	cm_check_event_in_id(ctx, id, RDMA_CM_EVENT_ADDR_RESOLVED);
 	if (row->kind == CI_UNTIL_NEXT) {
 		if (ctx->ops->rdma_resolve_route(id, CM_RESOLVE_MS))
 			rc_obs_violation(ctx->obs,
 					 "route rdma_resolve_route fails (%m)");
 		else
-			want_event(ctx, id, RDMA_CM_EVENT_ROUTE_RESOLVED);
+			cm_check_event_in_id(ctx, id,
+					     RDMA_CM_EVENT_ROUTE_RESOLVED);
 	}
 	if (row->kind == CI_BESIDE) {
 		/* the pair's client: an asynchronous id on channel A */

@@ -343,10 +343,7 @@ static void null_synchronous(const struct mi_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs,
 				 "verbs NULL when rdma_resolve_addr returned: "
 				 "it did not block until resolved");
-	if (!id->event || id->event->event != RDMA_CM_EVENT_ADDR_RESOLVED)
-		rc_obs_violation(
-			ctx->obs, "event id->event is %s, not ADDR_RESOLVED",
-			id->event ? cm_event_name(id->event->event) : "NULL");
+	cm_check_event_in_id(ctx, id, RDMA_CM_EVENT_ADDR_RESOLVED);
 	quiet(ctx, a, "A");
 	/* the synchronous id's channel is its own: cm_pair_close must not
 	 * destroy A through it, nor the id's through A */

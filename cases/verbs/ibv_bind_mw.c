@@ -22,12 +22,13 @@
  * - wr_bind_mw: access through the new rkey, none through the old one or
  *   past the range, read-only, mw->rkey after the bind, a rebind after
  *   an invalidation; the failures: an MR without IBV_ACCESS_MW_BIND, a
- *   type 1 MW
+ *   type 1 MW, a bind after max_send_wr WRs in one region
  * - wr_local_inv: access until the invalidation and none after; the
- *   failures: an rkey no MW has, a type 1 MW's
+ *   failures: an rkey no MW has, a type 1 MW's, one after max_send_wr
+ *   WRs in one region
  * - wr_send_inv: the window b bound is invalidated at b, the receive
- *   completion says so (IBV_WC_WITH_INV, invalidated_rkey); the failure:
- *   an rkey b has no window for
+ *   completion says so (IBV_WC_WITH_INV, invalidated_rkey); the failures:
+ *   an rkey b has no window for, one after max_send_wr WRs in one region
  * - post_send: the same three WRs through ibv_post_send, on RC and on UC
  *   (which the table gives them too), and refused on UD
  */
@@ -902,6 +903,61 @@ static void ud_refused(const struct mw_row *row, struct rc_ctx *ctx,
 	mw_down(ctx, &b);
 }
 
+/*
+ * max_send_wr RDMA Writes, then the row's builder (row->op), in one
+ * region: the queue does not hold the last, a failure ibv_wr_complete
+ * reports, and none is posted: nothing completes on either side.  The
+ * last WR is valid alone: a's type 2 MW, bound before for an
+ * invalidation.  (One invalidation only: a second LOCAL_INV of the same
+ * window, or one of a window never bound, crashes Linux 6.1's rxe (its
+ * rxe_check_invalidate_mw lets a window in the FREE state through, and
+ * rxe_do_invalidate_mw then puts its NULL QP), and rdma-core's provider
+ * posts the whole batch there.)
+ */
+static void beyond_max_wr(const struct mw_row *row, struct rc_ctx *ctx,
+			  struct vt *t)
+{
+	struct bound b = {};
+	struct ibv_mw_bind_info bi;
+	uint32_t i, n = t->cap.max_send_wr;
+
+	if (!up2(ctx, t, &b, MR_ALL) ||
+	    (row->op == IBV_WR_LOCAL_INV &&
+	     !a_binds(row, ctx, t, &b, MW_RW, false)))
+		goto out;
+	bi = bind_info(t, &b, 3, MW_RW);
+	ibv_wr_start(t->ax);
+	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	for (i = 0; i < n; i++) {
+		t->ax->wr_id = i + 1;
+		ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, 0));
+		ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
+	}
+	t->ax->wr_id = n + 1;
+	switch (row->op) {
+	case IBV_WR_BIND_MW:
+		ibv_wr_bind_mw(t->ax, b.mw, ibv_inc_rkey(b.mw->rkey), &bi);
+		break;
+	case IBV_WR_LOCAL_INV:
+		ibv_wr_local_inv(t->ax, b.rkey);
+		break;
+	default:
+		ibv_wr_send_inv(t->ax, b.mw->rkey);
+		ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
+		break;
+	}
+	OBS(ctx, row, ibv_wr_complete(t->ax));
+	if (!ctx->obs->ret)
+		rc_obs_violation(ctx->obs,
+				 "ibv_wr_complete returned 0 for %u WRs, "
+				 "max_send_wr %u",
+				 n + 1, t->cap.max_send_wr);
+	vt_nothing_beyond(ctx, t->scq, "a", 0);
+	vt_nothing_beyond(ctx, t->rcq, "b", 0);
+out:
+	mw_down(ctx, &b);
+}
+
 /* ---- the rows ---- */
 
 #define I_ RC_BASIS_INTERPRETATION
@@ -1048,6 +1104,11 @@ static const struct mw_row wr_bind_rows[] = {
 	     "argument, so ibv_wr_complete fails or the bind completes in "
 	     "error, never successfully",
 	     w_type1),
+	FROW("verbs/wr_bind_mw/beyond-max-send-wr", W_FAILURE,
+	     "max_send_wr RDMA Writes, then a bind of a's type 2 MW, in one "
+	     "region: the queue does not hold the bind, a failure "
+	     "ibv_wr_complete reports, and none completes",
+	     beyond_max_wr, .op = IBV_WR_BIND_MW),
 };
 
 static const struct mw_row local_inv_rows[] = {
@@ -1068,6 +1129,12 @@ static const struct mw_row local_inv_rows[] = {
 	     "(ibv_alloc_mw(3), IBA o10-37.2.26): never a successful "
 	     "invalidation",
 	     l_type1),
+	FROW("verbs/wr_local_inv/beyond-max-send-wr", W_FAILURE,
+	     "max_send_wr RDMA Writes, then the invalidation of a's bound "
+	     "window, in one region: the queue does not hold the "
+	     "invalidation, a failure ibv_wr_complete reports, and none "
+	     "completes",
+	     beyond_max_wr, .op = IBV_WR_LOCAL_INV),
 };
 
 static const struct mw_row send_inv_rows[] = {
@@ -1087,6 +1154,11 @@ static const struct mw_row send_inv_rows[] = {
 	     "receive never completes successfully (the responder "
 	     "cannot invalidate it: an invalid request)",
 	     s_unknown),
+	FROW("verbs/wr_send_inv/beyond-max-send-wr", W_FAILURE,
+	     "max_send_wr RDMA Writes, then a SEND_WITH_INV, in one region: "
+	     "the queue does not hold the last, a failure ibv_wr_complete "
+	     "reports, and none arrives or completes",
+	     beyond_max_wr, .op = IBV_WR_SEND_WITH_INV),
 };
 
 static const struct mw_row post_rows[] = {

@@ -29,6 +29,9 @@
  *   an abort after a failed setter leaves the next batch working
  * - wr_send: RC, UC; unsignaled (wr_flags 0) and signaled; no receive:
  *   IBV_WC_RNR_RETRY_EXC_ERR; one SEND beyond max_send_wr fails the batch
+ * - every builder: wr_flags 0 under sq_sig_all 0 does its work and gives
+ *   no completion, IBV_SEND_SIGNALED after it does (each builder keeps
+ *   the QP's wr_flags of its own)
  * - wr_send_imm: RC, UD; the immediate; a builder not in send_ops_flags
  * - wr_rdma_write, wr_rdma_write_imm, wr_rdma_read, wr_atomic_cmp_swp,
  *   wr_atomic_fetch_add: RC (and UC where the table gives it), where they
@@ -37,8 +40,9 @@
  *   wr_set_inline_data_list: the bytes gathered (or scattered), inline
  *   bytes copied during the setter, and the limits: an lkey no MR has,
  *   max_send_sge + 1 SGEs, max_inline_data + 1 bytes; exactly
- *   max_send_sge SGEs; wr_flags 0 kept by ibv_wr_set_sge; inline bytes
- *   after a gathered SEND are those bytes alone
+ *   max_send_sge SGEs; one SGE on a QP granted one; wr_flags 0 kept by
+ *   ibv_wr_set_sge and ibv_wr_set_sge_list; max_inline_data - 1 inline
+ *   bytes; inline bytes after a gathered SEND are those bytes alone
  * - wr_set_ud_addr: UD SEND and SEND_WITH_IMM through an AH; a wrong
  *   qkey: nothing arrives
  *
@@ -146,6 +150,7 @@ enum fault {
 	F_SGE, /* max_send_sge + 1 SGEs */
 	F_SGE_EXACT, /* max_send_sge SGEs: an exact fit */
 	F_INLINE, /* max_inline_data + 1 bytes */
+	F_INLINE_SHORT, /* max_inline_data - 1 bytes: below the limit */
 	F_UNSIGNALED, /* wr_flags 0 (sq_sig_all 0) */
 };
 
@@ -161,6 +166,7 @@ struct wr_row {
 	enum data data;
 	enum fault fault;
 	uint64_t ops; /* send_ops_flags; 0: the type's OPS_* */
+	bool one_sge; /* both QPs ask for one SGE and no inline data */
 	bool keep; /* observed: ibv_wr_complete's value (else 0 or 1) */
 };
 
@@ -326,6 +332,11 @@ static const struct wr_row send_imm_rows[] = {
 	       "the bytes, IBV_WC_GRH and IBV_WC_WITH_IMM, the immediate's "
 	       "bytes as sent",
 	       one_wr, .op = IBV_WR_SEND_WITH_IMM),
+	ROW(RC_NEED_IMM, "verbs/wr_send_imm/unsignaled", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: a SEND_WITH_IMM with wr_flags 0, then one with "
+	    "IBV_SEND_SIGNALED: both arrive, only the second completes at a",
+	    one_wr, .op = IBV_WR_SEND_WITH_IMM, .fault = F_UNSIGNALED),
 	ROW(RC_NEED_UC | RC_NEED_IMM, "verbs/wr_send_imm/uc-imm", DOC_SEND, I_,
 	    "as rc-imm on UC, which the table gives SEND_WITH_IMM", one_wr,
 	    .op = IBV_WR_SEND_WITH_IMM, .type = IBV_QPT_UC),
@@ -353,6 +364,11 @@ static const struct wr_row write_rows[] = {
 	ROW(0, "verbs/wr_rdma_write/inline-write", DOC_WRITE,
 	    RC_BASIS_DOCUMENTED, "the bytes by ibv_wr_set_inline_data land",
 	    one_wr, .op = IBV_WR_RDMA_WRITE, .data = D_INLINE),
+	ROW(0, "verbs/wr_rdma_write/unsignaled", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: an RDMA_WRITE with wr_flags 0 lands and gives no "
+	    "completion; the same with IBV_SEND_SIGNALED after it does",
+	    one_wr, .op = IBV_WR_RDMA_WRITE, .fault = F_UNSIGNALED),
 	ROW(RC_NEED_NAK, "verbs/wr_rdma_write/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: the responder NAKs it, IBV_WC_REM_ACCESS_ERR "
 	    "(IBA 9.7.5.2.8, 10.8.3), and nothing lands",
@@ -372,6 +388,12 @@ static const struct wr_row write_imm_rows[] = {
 	ROW(RC_NEED_UC | RC_NEED_IMM, "verbs/wr_rdma_write_imm/uc-write-imm",
 	    DOC_WRITE_IMM, RC_BASIS_DOCUMENTED, "as rc-write-imm on UC", one_wr,
 	    .op = IBV_WR_RDMA_WRITE_WITH_IMM, .type = IBV_QPT_UC),
+	ROW(RC_NEED_IMM, "verbs/wr_rdma_write_imm/unsignaled", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: an RDMA_WRITE_WITH_IMM with wr_flags 0 lands and "
+	    "consumes b's receive, and gives a no completion; the same with "
+	    "IBV_SEND_SIGNALED after it does",
+	    one_wr, .op = IBV_WR_RDMA_WRITE_WITH_IMM, .fault = F_UNSIGNALED),
 	ROW(RC_NEED_IMM | RC_NEED_NAK, "verbs/wr_rdma_write_imm/wrong-rkey",
 	    DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, nothing lands", one_wr,
@@ -392,6 +414,12 @@ static const struct wr_row read_rows[] = {
 	    "256 remote bytes into three SGEs of 100, 60 and 96 bytes: each "
 	    "gets its part, in order",
 	    one_wr, .op = IBV_WR_RDMA_READ, .data = D_SGE_LIST),
+	ROW(0, "verbs/wr_rdma_read/unsignaled", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: an RDMA_READ with wr_flags 0 brings the bytes and "
+	    "gives no completion; the same with IBV_SEND_SIGNALED after it "
+	    "does",
+	    one_wr, .op = IBV_WR_RDMA_READ, .fault = F_UNSIGNALED),
 	ROW(RC_NEED_NAK, "verbs/wr_rdma_read/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the local bytes as "
 	    "they were",
@@ -412,6 +440,11 @@ static const struct wr_row cswp_rows[] = {
 	    RC_BASIS_DOCUMENTED,
 	    "compare differs: the remote unchanged, the original returned",
 	    cswp_mismatch),
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_cmp_swp/unsignaled", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: a compare and swap with wr_flags 0 swaps and gives "
+	    "no completion; the same with IBV_SEND_SIGNALED after it does",
+	    one_wr, .op = IBV_WR_ATOMIC_CMP_AND_SWP, .fault = F_UNSIGNALED),
 	ROW(RC_NEED_ATOMIC | RC_NEED_NAK, "verbs/wr_atomic_cmp_swp/wrong-rkey",
 	    DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the remote unchanged",
@@ -434,6 +467,11 @@ static const struct wr_row fadd_rows[] = {
 	    "two FETCH_AND_ADDs in one region: the second returns what the "
 	    "first left, the remote has both added",
 	    fadd_twice),
+	ROW(RC_NEED_ATOMIC, "verbs/wr_atomic_fetch_add/unsignaled",
+	    DOC_SIGNALED, RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: a fetch and add with wr_flags 0 adds and gives no "
+	    "completion; the same with IBV_SEND_SIGNALED after it does",
+	    one_wr, .op = IBV_WR_ATOMIC_FETCH_AND_ADD, .fault = F_UNSIGNALED),
 	ROW(RC_NEED_ATOMIC | RC_NEED_NAK,
 	    "verbs/wr_atomic_fetch_add/wrong-rkey", DOC_STATUS, I_,
 	    "an rkey no MR has: IBV_WC_REM_ACCESS_ERR, the remote unchanged",
@@ -463,6 +501,10 @@ static const struct wr_row sge_rows[] = {
 	    "arrive, only the second completes at a (the setter leaves the "
 	    "flags the builder took)",
 	    one_wr, .op = IBV_WR_SEND, .fault = F_UNSIGNALED),
+	ROW(0, "verbs/wr_set_sge/one-sge-qp", DOC_SGE, I_,
+	    "QPs that ask for one send SGE and no inline data (rxe and siw "
+	    "grant exactly one): a SEND of one SGE, an exact fit, arrives",
+	    one_wr, .op = IBV_WR_SEND, .one_sge = true),
 };
 
 static const struct wr_row sge_list_rows[] = {
@@ -480,6 +522,13 @@ static const struct wr_row sge_list_rows[] = {
 	    "(ibv_create_qp_ex(3)): an invalid argument ibv_wr_complete "
 	    "reports, and nothing arrives",
 	    one_wr, .op = IBV_WR_SEND, .data = D_SGE_LIST, .fault = F_SGE),
+	ROW(0, "verbs/wr_set_sge_list/keeps-wr-flags", DOC_SIGNALED,
+	    RC_BASIS_DOCUMENTED,
+	    "sq_sig_all 0: a SEND of two SGEs of 128 bytes with wr_flags 0, "
+	    "then one with IBV_SEND_SIGNALED: both arrive, only the second "
+	    "completes at a (the setter leaves the flags the builder took)",
+	    one_wr, .op = IBV_WR_SEND, .data = D_SGE_LIST,
+	    .fault = F_UNSIGNALED),
 	ROW(0, "verbs/wr_set_sge_list/exactly-max-send-sge", DOC_SGE_LIST,
 	    RC_BASIS_DOCUMENTED,
 	    "max_send_sge SGEs of 16 bytes from scattered places, as many as "
@@ -508,6 +557,11 @@ static const struct wr_row inline_rows[] = {
 	    "inline SEND of 64 bytes: b receives those 64 bytes alone, "
 	    "nothing of the SGEs before",
 	    inline_after_list, .op = IBV_WR_SEND, .data = D_INLINE),
+	ROW(0, "verbs/wr_set_inline_data/below-max", DOC_INLINE, I_,
+	    "max_inline_data - 1 bytes, all but one of what the QP was "
+	    "granted: they arrive",
+	    one_wr, .op = IBV_WR_SEND, .data = D_INLINE,
+	    .fault = F_INLINE_SHORT),
 };
 
 static const struct wr_row inline_list_rows[] = {
@@ -526,6 +580,12 @@ static const struct wr_row inline_list_rows[] = {
 	    "ibv_wr_complete fails and nothing arrives",
 	    one_wr, .op = IBV_WR_SEND, .data = D_INLINE_LIST,
 	    .fault = F_INLINE),
+	ROW(0, "verbs/wr_set_inline_data_list/after-a-gathered-send",
+	    DOC_INLINE_LIST, I_,
+	    "a SEND of three SGEs (240 bytes), then in the next region an "
+	    "inline SEND of two buffers, 64 bytes: b receives those 64 bytes "
+	    "alone, nothing of the SGEs before",
+	    inline_after_list, .op = IBV_WR_SEND, .data = D_INLINE_LIST),
 };
 
 static const struct wr_row ud_rows[] = {
@@ -629,7 +689,10 @@ static void setter(struct vt *t, const struct wr_row *row,
 	bool into = op == IBV_WR_RDMA_READ;
 	int r = into ? 3 : 0;
 	uint32_t lkey = t->mr->lkey + (row->fault == F_LKEY ? 0x55 : 0);
-	uint32_t inl = row->fault == F_INLINE ? t->cap.max_inline_data + 1 : 64;
+	uint32_t max = t->cap.max_inline_data;
+	uint32_t inl = row->fault == F_INLINE	    ? max + 1 :
+		       row->fault == F_INLINE_SHORT ? max - 1 :
+						      64;
 	uint8_t src[1024];
 	struct ibv_sge sg[64];
 	struct ibv_data_buf db[2];
@@ -648,13 +711,16 @@ static void setter(struct vt *t, const struct wr_row *row,
 		memcpy(m->want, vt_region(t, into ? 2 : 0), LEN);
 		break;
 	case D_SGE_LIST:
-		n = row->fault == F_SGE	      ? t->cap.max_send_sge + 1 :
-		    row->fault == F_SGE_EXACT ? t->cap.max_send_sge :
-						3;
+		/* unsignaled: two of equal length, the flags under test and
+		 * not the lengths (rxe's bug with unequal ones has its rows) */
+		n = row->fault == F_SGE	       ? t->cap.max_send_sge + 1 :
+		    row->fault == F_SGE_EXACT  ? t->cap.max_send_sge :
+		    row->fault == F_UNSIGNALED ? 2 :
+						 3;
 		if (n > 64)
 			n = 64;
 		for (i = 0, off = 0, m->len = 0; i < n; i++) {
-			uint32_t l = n == 3 ? part[i] : 16;
+			uint32_t l = n == 3 ? part[i] : n == 2 ? 128 : 16;
 
 			/* scattered: 40 bytes of gap after each */
 			sg[i] = vt_sge(t, r, off, l);
@@ -855,6 +921,74 @@ static bool read_sges(struct rc_ctx *ctx, struct vt *t, int n)
 	return false;
 }
 
+/*
+ * The first WR of an unsignaled row: wr_flags 0 under sq_sig_all 0.  It
+ * does its work where it lands (b's receive, the remote or the local
+ * bytes, the atomic's new value), which is waited for, and gives no
+ * completion at a; then what it did is undone, so that the signaled WR
+ * after it is judged by landed() as if alone.  false: a violation.
+ */
+static bool unsignaled_first(const struct wr_row *row, struct rc_ctx *ctx,
+			     struct vt *t, struct msg *m)
+{
+	enum ibv_wr_opcode op = row->op;
+	bool imm = op == IBV_WR_SEND_WITH_IMM ||
+		   op == IBV_WR_RDMA_WRITE_WITH_IMM;
+	struct vt_wc recv = { .wr_id = 2,
+			      .qp_num = t->b->qp_num,
+			      .src_qp = -1 };
+	uint64_t orig = ORIG, after;
+	uint8_t *where = NULL;
+
+	OBS(ctx, row, batch_one(t, row, 7, 0, m));
+	if (ctx->obs->ret) {
+		rc_obs_violation(ctx->obs, "ibv_wr_complete: %lld",
+				 ctx->obs->ret);
+		return false;
+	}
+	switch (op) {
+	case IBV_WR_RDMA_WRITE:
+		where = vt_region(t, 2);
+		break;
+	case IBV_WR_RDMA_READ:
+		where = vt_region(t, 3);
+		break;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		after = op == IBV_WR_ATOMIC_CMP_AND_SWP ? SWAP : ORIG + ADD;
+		if (!vt_wait_same(ctx, vt_region(t, 2), &after, 8)) {
+			rc_obs_violation(ctx->obs, "the unsignaled atomic "
+						   "did not change the "
+						   "remote value");
+			return false;
+		}
+		memcpy(vt_region(t, 2), &orig, 8);
+		memset(vt_region(t, 3), 0, 8);
+		break;
+	default:
+		/* a SEND, or a write with immediate data: b's receive */
+		recv.opcode = op == IBV_WR_RDMA_WRITE_WITH_IMM ?
+				      IBV_WC_RECV_RDMA_WITH_IMM :
+				      IBV_WC_RECV;
+		recv.wc_flags = imm ? IBV_WC_WITH_IMM : 0;
+		recv.byte_len = m->len;
+		if (!vt_one_wc(ctx, t->rcq, "recv (unsignaled)", &recv))
+			return false;
+		if (!vt_recv_ready(ctx, t, 2, VT_REGION))
+			return false;
+	}
+	if (where) {
+		if (!vt_wait_same(ctx, where, m->want, m->len)) {
+			vt_same(ctx, "the unsignaled WR's bytes", where,
+				m->want, m->len);
+			return false;
+		}
+		memset(where, 0, m->len);
+	}
+	nothing_at(ctx, t->scq, "send (unsignaled)", false);
+	return !ctx->obs->violation[0];
+}
+
 static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 {
 	struct msg m = { .len = 0 };
@@ -875,23 +1009,7 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	if (row->fault != F_RNR && !vt_recv_ready(ctx, t, 2, VT_REGION))
 		return;
 	if (sig_some) {
-		/* wr_flags 0 first: it arrives, and does not complete */
-		OBS(ctx, row, batch_one(t, row, 7, 0, &m));
-		if (ctx->obs->ret) {
-			rc_obs_violation(ctx->obs, "ibv_wr_complete: %lld",
-					 ctx->obs->ret);
-			return;
-		}
-		if (!vt_one_wc(ctx, t->rcq, "recv (unsignaled)",
-			       &(struct vt_wc){ .wr_id = 2,
-						.opcode = IBV_WC_RECV,
-						.byte_len = LEN,
-						.qp_num = t->b->qp_num,
-						.src_qp = -1,
-						.wc_flags = 0 }))
-			return;
-		nothing_at(ctx, t->scq, "send (unsignaled)", false);
-		if (!vt_recv_ready(ctx, t, 2, VT_REGION))
+		if (!unsignaled_first(row, ctx, t, &m))
 			return;
 		if (batch_one(t, row, 1, IBV_SEND_SIGNALED, &m)) {
 			rc_obs_violation(ctx->obs, "second ibv_wr_complete "
@@ -1347,6 +1465,12 @@ static void run(const void *r, struct rc_ctx *ctx)
 			     .sig_some = row->fault == F_UNSIGNALED,
 			     .send_ops = ops_of(row, ctx) };
 	struct vt t;
+
+	if (row->one_sge)
+		o.cap = (struct ibv_qp_cap){ .max_send_wr = 16,
+					     .max_recv_wr = 16,
+					     .max_send_sge = 1,
+					     .max_recv_sge = 1 };
 
 	if (vt_up(ctx, &t, &o))
 		row->check(row, ctx, &t);

@@ -22,10 +22,10 @@
  * - wr_bind_mw: access through the new rkey, none through the old one or
  *   past the range, read-only, mw->rkey after the bind, a rebind after
  *   an invalidation; the failures: an MR without IBV_ACCESS_MW_BIND, a
- *   type 1 MW, a bind after max_send_wr WRs in one region
+ *   type 1 MW, a bind after max_send_wr WRs in one region; unsignaled
  * - wr_local_inv: access until the invalidation and none after; the
  *   failures: an rkey no MW has, a type 1 MW's, one after max_send_wr
- *   WRs in one region
+ *   WRs in one region; unsignaled
  * - wr_send_inv: the window b bound is invalidated at b, the receive
  *   completion says so (IBV_WC_WITH_INV, invalidated_rkey); the failures:
  *   an rkey b has no window for, one after max_send_wr WRs in one region
@@ -66,6 +66,8 @@
 	"The data transfer is the same as for ibv_wr_send(), however the " \
 	"remote side will invalidate the MR specified by invalidate_rkey " \
 	"before delivering a completion."
+#define W_SIGNALED \
+	"A completion will be generated in the completion queue for the operation."
 #define W_FAILURE                                                            \
 	"If a failure is detected during operation, for instance due to an " \
 	"invalid argument, then ibv_wr_complete() will return failure and "  \
@@ -904,6 +906,55 @@ static void ud_refused(const struct mw_row *row, struct rc_ctx *ctx,
 }
 
 /*
+ * sq_sig_all 0: the row's builder with wr_flags 0, then a signaled RDMA
+ * Write to b in the same region.  Only the write completes at a (a's
+ * send queue completes in order: the WR before it is done), and what the
+ * unsignaled WR did shows at b: a write through the bound window lands,
+ * or one through the invalidated window is refused.
+ */
+static void unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
+		       struct vt *t)
+{
+	bool bind = row->op == IBV_WR_BIND_MW;
+	struct bound b = {};
+	struct ibv_mw_bind_info bi;
+
+	if (!up2(ctx, t, &b, MR_ALL) ||
+	    (!bind && !a_binds(row, ctx, t, &b, MW_RW, false)))
+		goto out;
+	bi = bind_info(t, &b, 3, MW_RW);
+	ibv_wr_start(t->ax);
+	t->ax->wr_id = bind ? ID_BIND : ID_INV;
+	t->ax->wr_flags = 0;
+	if (bind) {
+		b.rkey = ibv_inc_rkey(b.mw->rkey);
+		ibv_wr_bind_mw(t->ax, b.mw, b.rkey, &bi);
+	} else {
+		ibv_wr_local_inv(t->ax, b.rkey);
+	}
+	t->ax->wr_id = ID_RDMA;
+	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, 0));
+	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), 16);
+	OBS(ctx, row, ibv_wr_complete(t->ax));
+	if (ctx->obs->ret) {
+		rc_obs_violation(ctx->obs, "ibv_wr_complete failed");
+		goto out;
+	}
+	want_status(ctx, "the signaled write",
+		    local_wc(ctx, t, t->a, "the signaled write", ID_RDMA,
+			     IBV_WC_RDMA_WRITE),
+		    IBV_WC_SUCCESS);
+	if (!ctx->obs->violation[0] && vt_nothing_beyond(ctx, t->scq, "a", 1))
+		b_writes(ctx, t,
+			 bind ? "write through the new rkey" :
+				"write after the invalidation",
+			 b.rkey, 16, bind);
+out:
+	mw_down(ctx, &b);
+}
+
+/*
  * max_send_wr RDMA Writes, then the row's builder (row->op), in one
  * region: the queue does not hold the last, a failure ibv_wr_complete
  * reports, and none is posted: nothing completes on either side.  The
@@ -1109,6 +1160,11 @@ static const struct mw_row wr_bind_rows[] = {
 	     "region: the queue does not hold the bind, a failure "
 	     "ibv_wr_complete reports, and none completes",
 	     beyond_max_wr, .op = IBV_WR_BIND_MW),
+	MROW(0, "verbs/wr_bind_mw/unsignaled", W_SIGNALED, D_,
+	     "sq_sig_all 0: a bind with wr_flags 0, then a signaled RDMA "
+	     "Write in the same region: only the write completes at a, and "
+	     "b's write through the new rkey lands",
+	     unsignaled, .op = IBV_WR_BIND_MW, .sig_some = true),
 };
 
 static const struct mw_row local_inv_rows[] = {
@@ -1135,6 +1191,12 @@ static const struct mw_row local_inv_rows[] = {
 	     "invalidation, a failure ibv_wr_complete reports, and none "
 	     "completes",
 	     beyond_max_wr, .op = IBV_WR_LOCAL_INV),
+	MROW(0, "verbs/wr_local_inv/unsignaled", W_SIGNALED, D_,
+	     "sq_sig_all 0: an invalidation of a's bound window with "
+	     "wr_flags 0, then a signaled RDMA Write in the same region: only "
+	     "the write completes at a, and b's write through the window's "
+	     "rkey is refused, nothing landing",
+	     unsignaled, .op = IBV_WR_LOCAL_INV, .sig_some = true),
 };
 
 static const struct mw_row send_inv_rows[] = {

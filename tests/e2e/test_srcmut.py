@@ -189,3 +189,26 @@ def test_a_helper_belongs_to_every_call_that_reaches_it(reference):
     keys = {k for p in strings.points if p.build == "table" and
             p.table == "classes" for k in srcmut.point_owner_keys(p)}
     assert keys == {"ref_umad_class_str"}
+
+
+def test_a_survivor_listed_for_one_call_counts_for_that_call_alone():
+    sys.path.insert(0, os.path.join(ROOT, "tests", "mutants"))
+    import run_srcmut
+    listed, for_call = run_srcmut.split_survivors({
+        "f.c:g:constant:1.1:+1": "every call",
+        "f.c:g:constant:1.1:-1@ibv_wr_send": "send alone",
+        "f.c:gone:return:2.1:0@ibv_wr_send": "no such mutant",
+        "f.c:g:constant:1.1:+1@ibv_wr_send": "listed twice",
+        "f.c:g:constant:1.1:-1@ibv_poll_cq": "a call that never reaches it",
+    })
+    assert listed == {"f.c:g:constant:1.1:+1": "every call"}
+    assert for_call[("f.c:g:constant:1.1:-1", "ibv_wr_send")] == \
+        "send alone"
+    mutants = [{"id": "f.c:g:constant:1.1:+1",
+                "owners": ["ibv_wr_send", "ibv_wr_rdma_write"]},
+               {"id": "f.c:g:constant:1.1:-1",
+                "owners": ["ibv_wr_send", "ibv_wr_rdma_write"]}]
+    stale = dict(run_srcmut.per_call_stale(for_call, listed, mutants))
+    assert set(stale) == {("f.c:gone:return:2.1:0", "ibv_wr_send"),
+                          ("f.c:g:constant:1.1:+1", "ibv_wr_send"),
+                          ("f.c:g:constant:1.1:-1", "ibv_poll_cq")}

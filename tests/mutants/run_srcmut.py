@@ -22,7 +22,12 @@ after the other, each with rdmaconf's own parallel rows.
 tests/mutants/srcmut-survivors.expect lists the survivors that are
 equivalent or unobservable, each with its reason; a survivor it does not
 list, or an entry for a mutant that is killed or no longer exists, fails
-the run.  A mutant whose rows hang and leave the device failing its
+the run.  An entry <mutant id>@<call> lists a mutant for one call alone:
+another call's rows kill it, this call's cannot (its WR never reads
+what the mutant changes, say).  A call's score counts its mutants that
+neither kind lists; a mutant killed by other calls' rows and by none of
+this call's, listed for neither, is a GAP of the call (printed, and in
+the JSON, not a failure: it lowers the call's score).  A mutant whose rows hang and leave the device failing its
 controls is a "hang" (a kernel finding), and the device mutants after it
 are errors, not run.  Exit 0 every mutant killed or listed, 1 otherwise, 2 usage, 3
 the control run of a call is not ok.
@@ -62,6 +67,34 @@ LANES = 2
 # mutants are judged on one (--device), the rest of the reference on any.
 PROVIDERS = ("rxe", "siw")
 
+
+
+def split_survivors(reasons):
+    """The survivors' file as two maps: mutant id -> reason (it survives
+    every row), and (mutant id, call) -> reason, from the entries
+    written <mutant id>@<call> (another call's rows kill it; for this
+    call it is equivalent or unobservable)."""
+    listed, for_call = {}, {}
+    for name, why in reasons.items():
+        mutant, at, call = name.rpartition("@")
+        if at:
+            for_call[(mutant, call)] = why
+        else:
+            listed[name] = why
+    return listed, for_call
+
+
+def per_call_stale(for_call, listed, mutants):
+    """The entries <mutant id>@<call> that cannot hold, whatever ran:
+    (mutant id, call), why."""
+    owners = {m["id"]: m["owners"] for m in mutants}
+    for (i, c) in sorted(for_call):
+        if i not in owners:
+            yield (i, c), "no such mutant exists"
+        elif c not in owners[i]:
+            yield (i, c), "%s does not reach it" % c
+        elif i in listed:
+            yield (i, c), "the mutant is listed for every call"
 
 def provider_of_file(mutant_id):
     """The driver whose part of the reference the mutant is in, or None"""
@@ -226,7 +259,7 @@ def main():
     with open(os.path.join(build, "manifest.json")) as f:
         manifest = json.load(f)
     binary = os.path.join(build, manifest["binary"])
-    listed = load_survivors(args.survivors)
+    listed, for_call = split_survivors(load_survivors(args.survivors))
     rows = json.loads(subprocess.run([binary, "list", "--json", "-"],
                                      capture_output=True, text=True,
                                      check=True).stdout)
@@ -393,6 +426,7 @@ def main():
                 res["by"] = []
 
     per_call = {c: collections.Counter() for c in calls}
+    gaps = []
     per_op = collections.defaultdict(collections.Counter)
     survivors, stale = [], []
     for m in judged:
@@ -404,13 +438,23 @@ def main():
                 per_call[c]["errors"] += 1
             elif c in killers:
                 per_call[c]["killed"] += 1
+                if (m["id"], c) in for_call:
+                    stale.append("%s@%s is listed, but the call's rows "
+                                 "kill it (%s)" % (m["id"], c, ", ".join(
+                                     i for i in res["by"]
+                                     if row_call[i] == c)))
             else:
                 per_call[c]["survived" if c in res["reached"]
                             else "not reached"] += 1
                 # checked by hand to be equivalent or unobservable: out
                 # of the call's score, which counts the others (the
-                # issue's "non-equivalent mutants of every call")
-                per_call[c]["listed"] += m["id"] in listed
+                # issue's "non-equivalent mutants of every call"); for
+                # every call (the mutant survives all rows), or for this
+                # call alone (another call's rows kill it)
+                if m["id"] in listed or (m["id"], c) in for_call:
+                    per_call[c]["listed"] += 1
+                elif res["by"]:
+                    gaps.append({"id": m["id"], "call": c})
         op = per_op[m["operator"]]
         op["mutants"] += 1
         if res["error"]:
@@ -447,6 +491,9 @@ def main():
         report["mutants"].append(entry)
     stale += ["%s is listed, but no such mutant exists" % i
               for i in listed if i not in ids]
+    stale += ["%s@%s is listed, but %s" % (i, c, why)
+              for (i, c), why in per_call_stale(for_call, listed,
+                                                manifest["mutants"])]
 
     print("source mutants of the reference, per call (rows on the "
           "reference only):")
@@ -500,6 +547,10 @@ def main():
     for m in manifest["mutants"]:
         if "stillborn" in m:
             print("stillborn: %s: %s" % (m["id"], m["stillborn"]))
+    for g in gaps:
+        print("  GAP %s: killed by other calls' rows, not by %s's "
+              "(a row of it, or a reason as %s@%s)" % (
+                  g["id"], g["call"], g["id"], g["call"]))
     for s in stale:
         print("  STALE " + s)
     for e in report["errors"]:
@@ -519,7 +570,7 @@ def main():
               len(manifest["mutants"]) - len(mutants),
               len(manifest["unbuilt"]), run.runs, seconds, control_seconds))
     report.update(complete=True, total=total, killed=killed,
-                  survivors=survivors, stale=stale,
+                  survivors=survivors, stale=stale, gaps=gaps,
                   unlisted=[s["id"] for s in unlisted],
                   outside=dict(outside), unstable=sorted(unstable),
                   stillborn=[{"id": m["id"], "error": m["stillborn"]}

@@ -951,6 +951,7 @@ bool vt_write_lands(struct rc_ctx *ctx, struct vt *t, uint32_t rkey,
 	struct ibv_sge sg = vt_sge(t, 0, 0, len);
 	struct ibv_send_wr wr = vt_wr(t, IBV_WR_RDMA_WRITE, 1, &sg, 1), *bad;
 	uint8_t before = where[-1], after = where[len];
+	struct ibv_wc wc;
 	int err;
 
 	vt_pattern(t, 0, len, 5);
@@ -962,14 +963,23 @@ bool vt_write_lands(struct rc_ctx *ctx, struct vt *t, uint32_t rkey,
 				 rc_errno_name(err));
 		return false;
 	}
-	if (!vt_one_wc(ctx, t->scq, "send",
-		       &(struct vt_wc){ .wr_id = 1,
-					.opcode = IBV_WC_RDMA_WRITE,
-					.byte_len = -1,
-					.qp_num = t->a->qp_num,
-					.src_qp = -1,
-					.wc_flags = -1 }) ||
-	    !vt_lands(ctx, t, "remote", where, vt_region(t, 0), len))
+	if (vt_poll(ctx, t->scq, &wc, 1) != 1) {
+		rc_obs_violation(ctx->obs, "send: no completion within %d ms",
+				 rc_scaled_ms(ctx, VT_WAIT_MS));
+		return false;
+	}
+	/* where the bytes land before what the completion says: a write
+	 * the responder refuses lands nowhere, and an iWARP requester hears
+	 * of it (a Terminate) before or after its write completes, so the
+	 * status alone would name the one failure two ways */
+	if (!vt_lands(ctx, t, "remote", where, vt_region(t, 0), len) ||
+	    !vt_wc_check(ctx, "send", &wc,
+			 &(struct vt_wc){ .wr_id = 1,
+					  .opcode = IBV_WC_RDMA_WRITE,
+					  .byte_len = -1,
+					  .qp_num = t->a->qp_num,
+					  .src_qp = -1,
+					  .wc_flags = -1 }))
 		return false;
 	if (where[-1] != before || where[len] != after) {
 		rc_obs_violation(ctx->obs,

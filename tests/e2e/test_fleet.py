@@ -581,27 +581,35 @@ def test_a_node_whose_step_dies_is_reported_and_the_others_kept(cluster,
 @pytest.mark.ibsim
 @pytest.mark.slow
 def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
-    """node2 dies whole -- its slurmd, its steps, its peer -- as the
+    """A node dies whole -- its slurmd, its steps, its peer -- as the
     controller marks it down.  The allocation (-k) and the steps
-    (--no-kill) survive: node1 and node3 complete, and node1, whose
-    partner node2 was, has its remote rows not run, "partner gone", where
-    they would have failed."""
+    (--no-kill) survive: the two others complete, and the one whose
+    partner it was (the ring: node1's is node2, node2's node3, node3's
+    node1) has its remote rows not run, "partner gone", where they would
+    have failed."""
     env = start_cluster(str(tmp_path_factory.mktemp("slurm-death")))
+    ring = ["node1", "node2", "node3"]
     try:
         state = os.path.dirname(env["SLURM_CONF"])
         p = fleet(env, tmp_path, popen=True)
-        # while node2 runs, and node1 has not reached its remote rows
-        # (behind the poll row, 10 s)
-        sync = wait_for_rows(tmp_path, "node2", 2)
-        wait_for_rows(tmp_path, "node1", 2)
-        ran = (sync / "ktap-node1").read_text()
-        assert not any(" %s" % i in ran for i in REMOTE_ROWS), ran
-        with open(os.path.join(state, "slurmd-node2.pid")) as f:
+        # once every node runs: the node furthest behind has not reached
+        # its remote rows (behind the poll row's two 2 s waits), and its
+        # partner dies.  (Which node that is, is the steps' start: a node
+        # that started seconds after the others once let the one whose
+        # partner it was run its remote rows before it could die.)
+        for node in ring:
+            sync = wait_for_rows(tmp_path, node, 2)
+        ran = {n: (sync / ("ktap-" + n)).read_text() for n in ring}
+        orphan = min(ring, key=lambda n: ran[n].count("\nok "))
+        victim = ring[(ring.index(orphan) + 1) % len(ring)]
+        assert not any(" %s" % i in ran[orphan] for i in REMOTE_ROWS), \
+            ran[orphan]
+        with open(os.path.join(state, "slurmd-%s.pid" % victim)) as f:
             victims = {int(f.read())}
-        # node2 of this cluster only: other clusters may run on the host
+        # the victim of this cluster only: other clusters may run here
         ours = ("SLURM_CONF=%s\0" % env["SLURM_CONF"]).encode()
         tasks = [q for q, _ in processes_carrying(
-            b"SLURMD_NODENAME=node2\0", ours)]
+            ("SLURMD_NODENAME=%s\0" % victim).encode(), ours)]
         for q in tasks:
             with open("/proc/%d/stat" % q) as f:
                 parent = int(f.read().rsplit(")", 1)[1].split()[1])
@@ -613,8 +621,9 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
                 os.kill(v, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        subprocess.run(["scontrol", "update", "nodename=node2", "state=down",
-                        "reason=killed by test_fleet"], env=env, check=True)
+        subprocess.run(["scontrol", "update", "nodename=" + victim,
+                        "state=down", "reason=killed by test_fleet"],
+                       env=env, check=True)
         out, err = p.communicate(timeout=300)
     finally:
         # the fleet before its cluster: stopping the controller first
@@ -624,12 +633,12 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
         stop_cluster(env)
     assert p.returncode == 87, err[-2000:]
     nodes = nodes_of(tmp_path)
-    assert nodes["node2"]["status"] is None
-    for name in ("node1", "node3"):
+    assert nodes[victim]["status"] is None
+    for name in set(ring) - {victim}:
         data = results_of(tmp_path, name)
         assert nodes[name]["status"] == 0 and data["complete"] is True
         assert all(r["ok"] for r in data["results"]), name
-    rows = {r["id"]: r for r in results_of(tmp_path, "node1")["results"]}
+    rows = {r["id"]: r for r in results_of(tmp_path, orphan)["results"]}
     gone = [i for i in REMOTE_ROWS
             if rows[i]["verdict"]["system"] == "SKIP"]
     assert gone, [rows[i]["verdict"] for i in REMOTE_ROWS]
@@ -639,8 +648,8 @@ def test_a_dead_node_costs_that_node_only(tmp_path_factory, tmp_path):
             assert rows[i]["system_detail"].startswith("partner gone"), \
                 rows[i]
     md = (tmp_path / "summary.md").read_text()
-    assert "Partner gone: [node1](nodes/node1.html)" in md, md
-    assert "| died (results incomplete) | 1 | [node2]" in md, md
+    assert "Partner gone: [%s](nodes/%s.html)" % (orphan, orphan) in md, md
+    assert "| died (results incomplete) | 1 | [%s]" % victim in md, md
 
 
 def running(pid):

@@ -28,7 +28,8 @@
  *   WRs in one region; unsignaled
  * - wr_send_inv: the window b bound is invalidated at b, the receive
  *   completion says so (IBV_WC_WITH_INV, invalidated_rkey); the failures:
- *   an rkey b has no window for, one after max_send_wr WRs in one region
+ *   an rkey b has no window for, one after max_send_wr WRs in one region;
+ *   unsignaled
  * - post_send: the same three WRs through ibv_post_send, on RC and on UC
  *   (which the table gives them too), and refused on UD
  */
@@ -795,13 +796,11 @@ static void l_type1(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t)
 	mw_down(ctx, &b);
 }
 
-/* b binds a window over region 2 (ibv_post_send, a type 2 BIND_MW);
- * a sends MW_LEN distinct bytes with the invalidation of @inv */
-static bool send_inv(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
-		     struct bound *b, uint32_t inv, bool known)
+/* b binds a window over region 2 (ibv_post_send, a type 2 BIND_MW) and
+ * posts a receive of MW_LEN bytes for a's SEND */
+static bool b_window(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
+		     struct bound *b)
 {
-	struct ibv_sge sg = vt_sge(t, 0, 0, MW_LEN);
-	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND_WITH_INV, ID_SEND, &sg, 1);
 	int s;
 
 	vt_pattern(t, 0, MW_LEN, 11);
@@ -817,7 +816,19 @@ static bool send_inv(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
 				       ibv_wc_status_str(s));
 		return false;
 	}
-	if (!vt_recv_ready(ctx, t, ID_RECV, MW_LEN))
+	return vt_recv_ready(ctx, t, ID_RECV, MW_LEN);
+}
+
+/* b_window, then a sends MW_LEN distinct bytes with the invalidation of
+ * @inv (@known: of b's window) */
+static bool send_inv(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
+		     struct bound *b, uint32_t inv, bool known)
+{
+	struct ibv_sge sg = vt_sge(t, 0, 0, MW_LEN);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND_WITH_INV, ID_SEND, &sg, 1);
+	int s;
+
+	if (!b_window(row, ctx, t, b))
 		return false;
 	wr.invalidate_rkey = known ? b->rkey : inv;
 	OBS(ctx, row, s = post_one(row, ctx, t, t->a, &wr));
@@ -825,6 +836,58 @@ static bool send_inv(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
 		rc_obs_violation(ctx->obs, "the SEND_WITH_INV was refused: %s",
 				 strerror(s));
 	return !s;
+}
+
+/*
+ * sq_sig_all 0: a's SEND_WITH_INV of b's window with wr_flags 0, then a
+ * signaled RDMA Write (past the window) in the same region.  The bytes
+ * arrive at b, only the write completes at a, and a's write through the
+ * window's rkey is then refused.
+ */
+static void s_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
+			 struct vt *t)
+{
+	struct bound b = {};
+	struct ibv_wc wc;
+
+	if (!b_window(row, ctx, t, &b))
+		goto out;
+	ibv_wr_start(t->ax);
+	t->ax->wr_id = ID_SEND;
+	t->ax->wr_flags = 0;
+	ibv_wr_send_inv(t->ax, b.rkey);
+	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
+	t->ax->wr_id = ID_RDMA;
+	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, VT_REGION / 2));
+	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), 16);
+	OBS(ctx, row, ibv_wr_complete(t->ax));
+	if (ctx->obs->ret) {
+		rc_obs_violation(ctx->obs, "ibv_wr_complete failed");
+		goto out;
+	}
+	if (vt_poll(ctx, t->rcq, &wc, 1) != 1) {
+		rc_obs_violation(ctx->obs, "recv: no completion");
+		goto out;
+	}
+	if (!vt_wc_check(ctx, "recv", &wc,
+			 &(struct vt_wc){ .wr_id = ID_RECV,
+					  .opcode = IBV_WC_RECV,
+					  .byte_len = MW_LEN,
+					  .qp_num = t->b->qp_num,
+					  .src_qp = -1,
+					  .wc_flags = -1 }) ||
+	    !vt_same(ctx, "recv", vt_region(t, 1), vt_region(t, 0), MW_LEN))
+		goto out;
+	want_status(ctx, "the signaled write",
+		    local_wc(ctx, t, t->a, "the signaled write", ID_RDMA,
+			     IBV_WC_RDMA_WRITE),
+		    IBV_WC_SUCCESS);
+	if (!ctx->obs->violation[0] && vt_nothing_beyond(ctx, t->scq, "a", 1))
+		writes(ctx, t, false, "a's write through the invalidated rkey",
+		       b.rkey, 16, false);
+out:
+	mw_down(ctx, &b);
 }
 
 static void s_invalidates(const struct mw_row *row, struct rc_ctx *ctx,
@@ -1216,6 +1279,12 @@ static const struct mw_row send_inv_rows[] = {
 	     "receive never completes successfully (the responder "
 	     "cannot invalidate it: an invalid request)",
 	     s_unknown),
+	MROW(0, "verbs/wr_send_inv/unsignaled", W_SIGNALED, D_,
+	     "sq_sig_all 0: a SEND_WITH_INV of b's window with wr_flags 0, "
+	     "then a signaled RDMA Write in the same region: the bytes "
+	     "arrive at b, only the write completes at a, and a's write "
+	     "through the window's rkey is then refused",
+	     s_unsignaled, .sig_some = true),
 	FROW("verbs/wr_send_inv/beyond-max-send-wr", W_FAILURE,
 	     "max_send_wr RDMA Writes, then a SEND_WITH_INV, in one region: "
 	     "the queue does not hold the last, a failure ibv_wr_complete "

@@ -796,6 +796,36 @@ static void l_type1(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t)
 	mw_down(ctx, &b);
 }
 
+/*
+ * The end of a region whose WR under test had wr_flags 0 (sq_sig_all 0):
+ * a signaled RDMA Write of 16 bytes to the second half of region 2 (no
+ * window's), then ibv_wr_complete, observed.  false: it failed.
+ */
+static bool complete_with_signaled_write(const struct mw_row *row,
+					 struct rc_ctx *ctx, struct vt *t)
+{
+	t->ax->wr_id = ID_RDMA;
+	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, VT_REGION / 2));
+	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), 16);
+	OBS(ctx, row, ibv_wr_complete(t->ax));
+	if (ctx->obs->ret)
+		rc_obs_violation(ctx->obs, "ibv_wr_complete failed");
+	return !ctx->obs->ret;
+}
+
+/* Only that write completes at a: a's send queue completes in order, so
+ * the unsignaled WR before it is done and gave no completion */
+static bool only_the_write_completes(struct rc_ctx *ctx, struct vt *t)
+{
+	want_status(ctx, "the signaled write",
+		    local_wc(ctx, t, t->a, "the signaled write", ID_RDMA,
+			     IBV_WC_RDMA_WRITE),
+		    IBV_WC_SUCCESS);
+	return !ctx->obs->violation[0] &&
+	       vt_nothing_beyond(ctx, t->scq, "a", 1);
+}
+
 /* b binds a window over region 2 (ibv_post_send, a type 2 BIND_MW) and
  * posts a receive of MW_LEN bytes for a's SEND */
 static bool b_window(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
@@ -857,15 +887,8 @@ static void s_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 	t->ax->wr_flags = 0;
 	ibv_wr_send_inv(t->ax, b.rkey);
 	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
-	t->ax->wr_id = ID_RDMA;
-	t->ax->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, VT_REGION / 2));
-	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), 16);
-	OBS(ctx, row, ibv_wr_complete(t->ax));
-	if (ctx->obs->ret) {
-		rc_obs_violation(ctx->obs, "ibv_wr_complete failed");
+	if (!complete_with_signaled_write(row, ctx, t))
 		goto out;
-	}
 	if (vt_poll(ctx, t->rcq, &wc, 1) != 1) {
 		rc_obs_violation(ctx->obs, "recv: no completion");
 		goto out;
@@ -879,11 +902,7 @@ static void s_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 					  .wc_flags = -1 }) ||
 	    !vt_same(ctx, "recv", vt_region(t, 1), vt_region(t, 0), MW_LEN))
 		goto out;
-	want_status(ctx, "the signaled write",
-		    local_wc(ctx, t, t->a, "the signaled write", ID_RDMA,
-			     IBV_WC_RDMA_WRITE),
-		    IBV_WC_SUCCESS);
-	if (!ctx->obs->violation[0] && vt_nothing_beyond(ctx, t->scq, "a", 1))
+	if (only_the_write_completes(ctx, t))
 		writes(ctx, t, false, "a's write through the invalidated rkey",
 		       b.rkey, 16, false);
 out:
@@ -995,20 +1014,8 @@ static void unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 	} else {
 		ibv_wr_local_inv(t->ax, b.rkey);
 	}
-	t->ax->wr_id = ID_RDMA;
-	t->ax->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, 0));
-	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), 16);
-	OBS(ctx, row, ibv_wr_complete(t->ax));
-	if (ctx->obs->ret) {
-		rc_obs_violation(ctx->obs, "ibv_wr_complete failed");
-		goto out;
-	}
-	want_status(ctx, "the signaled write",
-		    local_wc(ctx, t, t->a, "the signaled write", ID_RDMA,
-			     IBV_WC_RDMA_WRITE),
-		    IBV_WC_SUCCESS);
-	if (!ctx->obs->violation[0] && vt_nothing_beyond(ctx, t->scq, "a", 1))
+	if (complete_with_signaled_write(row, ctx, t) &&
+	    only_the_write_completes(ctx, t))
 		b_writes(ctx, t,
 			 bind ? "write through the new rkey" :
 				"write after the invalidation",

@@ -1030,10 +1030,10 @@ out:
  * reports, and none is posted: nothing completes on either side.  The
  * last WR is valid alone: a's type 2 MW, bound before for an
  * invalidation.  (One invalidation only: a second LOCAL_INV of the same
- * window, or one of a window never bound, crashes Linux 6.1's rxe (its
- * rxe_check_invalidate_mw lets a window in the FREE state through, and
- * rxe_do_invalidate_mw then puts its NULL QP), and rdma-core's provider
- * posts the whole batch there.)
+ * window, or one of a window never bound, crashes rxe on Linux 6.1 and
+ * 6.12 (its rxe_check_invalidate_mw lets a window in the FREE state
+ * through, and rxe_do_invalidate_mw then puts its NULL QP), and
+ * rdma-core's provider posts the whole batch on 6.1; README.md.)
  */
 static void beyond_max_wr(const struct mw_row *row, struct rc_ctx *ctx,
 			  struct vt *t)

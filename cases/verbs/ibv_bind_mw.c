@@ -526,20 +526,12 @@ static struct ibv_mw_bind_info bind_info(struct vt *t, struct bound *b, int r,
 					  .mw_access_flags = access };
 }
 
-/* One signaled WR posted on @qp: through a's struct ibv_qp_ex when a
- * has one (the builders' rows), else with ibv_post_send; 0 or the errno
- * value (ibv_wr_complete's) */
-static int post_one(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
-		    struct ibv_qp *qp, struct ibv_send_wr *wr)
+/* @wr (a type 2 operation) in a's region: its builder on a's struct
+ * ibv_qp_ex, with the WR's wr_id and send_flags, and its data setter */
+static void build_one(struct vt *t, const struct ibv_send_wr *wr)
 {
-	struct ibv_send_wr *bad;
-
-	wr->send_flags = IBV_SEND_SIGNALED;
-	if (!t->ax || qp != t->a)
-		return ctx->ops->ibv_post_send(qp, wr, &bad);
-	ibv_wr_start(t->ax);
 	t->ax->wr_id = wr->wr_id;
-	t->ax->wr_flags = IBV_SEND_SIGNALED;
+	t->ax->wr_flags = wr->send_flags;
 	switch (wr->opcode) {
 	case IBV_WR_BIND_MW:
 		ibv_wr_bind_mw(t->ax, wr->bind_mw.mw, wr->bind_mw.rkey,
@@ -554,6 +546,21 @@ static int post_one(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
 			       wr->sg_list[0].length);
 		break;
 	}
+}
+
+/* One signaled WR posted on @qp: through a's struct ibv_qp_ex when a
+ * has one (the builders' rows), else with ibv_post_send; 0 or the errno
+ * value (ibv_wr_complete's) */
+static int post_one(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
+		    struct ibv_qp *qp, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+
+	wr->send_flags = IBV_SEND_SIGNALED;
+	if (!t->ax || qp != t->a)
+		return ctx->ops->ibv_post_send(qp, wr, &bad);
+	ibv_wr_start(t->ax);
+	build_one(t, wr);
 	return ibv_wr_complete(t->ax);
 }
 
@@ -877,29 +884,25 @@ static bool send_inv(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
 static void s_unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 			 struct vt *t)
 {
+	struct ibv_sge sg = vt_sge(t, 0, 0, MW_LEN);
+	struct ibv_send_wr wr = vt_wr(t, IBV_WR_SEND_WITH_INV, ID_SEND, &sg, 1);
 	struct bound b = {};
-	struct ibv_wc wc;
 
 	if (!b_window(row, ctx, t, &b))
 		goto out;
+	wr.invalidate_rkey = b.rkey;
+	wr.send_flags = 0;
 	ibv_wr_start(t->ax);
-	t->ax->wr_id = ID_SEND;
-	t->ax->wr_flags = 0;
-	ibv_wr_send_inv(t->ax, b.rkey);
-	ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
+	build_one(t, &wr);
 	if (!complete_with_signaled_write(row, ctx, t))
 		goto out;
-	if (vt_poll(ctx, t->rcq, &wc, 1) != 1) {
-		rc_obs_violation(ctx->obs, "recv: no completion");
-		goto out;
-	}
-	if (!vt_wc_check(ctx, "recv", &wc,
-			 &(struct vt_wc){ .wr_id = ID_RECV,
-					  .opcode = IBV_WC_RECV,
-					  .byte_len = MW_LEN,
-					  .qp_num = t->b->qp_num,
-					  .src_qp = -1,
-					  .wc_flags = -1 }) ||
+	if (!vt_one_wc(ctx, t->rcq, "recv",
+		       &(struct vt_wc){ .wr_id = ID_RECV,
+					.opcode = IBV_WC_RECV,
+					.byte_len = MW_LEN,
+					.qp_num = t->b->qp_num,
+					.src_qp = -1,
+					.wc_flags = -1 }) ||
 	    !vt_same(ctx, "recv", vt_region(t, 1), vt_region(t, 0), MW_LEN))
 		goto out;
 	if (only_the_write_completes(ctx, t))
@@ -988,6 +991,37 @@ static void ud_refused(const struct mw_row *row, struct rc_ctx *ctx,
 }
 
 /*
+ * a's type 2 MW for the row's builder (row->op), bound first (a_binds)
+ * when the row invalidates it; and the WR of that builder, signaled: a
+ * bind over region 3 to the MW's next rkey, the invalidation of the rkey
+ * it is bound with, or a SEND_WITH_INV of MW_LEN bytes (@sg) that
+ * invalidates the MW's rkey.  false: the set-up failed.
+ */
+static bool a_type2(const struct mw_row *row, struct rc_ctx *ctx, struct vt *t,
+		    struct bound *b, struct ibv_sge *sg, struct ibv_send_wr *wr)
+{
+	if (!up2(ctx, t, b, MR_ALL) || (row->op == IBV_WR_LOCAL_INV &&
+					!a_binds(row, ctx, t, b, MW_RW, false)))
+		return false;
+	*sg = vt_sge(t, 0, 0, MW_LEN);
+	*wr = vt_wr(t, row->op, 0, sg, 1);
+	switch (row->op) {
+	case IBV_WR_BIND_MW:
+		wr->bind_mw.mw = b->mw;
+		wr->bind_mw.rkey = ibv_inc_rkey(b->mw->rkey);
+		wr->bind_mw.bind_info = bind_info(t, b, 3, MW_RW);
+		break;
+	case IBV_WR_LOCAL_INV:
+		wr->invalidate_rkey = b->rkey;
+		break;
+	default:
+		wr->invalidate_rkey = b->mw->rkey;
+		break;
+	}
+	return true;
+}
+
+/*
  * sq_sig_all 0: the row's builder with wr_flags 0, then a signaled RDMA
  * Write to b in the same region.  Only the write completes at a (a's
  * send queue completes in order: the WR before it is done), and what the
@@ -999,21 +1033,17 @@ static void unsignaled(const struct mw_row *row, struct rc_ctx *ctx,
 {
 	bool bind = row->op == IBV_WR_BIND_MW;
 	struct bound b = {};
-	struct ibv_mw_bind_info bi;
+	struct ibv_sge sg;
+	struct ibv_send_wr wr;
 
-	if (!up2(ctx, t, &b, MR_ALL) ||
-	    (!bind && !a_binds(row, ctx, t, &b, MW_RW, false)))
+	if (!a_type2(row, ctx, t, &b, &sg, &wr))
 		goto out;
-	bi = bind_info(t, &b, 3, MW_RW);
+	if (bind)
+		b.rkey = wr.bind_mw.rkey;
+	wr.wr_id = bind ? ID_BIND : ID_INV;
+	wr.send_flags = 0;
 	ibv_wr_start(t->ax);
-	t->ax->wr_id = bind ? ID_BIND : ID_INV;
-	t->ax->wr_flags = 0;
-	if (bind) {
-		b.rkey = ibv_inc_rkey(b.mw->rkey);
-		ibv_wr_bind_mw(t->ax, b.mw, b.rkey, &bi);
-	} else {
-		ibv_wr_local_inv(t->ax, b.rkey);
-	}
+	build_one(t, &wr);
 	if (complete_with_signaled_write(row, ctx, t) &&
 	    only_the_write_completes(ctx, t))
 		b_writes(ctx, t,
@@ -1028,25 +1058,22 @@ out:
  * max_send_wr RDMA Writes, then the row's builder (row->op), in one
  * region: the queue does not hold the last, a failure ibv_wr_complete
  * reports, and none is posted: nothing completes on either side.  The
- * last WR is valid alone: a's type 2 MW, bound before for an
- * invalidation.  (One invalidation only: a second LOCAL_INV of the same
- * window, or one of a window never bound, crashes rxe on Linux 6.1 and
- * 6.12 (its rxe_check_invalidate_mw lets a window in the FREE state
- * through, and rxe_do_invalidate_mw then puts its NULL QP), and
- * rdma-core's provider posts the whole batch on 6.1; README.md.)
+ * last WR is valid alone (a_type2).  (One invalidation only: a second
+ * LOCAL_INV of the same window, or one of a window never bound, crashes
+ * rxe on Linux 6.1 and 6.12 (its rxe_check_invalidate_mw lets a window
+ * in the FREE state through, and rxe_do_invalidate_mw then puts its NULL
+ * QP), and rdma-core's provider posts the whole batch on 6.1; README.md.)
  */
 static void beyond_max_wr(const struct mw_row *row, struct rc_ctx *ctx,
 			  struct vt *t)
 {
 	struct bound b = {};
-	struct ibv_mw_bind_info bi;
+	struct ibv_sge sg;
+	struct ibv_send_wr wr;
 	uint32_t i, n = t->cap.max_send_wr;
 
-	if (!up2(ctx, t, &b, MR_ALL) ||
-	    (row->op == IBV_WR_LOCAL_INV &&
-	     !a_binds(row, ctx, t, &b, MW_RW, false)))
+	if (!a_type2(row, ctx, t, &b, &sg, &wr))
 		goto out;
-	bi = bind_info(t, &b, 3, MW_RW);
 	ibv_wr_start(t->ax);
 	t->ax->wr_flags = IBV_SEND_SIGNALED;
 	for (i = 0; i < n; i++) {
@@ -1054,19 +1081,8 @@ static void beyond_max_wr(const struct mw_row *row, struct rc_ctx *ctx,
 		ibv_wr_rdma_write(t->ax, t->bmr->rkey, vt_addr(t, 2, 0));
 		ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
 	}
-	t->ax->wr_id = n + 1;
-	switch (row->op) {
-	case IBV_WR_BIND_MW:
-		ibv_wr_bind_mw(t->ax, b.mw, ibv_inc_rkey(b.mw->rkey), &bi);
-		break;
-	case IBV_WR_LOCAL_INV:
-		ibv_wr_local_inv(t->ax, b.rkey);
-		break;
-	default:
-		ibv_wr_send_inv(t->ax, b.mw->rkey);
-		ibv_wr_set_sge(t->ax, t->mr->lkey, vt_addr(t, 0, 0), MW_LEN);
-		break;
-	}
+	wr.wr_id = n + 1;
+	build_one(t, &wr);
 	OBS(ctx, row, ibv_wr_complete(t->ax));
 	if (!ctx->obs->ret)
 		rc_obs_violation(ctx->obs,

@@ -1000,6 +1000,12 @@ static void one_wr(const struct wr_row *row, struct rc_ctx *ctx, struct vt *t)
 	if (row->op == IBV_WR_RDMA_READ && row->data == D_SGE_LIST &&
 	    !read_sges(ctx, t, 3))
 		return;
+	/* below a limit of 0 is no length */
+	if (row->fault == F_INLINE_SHORT && !t->cap.max_inline_data) {
+		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
+			     "the QP was granted no inline data");
+		return;
+	}
 	vt_pattern(t, 0, VT_REGION, 1);
 	if (row->op == IBV_WR_RDMA_READ)
 		vt_pattern(t, 2, VT_REGION, 9);

@@ -27,10 +27,11 @@ another call's rows kill it, this call's cannot (its WR never reads
 what the mutant changes, say).  A call's score counts its mutants that
 neither kind lists; a mutant killed by other calls' rows and by none of
 this call's, listed for neither, is a GAP of the call (printed, and in
-the JSON, not a failure: it lowers the call's score).  A mutant whose rows hang and leave the device failing its
-controls is a "hang" (a kernel finding), and the device mutants after it
-are errors, not run.  Exit 0 every mutant killed or listed, 1 otherwise, 2 usage, 3
-the control run of a call is not ok.
+the JSON, not a failure: it lowers the call's score).  A mutant whose
+rows hang and leave the device failing its controls is a "hang" (a
+kernel finding), and the device mutants after it are errors, not run.
+Exit 0 every mutant killed or listed, 1 otherwise, 2 usage, 3 the
+control run of a call is not ok.
 """
 import argparse
 import collections

@@ -484,7 +484,12 @@ def main():
                 "were not run; a kernel finding to reproduce and report" % (
                     m["id"], res["hang"]))
         if state in ("survived", "not reached"):
-            entry["reason"] = listed.get(m["id"])
+            # listed for every call, or for each call judging it here (a
+            # slice without the call whose rows kill it)
+            entry["reason"] = listed.get(m["id"]) or (
+                "; ".join(for_call[(m["id"], c)] for c in m["judges"])
+                if all((m["id"], c) in for_call for c in m["judges"])
+                else None)
             survivors.append(entry)
         elif state == "killed" and m["id"] in listed:
             stale.append("%s is killed (by %s), but the survivors file "

@@ -212,3 +212,25 @@ def test_a_survivor_listed_for_one_call_counts_for_that_call_alone():
     assert set(stale) == {("f.c:gone:return:2.1:0", "ibv_wr_send"),
                           ("f.c:g:constant:1.1:+1", "ibv_wr_send"),
                           ("f.c:g:constant:1.1:-1", "ibv_poll_cq")}
+
+
+def test_a_survivor_listed_for_each_call_judging_it_is_listed():
+    """A slice that leaves out the call whose rows kill a mutant: the
+    mutant is listed when every call judging it here has its entry."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "mutants"))
+    import run_srcmut
+    i = "f.c:g:constant:1.1:-1"
+    listed = {"f.c:g:constant:1.1:+1": "every call"}
+    for_call = {(i, "ibv_wr_send"): "send alone",
+                (i, "ibv_wr_rdma_write"): "write alone"}
+
+    def reason(mutant, judges):
+        return run_srcmut.survivor_reason({"id": mutant, "judges": judges},
+                                          listed, for_call)
+    assert reason("f.c:g:constant:1.1:+1", ["ibv_poll_cq"]) == "every call"
+    assert reason(i, ["ibv_wr_send"]) == "send alone"
+    assert reason(i, ["ibv_wr_send", "ibv_wr_rdma_write"]) == \
+        "send alone; write alone"
+    # a judging call without an entry: a finding
+    assert reason(i, ["ibv_wr_send", "ibv_wr_send_imm"]) is None
+    assert reason("f.c:g:constant:1.1:0", ["ibv_wr_send"]) is None

@@ -97,6 +97,18 @@ def per_call_stale(for_call, listed, mutants):
         elif i in listed:
             yield (i, c), "the mutant is listed for every call"
 
+def survivor_reason(m, listed, for_call):
+    """Why surviving mutant @m (its "judges": the calls whose rows ran on
+    it) is no finding: its entry for every call, or the entries for each
+    call judging it in this run (a slice without the call whose rows kill
+    it); None when some judging call has none."""
+    if m["id"] in listed:
+        return listed[m["id"]]
+    if m["judges"] and all((m["id"], c) in for_call for c in m["judges"]):
+        return "; ".join(for_call[(m["id"], c)] for c in m["judges"])
+    return None
+
+
 def provider_of_file(mutant_id):
     """The driver whose part of the reference the mutant is in, or None"""
     name = os.path.basename(mutant_id.split(":", 1)[0])
@@ -484,12 +496,7 @@ def main():
                 "were not run; a kernel finding to reproduce and report" % (
                     m["id"], res["hang"]))
         if state in ("survived", "not reached"):
-            # listed for every call, or for each call judging it here (a
-            # slice without the call whose rows kill it)
-            entry["reason"] = listed.get(m["id"]) or (
-                "; ".join(for_call[(m["id"], c)] for c in m["judges"])
-                if all((m["id"], c) in for_call for c in m["judges"])
-                else None)
+            entry["reason"] = survivor_reason(m, listed, for_call)
             survivors.append(entry)
         elif state == "killed" and m["id"] in listed:
             stale.append("%s is killed (by %s), but the survivors file "

@@ -15,6 +15,13 @@
  * - comp_vector num_comp_vectors: NULL (documented)
  * - a comp_mask bit beyond the two the page names: NULL (interpretation:
  *   no such extension)
+ * - each IBV_WC_EX_WITH_* flag of IBV_WC_STANDARD_FLAGS asked alone: the
+ *   CQ has that field's reader, and the poll functions and the readers no
+ *   flag asks for (opcode, vendor_err, wc_flags); verbs.h's ibv_wc_read_*
+ *   call them through the CQ, and "Only fields that the user requested via
+ *   wc_flags in ibv_create_cq_ex could be queried" (interpretation: a field
+ *   asked for has its reader; whether one not asked for has one, the page
+ *   leaves open, and no row reads it)
  */
 #include <errno.h>
 
@@ -30,13 +37,16 @@
 #define DOC_MASK                                               \
 	"uint32_t comp_mask; /* compatibility mask (extended " \
 	"verb). */"
+#define DOC_QUERIED                                            \
+	"Only fields that the user requested via wc_flags in " \
+	"ibv_create_cq_ex could be queried."
 #define DOC_RET                                                       \
 	"ibv_create_cq_ex() returns a pointer to the CQ, or NULL if " \
 	"the request fails."
 
 #define CQ_CONTEXT ((void *)0x0123456789abcdefull)
 
-static vc_check ex_fields, ex_cqe, ex_bad;
+static vc_check ex_fields, ex_cqe, ex_bad, ex_readers;
 
 /* ex_bad's: what is wrong with the attributes */
 enum { PAST_MAX, PAST_VECTOR, UNKNOWN_MASK };
@@ -86,6 +96,19 @@ static const struct vc_row rows[] = {
 	  .check = ex_bad,
 	  .rung = VL_CONTEXT,
 	  .arg = UNKNOWN_MASK },
+	{ .c = { .id = "verbs/create_cq_ex/each-flag-alone-has-its-reader",
+		 .doc = DOC_QUERIED,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a CQ per IBV_WC_EX_WITH_* flag of "
+			 "IBV_WC_STANDARD_FLAGS, asked alone: that field's "
+			 "reader is there, and start/next/end_poll and the "
+			 "opcode, vendor_err and wc_flags readers (a field "
+			 "that could be queried has the reader verbs.h's "
+			 "ibv_wc_read_* calls)",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = ex_readers,
+	  .rung = VL_CONTEXT },
 };
 
 static void ex_fields(const struct vc_row *row, struct rc_ctx *ctx,
@@ -153,6 +176,57 @@ static void ex_bad(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 	RC_OBSERVE(ctx, x = ctx->ops->ibv_create_cq_ex(l->ctx, &a));
 	if (x)
 		ctx->ops->ibv_destroy_cq(ibv_cq_ex_to_cq(x));
+}
+
+/* The reader of each flag's field, as verbs.h's ibv_wc_read_* reach it */
+static bool has_reader(const struct ibv_cq_ex *x, uint64_t flag)
+{
+	switch (flag) {
+	case IBV_WC_EX_WITH_BYTE_LEN:
+		return x->read_byte_len;
+	case IBV_WC_EX_WITH_IMM:
+		return x->read_imm_data;
+	case IBV_WC_EX_WITH_QP_NUM:
+		return x->read_qp_num;
+	case IBV_WC_EX_WITH_SRC_QP:
+		return x->read_src_qp;
+	case IBV_WC_EX_WITH_SLID:
+		return x->read_slid;
+	case IBV_WC_EX_WITH_SL:
+		return x->read_sl;
+	default:
+		return x->read_dlid_path_bits;
+	}
+}
+
+static void ex_readers(const struct vc_row *row, struct rc_ctx *ctx,
+		       struct vl *l)
+{
+	uint64_t flag;
+	struct ibv_cq_ex *x;
+
+	for (flag = 1; flag <= IBV_WC_STANDARD_FLAGS; flag <<= 1) {
+		struct ibv_cq_init_attr_ex a = { .cqe = 1, .wc_flags = flag };
+
+		if (!(flag & IBV_WC_STANDARD_FLAGS))
+			continue;
+		/* each create observed: a refused one is the row's result */
+		RC_OBSERVE(ctx, x = ctx->ops->ibv_create_cq_ex(l->ctx, &a));
+		if (!x)
+			return;
+		if (!has_reader(x, flag) || !x->start_poll || !x->next_poll ||
+		    !x->end_poll || !x->read_opcode || !x->read_vendor_err ||
+		    !x->read_wc_flags)
+			rc_obs_violation(ctx->obs,
+					 "wc_flags %#llx alone: a CQ without "
+					 "that field's reader, or without a "
+					 "poll function or a reader no flag "
+					 "asks for",
+					 (unsigned long long)flag);
+		ctx->ops->ibv_destroy_cq(ibv_cq_ex_to_cq(x));
+		if (ctx->obs->violation[0])
+			return;
+	}
 }
 
 VC_GROUP(ex, ibv_create_cq_ex, RC_CONV_NULL_ERRNO, rows);

@@ -21,6 +21,9 @@
  *   that wr_id and status IBV_WC_WR_FLUSH_ERR
  * - next_poll/second-completion: the second (0, its wr_id, read back
  *   whole)
+ * - next_poll/status-of-its-own: a SEND received, then a receive flushed
+ *   (b to ERR): start_poll finds the first (IBV_WC_SUCCESS), next_poll
+ *   the second with its own wr_id and IBV_WC_WR_FLUSH_ERR
  * - next_poll/empty-enoent: after both, ENOENT; end_poll, and a third
  *   SEND is then found by start_poll
  * - end_poll/next-batch: start_poll, end_poll, start_poll: the second
@@ -39,6 +42,11 @@
  *   /as-poll-cq: two like SENDs, the first read by ibv_poll_cq, the second
  *   by the reader: the same value (our reading: the same field of a like
  *   completion)
+ * - create_cq_ex/standard-readers-read-it: ibv_create_cq_ex(3)'s own row
+ *   for what it installs: the CQ made with IBV_WC_STANDARD_FLAGS polls
+ *   (empty: ENOENT; a SEND with immediate is found, then ENOENT), each
+ *   reader those flags ask for is there, and those valid on RC read the
+ *   completion
  */
 #include <endian.h>
 #include <errno.h>
@@ -75,6 +83,12 @@
 #define DOC_SL "Get the sl field from the current completion."
 #define DOC_PATH_BITS \
 	"Get the dlid_path_bits field from the current completion."
+#define DOC_WC_FLAGS                                                     \
+	"uint64_t wc_flags; /* The wc_flags that should be returned in " \
+	"ibv_poll_cq_ex. Or'ed bit of enum ibv_wc_flags_ex. */"
+#define DOC_QUERIED                                            \
+	"Only fields that the user requested via wc_flags in " \
+	"ibv_create_cq_ex could be queried."
 
 #define WR_ID 0x0102030405060708ull
 #define IMM 0x0a0b0c0du
@@ -92,8 +106,9 @@ struct sp_row {
 };
 
 static sp_check empty_enoent, first_completion, flushed_status,
-	second_completion, next_empty, next_batch, read_opcode, read_byte_len,
-	read_imm, read_flags, read_qp_num, read_src_qp, as_poll_cq;
+	second_completion, next_status, next_empty, next_batch, read_opcode,
+	read_byte_len, read_imm, read_flags, read_qp_num, read_src_qp,
+	as_poll_cq, standard_readers;
 
 #define ROW(needs_, name, d, b, n, ctr, fn, ...)         \
 	{                                                \
@@ -129,6 +144,12 @@ static const struct sp_row next_rows[] = {
 	    "two SENDs with immediate received, the first started: 0, the "
 	    "second's wr_id, and the readers give its fields",
 	    RC_RETURNS(0), second_completion),
+	ROW(0, "next_poll/status-of-its-own", DOC_NEXT " ... " DOC_STATUS,
+	    RC_BASIS_DOCUMENTED,
+	    "a SEND received, then a receive flushed (b to ERR), the first "
+	    "started: 0, the second's wr_id and IBV_WC_WR_FLUSH_ERR, not the "
+	    "first's IBV_WC_SUCCESS",
+	    RC_RETURNS(0), next_status),
 	ROW(0, "next_poll/empty-enoent", DOC_START " ... " DOC_NEXT_END,
 	    RC_BASIS_DOCUMENTED,
 	    "after both: ENOENT; end_poll, and a third SEND is then found "
@@ -196,6 +217,18 @@ static const struct sp_row src_qp_rows[] = {
 	    RC_BASIS_DOCUMENTED,
 	    "UD: a's QP number (observed: the value less it, 0)", RC_RETURNS(0),
 	    read_src_qp, .type = IBV_QPT_UD),
+};
+
+/* ibv_create_cq_ex's part: what the CQ it makes is read with */
+static const struct sp_row create_rows[] = {
+	ROW(RC_NEED_IMM, "create_cq_ex/standard-readers-read-it",
+	    DOC_WC_FLAGS " ... " DOC_QUERIED, RC_BASIS_DOCUMENTED,
+	    "b's receive CQ made with IBV_WC_STANDARD_FLAGS: start_poll on "
+	    "it empty ENOENT; a SEND with immediate received: start_poll "
+	    "finds it (0), each reader of "
+	    "those flags is there and opcode, byte_len, flags, imm_data and "
+	    "qp_num are the completion's; next_poll then ENOENT",
+	    RC_RETURNS(0), standard_readers),
 };
 
 /* as_poll_cq's: which reader */
@@ -414,6 +447,46 @@ static void second_completion(const struct sp_row *row, struct rc_ctx *ctx,
 	ibv_end_poll(t->rcqx);
 }
 
+static void next_status(const struct sp_row *row, struct rc_ctx *ctx,
+			struct vt *t)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	double end;
+
+	if (!sent(ctx, t, 1, IBV_WR_SEND, WR_ID))
+		return;
+	if (vt_recv(ctx, t, WR_ID + 1, 1, 256) ||
+	    ctx->ops->ibv_modify_qp(t->b, &a, IBV_QP_STATE)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "a receive, then b to ERR (set-up): %m");
+		return;
+	}
+	if (!open_batch(ctx, t))
+		return;
+	if (t->rcqx->wr_id != WR_ID || t->rcqx->status != IBV_WC_SUCCESS) {
+		ibv_end_poll(t->rcqx);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "the SEND's completion first: wr_id %#llx status "
+			     "%d (set-up)",
+			     (unsigned long long)t->rcqx->wr_id,
+			     t->rcqx->status);
+		return;
+	}
+	end = rc_now_ms() + rc_scaled_ms(ctx, VT_WAIT_MS);
+	do
+		RC_OBSERVE(ctx, ibv_next_poll(t->rcqx));
+	while (ctx->obs->ret == ENOENT && rc_now_ms() < end);
+	if (!ctx->obs->ret && (t->rcqx->wr_id != WR_ID + 1 ||
+			       t->rcqx->status != IBV_WC_WR_FLUSH_ERR))
+		rc_obs_violation(ctx->obs,
+				 "wr_id %#llx status %d, not %#llx "
+				 "IBV_WC_WR_FLUSH_ERR (%d)",
+				 (unsigned long long)t->rcqx->wr_id,
+				 t->rcqx->status, WR_ID + 1,
+				 IBV_WC_WR_FLUSH_ERR);
+	ibv_end_poll(t->rcqx);
+}
+
 static void next_empty(const struct sp_row *row, struct rc_ctx *ctx,
 		       struct vt *t)
 {
@@ -629,6 +702,45 @@ static void as_poll_cq(const struct sp_row *row, struct rc_ctx *ctx,
 				 got, of_wc(&wc, row->arg));
 }
 
+static void standard_readers(const struct sp_row *row, struct rc_ctx *ctx,
+			     struct vt *t)
+{
+	struct ibv_poll_cq_attr attr = {};
+	struct ibv_cq_ex *x = t->rcqx;
+	int err;
+
+	/* empty, then not: its start_poll tells them apart */
+	err = ibv_start_poll(x, &attr);
+	if (!err)
+		ibv_end_poll(x);
+	if (err != ENOENT) {
+		rc_obs_violation(ctx->obs,
+				 "nothing sent: ibv_start_poll %s, not ENOENT",
+				 rc_errno_name(err));
+		return;
+	}
+	if (!sent(ctx, t, 1, IBV_WR_SEND_WITH_IMM, WR_ID))
+		return;
+	RC_OBSERVE(ctx, started(ctx, t));
+	if (ctx->obs->ret)
+		return;
+	want_received(ctx, t, WR_ID);
+	/* valid on UD only, or 0 on RoCE: there (a reader missing is a
+	 * crash), their values the wc_read_* rows' */
+	ibv_wc_read_src_qp(x);
+	ibv_wc_read_slid(x);
+	ibv_wc_read_sl(x);
+	ibv_wc_read_dlid_path_bits(x);
+	ibv_wc_read_vendor_err(x);
+	err = ibv_next_poll(x);
+	ibv_end_poll(x);
+	if (err != ENOENT && !ctx->obs->violation[0])
+		rc_obs_violation(ctx->obs,
+				 "one SEND received, ibv_next_poll after it: "
+				 "%s, not ENOENT",
+				 rc_errno_name(err));
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct sp_row *row = r;
@@ -643,6 +755,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 #define GROUP(name, fn, conv, rs) \
 	RC_TABLE_GROUP(name, fn, conv, "verbs", rs, run)
+GROUP(create_group, "ibv_create_cq_ex", RC_CONV_ERRNO_RET, create_rows);
 GROUP(start_group, "ibv_start_poll", RC_CONV_ERRNO_RET, start_rows);
 GROUP(next_group, "ibv_next_poll", RC_CONV_ERRNO_RET, next_rows);
 GROUP(end_group, "ibv_end_poll", RC_CONV_VALUE, end_rows);

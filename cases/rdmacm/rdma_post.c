@@ -154,7 +154,8 @@ static uint32_t total(const struct pr_row *r)
 static const struct pr_row send_rows[] = {
 	ROW("post_send/data-arrives", DOC_SEND, RC_BASIS_DOCUMENTED,
 	    "180 distinct bytes sent, signaled: the server's receive "
-	    "completes with byte_len 180 and holds them exactly",
+	    "completes (IBV_WC_RECV, no immediate data) with byte_len 180 "
+	    "and holds them exactly",
 	    OP_SEND, false, PK_DATA, RC_RETURNS(0)),
 	ROW("post_send/context-is-wr-id", DOC_CTX_SEND, RC_BASIS_DOCUMENTED,
 	    NOTE_CTX, OP_SEND, false, PK_CTX, RC_RETURNS(0)),
@@ -177,8 +178,8 @@ static const struct pr_row send_rows[] = {
 static const struct pr_row sendv_rows[] = {
 	ROW("post_sendv/data-arrives", DOC_SENDV, RC_BASIS_DOCUMENTED,
 	    "two buffers of 100 and 80 distinct bytes, 0x3f0 apart: the "
-	    "server's one receive gets the 180 bytes, the first buffer's "
-	    "then the second's",
+	    "server's one receive (IBV_WC_RECV, no immediate data) gets the "
+	    "180 bytes, the first buffer's then the second's",
 	    OP_SEND, true, PK_DATA, RC_RETURNS(0)),
 	ROW("post_sendv/context-is-wr-id", DOC_CTX_SEND, RC_BASIS_DOCUMENTED,
 	    NOTE_CTX, OP_SEND, true, PK_CTX, RC_RETURNS(0)),

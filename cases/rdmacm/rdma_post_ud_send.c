@@ -57,8 +57,9 @@ static const struct ud_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "180 distinct bytes, signaled, to the target port's "
 			 "UD QP by its AH and QP number: its receive "
-			 "completes with byte_len 40 + 180 and holds them "
-			 "after the GRH, byte for byte",
+			 "completes (IBV_WC_RECV, no immediate data) with "
+			 "byte_len 40 + 180 and holds them after the GRH, "
+			 "byte for byte",
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .kind = UD_DATA },
@@ -244,6 +245,12 @@ static void run(const void *row, struct rc_ctx *ctx)
 	if (wc.byte_len != VRES_GRH + len)
 		rc_obs_violation(ctx->obs, "recv_wc.byte_len %u, not %u",
 				 wc.byte_len, VRES_GRH + len);
+	/* a SEND: the call takes no immediate data to send */
+	if (wc.opcode != IBV_WC_RECV || (wc.wc_flags & IBV_WC_WITH_IMM))
+		rc_obs_violation(ctx->obs,
+				 "recv_wc.opcode %d wc_flags %#x: not a SEND's "
+				 "receive without immediate data",
+				 wc.opcode, wc.wc_flags);
 	rc_obs_out(ctx->obs, v.buf + wc.wr_id * VRES_SLOT + VRES_GRH, len);
 	if (memcmp(v.buf + wc.wr_id * VRES_SLOT + VRES_GRH, pat, len))
 		rc_obs_violation(ctx->obs, "data the bytes received are not "

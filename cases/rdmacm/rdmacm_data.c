@@ -128,6 +128,16 @@ bool cd_wc(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 				 wc->byte_len, (long long)byte_len);
 		ok = false;
 	}
+	/* a receive of what rdma_post_send, _sendv or _ud_send sent: none
+	 * takes immediate data, so none arrives (ibv_poll_cq(3):
+	 * "IBV_WC_WITH_IMM Immediate data value is valid") */
+	if (opcode == IBV_WC_RECV && (wc->wc_flags & IBV_WC_WITH_IMM)) {
+		rc_obs_violation(ctx->obs,
+				 "%s.wc_flags %#x: IBV_WC_WITH_IMM, and the "
+				 "message was a SEND",
+				 who, wc->wc_flags);
+		ok = false;
+	}
 	return ok;
 }
 

@@ -35,8 +35,9 @@ bool cd_poll(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
 	     struct ibv_wc *wc);
 /* No completion on @cq within CM_QUIET_MS: true, else a violation */
 bool cd_quiet(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who);
-/* The completion's wr_id, status and (>= 0) opcode and byte_len, else
- * violations named @who.field */
+/* The completion's wr_id, status and (>= 0) opcode and byte_len, and a
+ * receive (IBV_WC_RECV) without immediate data, else violations named
+ * @who.field */
 bool cd_wc(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
 	   uint64_t wr_id, enum ibv_wc_status status, int opcode,
 	   int64_t byte_len);

@@ -367,6 +367,20 @@ static void want_received(struct rc_ctx *ctx, struct vt *t, uint64_t wr_id)
 			ibv_wc_read_qp_num(x), LEN, t->b->qp_num);
 }
 
+/* @n SENDs with immediate received and the batch started on the first
+ * (the row's call, observed), which is read back whole; false when the
+ * set-up or the start failed (the batch is then not open) */
+static bool first_received(struct rc_ctx *ctx, struct vt *t, int n)
+{
+	if (!sent(ctx, t, n, IBV_WR_SEND_WITH_IMM, WR_ID))
+		return false;
+	RC_OBSERVE(ctx, started(ctx, t));
+	if (ctx->obs->ret)
+		return false;
+	want_received(ctx, t, WR_ID);
+	return true;
+}
+
 static void empty_enoent(const struct sp_row *row, struct rc_ctx *ctx,
 			 struct vt *t)
 {
@@ -397,13 +411,8 @@ static void first_completion(const struct sp_row *row, struct rc_ctx *ctx,
 {
 	/* both there before the call: the second's receive completion
 	 * waited for by the first's send completion and then this one's */
-	if (!sent(ctx, t, 2, IBV_WR_SEND_WITH_IMM, WR_ID))
-		return;
-	RC_OBSERVE(ctx, started(ctx, t));
-	if (ctx->obs->ret)
-		return;
-	want_received(ctx, t, WR_ID);
-	ibv_end_poll(t->rcqx);
+	if (first_received(ctx, t, 2))
+		ibv_end_poll(t->rcqx);
 }
 
 static void flushed_status(const struct sp_row *row, struct rc_ctx *ctx,
@@ -719,12 +728,8 @@ static void standard_readers(const struct sp_row *row, struct rc_ctx *ctx,
 				 rc_errno_name(err));
 		return;
 	}
-	if (!sent(ctx, t, 1, IBV_WR_SEND_WITH_IMM, WR_ID))
+	if (!first_received(ctx, t, 1))
 		return;
-	RC_OBSERVE(ctx, started(ctx, t));
-	if (ctx->obs->ret)
-		return;
-	want_received(ctx, t, WR_ID);
 	/* valid on UD only, or 0 on RoCE: there (a reader missing is a
 	 * crash), their values the wc_read_* rows' */
 	ibv_wc_read_src_qp(x);

@@ -24,6 +24,10 @@
  * - the capabilities written back: at least the 4 work requests asked
  * - a second QP on the id: -1 (interpretation of "only")
  * - on a new id, bound to no device: -1
+ * And for a datagram id (RDMA_PS_UDP, a UD QP), bound to the device's
+ * address, where the NOTES make no exception either:
+ * - pd NULL: id->pd set and the QP's
+ * - no CQs: id->send_cq, recv_cq and their channels set, the QP's CQs
  */
 #include <string.h>
 
@@ -60,6 +64,7 @@ struct cq_row {
 	cq_check *check;
 	bool no_pd, no_cqs;
 	bool unbound; /* on a new id, bound to nothing */
+	bool udp; /* a datagram id (RDMA_PS_UDP) and a UD QP */
 };
 
 static cq_check refused, ready_for_receives, rts_when_connected, default_pd,
@@ -100,6 +105,26 @@ static const struct cq_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = default_cqs,
 	  .no_cqs = true },
+	{ .c = { .id = "rdmacm/create_qp/udp-default-pd",
+		 .doc = DOC_PD,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a datagram id (RDMA_PS_UDP) bound to the device's "
+			 "address, a UD QP, pd NULL: 0, id->pd is set and is "
+			 "the QP's",
+		 .needs = RC_NEED_DEVICE | RC_NEED_UD,
+		 .contract = { RC_RETURNS(0) } },
+	  .no_pd = true,
+	  .udp = true },
+	{ .c = { .id = "rdmacm/create_qp/udp-default-cqs",
+		 .doc = DOC_CQ,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a datagram id bound to the device's address, a UD "
+			 "QP, send_cq and recv_cq NULL: 0; id->send_cq, "
+			 "recv_cq and both channels are set, the CQs the QP's",
+		 .needs = RC_NEED_DEVICE | RC_NEED_UD,
+		 .contract = { RC_RETURNS(0) } },
+	  .no_cqs = true,
+	  .udp = true },
 	{ .c = { .id = "rdmacm/create_qp/caps-written",
 		 .doc = DOC_CAP,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -177,22 +202,18 @@ static void rts_when_connected(const struct cq_row *row, struct rc_ctx *ctx,
 				 cli, srv, IBV_QPS_RTS);
 }
 
-static void default_pd(const struct cq_row *row, struct rc_ctx *ctx,
-		       struct cm_pair *p, struct ibv_qp_init_attr *qa)
+/* The default PD: in id->pd, and the QP's */
+static void id_pd(struct rc_ctx *ctx, const struct rdma_cm_id *id)
 {
-	struct rdma_cm_id *id = p->cli.id;
-
 	if (!id->pd || !id->qp || id->qp->pd != id->pd)
 		rc_obs_violation(ctx->obs, "pd id->pd %p, the QP's %p",
 				 (void *)id->pd,
 				 id->qp ? (void *)id->qp->pd : NULL);
 }
 
-static void default_cqs(const struct cq_row *row, struct rc_ctx *ctx,
-			struct cm_pair *p, struct ibv_qp_init_attr *qa)
+/* The CQs and channels made for the QP: in the id, and the QP's */
+static void id_cqs(struct rc_ctx *ctx, const struct rdma_cm_id *id)
 {
-	struct rdma_cm_id *id = p->cli.id;
-
 	if (!id->send_cq || !id->recv_cq || !id->send_cq_channel ||
 	    !id->recv_cq_channel)
 		rc_obs_violation(ctx->obs,
@@ -204,6 +225,18 @@ static void default_cqs(const struct cq_row *row, struct rc_ctx *ctx,
 	else if (id->qp->send_cq != id->send_cq ||
 		 id->qp->recv_cq != id->recv_cq)
 		rc_obs_violation(ctx->obs, "cq not the QP's CQs");
+}
+
+static void default_pd(const struct cq_row *row, struct rc_ctx *ctx,
+		       struct cm_pair *p, struct ibv_qp_init_attr *qa)
+{
+	id_pd(ctx, p->cli.id);
+}
+
+static void default_cqs(const struct cq_row *row, struct rc_ctx *ctx,
+			struct cm_pair *p, struct ibv_qp_init_attr *qa)
+{
+	id_cqs(ctx, p->cli.id);
 }
 
 static void caps_written(const struct cq_row *row, struct rc_ctx *ctx,
@@ -233,6 +266,66 @@ static void second_qp_fails(const struct cq_row *row, struct rc_ctx *ctx,
 	}
 }
 
+/* A datagram id bound to the device's address, its UD QP made with the
+ * row's missing PD or CQs, and what the id then holds */
+static void run_udp(const struct cq_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *o = ctx->ops;
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_UD,
+		.cap = { .max_send_wr = 4,
+			 .max_recv_wr = 4,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	struct rdma_event_channel *ch = o->rdma_create_event_channel();
+	struct rdma_cm_id *id = NULL;
+	struct sockaddr_storage ss;
+	struct ibv_pd *pd = NULL;
+	struct ibv_cq *cq = NULL;
+	int ret;
+
+	if (!ch || o->rdma_create_id(ch, &id, NULL, RDMA_PS_UDP)) {
+		id = NULL;
+		cm_broken(ctx, "a datagram id");
+		goto out;
+	}
+	if (!cm_dev_addr(ctx, ctx->target->ca, ctx->target->port, AF_INET, &ss))
+		goto out;
+	if (o->rdma_bind_addr(id, (struct sockaddr *)&ss) || !id->verbs) {
+		cm_broken(ctx, "rdma_bind_addr to the device's address");
+		goto out;
+	}
+	/* libibverbs', as rdma_post_ud_send's rows make them: the
+	 * reference's datagram ids are on a libibverbs context */
+	if (!row->no_pd)
+		pd = ibv_alloc_pd(id->verbs);
+	if (!row->no_cqs)
+		cq = ibv_create_cq(id->verbs, 8, NULL, NULL, 0);
+	if ((!row->no_pd && !pd) || (!row->no_cqs && !cq)) {
+		cm_broken(ctx, "PD or CQ");
+		goto out;
+	}
+	qa.send_cq = qa.recv_cq = cq;
+	RC_OBSERVE(ctx, ret = o->rdma_create_qp(id, pd, &qa));
+	if (ret)
+		goto out;
+	if (row->no_pd)
+		id_pd(ctx, id);
+	else
+		id_cqs(ctx, id);
+	o->rdma_destroy_qp(id);
+out:
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	if (id)
+		o->rdma_destroy_id(id);
+	if (ch)
+		o->rdma_destroy_event_channel(ch);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct cq_row *row = r;
@@ -249,6 +342,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!rc_need_call(ctx, ctx->ops->rdma_create_qp, "rdma_create_qp"))
 		return;
+	if (row->udp) {
+		run_udp(row, ctx);
+		return;
+	}
 	if (!cm_pair_open(ctx, &p, AF_INET, false, ctx->ops, ctx->ops) ||
 	    (!row->unbound &&
 	     (!cm_listen(ctx, &p) || !cm_resolve_route(ctx, &p))))

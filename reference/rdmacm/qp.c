@@ -102,21 +102,115 @@ int ref_cm_modify_qp(struct ref_id *r, int state,
 	return ref_ibv_modify_qp(r->id.qp, &a, mask) ? -1 : 0;
 }
 
-/* A datagram QP, libibverbs', straight to RTS (its Q_Key the kernel's). */
+/* A datagram id's verbs are libibverbs' (cm.c's open_by_guid), a
+ * connected id's the verbs reference's: its own PD, CQs and channels are
+ * made and freed by the same kind. */
+static bool ud_id(const struct ref_id *r)
+{
+	return r->id.qp_type == IBV_QPT_UD;
+}
+
+static void destroy_cq(const struct ref_id *r, struct ibv_cq *cq)
+{
+	if (ud_id(r))
+		ibv_destroy_cq(cq);
+	else
+		ref_ibv_destroy_cq(cq);
+}
+
+static void destroy_channel(const struct ref_id *r, struct ibv_comp_channel *ch)
+{
+	if (ud_id(r))
+		ibv_destroy_comp_channel(ch);
+	else
+		ref_ibv_destroy_comp_channel(ch);
+}
+
+static void free_cqs(struct ref_id *r)
+{
+	if (!r->own_cqs)
+		return;
+	if (r->id.recv_cq && r->id.recv_cq != r->id.send_cq)
+		destroy_cq(r, r->id.recv_cq);
+	if (r->id.send_cq)
+		destroy_cq(r, r->id.send_cq);
+	if (r->id.recv_cq_channel)
+		destroy_channel(r, r->id.recv_cq_channel);
+	if (r->id.send_cq_channel)
+		destroy_channel(r, r->id.send_cq_channel);
+	r->id.send_cq = r->id.recv_cq = NULL;
+	r->id.send_cq_channel = r->id.recv_cq_channel = NULL;
+	r->own_cqs = false;
+}
+
+/* A CQ of @cqe entries (at least 1) with a completion channel of its
+ * own, of the id's kind; NULL, and *@ch what was made, when it fails */
+static struct ibv_cq *cq_with_channel(struct ref_id *r, uint32_t cqe,
+				      struct ibv_comp_channel **ch)
+{
+	struct ibv_context *c = r->id.verbs;
+	bool ud = ud_id(r);
+
+	*ch = ud ? ibv_create_comp_channel(c) : ref_ibv_create_comp_channel(c);
+	if (!*ch)
+		return NULL;
+	return ud ? ibv_create_cq(c, cqe ?: 1, r, *ch, 0) :
+		    ref_ibv_create_cq(c, cqe ?: 1, r, *ch, 0);
+}
+
+/* The CQs the caller did not give, each with its completion channel. */
+static int own_cqs(struct ref_id *r, struct ibv_qp_init_attr *attr)
+{
+	r->own_cqs = true;
+	if (!attr->send_cq) {
+		r->id.send_cq = cq_with_channel(r, attr->cap.max_send_wr,
+						&r->id.send_cq_channel);
+		if (!r->id.send_cq)
+			return -1;
+		attr->send_cq = r->id.send_cq;
+	}
+	if (!attr->recv_cq) {
+		r->id.recv_cq = cq_with_channel(r, attr->cap.max_recv_wr,
+						&r->id.recv_cq_channel);
+		if (!r->id.recv_cq)
+			return -1;
+		attr->recv_cq = r->id.recv_cq;
+	}
+	return 0;
+}
+
+/* The id's default PD, "One default protection domain is allocated per
+ * RDMA device" (per id here, freed with its QP): of the id's kind */
+static struct ibv_pd *default_pd(struct ref_id *r)
+{
+	if (!r->own_pd)
+		r->own_pd = ud_id(r) ? ibv_alloc_pd(r->id.verbs) :
+				       ref_ibv_alloc_pd(r->id.verbs);
+	return r->own_pd;
+}
+
+/* A datagram QP, libibverbs', straight to RTS (its Q_Key the kernel's);
+ * the PD and CQs not given are the id's own, as for a connected id (the
+ * NOTES make no exception). */
 static int ud_qp(struct ref_id *r, struct ibv_pd *pd,
 		 struct ibv_qp_init_attr *attr)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT };
+	struct ibv_qp_init_attr ia = *attr;
 	struct ibv_qp *qp;
-	int mask;
+	int mask, err;
 
-	if (!pd || pd->context != r->id.verbs)
-		return ref_cm_fail(EINVAL);
 	if (attr->qp_type != IBV_QPT_UD)
 		return ref_cm_fail(EOPNOTSUPP);
-	qp = ibv_create_qp(pd, attr);
-	if (!qp)
+	if (!pd && !(pd = default_pd(r)))
 		return -1;
+	if (pd->context != r->id.verbs)
+		return ref_cm_fail(EINVAL);
+	if ((!ia.send_cq || !ia.recv_cq) && own_cqs(r, &ia))
+		goto fail;
+	qp = ibv_create_qp(pd, &ia);
+	if (!qp)
+		goto fail;
 	if (ref_rdma_init_qp_attr(&r->id, &a, &mask) ||
 	    ibv_modify_qp(qp, &a, mask))
 		goto err;
@@ -129,61 +223,16 @@ static int ud_qp(struct ref_id *r, struct ibv_pd *pd,
 		goto err;
 	r->id.qp = qp;
 	r->id.pd = pd;
+	*attr = ia;
 	return 0;
-err : {
-	int err = errno;
-
+err:
+	err = errno;
 	ibv_destroy_qp(qp);
+	errno = err;
+fail:
+	err = errno;
+	free_cqs(r);
 	return ref_cm_fail(err);
-}
-}
-
-static void free_cqs(struct ref_id *r)
-{
-	if (!r->own_cqs)
-		return;
-	if (r->id.recv_cq && r->id.recv_cq != r->id.send_cq)
-		ref_ibv_destroy_cq(r->id.recv_cq);
-	if (r->id.send_cq)
-		ref_ibv_destroy_cq(r->id.send_cq);
-	if (r->id.recv_cq_channel)
-		ref_ibv_destroy_comp_channel(r->id.recv_cq_channel);
-	if (r->id.send_cq_channel)
-		ref_ibv_destroy_comp_channel(r->id.send_cq_channel);
-	r->id.send_cq = r->id.recv_cq = NULL;
-	r->id.send_cq_channel = r->id.recv_cq_channel = NULL;
-	r->own_cqs = false;
-}
-
-/* The CQs the caller did not give, each with its completion channel. */
-static int own_cqs(struct ref_id *r, struct ibv_qp_init_attr *attr)
-{
-	struct ibv_context *c = r->id.verbs;
-
-	r->own_cqs = true;
-	if (!attr->send_cq) {
-		r->id.send_cq_channel = ref_ibv_create_comp_channel(c);
-		r->id.send_cq =
-			r->id.send_cq_channel ?
-				ref_ibv_create_cq(c, attr->cap.max_send_wr ?: 1,
-						  r, r->id.send_cq_channel, 0) :
-				NULL;
-		if (!r->id.send_cq)
-			return -1;
-		attr->send_cq = r->id.send_cq;
-	}
-	if (!attr->recv_cq) {
-		r->id.recv_cq_channel = ref_ibv_create_comp_channel(c);
-		r->id.recv_cq =
-			r->id.recv_cq_channel ?
-				ref_ibv_create_cq(c, attr->cap.max_recv_wr ?: 1,
-						  r, r->id.recv_cq_channel, 0) :
-				NULL;
-		if (!r->id.recv_cq)
-			return -1;
-		attr->recv_cq = r->id.recv_cq;
-	}
-	return 0;
 }
 
 /* A connected QP, the verbs reference's, in INIT. */
@@ -194,13 +243,8 @@ static int rc_qp(struct ref_id *r, struct ibv_pd *pd,
 	struct ibv_qp *qp;
 	int err;
 
-	if (!pd) {
-		if (!r->own_pd)
-			r->own_pd = ref_ibv_alloc_pd(r->id.verbs);
-		if (!r->own_pd)
-			return -1;
-		pd = r->own_pd;
-	}
+	if (!pd && !(pd = default_pd(r)))
+		return -1;
 	if (pd->context != r->id.verbs)
 		return ref_cm_fail(EINVAL);
 	if ((!a.send_cq || !a.recv_cq) && own_cqs(r, &a))
@@ -251,16 +295,18 @@ void ref_rdma_destroy_qp(struct rdma_cm_id *id)
 	if (!id || !id->qp)
 		return;
 	ref_cm_mc_detach_all(id);
-	if (id->qp_type == IBV_QPT_UD) {
+	if (ud_id(r))
 		ibv_destroy_qp(id->qp);
-	} else {
+	else
 		ref_ibv_destroy_qp(id->qp);
-		free_cqs(r);
-		/* the SRQ, when there is one, is on it still */
-		if (r->own_pd && !id->srq) {
+	free_cqs(r);
+	/* the SRQ, when there is one, is on it still */
+	if (r->own_pd && !id->srq) {
+		if (ud_id(r))
+			ibv_dealloc_pd(r->own_pd);
+		else
 			ref_ibv_dealloc_pd(r->own_pd);
-			r->own_pd = NULL;
-		}
+		r->own_pd = NULL;
 	}
 	id->qp = NULL;
 }

@@ -39,17 +39,6 @@
 #define DOC_WC                                                             \
 	"Information about the completed request is returned through the " \
 	"wc parameter, with the wr_id set to the context of the request."
-#define DOC_COUNT                                                          \
-	"Returns the number of returned completions (0 or 1) on success, " \
-	"or -1 on error."
-#define DOC_BLOCK_SEND                                                   \
-	"This calls polls the send completion queue associated with an " \
-	"rdma_cm_id.  If a completion is not found, the call blocks "    \
-	"until a request completes."
-#define DOC_BLOCK_RECV                                                      \
-	"This calls polls the receive completion queue associated with an " \
-	"rdma_cm_id.  If a completion is not found, the call blocks "       \
-	"until a request completes."
 
 enum gc_kind {
 	GC_SEND, /* a send's completion */
@@ -120,14 +109,14 @@ static const struct gc_row send_rows[] = {
 		 .needs = NEEDS | RC_NEED_NAK,
 		 .contract = { RC_RETURNS(1) } },
 	  .kind = GC_ERROR },
-	ROW("get_send_comp/blocks-until-completion", DOC_BLOCK_SEND,
+	ROW("get_send_comp/blocks-until-completion", CM_DOC_SEND_COMP_BLOCKS,
 	    RC_BASIS_DOCUMENTED,
 	    "nothing posted: the call (in a thread) has not returned 300 ms "
 	    "later; a signaled send (wr_id 0x65) is posted and it returns 1 "
 	    "with that completion within 3 s",
 	    false, GC_BLOCK),
 	{ .c = { .id = "rdmacm/get_send_comp/nonblocking-channel-fails",
-		 .doc = DOC_COUNT,
+		 .doc = CM_DOC_COMP_COUNT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = NOTE_NB,
 		 .needs = NEEDS,
@@ -141,7 +130,8 @@ static const struct gc_row recv_rows[] = {
 	    "the server's receive (wr_id 0x71) of the client's 180 bytes: 1, "
 	    "the completion IBV_WC_RECV, success, byte_len 180, wr_id 0x71",
 	    true, GC_RECV),
-	ROW("get_recv_comp/one-per-call", DOC_COUNT, RC_BASIS_DOCUMENTED,
+	ROW("get_recv_comp/one-per-call", CM_DOC_COMP_COUNT,
+	    RC_BASIS_DOCUMENTED,
 	    "two receives (wr_id 0x71, 0x72) and two messages, both arrived: "
 	    "the first call returns 1 with 0x71, the second 1 with 0x72",
 	    true, GC_TWO),
@@ -150,14 +140,14 @@ static const struct gc_row recv_rows[] = {
 	    "its receive (wr_id 0x71) does: the call returns the receive's, "
 	    "never the send's",
 	    true, GC_NOT_SEND),
-	ROW("get_recv_comp/blocks-until-message", DOC_BLOCK_RECV,
+	ROW("get_recv_comp/blocks-until-message", CM_DOC_RECV_COMP_BLOCKS,
 	    RC_BASIS_DOCUMENTED,
 	    "a receive posted (wr_id 0x71), no message: the call (in a "
 	    "thread) has not returned 300 ms later; the client sends and it "
 	    "returns 1 with the receive within 3 s",
 	    true, GC_BLOCK),
 	{ .c = { .id = "rdmacm/get_recv_comp/nonblocking-channel-fails",
-		 .doc = DOC_COUNT,
+		 .doc = CM_DOC_COMP_COUNT,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = NOTE_NB,
 		 .needs = NEEDS,
@@ -304,7 +294,6 @@ static void run(const void *row, struct rc_ctx *ctx)
 	uint8_t pat[LEN];
 	struct cm_bg bg;
 	struct cd d;
-	double end;
 
 	if (!rc_need_call(ctx,
 			  r->recv ? (const void *)ctx->ops->rdma_get_recv_comp :
@@ -356,13 +345,7 @@ static void run(const void *row, struct rc_ctx *ctx)
 	if (!cause(r, ctx, &d)) {
 		/* it waits on: the row's HANG says so */
 	}
-	end = rc_now_ms() + rc_scaled_ms(ctx, CM_WAIT_MS);
-	while (!cm_bg_done(&bg) && rc_now_ms() < end)
-		usleep(1000);
-	if (!cm_bg_done(&bg))
-		rc_obs_violation(ctx->obs,
-				 "deadline it had not returned 3 s after the "
-				 "request completed");
+	cm_bg_wait(ctx, &bg, "request completed");
 	if (cm_bg_join(&bg) == 1)
 		check(r, ctx, &d, &g, pat);
 out:

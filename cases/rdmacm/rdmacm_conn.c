@@ -558,6 +558,19 @@ bool cm_bg_done(const struct cm_bg *b)
 	return __atomic_load_n(&b->done, __ATOMIC_SEQ_CST);
 }
 
+void cm_bg_wait(struct rc_ctx *ctx, struct cm_bg *b, const char *after)
+{
+	double end = rc_now_ms() + rc_scaled_ms(ctx, CM_WAIT_MS);
+
+	while (!cm_bg_done(b) && rc_now_ms() < end)
+		usleep(1000);
+	if (!cm_bg_done(b))
+		rc_obs_violation(ctx->obs,
+				 "deadline it had not returned 3 s after the "
+				 "%s",
+				 after);
+}
+
 int cm_bg_join(struct cm_bg *b)
 {
 	pthread_join(b->t, NULL);

@@ -145,8 +145,26 @@ struct cm_bg {
 bool cm_bg_start(struct rc_ctx *ctx, struct cm_bg *b, int (*fn)(void *),
 		 void *arg);
 bool cm_bg_done(const struct cm_bg *b);
+/* Up to CM_WAIT_MS (scaled) for it to return, else the violation
+ * "deadline it had not returned 3 s after the @after" */
+void cm_bg_wait(struct rc_ctx *ctx, struct cm_bg *b, const char *after);
 /* Wait for it (a call that never returns is the row's HANG): its return */
 int cm_bg_join(struct cm_bg *b);
+
+/* rdma_get_send_comp(3) and rdma_get_recv_comp(3): the sentences their
+ * rows on connected ids (rdma_get_comp.c) and on datagram ids
+ * (rdma_get_comp_ud.c) cite */
+#define CM_DOC_SEND_COMP_BLOCKS                                          \
+	"This calls polls the send completion queue associated with an " \
+	"rdma_cm_id.  If a completion is not found, the call blocks "    \
+	"until a request completes."
+#define CM_DOC_RECV_COMP_BLOCKS                                             \
+	"This calls polls the receive completion queue associated with an " \
+	"rdma_cm_id.  If a completion is not found, the call blocks "       \
+	"until a request completes."
+#define CM_DOC_COMP_COUNT                                                  \
+	"Returns the number of returned completions (0 or 1) on success, " \
+	"or -1 on error."
 
 /* rdma_create_id(3) and rdma_connect/accept(3) on an id with no channel:
  * the sentences the synchronous rows of both calls cite */

@@ -124,6 +124,15 @@ void ref_cm_sync_release(struct ref_id *r);
 int ref_cm_sync_complete(struct ref_id *r, int want, int alt);
 /* Does the id's device speak iWARP (its QP moved by the kernel)? */
 bool ref_cm_iwarp(const struct ref_id *r);
+/* A datagram id (a UD QP): its verbs are libibverbs' (cm.c's
+ * open_by_guid), a connected id's the verbs reference's; the PD, CQs,
+ * channels and SRQ the rdma_cm makes for it are of the same kind (qp.c) */
+bool ref_cm_datagram(const struct ref_id *r);
+/* The id's default PD (own_pd), made the first time it is asked for;
+ * NULL and errno when it cannot be made.  Freed (own_pd NULL) by
+ * ref_cm_free_default_pd, with the last of the QP and SRQ on it. */
+struct ibv_pd *ref_cm_default_pd(struct ref_id *r);
+void ref_cm_free_default_pd(struct ref_id *r);
 /* A written event (USER, or INTERNAL carrying the event it reports in
  * @arg) as the caller gets it: false when @event is neither
  * (addrinfo_async.c) */

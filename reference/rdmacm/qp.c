@@ -102,17 +102,14 @@ int ref_cm_modify_qp(struct ref_id *r, int state,
 	return ref_ibv_modify_qp(r->id.qp, &a, mask) ? -1 : 0;
 }
 
-/* A datagram id's verbs are libibverbs' (cm.c's open_by_guid), a
- * connected id's the verbs reference's: its own PD, CQs and channels are
- * made and freed by the same kind. */
-static bool ud_id(const struct ref_id *r)
+bool ref_cm_datagram(const struct ref_id *r)
 {
 	return r->id.qp_type == IBV_QPT_UD;
 }
 
 static void destroy_cq(const struct ref_id *r, struct ibv_cq *cq)
 {
-	if (ud_id(r))
+	if (ref_cm_datagram(r))
 		ibv_destroy_cq(cq);
 	else
 		ref_ibv_destroy_cq(cq);
@@ -120,7 +117,7 @@ static void destroy_cq(const struct ref_id *r, struct ibv_cq *cq)
 
 static void destroy_channel(const struct ref_id *r, struct ibv_comp_channel *ch)
 {
-	if (ud_id(r))
+	if (ref_cm_datagram(r))
 		ibv_destroy_comp_channel(ch);
 	else
 		ref_ibv_destroy_comp_channel(ch);
@@ -149,7 +146,7 @@ static struct ibv_cq *cq_with_channel(struct ref_id *r, uint32_t cqe,
 				      struct ibv_comp_channel **ch)
 {
 	struct ibv_context *c = r->id.verbs;
-	bool ud = ud_id(r);
+	bool ud = ref_cm_datagram(r);
 
 	*ch = ud ? ibv_create_comp_channel(c) : ref_ibv_create_comp_channel(c);
 	if (!*ch)
@@ -179,14 +176,23 @@ static int own_cqs(struct ref_id *r, struct ibv_qp_init_attr *attr)
 	return 0;
 }
 
-/* The id's default PD, "One default protection domain is allocated per
- * RDMA device" (per id here, freed with its QP): of the id's kind */
-static struct ibv_pd *default_pd(struct ref_id *r)
+/* "One default protection domain is allocated per RDMA device": per id
+ * here, of the id's kind */
+struct ibv_pd *ref_cm_default_pd(struct ref_id *r)
 {
 	if (!r->own_pd)
-		r->own_pd = ud_id(r) ? ibv_alloc_pd(r->id.verbs) :
-				       ref_ibv_alloc_pd(r->id.verbs);
+		r->own_pd = ref_cm_datagram(r) ? ibv_alloc_pd(r->id.verbs) :
+						 ref_ibv_alloc_pd(r->id.verbs);
 	return r->own_pd;
+}
+
+void ref_cm_free_default_pd(struct ref_id *r)
+{
+	if (ref_cm_datagram(r))
+		ibv_dealloc_pd(r->own_pd);
+	else
+		ref_ibv_dealloc_pd(r->own_pd);
+	r->own_pd = NULL;
 }
 
 /* A datagram QP, libibverbs', straight to RTS (its Q_Key the kernel's);
@@ -202,7 +208,7 @@ static int ud_qp(struct ref_id *r, struct ibv_pd *pd,
 
 	if (attr->qp_type != IBV_QPT_UD)
 		return ref_cm_fail(EOPNOTSUPP);
-	if (!pd && !(pd = default_pd(r)))
+	if (!pd && !(pd = ref_cm_default_pd(r)))
 		return -1;
 	if (pd->context != r->id.verbs)
 		return ref_cm_fail(EINVAL);
@@ -243,7 +249,7 @@ static int rc_qp(struct ref_id *r, struct ibv_pd *pd,
 	struct ibv_qp *qp;
 	int err;
 
-	if (!pd && !(pd = default_pd(r)))
+	if (!pd && !(pd = ref_cm_default_pd(r)))
 		return -1;
 	if (pd->context != r->id.verbs)
 		return ref_cm_fail(EINVAL);
@@ -295,18 +301,13 @@ void ref_rdma_destroy_qp(struct rdma_cm_id *id)
 	if (!id || !id->qp)
 		return;
 	ref_cm_mc_detach_all(id);
-	if (ud_id(r))
+	if (ref_cm_datagram(r))
 		ibv_destroy_qp(id->qp);
 	else
 		ref_ibv_destroy_qp(id->qp);
 	free_cqs(r);
 	/* the SRQ, when there is one, is on it still */
-	if (r->own_pd && !id->srq) {
-		if (ud_id(r))
-			ibv_dealloc_pd(r->own_pd);
-		else
-			ref_ibv_dealloc_pd(r->own_pd);
-		r->own_pd = NULL;
-	}
+	if (r->own_pd && !id->srq)
+		ref_cm_free_default_pd(r);
 	id->qp = NULL;
 }

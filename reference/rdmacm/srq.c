@@ -14,7 +14,7 @@
  * A basic SRQ of the id's context: the verbs reference's for a connected
  * id, libibverbs' for a datagram one (whose context is libibverbs').  The
  * default PD is the one the id's QP uses when it has none given
- * (qp.c's own_pd), freed with the last of the two.  XRC SRQs are not
+ * (ref_cm_default_pd), freed with the last of the two.  XRC SRQs are not
  * made here.
  */
 #include "cm_priv.h"
@@ -24,29 +24,21 @@ int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
 			struct ibv_srq_init_attr *attr)
 {
 	struct ref_id *r = ref_of(id);
-	bool ud = id && id->qp_type == IBV_QPT_UD;
 	struct ibv_srq *srq;
 
 	if (!id || !attr || !id->verbs || id->srq)
 		return ref_cm_fail(EINVAL);
 	if (pd && pd->context != id->verbs)
 		return ref_cm_fail(EINVAL);
-	if (!pd) {
-		if (!r->own_pd)
-			r->own_pd = ud ? ibv_alloc_pd(id->verbs) :
-					 ref_ibv_alloc_pd(id->verbs);
-		if (!r->own_pd)
-			return -1;
-		pd = r->own_pd;
-	}
-	srq = ud ? ibv_create_srq(pd, attr) : ref_ibv_create_srq(pd, attr);
+	if (!pd && !(pd = ref_cm_default_pd(r)))
+		return -1;
+	srq = ref_cm_datagram(r) ? ibv_create_srq(pd, attr) :
+				   ref_ibv_create_srq(pd, attr);
 	if (!srq) {
 		int err = errno;
 
-		if (!id->qp && r->own_pd && pd == r->own_pd) {
-			(ud ? ibv_dealloc_pd : ref_ibv_dealloc_pd)(r->own_pd);
-			r->own_pd = NULL;
-		}
+		if (!id->qp && r->own_pd && pd == r->own_pd)
+			ref_cm_free_default_pd(r);
 		return ref_cm_fail(err);
 	}
 	id->srq = srq;
@@ -57,17 +49,14 @@ int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
 void ref_rdma_destroy_srq(struct rdma_cm_id *id)
 {
 	struct ref_id *r = ref_of(id);
-	bool ud;
 
 	if (!id || !id->srq)
 		return;
-	ud = id->qp_type == IBV_QPT_UD;
-	(ud ? ibv_destroy_srq : ref_ibv_destroy_srq)(id->srq);
+	(ref_cm_datagram(r) ? ibv_destroy_srq : ref_ibv_destroy_srq)(id->srq);
 	id->srq = NULL;
 	if (!id->qp && r->own_pd) {
-		(ud ? ibv_dealloc_pd : ref_ibv_dealloc_pd)(r->own_pd);
 		if (id->pd == r->own_pd)
 			id->pd = NULL;
-		r->own_pd = NULL;
+		ref_cm_free_default_pd(r);
 	}
 }

@@ -31,7 +31,7 @@
  */
 #include <string.h>
 
-#include "rdmacm_conn.h"
+#include "rdmacm_ud.h"
 
 #define DOC_RECV                                                 \
 	"After being allocated, the QP will be ready to handle " \
@@ -270,7 +270,6 @@ static void second_qp_fails(const struct cq_row *row, struct rc_ctx *ctx,
  * row's missing PD or CQs, and what the id then holds */
 static void run_udp(const struct cq_row *row, struct rc_ctx *ctx)
 {
-	const struct rc_ops *o = ctx->ops;
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_UD,
 		.cap = { .max_send_wr = 4,
@@ -278,52 +277,30 @@ static void run_udp(const struct cq_row *row, struct rc_ctx *ctx)
 			 .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
-	struct rdma_event_channel *ch = o->rdma_create_event_channel();
-	struct rdma_cm_id *id = NULL;
-	struct sockaddr_storage ss;
-	struct ibv_pd *pd = NULL;
-	struct ibv_cq *cq = NULL;
+	struct cmud s = { 0 };
 	int ret;
 
-	if (!ch || o->rdma_create_id(ch, &id, NULL, RDMA_PS_UDP)) {
-		id = NULL;
-		cm_broken(ctx, "a datagram id");
+	if (!cmud_bind(ctx, &s, ctx->target->ca, ctx->target->port))
 		goto out;
-	}
-	if (!cm_dev_addr(ctx, ctx->target->ca, ctx->target->port, AF_INET, &ss))
-		goto out;
-	if (o->rdma_bind_addr(id, (struct sockaddr *)&ss) || !id->verbs) {
-		cm_broken(ctx, "rdma_bind_addr to the device's address");
-		goto out;
-	}
 	/* libibverbs', as rdma_post_ud_send's rows make them: the
 	 * reference's datagram ids are on a libibverbs context */
 	if (!row->no_pd)
-		pd = ibv_alloc_pd(id->verbs);
+		s.pd = ibv_alloc_pd(s.id->verbs);
 	if (!row->no_cqs)
-		cq = ibv_create_cq(id->verbs, 8, NULL, NULL, 0);
-	if ((!row->no_pd && !pd) || (!row->no_cqs && !cq)) {
+		s.cq = ibv_create_cq(s.id->verbs, 8, NULL, NULL, 0);
+	if ((!row->no_pd && !s.pd) || (!row->no_cqs && !s.cq)) {
 		cm_broken(ctx, "PD or CQ");
 		goto out;
 	}
-	qa.send_cq = qa.recv_cq = cq;
-	RC_OBSERVE(ctx, ret = o->rdma_create_qp(id, pd, &qa));
-	if (ret)
-		goto out;
-	if (row->no_pd)
-		id_pd(ctx, id);
-	else
-		id_cqs(ctx, id);
-	o->rdma_destroy_qp(id);
+	qa.send_cq = qa.recv_cq = s.cq;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_create_qp(s.id, s.pd, &qa));
+	if (!ret && row->no_pd)
+		id_pd(ctx, s.id);
+	else if (!ret)
+		id_cqs(ctx, s.id);
 out:
-	if (cq)
-		ibv_destroy_cq(cq);
-	if (pd)
-		ibv_dealloc_pd(pd);
-	if (id)
-		o->rdma_destroy_id(id);
-	if (ch)
-		o->rdma_destroy_event_channel(ch);
+	/* the QP first, then the CQ and PD it is on */
+	cmud_close(ctx, &s);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

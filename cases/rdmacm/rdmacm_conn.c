@@ -195,6 +195,20 @@ bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,
 	return cm_broken(ctx, "no address of the family on the device");
 }
 
+bool cm_id_open(struct rc_ctx *ctx, const struct rc_ops *ops,
+		struct rdma_event_channel **ch, struct rdma_cm_id **id,
+		void *context, enum rdma_port_space ps)
+{
+	*ch = ops->rdma_create_event_channel();
+	if (!*ch)
+		return cm_broken(ctx, "rdma_create_event_channel");
+	if (ops->rdma_create_id(*ch, id, context, ps)) {
+		*id = NULL;
+		return cm_broken(ctx, "rdma_create_id");
+	}
+	return true;
+}
+
 static bool end_open(struct rc_ctx *ctx, struct cm_end *e,
 		     const struct rc_ops *ops, const char *who)
 {
@@ -203,14 +217,7 @@ static bool end_open(struct rc_ctx *ctx, struct cm_end *e,
 	if (!rc_need_call(ctx, ops->rdma_create_event_channel,
 			  "rdma_create_event_channel"))
 		return false;
-	e->ch = ops->rdma_create_event_channel();
-	if (!e->ch)
-		return cm_broken(ctx, "rdma_create_event_channel");
-	if (ops->rdma_create_id(e->ch, &e->id, e, RDMA_PS_TCP)) {
-		e->id = NULL;
-		return cm_broken(ctx, "rdma_create_id");
-	}
-	return true;
+	return cm_id_open(ctx, ops, &e->ch, &e->id, e, RDMA_PS_TCP);
 }
 
 bool cm_pair_open(struct rc_ctx *ctx, struct cm_pair *p, int family, bool qp,

@@ -66,6 +66,11 @@ __be16 cm_port_of(const struct sockaddr *a);
 const struct rc_ops *cm_other_ops(const struct rc_ctx *ctx);
 /* Mark the row BROKEN (once) with @what and errno; false. */
 bool cm_broken(struct rc_ctx *ctx, const char *what);
+/* A channel, and an id of port space @ps (@context) on it, in *@ch and
+ * *@id (each NULL when not made); false (BROKEN) when either fails */
+bool cm_id_open(struct rc_ctx *ctx, const struct rc_ops *ops,
+		struct rdma_event_channel **ch, struct rdma_cm_id **id,
+		void *context, enum rdma_port_space ps);
 /* An address of @family of @ca's netdev (@port 0): from the port's GID
  * on RoCE, from the netdev whose MAC the GID holds on iWARP. */
 bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,

@@ -9,25 +9,24 @@
 #include "../../harness/device.h"
 #include <rdma/rdma_verbs.h>
 
-/* A datagram id of @s on @ca's port @port address, with its channel, and
- * the PD and MR of its buffer (rdma-core's); false (BROKEN) when any of
- * it fails */
-static bool bound(struct rc_ctx *ctx, struct cmud *s, const char *ca, int port)
+bool cmud_bind(struct rc_ctx *ctx, struct cmud *s, const char *ca, int port)
 {
 	const struct rc_ops *o = ctx->ops;
 	struct sockaddr_storage ss;
 
-	if (!cm_dev_addr(ctx, ca, port, AF_INET, &ss))
+	if (!cm_dev_addr(ctx, ca, port, AF_INET, &ss) ||
+	    !cm_id_open(ctx, o, &s->ch, &s->id, s, RDMA_PS_UDP))
 		return false;
-	s->ch = o->rdma_create_event_channel();
-	if (!s->ch)
-		return cm_broken(ctx, "rdma_create_event_channel");
-	if (o->rdma_create_id(s->ch, &s->id, s, RDMA_PS_UDP)) {
-		s->id = NULL;
-		return cm_broken(ctx, "rdma_create_id");
-	}
 	if (o->rdma_bind_addr(s->id, (struct sockaddr *)&ss) || !s->id->verbs)
 		return cm_broken(ctx, "rdma_bind_addr to the device's address");
+	return true;
+}
+
+/* cmud_bind, and the PD and MR of the buffer (rdma-core's) */
+static bool bound(struct rc_ctx *ctx, struct cmud *s, const char *ca, int port)
+{
+	if (!cmud_bind(ctx, s, ca, port))
+		return false;
 	s->pd = ibv_alloc_pd(s->id->verbs);
 	s->mr = s->pd ? ibv_reg_mr(s->pd, s->buf, sizeof(s->buf),
 				   IBV_ACCESS_LOCAL_WRITE) :

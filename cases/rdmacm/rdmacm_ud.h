@@ -22,6 +22,9 @@ struct cmud {
 	uint8_t buf[1024];
 };
 
+/* A datagram id of @s on the address of @ca's port @port, with its
+ * channel; false (BROKEN, once) when any of it fails */
+bool cmud_bind(struct rc_ctx *ctx, struct cmud *s, const char *ca, int port);
 /* A sender to @dgid; @own_cqs: the QP's CQs are those rdma_create_qp
  * makes (s->cq NULL).  False (BROKEN, once) when any of it fails. */
 bool cmud_sender_open(struct rc_ctx *ctx, struct cmud *s,

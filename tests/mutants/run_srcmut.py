@@ -97,6 +97,7 @@ def per_call_stale(for_call, listed, mutants):
         elif i in listed:
             yield (i, c), "the mutant is listed for every call"
 
+
 def survivor_reason(m, listed, for_call):
     """Why surviving mutant @m (its "judges": the calls whose rows ran on
     it) is no finding: its entry for every call, or the entries for each

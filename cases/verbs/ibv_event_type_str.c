@@ -13,9 +13,9 @@
  * - constant: the strings still read as they did after every other value
  *   was asked (documented: "a constant string"; a buffer reused per call
  *   is not)
- * - values-told-apart: no two values of the enum give the same string
- *   (interpretation: a string that describes two values describes
- *   neither)
+ * - values-told-apart: no two values of the enum give the same string,
+ *   nor one of them and the value after the enum (interpretation: a
+ *   string that describes two values describes neither)
  * - outside-domain: values beyond the enum, either side, still give a
  *   printable string (interpretation: the page names no failure)
  * The wording is not compared across implementations: the page fixes
@@ -127,8 +127,9 @@ static vc_check whole_domain, constant, values_told_apart, outside_domain;
 		STR_ROW(call, "constant", dom, DOC_RET, b, n, constant),             \
 		STR_ROW(call, "values-told-apart", dom, d,                           \
 			RC_BASIS_INTERPRETATION,                                     \
-			"no two values of the enum give one string: a string that "  \
-			"describes two values describes neither",                    \
+			"no two values of the enum, nor one of them and one "        \
+			"beyond it, give one string: a string that describes two "   \
+			"values describes neither",                                  \
 			values_told_apart),                                          \
 		STR_ROW(call, "outside-domain", dom, DOC_RET,                        \
 			RC_BASIS_INTERPRETATION,                                     \
@@ -225,6 +226,7 @@ static void constant(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 static int apart(struct rc_ctx *ctx, const struct domain *d)
 {
 	static char kept[64][KEEP];
+	char outside[KEEP];
 	int v[64], n = values(d, v), i, j, bad = 0;
 	const char *s;
 
@@ -241,6 +243,18 @@ static int apart(struct rc_ctx *ctx, const struct domain *d)
 						 "both \"%s\"",
 						 v[i], v[j], kept[i]);
 			}
+	/* nor does a value from lo to hi describe one beyond the enum (the
+	 * extra IBV_NODE_UNKNOWN may: it names a node of no known type) */
+	s = d->call(ctx->ops, d->hi + 1);
+	snprintf(outside, KEEP, "%s", s ? s : "");
+	for (i = 0; i < n; i++)
+		if (v[i] >= d->lo && !strcmp(kept[i], outside)) {
+			bad++;
+			rc_obs_violation(ctx->obs,
+					 "value %d: \"%s\", as %d beyond the "
+					 "enum",
+					 v[i], kept[i], d->hi + 1);
+		}
 	return !bad;
 }
 

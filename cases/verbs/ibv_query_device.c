@@ -16,11 +16,19 @@
  * - a second call answers the same bytes (state across calls)
  * - the limits a device with an active port has are at least 1
  *   (interpretation)
+ * - the limits hold where the resources are made: an SRQ of max_srq_sge
+ *   SGEs is made, one of max_srq_sge + 1 SGEs or max_srq_wr + 1 WRs is
+ *   not; SRQs, MWs, AHs and P_Keys that can be had have a maximum of at
+ *   least 1 (MWs with IBV_DEVICE_MEM_WINDOW), those that cannot be had
+ *   one of 0; a page of this machine registers, so max_mr_size holds one
+ *   and page_size_cap has a size no larger (interpretation)
  * - a context whose command file takes no command: an errno value
  *   (interpretation: the device cannot be asked)
  * ibv_query_device_ex:
  * - orig_attr is what ibv_query_device answers; the whole struct
  *   compared across the implementations (documented)
+ * - phys_port_cnt_ex is the ports sysfs has (documented: the struct's
+ *   comment)
  * - input NULL: there is no extension to ask for (interpretation)
  * - an input comp_mask bit no extension has: an errno value
  *   (interpretation)
@@ -29,6 +37,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "verbs_ctl.h"
 #include "../../harness/device.h"
@@ -48,12 +57,15 @@
 #define DOC_EX_RET                                            \
 	"ibv_query_device_ex() returns 0 on success, or the " \
 	"value of errno on failure (which indicates the failure reason)."
+#define DOC_PORTS_EX                                          \
+	"uint32_t phys_port_cnt_ex /* Extended number of physical " \
+	"port count, allows exposing more than 255 ports device */"
 #define DOC_MAX                                                 \
 	"The maximum values returned by this function are the " \
 	"upper limits of supported resources by the device."
 
-static vc_check dev_as_sysfs, dev_twice, dev_limits, dev_severed, ex_orig_attr,
-	ex_null_input, ex_unknown_mask, ex_severed;
+static vc_check dev_as_sysfs, dev_twice, dev_limits, dev_limits_hold,
+	dev_severed, ex_orig_attr, ex_port_count, ex_null_input, ex_unknown_mask, ex_severed;
 
 static const struct rc_field dev_fields[] = {
 	{ "fw_ver", offsetof(struct ibv_device_attr, fw_ver), 64 },
@@ -137,6 +149,19 @@ static const struct vc_row dev_rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = dev_limits,
 	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/query_device/limits-hold",
+		 .doc = DOC_MAX,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an SRQ of max_srq_sge SGEs is made, of one SGE or WR "
+			 "beyond max_srq_sge or max_srq_wr is not; SRQs, MWs "
+			 "(with IBV_DEVICE_MEM_WINDOW), AHs and P_Keys that "
+			 "can be had have a maximum >= 1, the others 0; a page "
+			 "registers: max_mr_size holds it, page_size_cap has a "
+			 "size <= it",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = dev_limits_hold,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/query_device/command-file-gone",
 		 .doc = DOC_DEV_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -157,6 +182,15 @@ static const struct vc_row ex_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0), .layout = &ex_layout } },
 	  .check = ex_orig_attr,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/query_device_ex/port-count-ex",
+		 .doc = DOC_PORTS_EX,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "phys_port_cnt_ex counts the ports sysfs has, as "
+			 "orig_attr.phys_port_cnt does below 256",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = ex_port_count,
 	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_device_ex/null-input",
 		 .doc = DOC_EX_INPUT,
@@ -281,6 +315,102 @@ static void dev_limits(const struct vc_row *row, struct rc_ctx *ctx,
 #undef AT_LEAST_ONE
 }
 
+/* Is an SRQ of @wr WRs and @sge SGEs made on @l's PD? */
+static bool srq_made(struct rc_ctx *ctx, struct vl *l, uint32_t wr,
+		     uint32_t sge)
+{
+	struct ibv_srq_init_attr init = { .attr = { .max_wr = wr,
+						    .max_sge = sge } };
+	struct ibv_srq *srq = ctx->ops->ibv_create_srq(l->pd, &init);
+
+	if (srq)
+		ctx->ops->ibv_destroy_srq(srq);
+	return srq;
+}
+
+static bool mw_made(struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_mw *mw = ctx->ops->ibv_alloc_mw(l->pd, IBV_MW_TYPE_1);
+
+	if (mw)
+		ctx->ops->ibv_dealloc_mw(mw);
+	return mw;
+}
+
+/* an AH to the port's own first GID */
+static bool ah_made(struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_ah_attr attr = { .is_global = 1, .port_num = l->port };
+	struct ibv_ah *ah;
+
+	if (ctx->ops->ibv_query_gid(l->ctx, l->port, 0, &attr.grh.dgid))
+		return false;
+	attr.grh.hop_limit = 1;
+	ah = ctx->ops->ibv_create_ah(l->pd, &attr);
+	if (ah)
+		ctx->ops->ibv_destroy_ah(ah);
+	return ah;
+}
+
+/* A maximum of what can be had is at least 1, of what cannot be had 0. */
+static void max_as_had(struct rc_ctx *ctx, const char *what, long max,
+		       bool had)
+{
+	if (had && max < 1)
+		rc_obs_violation(ctx->obs, "%s: one was made, the maximum is %ld",
+				 what, max);
+	else if (!had && max > 0)
+		rc_obs_violation(ctx->obs, "%s: none could be made, the maximum "
+					   "is %ld", what, max);
+}
+
+static void dev_limits_hold(const struct vc_row *row, struct rc_ctx *ctx,
+			    struct vl *l)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct ibv_device_attr a;
+	struct ibv_mr *mr;
+	uint16_t pkey;
+	bool had;
+
+	if (query(ctx, l, &a, 0))
+		return;
+	mr = vc_mr(ctx, l->pd, page, IBV_ACCESS_LOCAL_WRITE);
+	if (!mr)
+		return;
+	vc_mr_free(ctx, mr);
+	if (a.max_mr_size < (uint64_t)page)
+		rc_obs_violation(ctx->obs, "max_mr_size %llu: a page of %ld "
+					   "bytes registered",
+				 (unsigned long long)a.max_mr_size, page);
+	if (!(a.page_size_cap & ((uint64_t)page | (page - 1))))
+		rc_obs_violation(ctx->obs, "page_size_cap %#llx: no size of "
+					   "%ld bytes or less, yet a page "
+					   "registered",
+				 (unsigned long long)a.page_size_cap, page);
+	had = srq_made(ctx, l, 1, 1);
+	max_as_had(ctx, "an SRQ", a.max_srq, had);
+	if (had && !srq_made(ctx, l, 1, a.max_srq_sge))
+		rc_obs_violation(ctx->obs, "no SRQ of max_srq_sge (%d) SGEs",
+				 a.max_srq_sge);
+	if (had && srq_made(ctx, l, 1, a.max_srq_sge + 1))
+		rc_obs_violation(ctx->obs, "an SRQ of max_srq_sge + 1 (%d) SGEs",
+				 a.max_srq_sge + 1);
+	if (had && srq_made(ctx, l, a.max_srq_wr + 1, 1))
+		rc_obs_violation(ctx->obs, "an SRQ of max_srq_wr + 1 (%d) WRs",
+				 a.max_srq_wr + 1);
+	had = mw_made(ctx, l);
+	max_as_had(ctx, "a type 1 MW", a.max_mw, had);
+	if (had && !(a.device_cap_flags & IBV_DEVICE_MEM_WINDOW))
+		rc_obs_violation(ctx->obs, "a type 1 MW was made, "
+					   "device_cap_flags %#x has no "
+					   "IBV_DEVICE_MEM_WINDOW",
+				 a.device_cap_flags);
+	max_as_had(ctx, "an AH", a.max_ah, ah_made(ctx, l));
+	max_as_had(ctx, "a P_Key", a.max_pkeys,
+		   !ctx->ops->ibv_query_pkey(l->ctx, l->port, 0, &pkey));
+}
+
 static void dev_severed(const struct vc_row *row, struct rc_ctx *ctx,
 			struct vl *l)
 {
@@ -315,6 +445,23 @@ static void ex_orig_attr(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "orig_attr: not ibv_query_device's "
 					   "answer");
 	rc_obs_out(ctx->obs, &x, sizeof(x));
+}
+
+static void ex_port_count(const struct vc_row *row, struct rc_ctx *ctx,
+			  struct vl *l)
+{
+	struct ibv_query_device_ex_input in = { 0 };
+	struct ibv_device_attr_ex x;
+	int ports = vc_sysfs_ports(ctx);
+
+	if (query_ex(ctx, l, &in, &x))
+		return;
+	if (x.phys_port_cnt_ex != (uint32_t)ports ||
+	    x.orig_attr.phys_port_cnt != ports)
+		rc_obs_violation(ctx->obs, "phys_port_cnt_ex %u, phys_port_cnt "
+					   "%u, sysfs has %d",
+				 x.phys_port_cnt_ex, x.orig_attr.phys_port_cnt,
+				 ports);
 }
 
 static void ex_null_input(const struct vc_row *row, struct rc_ctx *ctx,

@@ -19,7 +19,9 @@
  * gid_attrs/ndevs/N).  Only the first SCAN entries of a port are read
  * there: reading all 1024 of rxe's under TCG takes a minute, and the
  * kernel fills the table from index 0.  Rows that change the port's
- * addresses check that a second call sees the table as it is now.
+ * addresses check that a second call sees the table as it is now.  No
+ * call writes past what it returns: the 16 bytes of a GID, the entries
+ * it counts (a table exactly as large as the valid entries included).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -78,7 +80,7 @@ struct gid_row {
 static gid_check gid_at_zero, gid_at_ipv6_address, gid_unused_is_zero,
 	gid_past_table, gid_port_zero, gid_follows_added, ex_at_ipv6_address,
 	ex_at_zero, ex_unused, ex_nonzero_flags, ex_past_table,
-	ex_follows_added, table_all_valid, table_max_too_small, table_zero_max,
+	ex_follows_added, table_all_valid, table_exact_fit, table_max_too_small, table_zero_max,
 	table_nonzero_flags, table_follows_added;
 
 #define NEEDS_CHANGE (NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT)
@@ -188,6 +190,14 @@ static const struct gid_row table_rows[] = {
 		 .needs = NEEDS_VERBS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = table_all_valid },
+	{ .c = { .id = "verbs/query_gid_table/exact-fit",
+		 .doc = DOC_TABLE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max_entries exactly the valid entries: all of them, "
+			 "the entry after the array untouched",
+		 .needs = NEEDS_VERBS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = table_exact_fit },
 	{ .c = { .id = "verbs/query_gid_table/max-too-small",
 		 .doc = DOC_TABLE_FAIL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -321,9 +331,22 @@ static bool observe_gid(struct rc_ctx *ctx, struct vres *r, int port, int idx,
 {
 	int ret;
 
-	memset(gid, 0xa5, sizeof(*gid));
-	RC_OBSERVE(ctx, ret = ctx->ops->ibv_query_gid(r->ctx, port, idx, gid));
-	return !ret;
+	/* what must not happen: a byte written past the caller's 16 */
+	struct {
+		union ibv_gid gid;
+		uint8_t after[16];
+	} b;
+	uint8_t fill[sizeof(b.after)];
+
+	memset(&b, 0xa5, sizeof(b));
+	memset(fill, 0xa5, sizeof(fill));
+	RC_OBSERVE(ctx,
+		   ret = ctx->ops->ibv_query_gid(r->ctx, port, idx, &b.gid));
+	if (memcmp(b.after, fill, sizeof(fill)))
+		rc_obs_violation(ctx->obs, "bytes written past the 16 of the "
+					   "gid");
+	*gid = b.gid;
+	return !ret && !ctx->obs->violation[0];
 }
 
 /* The GID returned for entry @idx is @want; recorded. */
@@ -491,6 +514,18 @@ static int valid_entries(struct rc_ctx *ctx)
  * The call under test with @max entries and @flags: @want entries, each as
  * sysfs has it; with @added, one of them holds the added address's GID.
  */
+/* Does @p hold the 0xa5 fill throughout? */
+static bool all_fill(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] != 0xa5)
+			return false;
+	return true;
+}
+
 static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
 			   int max, uint32_t flags, bool added)
 {
@@ -503,6 +538,13 @@ static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
 		   n = ctx->ops->ibv_query_gid_table(r->ctx, e, max, flags));
 	if (n < 0)
 		return;
+	/* what must not happen: an entry written past those returned */
+	if (n < TABLE_ROOM && !all_fill(&e[n], sizeof(e[n]))) {
+		rc_obs_violation(ctx->obs, "entry %zd written, past the %zd "
+					   "returned",
+				 n, n);
+		return;
+	}
 	if (n != want)
 		rc_obs_violation(ctx->obs,
 				 "count %zd entries, sysfs has %d "
@@ -528,6 +570,14 @@ static void table_all_valid(const struct gid_row *row, struct rc_ctx *ctx,
 			    struct vres *r)
 {
 	table_as_sysfs(ctx, r, valid_entries(ctx), TABLE_ROOM, 0, false);
+}
+
+static void table_exact_fit(const struct gid_row *row, struct rc_ctx *ctx,
+			    struct vres *r)
+{
+	int want = valid_entries(ctx);
+
+	table_as_sysfs(ctx, r, want, want, 0, false);
 }
 
 static void table_max_too_small(const struct gid_row *row, struct rc_ctx *ctx,

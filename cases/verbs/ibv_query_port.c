@@ -9,6 +9,8 @@
  * - the target port: state, phys_state, lid, sm_lid, lmc, port_cap_flags,
  *   gid_tbl_len, pkey_tbl_len and link_layer as sysfs has them; the whole
  *   struct compared across the implementations (documented)
+ * - max_mtu and active_mtu are MTUs of enum ibv_mtu, the active one no
+ *   larger, and max_msg_sz holds a message of one (interpretation)
  * - every port of the device answers, the last one an exact fit
  *   (documented)
  * - port 0, one beyond the last port, 255: an errno value
@@ -31,11 +33,14 @@
 	"possible values for the link layer field are "           \
 	"IBV_LINK_LAYER_INFINIBAND, IBV_LINK_LAYER_ETHERNET, or " \
 	"IBV_LINK_LAYER_UNSPECIFIED."
+#define DOC_MTU                                                \
+	"enum ibv_mtu max_mtu; /* Max MTU supported by port */ " \
+	"enum ibv_mtu active_mtu; /* Actual MTU */"
 #define DOC_RET                                                   \
 	"ibv_query_port() returns 0 on success, or the value of " \
 	"errno on failure (which indicates the failure reason)."
 
-static vc_check port_as_sysfs, every_port, bad_port, port_severed;
+static vc_check port_as_sysfs, port_mtus, every_port, bad_port, port_severed;
 
 static const struct rc_field port_fields[] = {
 	{ "state", offsetof(struct ibv_port_attr, state), 4 },
@@ -93,6 +98,16 @@ static const struct vc_row rows[] = {
 	  .check = port_as_sysfs,
 	  .rung = VL_CONTEXT,
 	  .arg = 1 },
+	{ .c = { .id = "verbs/query_port/mtus-and-message-size",
+		 .doc = DOC_MTU,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "max_mtu and active_mtu are values of enum ibv_mtu, "
+			 "the active one no larger; max_msg_sz holds a message "
+			 "of one active MTU",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = port_mtus,
+	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_port/every-port",
 		 .doc = DOC_PORT,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -222,6 +237,25 @@ static void port_as_sysfs(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "link_layer %u, sysfs says \"%s\"",
 				 a.link_layer, ll);
 	rc_obs_out(ctx->obs, &a.link_layer, sizeof(a.link_layer));
+}
+
+static void port_mtus(const struct vc_row *row, struct rc_ctx *ctx,
+		      struct vl *l)
+{
+	struct ibv_port_attr a;
+
+	if (query(ctx, l, l->port, &a))
+		return;
+	if (a.max_mtu < IBV_MTU_256 || a.max_mtu > IBV_MTU_4096 ||
+	    a.active_mtu < IBV_MTU_256 || a.active_mtu > a.max_mtu)
+		rc_obs_violation(ctx->obs, "max_mtu %d, active_mtu %d: not "
+					   "ibv_mtu values, the active one no "
+					   "larger",
+				 a.max_mtu, a.active_mtu);
+	else if (a.max_msg_sz < 128u << a.active_mtu)
+		rc_obs_violation(ctx->obs, "max_msg_sz %u: less than the "
+					   "active MTU's %u bytes",
+				 a.max_msg_sz, 128u << a.active_mtu);
 }
 
 static void every_port(const struct vc_row *row, struct rc_ctx *ctx,

@@ -14,6 +14,9 @@
  *
  * ibv_alloc_buf:
  * - the mapped address and a handle; every byte writable (documented)
+ * - the handle is the buffer's: with its PD it registers the buffer and
+ *   not a byte more, and freeing it unmaps the buffer (documented: "an
+ *   opaque buffer handle"; the effect where it lands)
  * - two buffers do not overlap (interpretation)
  * - a size no address space holds: NULL (interpretation)
  * ibv_free_buf:
@@ -90,8 +93,10 @@
 /* beyond what glibc's malloc ever serves from its heap (its mmap
  * threshold grows to 32 MiB at most), so a release can be seen */
 #define BIG ((64u << 20) + 100)
+/* the bytes at the end of a BIG buffer a row registers */
+#define TAIL 100
 
-static vc_check alloc_mapped, alloc_apart, alloc_too_big, free_then_pd,
+static vc_check alloc_mapped, alloc_handle_holds, alloc_apart, alloc_too_big, free_then_pd,
 	free_unmapped, free_other_kept, reg_whole, reg_range, reg_other_buf,
 	reg_other_pd, reg_remote_write, reg_rdma_write, export_ordinary,
 	export_no_fd, export_keeps;
@@ -105,6 +110,17 @@ static const struct vc_row alloc_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = alloc_mapped,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/alloc_buf/handle-holds-the-buffer",
+		 .doc = DOC_ALLOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the handle stored is this buffer's, on this PD: "
+			 "with the PD it registers the last 100 bytes of a "
+			 "buffer of 64 MiB + 100 and not one more, and freeing "
+			 "it unmaps the buffer",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = alloc_handle_holds,
 	  .rung = VL_PD },
 	{ .c = { .id = "verbs/alloc_buf/two-buffers-apart",
 		 .doc = DOC_ALLOC,
@@ -313,6 +329,48 @@ static void alloc_mapped(const struct vc_row *row, struct rc_ctx *ctx,
 		ctx->ops->ibv_free_buf(b);
 }
 
+/* whether the page at @p is mapped (mincore(2): ENOMEM when not) */
+static bool mapped(void *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char vec;
+
+	p = (void *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+	return !mincore(p, page, &vec) || errno != ENOMEM;
+}
+
+static void alloc_handle_holds(const struct vc_row *row, struct rc_ctx *ctx,
+			       struct vl *l)
+{
+	struct ibv_buf *b = NULL;
+	struct ibv_mr *mr;
+	uint8_t *p;
+	int i;
+
+	if (!need_reg(ctx))
+		return;
+	RC_OBSERVE(ctx, p = ctx->ops->ibv_alloc_buf(l->pd, BIG, &b));
+	if (!p || !b)
+		return;
+	/* its last TAIL bytes register, and one more does not */
+	for (i = 0; i < 2 && !ctx->obs->violation[0]; i++) {
+		mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p + BIG - TAIL,
+					      TAIL + i, IBV_ACCESS_LOCAL_WRITE);
+		if ((mr == NULL) != (i == 1))
+			rc_obs_violation(ctx->obs,
+					 "its last %d bytes and %d more: %s",
+					 TAIL, i,
+					 mr ? "registered" : "not registered");
+		if (mr)
+			ctx->ops->ibv_dereg_mr(mr);
+	}
+	p[0] = 1;
+	ctx->ops->ibv_free_buf(b);
+	if (!ctx->obs->violation[0] && mapped(p))
+		rc_obs_violation(ctx->obs, "memory: still mapped after the "
+					   "handle was freed");
+}
+
 static void alloc_apart(const struct vc_row *row, struct rc_ctx *ctx,
 			struct vl *l)
 {
@@ -366,16 +424,6 @@ static void free_then_pd(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "pd: does not deallocate: %m");
 	else
 		l->pd = NULL;
-}
-
-/* whether the page at @p is mapped (mincore(2): ENOMEM when not) */
-static bool mapped(void *p)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned char vec;
-
-	p = (void *)((uintptr_t)p & ~(uintptr_t)(page - 1));
-	return !mincore(p, page, &vec) || errno != ENOMEM;
 }
 
 static void free_unmapped(const struct vc_row *row, struct rc_ctx *ctx,

@@ -17,6 +17,8 @@
  * - a PD an MR is registered on: fails (interpretation of "may fail": the
  *   MR still holds it), and the PD is left as it was: a second MR
  *   registers on it
+ * - the errno of that failure is EBUSY (Linux's ABI: uverbs refuses to
+ *   destroy an object still in use with it)
  * - after that MR is deregistered: 0 (state across calls)
  * - the command file gone: an errno value (interpretation)
  */
@@ -87,6 +89,15 @@ static const struct vc_row dealloc_rows[] = {
 			 "PD; the PD then takes a second MR, as before",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_FAILS() } },
+	  .check = dealloc_with_mr,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/dealloc_pd/mr-holds-ebusy",
+		 .doc = DOC_DEALLOC_RET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "the PD an MR is on: EBUSY, the errno Linux's uverbs "
+			 "gives for an object still in use",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS(EBUSY) } },
 	  .check = dealloc_with_mr,
 	  .rung = VL_PD },
 	{ .c = { .id = "verbs/dealloc_pd/after-mr-deregistered",

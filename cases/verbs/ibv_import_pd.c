@@ -14,6 +14,9 @@
  * ibv_import_pd:
  * - the PD has the handle and the context, and an MR registers on it
  *   (documented)
+ * - a second PD's handle (a first PD's is 0, what a forgotten copy
+ *   leaves): that handle, and an MR on the import holds that PD
+ *   (documented; the effect where it lands)
  * - a handle no PD has: NULL (documented: "must be a valid kernel handle")
  * ibv_unimport_pd:
  * - the kernel's PD stays: the original takes an MR, then deallocates
@@ -44,7 +47,8 @@
 
 #define BOGUS 0x7ead5eed
 
-static vc_check import_own, import_bogus, unimport_keeps, unimport_one;
+static vc_check import_own, import_second, import_bogus, unimport_keeps,
+	unimport_one;
 
 static const struct vc_row import_rows[] = {
 	{ .c = { .id = "verbs/import_pd/own-handle",
@@ -55,6 +59,16 @@ static const struct vc_row import_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = import_own,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/import_pd/second-pd",
+		 .doc = DOC_IMPORT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a second PD's handle (not 0, which a first PD has): "
+			 "that handle, and an MR registered on the import "
+			 "holds that PD",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = import_second,
 	  .rung = VL_PD },
 	{ .c = { .id = "verbs/import_pd/handle-of-no-pd",
 		 .doc = DOC_VALID,
@@ -130,6 +144,32 @@ static void import_own(const struct vc_row *row, struct rc_ctx *ctx,
 	else
 		takes_mr(ctx, pd, "imported pd");
 	ctx->ops->ibv_unimport_pd(pd);
+}
+
+static void import_second(const struct vc_row *row, struct rc_ctx *ctx,
+			  struct vl *l)
+{
+	struct ibv_pd *two = vc_second_pd(ctx, l), *pd;
+	struct ibv_mr *mr;
+	bool gone = false;
+
+	if (!two)
+		return;
+	RC_OBSERVE(ctx, pd = ctx->ops->ibv_import_pd(l->ctx, two->handle));
+	if (pd && pd->handle != two->handle) {
+		rc_obs_violation(ctx->obs, "handle %u, not the %u given",
+				 pd->handle, two->handle);
+	} else if (pd) {
+		mr = vc_mr(ctx, pd, 4096, 0);
+		if (mr) {
+			gone = !vc_pd_held(ctx, two, "an MR on its import");
+			vc_mr_free(ctx, mr);
+		}
+	}
+	if (pd)
+		ctx->ops->ibv_unimport_pd(pd);
+	if (!gone)
+		ctx->ops->ibv_dealloc_pd(two);
 }
 
 static void import_bogus(const struct vc_row *row, struct rc_ctx *ctx,

@@ -290,9 +290,13 @@ def main():
     take = [g for g in mutant_globs if not g.startswith("!")] or ["*"]
     leave = [g[1:] for g in mutant_globs if g.startswith("!")]
     provider = provider_of_device(args.device)
-    mutants = [m for m in manifest["mutants"] if "stillborn" not in m and
-               any(fnmatch.fnmatch(m["id"], g) for g in take) and
-               not any(fnmatch.fnmatch(m["id"], g) for g in leave)]
+    # the mutants --mutants selects; those that did not compile
+    # (stillborn) are counted, not run
+    chosen = [m for m in manifest["mutants"]
+              if any(fnmatch.fnmatch(m["id"], g) for g in take) and
+              not any(fnmatch.fnmatch(m["id"], g) for g in leave)]
+    mutants = [m for m in chosen if "stillborn" not in m]
+    stillborn = [m for m in chosen if "stillborn" in m]
     ids = {m["id"] for m in manifest["mutants"]}
     outside = collections.Counter()
     elsewhere = collections.Counter()
@@ -558,9 +562,8 @@ def main():
     why = collections.Counter(u["reason"] for u in manifest["unbuilt"])
     for reason, n in sorted(why.items()):
         print("unbuilt: %d constants, %s" % (n, reason))
-    for m in manifest["mutants"]:
-        if "stillborn" in m:
-            print("stillborn: %s: %s" % (m["id"], m["stillborn"]))
+    for m in stillborn:
+        print("stillborn: %s: %s" % (m["id"], m["stillborn"]))
     for g in gaps:
         print("  GAP %s: killed by other calls' rows, not by %s's "
               "(a row of it, or a reason as %s@%s)" % (
@@ -576,20 +579,20 @@ def main():
     seconds = time.monotonic() - start
     print("srcmut: %d mutants of %d calls: %d killed, %d survived (%d of "
           "them listed), %d errors; %d not judged (their calls have no "
-          "rows), %d stillborn, %d unbuilt; %d runs, %.0f s (controls "
-          "%.0f s)" % (
+          "rows), %d stillborn, %d unbuilt, %d outside --mutants; %d "
+          "runs, %.0f s (controls %.0f s)" % (
               total, len(calls), killed, len(survivors),
               len(survivors) - len(unlisted), len(report["errors"]),
-              sum(outside.values()),
-              len(manifest["mutants"]) - len(mutants),
-              len(manifest["unbuilt"]), run.runs, seconds, control_seconds))
+              sum(outside.values()), len(stillborn),
+              len(manifest["unbuilt"]),
+              len(manifest["mutants"]) - len(chosen), run.runs, seconds,
+              control_seconds))
     report.update(complete=True, total=total, killed=killed,
                   survivors=survivors, stale=stale, gaps=gaps,
                   unlisted=[s["id"] for s in unlisted],
                   outside=dict(outside), unstable=sorted(unstable),
                   stillborn=[{"id": m["id"], "error": m["stillborn"]}
-                             for m in manifest["mutants"]
-                             if "stillborn" in m],
+                             for m in stillborn],
                   unbuilt=manifest["unbuilt"], runs=run.runs,
                   seconds=round(seconds, 1),
                   control_seconds=round(control_seconds, 1),

@@ -96,10 +96,10 @@
 /* the bytes at the end of a BIG buffer a row registers */
 #define TAIL 100
 
-static vc_check alloc_mapped, alloc_handle_holds, alloc_apart, alloc_too_big, free_then_pd,
-	free_unmapped, free_other_kept, reg_whole, reg_range, reg_other_buf,
-	reg_other_pd, reg_remote_write, reg_rdma_write, export_ordinary,
-	export_no_fd, export_keeps;
+static vc_check alloc_mapped, alloc_handle_holds, alloc_apart, alloc_too_big,
+	free_then_pd, free_unmapped, free_other_kept, reg_whole, reg_range,
+	reg_other_buf, reg_other_pd, reg_remote_write, reg_rdma_write,
+	export_ordinary, export_no_fd, export_keeps;
 
 static const struct vc_row alloc_rows[] = {
 	{ .c = { .id = "verbs/alloc_buf/mapped-and-writable",

@@ -18,10 +18,12 @@
  *   (interpretation)
  * - the limits hold where the resources are made: an SRQ of max_srq_sge
  *   SGEs is made, one of max_srq_sge + 1 SGEs or max_srq_wr + 1 WRs is
- *   not; SRQs, MWs, AHs and P_Keys that can be had have a maximum of at
- *   least 1 (MWs with IBV_DEVICE_MEM_WINDOW), those that cannot be had
- *   one of 0; a page of this machine registers, so max_mr_size holds one
+ *   not; SRQs, MWs, AHs, multicast groups and attachments and P_Keys
+ *   that can be had have a maximum of at least 1 (MWs with
+ *   IBV_DEVICE_MEM_WINDOW), those that cannot be had one of 0; a page of this machine registers, so max_mr_size holds one
  *   and page_size_cap has a size no larger (interpretation)
+ * - an RC QP goes to RTS with max_rd_atomic max_qp_init_rd_atom and not
+ *   one more (interpretation)
  * - a context whose command file takes no command: an errno value
  *   (interpretation: the device cannot be asked)
  * ibv_query_device_ex:
@@ -29,6 +31,8 @@
  *   compared across the implementations (documented)
  * - phys_port_cnt_ex is the ports sysfs has (documented: the struct's
  *   comment)
+ * - device_cap_flags_ex extends orig_attr.device_cap_flags (Linux's ABI:
+ *   the kernel answers both from one 64-bit set of flags)
  * - input NULL: there is no extension to ask for (interpretation)
  * - an input comp_mask bit no extension has: an errno value
  *   (interpretation)
@@ -40,6 +44,7 @@
 #include <unistd.h>
 
 #include "verbs_ctl.h"
+#include "verbs_qp.h"
 #include "../../harness/device.h"
 
 #define DOC_DEV                                                    \
@@ -57,7 +62,7 @@
 #define DOC_EX_RET                                            \
 	"ibv_query_device_ex() returns 0 on success, or the " \
 	"value of errno on failure (which indicates the failure reason)."
-#define DOC_PORTS_EX                                          \
+#define DOC_PORTS_EX                                                \
 	"uint32_t phys_port_cnt_ex /* Extended number of physical " \
 	"port count, allows exposing more than 255 ports device */"
 #define DOC_MAX                                                 \
@@ -65,7 +70,8 @@
 	"upper limits of supported resources by the device."
 
 static vc_check dev_as_sysfs, dev_twice, dev_limits, dev_limits_hold,
-	dev_severed, ex_orig_attr, ex_port_count, ex_null_input, ex_unknown_mask, ex_severed;
+	dev_rd_atom, dev_severed, ex_orig_attr, ex_port_count, ex_cap_flags,
+	ex_null_input, ex_unknown_mask, ex_severed;
 
 static const struct rc_field dev_fields[] = {
 	{ "fw_ver", offsetof(struct ibv_device_attr, fw_ver), 64 },
@@ -154,14 +160,24 @@ static const struct vc_row dev_rows[] = {
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "an SRQ of max_srq_sge SGEs is made, of one SGE or WR "
 			 "beyond max_srq_sge or max_srq_wr is not; SRQs, MWs "
-			 "(with IBV_DEVICE_MEM_WINDOW), AHs and P_Keys that "
-			 "can be had have a maximum >= 1, the others 0; a page "
+			 "(with IBV_DEVICE_MEM_WINDOW), AHs, multicast "
+			 "attachments and P_Keys that can be had have a maximum "
+			 ">= 1, the others 0; a page "
 			 "registers: max_mr_size holds it, page_size_cap has a "
 			 "size <= it",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = dev_limits_hold,
-	  .rung = VL_PD },
+	  .rung = VL_CQ },
+	{ .c = { .id = "verbs/query_device/rd-atom-limit-holds",
+		 .doc = DOC_MAX,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "an RC QP goes to RTS with max_rd_atomic "
+			 "max_qp_init_rd_atom, and not with one more",
+		 .needs = VC_NEEDS | RC_NEED_CA,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = dev_rd_atom,
+	  .rung = VL_QP },
 	{ .c = { .id = "verbs/query_device/command-file-gone",
 		 .doc = DOC_DEV_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -191,6 +207,16 @@ static const struct vc_row ex_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = ex_port_count,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/query_device_ex/cap-flags-ex-low-bits",
+		 .doc = DOC_EX,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "device_cap_flags_ex's low 32 bits are orig_attr's "
+			 "device_cap_flags: Linux answers both from one 64-bit "
+			 "ib_device_attr.device_cap_flags",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = ex_cap_flags,
 	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/query_device_ex/null-input",
 		 .doc = DOC_EX_INPUT,
@@ -352,16 +378,41 @@ static bool ah_made(struct rc_ctx *ctx, struct vl *l)
 	return ah;
 }
 
+/* a UD QP attached to a multicast group and detached again */
+static bool mcast_attached(struct rc_ctx *ctx, struct vl *l)
+{
+	struct ibv_qp_init_attr init = { .send_cq = l->cq,
+					 .recv_cq = l->cq,
+					 .qp_type = IBV_QPT_UD,
+					 .cap = { .max_send_wr = 1,
+						  .max_recv_wr = 1,
+						  .max_send_sge = 1,
+						  .max_recv_sge = 1 } };
+	union ibv_gid group = { .raw = { 0xff, 0x12, [15] = 0x7e } };
+	struct ibv_qp *qp = ctx->ops->ibv_create_qp(l->pd, &init);
+	bool ok;
+
+	if (!qp)
+		return false;
+	ok = !ctx->ops->ibv_attach_mcast(qp, &group, 0);
+	if (ok)
+		ctx->ops->ibv_detach_mcast(qp, &group, 0);
+	ctx->ops->ibv_destroy_qp(qp);
+	return ok;
+}
+
 /* A maximum of what can be had is at least 1, of what cannot be had 0. */
-static void max_as_had(struct rc_ctx *ctx, const char *what, long max,
-		       bool had)
+static void max_as_had(struct rc_ctx *ctx, const char *what, long max, bool had)
 {
 	if (had && max < 1)
-		rc_obs_violation(ctx->obs, "%s: one was made, the maximum is %ld",
-				 what, max);
+		rc_obs_violation(ctx->obs,
+				 "%s: one was made, the maximum is %ld", what,
+				 max);
 	else if (!had && max > 0)
-		rc_obs_violation(ctx->obs, "%s: none could be made, the maximum "
-					   "is %ld", what, max);
+		rc_obs_violation(ctx->obs,
+				 "%s: none could be made, the maximum "
+				 "is %ld",
+				 what, max);
 }
 
 static void dev_limits_hold(const struct vc_row *row, struct rc_ctx *ctx,
@@ -380,13 +431,15 @@ static void dev_limits_hold(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	vc_mr_free(ctx, mr);
 	if (a.max_mr_size < (uint64_t)page)
-		rc_obs_violation(ctx->obs, "max_mr_size %llu: a page of %ld "
-					   "bytes registered",
+		rc_obs_violation(ctx->obs,
+				 "max_mr_size %llu: a page of %ld "
+				 "bytes registered",
 				 (unsigned long long)a.max_mr_size, page);
 	if (!(a.page_size_cap & ((uint64_t)page | (page - 1))))
-		rc_obs_violation(ctx->obs, "page_size_cap %#llx: no size of "
-					   "%ld bytes or less, yet a page "
-					   "registered",
+		rc_obs_violation(ctx->obs,
+				 "page_size_cap %#llx: no size of "
+				 "%ld bytes or less, yet a page "
+				 "registered",
 				 (unsigned long long)a.page_size_cap, page);
 	had = srq_made(ctx, l, 1, 1);
 	max_as_had(ctx, "an SRQ", a.max_srq, had);
@@ -394,7 +447,8 @@ static void dev_limits_hold(const struct vc_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "no SRQ of max_srq_sge (%d) SGEs",
 				 a.max_srq_sge);
 	if (had && srq_made(ctx, l, 1, a.max_srq_sge + 1))
-		rc_obs_violation(ctx->obs, "an SRQ of max_srq_sge + 1 (%d) SGEs",
+		rc_obs_violation(ctx->obs,
+				 "an SRQ of max_srq_sge + 1 (%d) SGEs",
 				 a.max_srq_sge + 1);
 	if (had && srq_made(ctx, l, a.max_srq_wr + 1, 1))
 		rc_obs_violation(ctx->obs, "an SRQ of max_srq_wr + 1 (%d) WRs",
@@ -402,13 +456,51 @@ static void dev_limits_hold(const struct vc_row *row, struct rc_ctx *ctx,
 	had = mw_made(ctx, l);
 	max_as_had(ctx, "a type 1 MW", a.max_mw, had);
 	if (had && !(a.device_cap_flags & IBV_DEVICE_MEM_WINDOW))
-		rc_obs_violation(ctx->obs, "a type 1 MW was made, "
-					   "device_cap_flags %#x has no "
-					   "IBV_DEVICE_MEM_WINDOW",
+		rc_obs_violation(ctx->obs,
+				 "a type 1 MW was made, "
+				 "device_cap_flags %#x has no "
+				 "IBV_DEVICE_MEM_WINDOW",
 				 a.device_cap_flags);
 	max_as_had(ctx, "an AH", a.max_ah, ah_made(ctx, l));
+	had = mcast_attached(ctx, l);
+	max_as_had(ctx, "a multicast group", a.max_mcast_grp, had);
+	max_as_had(ctx, "a QP attached to a group", a.max_mcast_qp_attach, had);
+	max_as_had(ctx, "an attachment in all", a.max_total_mcast_qp_attach,
+		   had);
 	max_as_had(ctx, "a P_Key", a.max_pkeys,
 		   !ctx->ops->ibv_query_pkey(l->ctx, l->port, 0, &pkey));
+}
+
+/* RTR to RTS with max_rd_atomic @n: taken? */
+static bool rts_with(struct rc_ctx *ctx, struct vl *l, int n)
+{
+	int mask = vq_entry(IBV_QPT_RC, IBV_QPS_RTS) | IBV_QP_STATE;
+	struct ibv_qp_attr a;
+
+	vq_fill(ctx, &a, mask, IBV_QPS_RTS);
+	a.max_rd_atomic = n;
+	return !ctx->ops->ibv_modify_qp(l->qp, &a, mask);
+}
+
+static void dev_rd_atom(const struct vc_row *row, struct rc_ctx *ctx,
+			struct vl *l)
+{
+	struct ibv_device_attr a;
+
+	if (query(ctx, l, &a, 0) || !vq_walk(ctx, l, IBV_QPS_RTR))
+		return;
+	/* max_rd_atomic is a u8: a limit of 255 has no value beyond */
+	if (a.max_qp_init_rd_atom < 255 &&
+	    rts_with(ctx, l, a.max_qp_init_rd_atom + 1))
+		rc_obs_violation(ctx->obs,
+				 "RTS with max_rd_atomic "
+				 "max_qp_init_rd_atom + 1 (%d)",
+				 a.max_qp_init_rd_atom + 1);
+	else if (!rts_with(ctx, l, a.max_qp_init_rd_atom))
+		rc_obs_violation(ctx->obs,
+				 "no RTS with max_rd_atomic "
+				 "max_qp_init_rd_atom (%d): %m",
+				 a.max_qp_init_rd_atom);
 }
 
 static void dev_severed(const struct vc_row *row, struct rc_ctx *ctx,
@@ -458,10 +550,27 @@ static void ex_port_count(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	if (x.phys_port_cnt_ex != (uint32_t)ports ||
 	    x.orig_attr.phys_port_cnt != ports)
-		rc_obs_violation(ctx->obs, "phys_port_cnt_ex %u, phys_port_cnt "
-					   "%u, sysfs has %d",
+		rc_obs_violation(ctx->obs,
+				 "phys_port_cnt_ex %u, phys_port_cnt "
+				 "%u, sysfs has %d",
 				 x.phys_port_cnt_ex, x.orig_attr.phys_port_cnt,
 				 ports);
+}
+
+static void ex_cap_flags(const struct vc_row *row, struct rc_ctx *ctx,
+			 struct vl *l)
+{
+	struct ibv_query_device_ex_input in = { 0 };
+	struct ibv_device_attr_ex x;
+
+	if (query_ex(ctx, l, &in, &x))
+		return;
+	if ((uint32_t)x.device_cap_flags_ex != x.orig_attr.device_cap_flags)
+		rc_obs_violation(ctx->obs,
+				 "device_cap_flags_ex %#llx, "
+				 "device_cap_flags %#x",
+				 (unsigned long long)x.device_cap_flags_ex,
+				 x.orig_attr.device_cap_flags);
 }
 
 static void ex_null_input(const struct vc_row *row, struct rc_ctx *ctx,

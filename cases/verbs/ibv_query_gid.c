@@ -80,8 +80,8 @@ struct gid_row {
 static gid_check gid_at_zero, gid_at_ipv6_address, gid_unused_is_zero,
 	gid_past_table, gid_port_zero, gid_follows_added, ex_at_ipv6_address,
 	ex_at_zero, ex_unused, ex_nonzero_flags, ex_past_table,
-	ex_follows_added, table_all_valid, table_exact_fit, table_max_too_small, table_zero_max,
-	table_nonzero_flags, table_follows_added;
+	ex_follows_added, table_all_valid, table_exact_fit, table_max_too_small,
+	table_zero_max, table_nonzero_flags, table_follows_added;
 
 #define NEEDS_CHANGE (NEEDS_VERBS | RC_NEED_ROCE | RC_NEED_ROOT)
 
@@ -540,8 +540,9 @@ static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
 		return;
 	/* what must not happen: an entry written past those returned */
 	if (n < TABLE_ROOM && !all_fill(&e[n], sizeof(e[n]))) {
-		rc_obs_violation(ctx->obs, "entry %zd written, past the %zd "
-					   "returned",
+		rc_obs_violation(ctx->obs,
+				 "entry %zd written, past the %zd "
+				 "returned",
 				 n, n);
 		return;
 	}

@@ -33,7 +33,7 @@
 	"possible values for the link layer field are "           \
 	"IBV_LINK_LAYER_INFINIBAND, IBV_LINK_LAYER_ETHERNET, or " \
 	"IBV_LINK_LAYER_UNSPECIFIED."
-#define DOC_MTU                                                \
+#define DOC_MTU                                                  \
 	"enum ibv_mtu max_mtu; /* Max MTU supported by port */ " \
 	"enum ibv_mtu active_mtu; /* Actual MTU */"
 #define DOC_RET                                                   \
@@ -248,13 +248,15 @@ static void port_mtus(const struct vc_row *row, struct rc_ctx *ctx,
 		return;
 	if (a.max_mtu < IBV_MTU_256 || a.max_mtu > IBV_MTU_4096 ||
 	    a.active_mtu < IBV_MTU_256 || a.active_mtu > a.max_mtu)
-		rc_obs_violation(ctx->obs, "max_mtu %d, active_mtu %d: not "
-					   "ibv_mtu values, the active one no "
-					   "larger",
+		rc_obs_violation(ctx->obs,
+				 "max_mtu %d, active_mtu %d: not "
+				 "ibv_mtu values, the active one no "
+				 "larger",
 				 a.max_mtu, a.active_mtu);
 	else if (a.max_msg_sz < 128u << a.active_mtu)
-		rc_obs_violation(ctx->obs, "max_msg_sz %u: less than the "
-					   "active MTU's %u bytes",
+		rc_obs_violation(ctx->obs,
+				 "max_msg_sz %u: less than the "
+				 "active MTU's %u bytes",
 				 a.max_msg_sz, 128u << a.active_mtu);
 }
 

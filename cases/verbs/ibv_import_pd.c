@@ -17,6 +17,10 @@
  * - a second PD's handle (a first PD's is 0, what a forgotten copy
  *   leaves): that handle, and an MR on the import holds that PD
  *   (documented; the effect where it lands)
+ * - the last of 70 PDs, beyond a first list of 64 handles: that handle
+ *   (documented; the Nth object)
+ * - the handle of a PD deallocated: NULL (documented: "must be a valid
+ *   kernel handle"; state across calls)
  * - a handle no PD has: NULL (documented: "must be a valid kernel handle")
  * ibv_unimport_pd:
  * - the kernel's PD stays: the original takes an MR, then deallocates
@@ -47,8 +51,8 @@
 
 #define BOGUS 0x7ead5eed
 
-static vc_check import_own, import_second, import_bogus, unimport_keeps,
-	unimport_one;
+static vc_check import_own, import_second, import_among_many, import_bogus,
+	import_gone, unimport_keeps, unimport_one;
 
 static const struct vc_row import_rows[] = {
 	{ .c = { .id = "verbs/import_pd/own-handle",
@@ -69,6 +73,24 @@ static const struct vc_row import_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = import_second,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/import_pd/among-many-pds",
+		 .doc = DOC_IMPORT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the last of 70 PDs of the context, more than a first "
+			 "list of 64 handles holds: that handle",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = import_among_many,
+	  .rung = VL_PD },
+	{ .c = { .id = "verbs/import_pd/handle-of-a-deallocated-pd",
+		 .doc = DOC_VALID,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the handle of the context's only PD after "
+			 "ibv_dealloc_pd: no PD has it now, NULL",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = import_gone,
 	  .rung = VL_PD },
 	{ .c = { .id = "verbs/import_pd/handle-of-no-pd",
 		 .doc = DOC_VALID,
@@ -170,6 +192,49 @@ static void import_second(const struct vc_row *row, struct rc_ctx *ctx,
 		ctx->ops->ibv_unimport_pd(pd);
 	if (!gone)
 		ctx->ops->ibv_dealloc_pd(two);
+}
+
+/* beyond the 64 handles a first INFO_HANDLES list has room for */
+#define MANY_PDS 70
+
+static void import_among_many(const struct vc_row *row, struct rc_ctx *ctx,
+			      struct vl *l)
+{
+	struct ibv_pd *many[MANY_PDS], *pd;
+	int n;
+
+	for (n = 0; n < MANY_PDS; n++)
+		if (!(many[n] = vc_second_pd(ctx, l)))
+			break;
+	if (n == MANY_PDS) {
+		RC_OBSERVE(ctx, pd = ctx->ops->ibv_import_pd(
+					l->ctx, many[n - 1]->handle));
+		if (pd && pd->handle != many[n - 1]->handle)
+			rc_obs_violation(ctx->obs,
+					 "handle %u, not the %u given",
+					 pd->handle, many[n - 1]->handle);
+		if (pd)
+			ctx->ops->ibv_unimport_pd(pd);
+	}
+	while (n--)
+		ctx->ops->ibv_dealloc_pd(many[n]);
+}
+
+static void import_gone(const struct vc_row *row, struct rc_ctx *ctx,
+			struct vl *l)
+{
+	uint32_t handle = l->pd->handle;
+	struct ibv_pd *pd;
+
+	if (ctx->ops->ibv_dealloc_pd(l->pd)) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "ibv_dealloc_pd (set-up): %m");
+		return;
+	}
+	l->pd = NULL;
+	RC_OBSERVE(ctx, pd = ctx->ops->ibv_import_pd(l->ctx, handle));
+	if (pd)
+		ctx->ops->ibv_unimport_pd(pd);
 }
 
 static void import_bogus(const struct vc_row *row, struct rc_ctx *ctx,

@@ -529,13 +529,23 @@ static bool all_fill(const void *p, size_t len)
 static void table_as_sysfs(struct rc_ctx *ctx, struct vres *r, int want,
 			   int max, uint32_t flags, bool added)
 {
-	static struct ibv_gid_entry e[TABLE_ROOM];
+	/* an entry before the array, to see that none is written there */
+	static struct {
+		struct ibv_gid_entry before;
+		struct ibv_gid_entry e[TABLE_ROOM];
+	} t;
+	struct ibv_gid_entry *e = t.e;
 	ssize_t n;
 	int p;
 
-	memset(e, 0xa5, sizeof(e));
+	memset(&t, 0xa5, sizeof(t));
 	RC_OBSERVE(ctx,
 		   n = ctx->ops->ibv_query_gid_table(r->ctx, e, max, flags));
+	if (!all_fill(&t.before, sizeof(t.before))) {
+		rc_obs_violation(ctx->obs, "the entry before the array "
+					   "written");
+		return;
+	}
 	if (n < 0)
 		return;
 	/* what must not happen: an entry written past those returned */

@@ -29,6 +29,8 @@
  *   (documented: "behaves like ibv_reg_mr()")
  * - a range ending at the buffer's last byte; one byte beyond: NULL
  *   (documented)
+ * - a range inside, touching neither end; an empty range at the address
+ *   past the last byte: NULL (documented)
  * - an address of another buffer: NULL (documented)
  * - another PD: NULL, EINVAL (documented)
  * - REMOTE_WRITE without LOCAL_WRITE: NULL (documented, ibv_reg_mr(3)'s
@@ -176,7 +178,9 @@ static const struct vc_row free_rows[] = {
 	  .rung = VL_PD },
 };
 
-enum { R_END, R_BEYOND };
+/* reg_range's ranges: up to the end, one byte beyond, inside (neither
+ * end), and empty at the end */
+enum { R_END, R_BEYOND, R_INSIDE, R_AT_END };
 
 static const struct vc_row reg_rows[] = {
 	{ .c = { .id = "verbs/reg_buf_mr/whole-buffer",
@@ -209,6 +213,26 @@ static const struct vc_row reg_rows[] = {
 	  .check = reg_range,
 	  .rung = VL_PD,
 	  .arg = R_BEYOND },
+	{ .c = { .id = "verbs/reg_buf_mr/inside-buffer",
+		 .doc = DOC_ADDR,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "from byte 5000, 100 bytes: an address within the "
+			 "buffer, a range touching neither end",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = reg_range,
+	  .rung = VL_PD,
+	  .arg = R_INSIDE },
+	{ .c = { .id = "verbs/reg_buf_mr/empty-at-buffer-end",
+		 .doc = DOC_ADDR,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the address one past the buffer's last byte, 0 bytes: "
+			 "no address within the buffer",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = reg_range,
+	  .rung = VL_PD,
+	  .arg = R_AT_END },
 	{ .c = { .id = "verbs/reg_buf_mr/address-of-another-buffer",
 		 .doc = DOC_ADDR,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -495,18 +519,21 @@ static void reg_whole(const struct vc_row *row, struct rc_ctx *ctx,
 static void reg_range(const struct vc_row *row, struct rc_ctx *ctx,
 		      struct vl *l)
 {
-	size_t len = LEN - HALF + (row->arg == R_BEYOND);
+	size_t at = row->arg == R_AT_END ? LEN : HALF;
+	size_t len = row->arg == R_INSIDE ? 100 :
+		     row->arg == R_AT_END ? 0 :
+					    LEN - HALF + (row->arg == R_BEYOND);
 	struct ibv_buf *b;
 	struct ibv_mr *mr;
 	uint8_t *p;
 
 	if (!(p = vc_buf(ctx, l->pd, LEN, &b)))
 		return;
-	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p + HALF, len,
+	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, b, p + at, len,
 						      IBV_ACCESS_LOCAL_WRITE));
 	if (mr) {
-		if (row->arg == R_END)
-			vc_check_mr(ctx, l->pd, mr, p + HALF, len);
+		if (row->arg == R_END || row->arg == R_INSIDE)
+			vc_check_mr(ctx, l->pd, mr, p + at, len);
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	ctx->ops->ibv_free_buf(b);

@@ -17,8 +17,8 @@
  * - a second PD's handle (a first PD's is 0, what a forgotten copy
  *   leaves): that handle, and an MR on the import holds that PD
  *   (documented; the effect where it lands)
- * - the last of 70 PDs, beyond a first list of 64 handles: that handle
- *   (documented; the Nth object)
+ * - each of 70 PDs, oldest first, more than a first list of 64 handles
+ *   holds: its handle (documented; the Nth object)
  * - the handle of a PD deallocated: NULL (documented: "must be a valid
  *   kernel handle"; state across calls)
  * - a handle no PD has: NULL (documented: "must be a valid kernel handle")
@@ -77,8 +77,8 @@ static const struct vc_row import_rows[] = {
 	{ .c = { .id = "verbs/import_pd/among-many-pds",
 		 .doc = DOC_IMPORT,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the last of 70 PDs of the context, more than a first "
-			 "list of 64 handles holds: that handle",
+		 .note = "each of 70 PDs of the context, more than a first "
+			 "list of 64 handles holds, oldest first: its handle",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = import_among_many,
@@ -201,21 +201,26 @@ static void import_among_many(const struct vc_row *row, struct rc_ctx *ctx,
 			      struct vl *l)
 {
 	struct ibv_pd *many[MANY_PDS], *pd;
-	int n;
+	int n, i;
 
 	for (n = 0; n < MANY_PDS; n++)
 		if (!(many[n] = vc_second_pd(ctx, l)))
 			break;
-	if (n == MANY_PDS) {
-		RC_OBSERVE(ctx, pd = ctx->ops->ibv_import_pd(
-					l->ctx, many[n - 1]->handle));
-		if (pd && pd->handle != many[n - 1]->handle)
+	/* every one of them, oldest first: the newest alone would be found
+	 * wherever the list puts it */
+	rc_obs_begin(ctx->obs);
+	for (i = 0, pd = l->pd; n == MANY_PDS && i < MANY_PDS && pd; i++) {
+		pd = ctx->ops->ibv_import_pd(l->ctx, many[i]->handle);
+		if (pd && pd->handle != many[i]->handle)
 			rc_obs_violation(ctx->obs,
-					 "handle %u, not the %u given",
-					 pd->handle, many[n - 1]->handle);
+					 "PD %d: handle %u, not the "
+					 "%u given",
+					 i, pd->handle, many[i]->handle);
 		if (pd)
 			ctx->ops->ibv_unimport_pd(pd);
 	}
+	/* a pointer's convention: non-NULL (1) when every import was made */
+	rc_obs_end(ctx->obs, pd ? 1 : 0);
 	while (n--)
 		ctx->ops->ibv_dealloc_pd(many[n]);
 }

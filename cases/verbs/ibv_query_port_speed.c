@@ -10,8 +10,8 @@
  * - that bandwidth is the port's active_width lanes times the rate its
  *   active_speed names, as ibv_query_port gives them (interpretation)
  * - a second call answers the same (state across calls; documented)
- * - port 0, one beyond the last: an errno value (interpretation: ports are
- *   numbered from 1 to phys_port_cnt)
+ * - port 0, one beyond the last, 256: an errno value (interpretation:
+ *   ports are numbered from 1 to phys_port_cnt)
  * - the command file gone: an errno value (interpretation)
  */
 #include <errno.h>
@@ -29,7 +29,7 @@
 
 static vc_check active_port, as_link, twice, bad_port, severed;
 
-enum { PORT_0, PORT_BEYOND };
+enum { PORT_0, PORT_BEYOND, PORT_256 };
 
 static const struct vc_row rows[] = {
 	{ .c = { .id = "verbs/query_port_speed/active-port",
@@ -84,6 +84,16 @@ static const struct vc_row rows[] = {
 	  .check = bad_port,
 	  .rung = VL_CONTEXT,
 	  .arg = PORT_BEYOND },
+	{ .c = { .id = "verbs/query_port_speed/port-256",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "port_num is 32 bits here: 256, which an 8-bit port "
+			 "number would read as 0, names no port either",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = bad_port,
+	  .rung = VL_CONTEXT,
+	  .arg = PORT_256 },
 	{ .c = { .id = "verbs/query_port_speed/command-file-gone",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -203,7 +213,11 @@ static void bad_port(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)
 {
 	uint64_t s;
 
-	speed_of(ctx, l, row->arg == PORT_0 ? 0 : vc_sysfs_ports(ctx) + 1, &s);
+	speed_of(ctx, l,
+		 row->arg == PORT_0   ? 0 :
+		 row->arg == PORT_256 ? 256 :
+					vc_sysfs_ports(ctx) + 1,
+		 &s);
 }
 
 static void severed(const struct vc_row *row, struct rc_ctx *ctx, struct vl *l)

@@ -29,8 +29,9 @@
  *   (documented: "behaves like ibv_reg_mr()")
  * - a range ending at the buffer's last byte; one byte beyond: NULL
  *   (documented)
- * - a range inside, touching neither end; an empty range at the address
- *   past the last byte: NULL (documented)
+ * - a range inside, touching neither end (documented); an empty range at
+ *   the address past the last byte, and a byte of another buffer mapped
+ *   above it: NULL (documented)
  * - an address of another buffer: NULL (documented)
  * - another PD: NULL, EINVAL (documented)
  * - REMOTE_WRITE without LOCAL_WRITE: NULL (documented, ibv_reg_mr(3)'s
@@ -100,8 +101,8 @@
 
 static vc_check alloc_mapped, alloc_handle_holds, alloc_apart, alloc_too_big,
 	free_then_pd, free_unmapped, free_other_kept, reg_whole, reg_range,
-	reg_other_buf, reg_other_pd, reg_remote_write, reg_rdma_write,
-	export_ordinary, export_no_fd, export_keeps;
+	reg_above, reg_other_buf, reg_other_pd, reg_remote_write,
+	reg_rdma_write, export_ordinary, export_no_fd, export_keeps;
 
 static const struct vc_row alloc_rows[] = {
 	{ .c = { .id = "verbs/alloc_buf/mapped-and-writable",
@@ -233,6 +234,16 @@ static const struct vc_row reg_rows[] = {
 	  .check = reg_range,
 	  .rung = VL_PD,
 	  .arg = R_AT_END },
+	{ .c = { .id = "verbs/reg_buf_mr/address-of-a-buffer-above",
+		 .doc = DOC_ADDR,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "with one buffer's handle, a byte of another buffer "
+			 "mapped above it: memory ibv_reg_mr would take, and no "
+			 "address within the buffer",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = reg_above,
+	  .rung = VL_PD },
 	{ .c = { .id = "verbs/reg_buf_mr/address-of-another-buffer",
 		 .doc = DOC_ADDR,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -537,6 +548,30 @@ static void reg_range(const struct vc_row *row, struct rc_ctx *ctx,
 		ctx->ops->ibv_dereg_mr(mr);
 	}
 	ctx->ops->ibv_free_buf(b);
+}
+
+static void reg_above(const struct vc_row *row, struct rc_ctx *ctx,
+		      struct vl *l)
+{
+	struct ibv_buf *a, *b, *low;
+	uint8_t *p, *q, *high;
+	struct ibv_mr *mr;
+
+	if (!(p = vc_buf(ctx, l->pd, LEN, &a)))
+		return;
+	if (!(q = vc_buf(ctx, l->pd, LEN, &b))) {
+		ctx->ops->ibv_free_buf(a);
+		return;
+	}
+	/* the lower buffer's handle, the higher buffer's first byte */
+	low = p < q ? a : b;
+	high = p < q ? q : p;
+	RC_OBSERVE(ctx, mr = ctx->ops->ibv_reg_buf_mr(l->pd, low, high, 1,
+						      IBV_ACCESS_LOCAL_WRITE));
+	if (mr)
+		ctx->ops->ibv_dereg_mr(mr);
+	ctx->ops->ibv_free_buf(b);
+	ctx->ops->ibv_free_buf(a);
 }
 
 static void reg_other_buf(const struct vc_row *row, struct rc_ctx *ctx,

@@ -7,7 +7,8 @@
  * success, or the value of errno on failure".
  *
  * - the target port: state, phys_state, lid, sm_lid, lmc, port_cap_flags,
- *   gid_tbl_len, pkey_tbl_len and link_layer as sysfs has them; the whole
+ *   gid_tbl_len, pkey_tbl_len, link_layer, and active_width and
+ *   active_speed (in its rate) as sysfs has them; the whole
  *   struct compared across the implementations (documented)
  * - max_mtu and active_mtu are MTUs of enum ibv_mtu, the active one no
  *   larger, and max_msg_sz holds a message of one (interpretation)
@@ -83,7 +84,8 @@ static const struct vc_row rows[] = {
 		 .doc = DOC_PORT,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "state, phys_state, lid, sm_lid, lmc, port_cap_flags, "
-			 "gid_tbl_len, pkey_tbl_len as sysfs has them; the "
+			 "gid_tbl_len, pkey_tbl_len, the width and speed of "
+			 "its rate as sysfs has them; the "
 			 "whole struct the same on both implementations",
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0), .layout = &port_layout } },
@@ -188,9 +190,47 @@ static int sysfs_count(struct rc_ctx *ctx, int port, const char *dir)
 	return n == -ENOENT ? 0 : n;
 }
 
+/*
+ * The active width and speed in sysfs's rate ("2.5 Gb/sec (1X SDR)",
+ * Linux's rate_show) as enum ibv_port_attr values: false when the file
+ * is missing or names what the IBA's tables do not.
+ */
+static bool sysfs_rate(struct rc_ctx *ctx, int port, long *width, long *speed)
+{
+	static const struct {
+		const char *name;
+		int value;
+	} speeds[] = { { "SDR", 1 },   { "DDR", 2 },   { "QDR", 4 },
+		       { "FDR10", 8 }, { "FDR", 16 },  { "EDR", 32 },
+		       { "HDR", 64 },  { "NDR", 128 }, { "XDR", 256 } };
+	/* IB_WIDTH_* for 1X, 2X, 4X, 8X, 12X lanes */
+	static const int widths[13] = {
+		[1] = 1, [2] = 16, [4] = 2, [8] = 4, [12] = 8
+	};
+	char buf[64], name[16];
+	unsigned int i;
+	int lanes;
+
+	if (rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/ports/%d/rate",
+			  ctx->target->ca, port))
+		return false;
+	if (sscanf(buf, "%*[^(](%dX %15[A-Z0-9])", &lanes, name) != 2 ||
+	    lanes < 1 || lanes > 12 || !widths[lanes])
+		return false;
+	*width = widths[lanes];
+	for (i = 0; i < ARRAY_SIZE(speeds); i++)
+		if (!strcmp(name, speeds[i].name)) {
+			*speed = speeds[i].value;
+			return true;
+		}
+	return false;
+}
+
 static void as_sysfs(struct rc_ctx *ctx, int port,
 		     const struct ibv_port_attr *a)
 {
+	long width, speed;
+
 #define SAME(f, v)                                                           \
 	do {                                                                 \
 		long w = (v);                                                \
@@ -208,6 +248,13 @@ static void as_sysfs(struct rc_ctx *ctx, int port,
 	SAME(port_cap_flags, sysfs_num(ctx, port, "cap_mask"));
 	SAME(gid_tbl_len, sysfs_count(ctx, port, "gids"));
 	SAME(pkey_tbl_len, sysfs_count(ctx, port, "pkeys"));
+	if (!sysfs_rate(ctx, port, &width, &speed)) {
+		rc_obs_violation(ctx->obs, "sysfs's rate names no width and "
+					   "speed of the IBA's");
+		return;
+	}
+	SAME(active_width, width);
+	SAME(active_speed, speed);
 #undef SAME
 }
 

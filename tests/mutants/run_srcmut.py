@@ -516,19 +516,23 @@ def main():
     print("source mutants of the reference, per call (rows on the "
           "reference only):")
     print("(score: killed by the call's own rows, of its mutants not "
-          "listed)")
+          "listed; - when every one is listed)")
     print("%-28s %5s %7s %6s %8s %11s %6s %6s" % (
         "call", "rows", "mutants", "killed", "survived", "not reached",
         "listed", "score"))
     for c in calls:
         n = per_call[c]
-        score = 100.0 * n["killed"] / max(n["mutants"] - n["listed"], 1)
-        print("%-28s %5d %7d %6d %8d %11d %6d %5.0f%%%s" % (
+        # every mutant of the call listed: nothing left to score (not 0 %)
+        judged = n["mutants"] - n["listed"]
+        score = 100.0 * n["killed"] / judged if judged else None
+        print("%-28s %5d %7d %6d %8d %11d %6d %6s%s" % (
             c, len(by_call[c]), n["mutants"], n["killed"], n["survived"],
-            n["not reached"], n["listed"], score,
+            n["not reached"], n["listed"],
+            "%.0f%%" % score if score is not None else "-",
             "  (%d errors)" % n["errors"] if n["errors"] else ""))
         report["calls"][c] = dict(n, rows=len(by_call[c]),
-                                  score=round(score, 1))
+                                  score=round(score, 1)
+                                  if score is not None else None)
     print("per operator (each mutant once):")
     print("%-14s %7s %6s %8s %11s" % ("operator", "mutants", "killed",
                                       "survived", "not reached"))

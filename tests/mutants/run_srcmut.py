@@ -523,8 +523,8 @@ def main():
     for c in calls:
         n = per_call[c]
         # every mutant of the call listed: nothing left to score (not 0 %)
-        judged = n["mutants"] - n["listed"]
-        score = 100.0 * n["killed"] / judged if judged else None
+        scored = n["mutants"] - n["listed"]
+        score = 100.0 * n["killed"] / scored if scored else None
         print("%-28s %5d %7d %6d %8d %11d %6d %6s%s" % (
             c, len(by_call[c]), n["mutants"], n["killed"], n["survived"],
             n["not reached"], n["listed"],

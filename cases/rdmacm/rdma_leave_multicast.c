@@ -18,6 +18,9 @@
  * also leave the IP group (/proc/net/igmp).  IPv6 groups on RoCE get no
  * MLD join from the kernel; the rows join the IPv6 group on the netdev
  * themselves so that the IP stack delivers.
+ *
+ * destroy-id-leaves-all observes rdma_destroy_id; rdma_destroy_id's own
+ * table below holds the same row again as that call's.
  */
 #include <arpa/inet.h>
 #include <poll.h>
@@ -372,3 +375,24 @@ out:
 
 RC_TABLE_GROUP(group, "rdma_leave_multicast", RC_CONV_M1_ERRNO, "rdmacm", rows,
 	       run);
+
+/*
+ * The same, as a row of rdma_destroy_id, the call it observes: its
+ * reference's leave of every group is judged by rdma_destroy_id's own
+ * rows (run_srcmut.py judges a call by its rows alone).
+ */
+static const struct leave_row destroy_rows[] = {
+	{ .c = { .id = "rdmacm/destroy_id/leaves-all-groups",
+		 .doc = DOC_DESTROY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two groups joined, none left; after rdma_destroy_qp "
+			 "and rdma_destroy_id the netdev is in neither IPv4 "
+			 "group",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = destroy_id_leaves_all,
+	  .family = AF_INET },
+};
+
+RC_TABLE_GROUP(destroy_group, "rdma_destroy_id", RC_CONV_M1_ERRNO, "rdmacm",
+	       destroy_rows, run);

@@ -262,7 +262,8 @@ static void after(struct rc_ctx *ctx, struct vt *t, enum what what,
 		break;
 	case W_RECV:
 		for (i = 0; i < BOTH; i++) {
-			wr = vt_wr(t, IBV_WR_SEND, 100 + i, &sg, 1);
+			/* numbered 1..BOTH as each_once counts them */
+			wr = vt_wr(t, IBV_WR_SEND, 1 + i, &sg, 1);
 			if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
 				rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 					     "ibv_post_send %d failed "
@@ -271,7 +272,11 @@ static void after(struct rc_ctx *ctx, struct vt *t, enum what what,
 				return;
 			}
 		}
-		collect(ctx, t->rcq, "recv", false, ids, BOTH);
+		/* and a's completions, or the next round's SENDs find a's
+		 * CQ full and its send queue not yet free (seen on trixie:
+		 * ENOSPC at the 32nd SEND of a later round) */
+		if (collect(ctx, t->rcq, "recv", false, ids, BOTH))
+			collect(ctx, t->scq, "send", false, ids, BOTH);
 		break;
 	case W_POLL:
 		memcpy(all, w[0].got, w[0].ngot * sizeof(all[0]));

@@ -20,8 +20,9 @@
  *   SGEs is made, one of max_srq_sge + 1 SGEs or max_srq_wr + 1 WRs is
  *   not; SRQs, MWs, AHs, multicast groups and attachments and P_Keys
  *   that can be had have a maximum of at least 1 (MWs with
- *   IBV_DEVICE_MEM_WINDOW), those that cannot be had one of 0; a page of this machine registers, so max_mr_size holds one
- *   and page_size_cap has a size no larger (interpretation)
+ *   IBV_DEVICE_MEM_WINDOW), those that cannot be had one of 0; a page
+ *   of this machine registers, so max_mr_size holds one and
+ *   page_size_cap has a size no larger (interpretation)
  * - an RC QP goes to RTS with max_rd_atomic max_qp_init_rd_atom and not
  *   one more (interpretation)
  * - a context whose command file takes no command: an errno value

@@ -22,6 +22,9 @@
  */
 #define RC_RESULTS_SCHEMA 2
 
+/* how many not-ok rows the last lines of a run name */
+#define RC_SUMMARY_BAD_IDS 8
+
 struct rc_summary {
 	unsigned int cases, ok, bad, diverge, agree, stale;
 	unsigned int ran; /* rows some implementation ran */
@@ -37,12 +40,15 @@ struct rc_summary {
 	 * what a row that never reached its call spent) */
 	double setup_ms[RC_NIMPLS], call_ms[RC_NIMPLS], teardown_ms[RC_NIMPLS];
 	double rows_ms[RC_NIMPLS];
+	/* the first rows that are not ok, named again just above the last
+	 * line: a log cut to its tail still says which */
+	const char *bad_ids[RC_SUMMARY_BAD_IDS];
 };
 
 void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 		    const struct rc_row_result *r);
 /* a profile entry that names no case: stale, and the run is not ok */
-void rc_summary_add_orphan(struct rc_summary *s);
+void rc_summary_add_orphan(struct rc_summary *s, const char *id);
 void rc_summary_json(struct rc_str *b, const struct rc_summary *s);
 void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 		     const bool impl[RC_NIMPLS]);

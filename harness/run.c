@@ -683,7 +683,7 @@ int rc_cmd_run(const struct rc_opts *o)
 			continue;
 		printf("# STALE: %s: %s names no case\n", profile.e[i].where,
 		       profile.e[i].id);
-		rc_summary_add_orphan(&w.s);
+		rc_summary_add_orphan(&w.s, profile.e[i].id);
 	}
 	w.sum.len = 0;
 	rc_summary_json(&w.sum, &w.s);

@@ -37,15 +37,19 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 	s->by_profile += r->by_profile;
 	s->diverge += r->agree == 0;
 	s->agree += r->agree == 1;
-	if (r->bad)
+	if (r->bad) {
+		if (s->bad < RC_SUMMARY_BAD_IDS)
+			s->bad_ids[s->bad] = c->id;
 		s->bad++;
-	else
+	} else
 		s->ok++;
 }
 
-void rc_summary_add_orphan(struct rc_summary *s)
+void rc_summary_add_orphan(struct rc_summary *s, const char *id)
 {
 	s->stale++;
+	if (s->bad < RC_SUMMARY_BAD_IDS)
+		s->bad_ids[s->bad] = id;
 	s->bad++;
 }
 
@@ -101,6 +105,12 @@ void rc_summary_ktap(FILE *f, const struct rc_summary *s,
 				s->breaks[i][RC_BASIS_DOCUMENTED],
 				s->breaks[i][RC_BASIS_LINUX],
 				s->breaks[i][RC_BASIS_INTERPRETATION]);
+	for (i = 0; i < (int)s->bad && i < RC_SUMMARY_BAD_IDS; i++)
+		fprintf(f, "%s%s", i ? ", " : "# not ok: ", s->bad_ids[i]);
+	if (s->bad > RC_SUMMARY_BAD_IDS)
+		fprintf(f, " and %u more", s->bad - RC_SUMMARY_BAD_IDS);
+	if (s->bad)
+		fprintf(f, "\n");
 	fprintf(f,
 		"# rdmaconf: %u cases: %u ok, %u not ok, %u diverge, "
 		"%u stale",

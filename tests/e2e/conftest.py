@@ -92,6 +92,26 @@ def host_has_device():
         bool(os.listdir("/sys/class/infiniband"))
 
 
+def not_ok_blocks(ktap):
+    """The "not ok" lines of a KTAP run with their diagnostics, its STALE
+    lines and the list of not-ok rows above its last line."""
+    out, keep = [], False
+    for line in ktap.splitlines():
+        if line.startswith(("ok ", "not ok ")):
+            keep = line.startswith("not ok ")
+        if keep or line.startswith(("# STALE", "# not ok: ")):
+            out.append(line)
+    return "\n".join(out[:60]) + "\n"
+
+
+def why_not_ok(p, tail=3000):
+    """What a suite run that failed says of itself: its not-ok rows with
+    the lines that explain them (a long run's tail alone may hold none of
+    them), then the tails of its output."""
+    return not_ok_blocks(p.stdout) + "--- the tails ---\n" + \
+        p.stdout[-tail:] + p.stderr[-2000:]
+
+
 def suite_run(args=""):
     """A VM step: rdmaconf run of every case on the session's device, into
     results.json in the step's directory."""

@@ -335,6 +335,9 @@ def test_profiles_fail_loudly_when_stale(rdmaconf, tmp_path):
                  "--impl", "reference")
     assert r.rc == 1
     assert "# STALE: %s:2: umad/no/such-case names no case" % prof in r.out
+    # the rows that are not ok named again just above the last line, so
+    # that a log cut to its tail still says which
+    assert r.out.splitlines()[-2] == "# not ok: umad/no/such-case"
     # the system passes a row the profile says it fails: XPASS
     r = rdmaconf("run", "--filter", "umad/set_addr/all-zero", "--expect",
                  str(tmp_path / "x.expect"))
@@ -343,6 +346,7 @@ def test_profiles_fail_loudly_when_stale(rdmaconf, tmp_path):
     r = rdmaconf("run", "--filter", "umad/set_addr/all-zero", "--expect",
                  str(prof))
     assert r.rc == 1
+    assert r.out.splitlines()[-2] == "# not ok: umad/set_addr/all-zero"
     assert r.result("umad/set_addr/all-zero")["verdict"]["system"] == "XPASS"
 
 

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, ROOT, SHIMS, left_after, recorded_changes
+from conftest import (RDMACONF, ROOT, SHIMS, left_after, recorded_changes,
+                      why_not_ok)
 
 # the tests that start ibsim carry the mark; the rest run everywhere
 # the rows that need the fabric: SMPs, the SA, a remote node by LID
@@ -47,17 +48,6 @@ def run_ibsim(args, env=None, timeout=600):
     return p, mark
 
 
-def not_ok_blocks(ktap):
-    """The "not ok" lines of a KTAP run with their diagnostics."""
-    out, keep = [], False
-    for line in ktap.splitlines():
-        if line.startswith(("ok ", "not ok ")):
-            keep = line.startswith("not ok ")
-        if keep or line.startswith("# STALE"):
-            out.append(line)
-    return "\n".join(out[:60]) + "\n"
-
-
 @pytest.mark.ibsim
 @pytest.mark.slow
 def test_umad_cases_on_ibsim(tmp_path):
@@ -68,9 +58,8 @@ def test_umad_cases_on_ibsim(tmp_path):
     env.pop("LD_PRELOAD", None)
     p = subprocess.run([RDMACONF, "run", "--target", "ibsim", "--json", path],
                        capture_output=True, text=True, env=env, timeout=600)
-    stdout, stderr = p.stdout, p.stderr
-    assert p.returncode == 0, not_ok_blocks(stdout) + stdout[-1500:] + \
-        stderr[-2000:]
+    stdout = p.stdout
+    assert p.returncode == 0, why_not_ok(p, 1500)
     assert "; jobs 16" in stdout
     with open(path) as f:
         data = json.load(f)

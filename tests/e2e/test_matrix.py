@@ -7,7 +7,8 @@ import subprocess
 
 import pytest
 
-from conftest import RDMACONF, RXE_VM, host_has_device, as_md, suite_run
+from conftest import (RDMACONF, RXE_VM, host_has_device, as_md, suite_run,
+                      why_not_ok)
 
 pytestmark = [pytest.mark.vm, pytest.mark.slow, pytest.mark.skipif(
     host_has_device(), reason="the matrix boots VMs; this host has a device")]
@@ -32,7 +33,7 @@ def trixie(tmp_path_factory):
 
 def test_trixie_runs_every_case_with_its_rdma_core(trixie):
     p, out = trixie
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert p.returncode == 0, why_not_ok(p)
     data = json.loads(out.read_text())
     host = data["host"]
     assert host["rdma_core"].startswith("56."), host

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, RXE_VM, host_has_device
+from conftest import ROOT, RXE_VM, host_has_device, why_not_ok
 
 SIW_MODULE = os.path.join(ROOT, "ci", "siw-module")
 
@@ -212,7 +212,7 @@ def test_the_suite_on_siw_is_ok_and_skips_what_iwarp_has_not(tmp_path):
     p = subprocess.run([RDMACONF, "run", "--vm", "--two", "--siw", "--device",
                         "siw0", "--json", str(out)], capture_output=True,
                        text=True, timeout=900, cwd=str(tmp_path))
-    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-2000:]
+    assert p.returncode == 0, why_not_ok(p)
     doc = json.loads(out.read_text())
     assert doc["device"]["name"] == "siw0" and doc["complete"]
     by_id = {r["id"]: r for r in doc["results"]}

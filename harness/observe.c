@@ -24,6 +24,17 @@ int rc_scaled_ms(const struct rc_ctx *ctx, int ms)
 	return ms * (s > 1 ? s : 1);
 }
 
+bool rc_wait_same(const struct rc_ctx *ctx, const void *got, const void *want,
+		  size_t len, int ms)
+{
+	const struct timespec pause = { .tv_nsec = 100 * 1000 };
+	double end = rc_now_ms() + rc_scaled_ms(ctx, ms);
+
+	while (memcmp(got, want, len) && rc_now_ms() < end)
+		nanosleep(&pause, NULL);
+	return !memcmp(got, want, len);
+}
+
 static double start_ms;
 
 void rc_obs_begin(struct rc_obs *obs)

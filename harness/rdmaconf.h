@@ -301,6 +301,11 @@ double rc_now_ms(void);
 /* @ms scaled by the host's measured slowness (never below 1), for the
  * deadlines of rows that wait for something to arrive */
 int rc_scaled_ms(const struct rc_ctx *ctx, int ms);
+/* Whether the @len bytes at @got, which the device writes (a message on
+ * its way, an RDMA Write whose completion came before its bytes), come to
+ * be @want's within @ms (scaled); no violation either way */
+bool rc_wait_same(const struct rc_ctx *ctx, const void *got, const void *want,
+		  size_t len, int ms);
 
 /* Call @expr with errno cleared and timed; record ret and errno. */
 #define RC_OBSERVE(ctx, expr)                      \

@@ -548,7 +548,7 @@ static void run(const void *row, struct rc_ctx *ctx)
 			cd_same(ctx, "data", got, pat, total(r));
 			break;
 		}
-		if (cd_same(ctx, "data", d.sbuf + REMOTE, pat, total(r)) &&
+		if (cd_lands(ctx, "data", d.sbuf + REMOTE, pat, total(r)) &&
 		    (d.sbuf[REMOTE - 1] || d.sbuf[REMOTE + TOTAL]))
 			rc_obs_violation(ctx->obs,
 					 "around a byte before or after the "

@@ -197,8 +197,8 @@ static void run_remote(const struct rg_row *row, struct rc_ctx *ctx,
 	if (read)
 		cd_same(ctx, "data", d.cbuf, row->allowed ? pat : zero, RLEN);
 	else
-		cd_same(ctx, "data", buf + OFF, row->allowed ? pat : zero,
-			RLEN);
+		cd_lands(ctx, "data", buf + OFF, row->allowed ? pat : zero,
+			 RLEN);
 dereg:
 	if (ctx->ops->rdma_dereg_mr(mr))
 		cm_broken(ctx, "rdma_dereg_mr");

@@ -157,6 +157,17 @@ bool cd_same(struct rc_ctx *ctx, const char *what, const uint8_t *got,
 	return true;
 }
 
+bool cd_lands(struct rc_ctx *ctx, const char *what, const uint8_t *got,
+	      const uint8_t *want, size_t len)
+{
+	/* iWARP's RDMA Write completes when its buffer may be reused (RFC
+	 * 5040), its bytes perhaps still on their way over TCP; IB's RC
+	 * completes it on the responder's ACK, after they landed */
+	if (ctx->target->link == RC_LINK_IWARP)
+		rc_wait_same(ctx, got, want, len, CM_WAIT_MS);
+	return cd_same(ctx, what, got, want, len);
+}
+
 bool cd_srv_recv(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,
 		 uint32_t len)
 {

@@ -45,6 +45,11 @@ bool cd_wc(struct rc_ctx *ctx, const char *who, const struct ibv_wc *wc,
  * first byte that differs; @got is the output either way */
 bool cd_same(struct rc_ctx *ctx, const char *what, const uint8_t *got,
 	     const uint8_t *want, size_t len);
+/* cd_same for the bytes an RDMA Write put at the far end (@got) once
+ * its completion came: on iWARP, whose completion may come before they
+ * land, they are waited for up to CM_WAIT_MS (scaled) */
+bool cd_lands(struct rc_ctx *ctx, const char *what, const uint8_t *got,
+	      const uint8_t *want, size_t len);
 /* A receive of @len bytes at @off of the server's buffer, and a send of
  * @len bytes at @off of the client's, with the implementation's verbs */
 bool cd_srv_recv(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,

@@ -311,8 +311,8 @@ static void holds_cqe(const struct hold_row *row, struct rc_ctx *ctx,
 		goto out;
 	/* the last write landed (RC: after all the others), then the acks
 	 * had time to complete every write; nothing polled before */
-	vt_wait_same(ctx, vt_region(t, 2) + (CQE - 1) * STEP,
-		     vt_region(t, 0) + (CQE - 1) * STEP, STEP);
+	rc_wait_same(ctx, vt_region(t, 2) + (CQE - 1) * STEP,
+		     vt_region(t, 0) + (CQE - 1) * STEP, STEP, VT_WAIT_MS);
 	vt_sleep(ctx, VT_QUIET_MS);
 	writes_completed(ctx, t, CQE);
 out:

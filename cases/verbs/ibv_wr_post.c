@@ -956,7 +956,8 @@ static bool unsignaled_first(const struct wr_row *row, struct rc_ctx *ctx,
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 		after = op == IBV_WR_ATOMIC_CMP_AND_SWP ? SWAP : ORIG + ADD;
-		if (!vt_wait_same(ctx, vt_region(t, 2), &after, 8)) {
+		if (!rc_wait_same(ctx, vt_region(t, 2), &after, 8,
+				  VT_WAIT_MS)) {
 			rc_obs_violation(ctx->obs, "the unsignaled atomic "
 						   "did not change the "
 						   "remote value");
@@ -978,7 +979,7 @@ static bool unsignaled_first(const struct wr_row *row, struct rc_ctx *ctx,
 			return false;
 	}
 	if (where) {
-		if (!vt_wait_same(ctx, where, m->want, m->len)) {
+		if (!rc_wait_same(ctx, where, m->want, m->len, VT_WAIT_MS)) {
 			vt_same(ctx, "the unsignaled WR's bytes", where,
 				m->want, m->len);
 			return false;

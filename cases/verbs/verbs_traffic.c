@@ -905,17 +905,6 @@ bool vt_nothing_beyond(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
 	return false;
 }
 
-bool vt_wait_same(struct rc_ctx *ctx, const void *got, const void *want,
-		  size_t len)
-{
-	const struct timespec pause = { .tv_nsec = 100 * 1000 };
-	double end = rc_now_ms() + rc_scaled_ms(ctx, VT_WAIT_MS);
-
-	while (memcmp(got, want, len) && rc_now_ms() < end)
-		nanosleep(&pause, NULL);
-	return !memcmp(got, want, len);
-}
-
 void vt_sleep(struct rc_ctx *ctx, int ms)
 {
 	double s = rc_scaled_ms(ctx, ms) / 1000.0;
@@ -936,7 +925,7 @@ bool vt_lands(struct rc_ctx *ctx, struct vt *t, const char *what,
 	 * their way over TCP).  On IB's RC the ACK came first: no wait.
 	 */
 	if (t->a->qp_type == IBV_QPT_UC || ctx->target->link == RC_LINK_IWARP)
-		vt_wait_same(ctx, got, want, len);
+		rc_wait_same(ctx, got, want, len, VT_WAIT_MS);
 	return vt_same(ctx, what, got, want, len);
 }
 

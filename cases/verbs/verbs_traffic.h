@@ -246,10 +246,6 @@ void vt_recv_list(const struct vt *t, struct ibv_recv_wr *wr,
  * "@who: a completion beyond the @n posted", and false */
 bool vt_nothing_beyond(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,
 		       unsigned int n);
-/* Wait up to VT_WAIT_MS (scaled) for @len bytes at @got to read as at
- * @want: whether they do (no violation) */
-bool vt_wait_same(struct rc_ctx *ctx, const void *got, const void *want,
-		  size_t len);
 /* Sleep @ms, scaled by the host's slowness: a quiet period in which what
  * must not happen would have */
 void vt_sleep(struct rc_ctx *ctx, int ms);

@@ -20,7 +20,24 @@
  *   resolves (to 127.0.0.1 or ::1)
  * - RAI_FAMILY AF_INET6 with an IPv4 node: fails
  * - an unknown flag: EAI_BADFLAGS; an unknown family: EAI_FAMILY
- * - no node or service: the hints' addresses are the answer
+ * - no node or service: the hints' addresses are the answer, of the
+ *   length given (a whole sockaddr_storage too)
+ * - one of QP type and port space given: the result has the other that
+ *   goes with it; neither: a supported pair; an unsupported QP type
+ *   (IBV_QPT_UC) or port space (RDMA_PS_IPOIB): fails
+ * - RAI_FAMILY with the node's own family (AF_INET, AF_INET6): resolved
+ * - no hints at all, a numeric node: resolved
+ * - a node and hints.ai_src_addr: the source is the hints'
+ * - the result's ai_flags carries RAI_PASSIVE as the hints did (what
+ *   rdma_create_ep(3) reads of it)
+ * - ai_family without RAI_FAMILY (AF_IB, or AF_INET6 with an IPv4 node):
+ *   no hint, the node resolves
+ * - a service and no node: the loopback address without RAI_PASSIVE (as
+ *   getaddrinfo(3)), with RAI_NUMERICHOST too; RAI_PASSIVE with a name
+ * - a service name /etc/services has for TCP only: EAI_SERVICE with
+ *   IBV_QPT_UD, its port with IBV_QPT_RC
+ * - RAI_PASSIVE with the hints' addresses: no destination; hints without
+ *   addresses and no node or service: EAI_NONAME
  */
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -57,19 +74,47 @@
 	"interpretting the node parameter."
 #define DOC_BADFLAGS "hints.ai_flags contains invalid flags."
 #define DOC_BADFAMILY "The requested address family is not supported."
+#define DOC_QP_TYPES                                                        \
+	"Indicates the type of RDMA QP used for communication.  Supported " \
+	"types are: IBV_QPT_UD (unreliable datagram) and IBV_QPT_RC "       \
+	"(reliable connected)."
+#define DOC_SERVICE "Service name or port number of address."
+#define DOC_EAI_SERVICE                                                      \
+	"The requested service is not available for the requested QP type. " \
+	"It may be available through another QP type."
+#define DOC_EQUIVALENT "Provides the RDMA functional equivalent to getaddrinfo."
+#define DOC_EITHER "Either node, service, or hints must be provided."
+#define DOC_SRC "If provided, the address for the local RDMA device."
+#define DOC_CREATE_EP                                                          \
+	"If the rdma_cm_id will be used on the passive side of a connection, " \
+	"indicated by having res->ai_flag RAI_PASSIVE set"
 #define DOC_HINTS                                                             \
 	"If node is not given, rdma_getaddrinfo will attempt to resolve the " \
 	"RDMA addressing information based on the hints.ai_src_addr, "        \
 	"hints.ai_dst_addr, or hints.ai_route."
 
 enum node { N_NONE, N_TARGET, N_LOCALHOST, N_IPV4_AS_V6 };
-enum expect { X_DST, X_PS, X_PASSIVE, X_NAME, X_HINTS, X_FAILS };
+/* the service: the row's port, a name /etc/services has for TCP only */
+enum service { S_NONE, S_PORT, S_TCP_NAME };
+enum expect {
+	X_DST, /* ai_dst_addr and ai_family are the node's */
+	X_PS, /* the port space and QP type only */
+	X_PAIR, /* a supported QP type with its port space */
+	X_PASSIVE,
+	X_NAME,
+	X_HINTS, /* the hints' destination */
+	X_HINTS_WHOLE, /* the same, given as a whole sockaddr_storage */
+	X_SRC, /* the node's destination, the hints' (the peer's) source */
+	X_FLAGS, /* ai_flags has RAI_PASSIVE as the hints had */
+	X_PASSIVE_HINTS, /* no destination, the hints' source, its family */
+	X_FAILS
+};
 
 struct ga_row {
 	struct rc_case c;
 	enum node node;
 	int family; /* the target's address of it, for the node */
-	bool service; /* the row's port */
+	enum service service;
 	bool no_hints;
 	struct rdma_addrinfo hints;
 	enum expect expect;
@@ -91,7 +136,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_DST },
 	{ .c = { .id = "rdmacm/getaddrinfo/numeric-ipv6",
@@ -102,7 +147,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_TARGET,
 	  .family = AF_INET6,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_DST },
 	{ .c = { .id = "rdmacm/getaddrinfo/passive-wildcard",
@@ -114,7 +159,7 @@ static const struct ga_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_NONE,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_PASSIVE, .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_PASSIVE },
 	{ .c = { .id = "rdmacm/getaddrinfo/passive-node",
@@ -126,7 +171,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST,
 	    .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_PASSIVE },
@@ -140,7 +185,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_UDP),
 	  .expect = X_DST,
 	  .ps = RDMA_PS_UDP,
@@ -155,7 +200,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_IB,
 	    .ai_qp_type = IBV_QPT_RC),
 	  .expect = X_PS,
@@ -170,7 +215,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP,
 	    .ai_qp_type = IBV_QPT_UD),
 	  .expect = X_FAILS },
@@ -183,7 +228,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_UDP,
 	    .ai_qp_type = IBV_QPT_RC),
 	  .expect = X_FAILS },
@@ -205,7 +250,7 @@ static const struct ga_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
 	  .node = N_LOCALHOST,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_FAILS },
 	{ .c = { .id = "rdmacm/getaddrinfo/name",
@@ -216,7 +261,7 @@ static const struct ga_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .node = N_LOCALHOST,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_port_space = RDMA_PS_TCP),
 	  .expect = X_NAME },
 	{ .c = { .id = "rdmacm/getaddrinfo/family-hint-mismatch",
@@ -229,7 +274,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_FAMILY | RAI_NUMERICHOST, .ai_family = AF_INET6,
 	    .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_FAILS },
@@ -241,7 +286,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(EAI_BADFLAGS) } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = 0x100, .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_FAILS },
 	{ .c = { .id = "rdmacm/getaddrinfo/bad-family",
@@ -253,7 +298,7 @@ static const struct ga_row rows[] = {
 		 .contract = { RC_RETURNS(EAI_FAMILY) } },
 	  .node = N_TARGET,
 	  .family = AF_INET,
-	  .service = true,
+	  .service = S_PORT,
 	  H(.ai_flags = RAI_FAMILY | RAI_NUMERICHOST, .ai_family = AF_UNIX,
 	    .ai_port_space = RDMA_PS_TCP),
 	  .expect = X_FAILS },
@@ -269,6 +314,285 @@ static const struct ga_row rows[] = {
 	  .family = AF_INET,
 	  H(.ai_port_space = RDMA_PS_TCP),
 	  .expect = X_HINTS },
+	{ .c = { .id = "rdmacm/getaddrinfo/hints-addresses-whole-storage",
+		 .doc = DOC_HINTS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "as hints-addresses with each address given in a "
+			 "whole struct sockaddr_storage (ai_dst_len and "
+			 "ai_src_len 128): ai_dst_addr is its 128 bytes, "
+			 "ai_dst_len 128 (the address as given)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_NONE,
+	  .family = AF_INET,
+	  H(.ai_port_space = RDMA_PS_TCP),
+	  .expect = X_HINTS_WHOLE },
+	{ .c = { .id = "rdmacm/getaddrinfo/qp-rc-alone",
+		 .doc = DOC_QPTYPE,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "IBV_QPT_RC with no port space: the result's port "
+			 "space is RDMA_PS_TCP, consistent with it (the page's "
+			 "example of inconsistency pairs UD with TCP)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_qp_type = IBV_QPT_RC),
+	  .expect = X_DST,
+	  .ps = RDMA_PS_TCP,
+	  .qp_type = IBV_QPT_RC },
+	{ .c = { .id = "rdmacm/getaddrinfo/qp-ud-alone",
+		 .doc = DOC_QPTYPE,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "IBV_QPT_UD with no port space: the result's port "
+			 "space is RDMA_PS_UDP, consistent with it",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_qp_type = IBV_QPT_UD),
+	  .expect = X_DST,
+	  .ps = RDMA_PS_UDP,
+	  .qp_type = IBV_QPT_UD },
+	{ .c = { .id = "rdmacm/getaddrinfo/no-qp-type-nor-port-space",
+		 .doc = DOC_QP_TYPES,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "neither given: the result's QP type is a supported "
+			 "one (RC or UD) and its port space consistent with it "
+			 "(TCP or IB with RC, UDP with UD)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST),
+	  .expect = X_PAIR },
+	{ .c = { .id = "rdmacm/getaddrinfo/qp-type-uc",
+		 .doc = DOC_QP_TYPES,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "IBV_QPT_UC, not one of the page's two, with no port "
+			 "space: fails (the page's EAI_QPTYPE, \"The requested "
+			 "socket type is not supported\", which no header "
+			 "defines: any failure)",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_qp_type = IBV_QPT_UC),
+	  .expect = X_FAILS },
+	{ .c = { .id = "rdmacm/getaddrinfo/port-space-ipoib",
+		 .doc = DOC_PS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "RDMA_PS_IPOIB, not one of the page's three, with no "
+			 "QP type: fails",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_IPOIB),
+	  .expect = X_FAILS },
+	{ .c = { .id = "rdmacm/getaddrinfo/family-hint-ipv4",
+		 .doc = DOC_FAMILY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "RAI_FAMILY with AF_INET and the target's IPv4 "
+			 "address: 0, ai_dst_addr that address and port",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_FAMILY | RAI_NUMERICHOST, .ai_family = AF_INET,
+	    .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_DST },
+	{ .c = { .id = "rdmacm/getaddrinfo/family-hint-ipv6",
+		 .doc = DOC_FAMILY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "RAI_FAMILY with AF_INET6 and the target's IPv6 "
+			 "address: 0, ai_dst_addr that address and port",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET6,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_FAMILY | RAI_NUMERICHOST, .ai_family = AF_INET6,
+	    .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_DST },
+	{ .c = { .id = "rdmacm/getaddrinfo/no-hints",
+		 .doc = DOC_EITHER,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "hints NULL with the target's IPv4 address and the "
+			 "row's port: 0, ai_dst_addr that address and port, a "
+			 "supported QP type with its port space",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  .no_hints = true,
+	  .expect = X_DST },
+	{ .c = { .id = "rdmacm/getaddrinfo/source-from-hints",
+		 .doc = DOC_SRC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the target's IPv4 address as the node, the peer's in "
+			 "hints.ai_src_addr: ai_dst_addr the node's, "
+			 "ai_src_addr the peer's (the local device the caller "
+			 "named)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_SRC },
+	{ .c = { .id = "rdmacm/getaddrinfo/passive-result-says-so",
+		 .doc = DOC_CREATE_EP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "RAI_PASSIVE with the target's IPv4 address: the "
+			 "result's ai_flags has RAI_PASSIVE, which "
+			 "rdma_create_ep(3) reads of it (rdma_create_ep's "
+			 "page)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST,
+	    .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_FLAGS },
+	{ .c = { .id = "rdmacm/getaddrinfo/active-result-says-so",
+		 .doc = DOC_CREATE_EP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "without RAI_PASSIVE: the result's ai_flags has no "
+			 "RAI_PASSIVE (rdma_create_ep(3) would make a "
+			 "listening id of it)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_FLAGS },
+	{ .c = { .id = "rdmacm/getaddrinfo/family-ib-without-family-flag",
+		 .doc = DOC_FAMILY,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "ai_family AF_IB (one of the page's families) without "
+			 "RAI_FAMILY, the target's IPv4 address: 0, ai_dst_addr "
+			 "that address and port (the family is a hint for the "
+			 "node only when RAI_FAMILY is set)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_family = AF_IB,
+	    .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_DST },
+	{ .c = { .id = "rdmacm/getaddrinfo/family-without-family-flag",
+		 .doc = DOC_FAMILY,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "ai_family AF_INET6 without RAI_FAMILY, RAI_PASSIVE, "
+			 "the target's IPv4 address: 0, ai_src_addr that "
+			 "address and port (the family is a hint for the node "
+			 "only when RAI_FAMILY is set)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_PASSIVE | RAI_NUMERICHOST, .ai_family = AF_INET6,
+	    .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_PASSIVE },
+	{ .c = { .id = "rdmacm/getaddrinfo/service-only-active",
+		 .doc = DOC_RESOLVE " ... " DOC_EQUIVALENT,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "no node, the row's port, no flags: ai_dst_addr the "
+			 "loopback address with the port, as getaddrinfo(3) "
+			 "answers without AI_PASSIVE",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_NONE,
+	  .service = S_PORT,
+	  H(.ai_port_space = RDMA_PS_TCP),
+	  .expect = X_NAME },
+	{ .c = { .id = "rdmacm/getaddrinfo/service-only-active-numeric",
+		 .doc = DOC_RESOLVE " ... " DOC_EQUIVALENT,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the same with RAI_NUMERICHOST (no node to be "
+			 "numeric): ai_dst_addr the loopback address with the "
+			 "port",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_NONE,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_NAME },
+	{ .c = { .id = "rdmacm/getaddrinfo/passive-name",
+		 .doc = DOC_PASSIVE_SIDE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "RAI_PASSIVE with \"localhost\", a name: 0, "
+			 "ai_src_addr 127.0.0.1 or ::1 with the row's port, "
+			 "ai_dst_len 0",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_LOCALHOST,
+	  .service = S_PORT,
+	  H(.ai_flags = RAI_PASSIVE, .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_PASSIVE },
+	{ .c = { .id = "rdmacm/getaddrinfo/service-not-for-qp-type",
+		 .doc = DOC_EAI_SERVICE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "IBV_QPT_UD with RDMA_PS_UDP and a service name "
+			 "/etc/services has for TCP only (ssh, smtp or http): "
+			 "EAI_SERVICE",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(EAI_SERVICE) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_TCP_NAME,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_UDP,
+	    .ai_qp_type = IBV_QPT_UD),
+	  .expect = X_FAILS },
+	{ .c = { .id = "rdmacm/getaddrinfo/service-name",
+		 .doc = DOC_SERVICE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the same name with IBV_QPT_RC and RDMA_PS_TCP: 0, "
+			 "ai_dst_addr the target's address with the name's "
+			 "port",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_TARGET,
+	  .family = AF_INET,
+	  .service = S_TCP_NAME,
+	  H(.ai_flags = RAI_NUMERICHOST, .ai_port_space = RDMA_PS_TCP,
+	    .ai_qp_type = IBV_QPT_RC),
+	  .expect = X_DST },
+	{ .c = { .id = "rdmacm/getaddrinfo/hints-addresses-passive",
+		 .doc = DOC_PASSIVE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "no node, no service, RAI_PASSIVE; hints.ai_src_addr "
+			 "the peer's IPv4 address, ai_dst_addr the target's: "
+			 "ai_dst_len 0, ai_src_addr the peer's, ai_family "
+			 "AF_INET",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .node = N_NONE,
+	  .family = AF_INET,
+	  H(.ai_flags = RAI_PASSIVE, .ai_port_space = RDMA_PS_TCP),
+	  .expect = X_PASSIVE_HINTS },
+	{ .c = { .id = "rdmacm/getaddrinfo/hints-without-addresses",
+		 .doc = DOC_NONAME,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "hints with a port space and no address, node and "
+			 "service NULL: nothing to resolve, EAI_NONAME",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(EAI_NONAME) } },
+	  .node = N_NONE,
+	  H(.ai_port_space = RDMA_PS_TCP),
+	  .expect = X_FAILS },
 };
 
 static socklen_t len_of(int family)
@@ -321,6 +645,34 @@ static void same_addr(struct rc_ctx *ctx, const char *field,
 	}
 }
 
+/* the loopback address of @a's family (AF_INET when none) and the row's
+ * port */
+static void loopback_like(struct rc_ctx *ctx, const struct sockaddr *a,
+			  struct sockaddr_storage *lo)
+{
+	memset(lo, 0, sizeof(*lo));
+	lo->ss_family = a ? a->sa_family : AF_INET;
+	if (lo->ss_family == AF_INET)
+		((struct sockaddr_in *)lo)->sin_addr.s_addr =
+			htonl(INADDR_LOOPBACK);
+	else
+		((struct sockaddr_in6 *)lo)->sin6_addr = in6addr_loopback;
+	set_port(lo, cm_port(ctx));
+}
+
+/* A name /etc/services gives for TCP and not for UDP, or NULL */
+static const char *tcp_only_service(void)
+{
+	static const char *const names[] = { "ssh", "smtp", "http" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (getservbyname(names[i], "tcp") &&
+		    !getservbyname(names[i], "udp"))
+			return names[i];
+	return NULL;
+}
+
 static bool is_wildcard(const struct sockaddr *a)
 {
 	if (a->sa_family == AF_INET)
@@ -331,11 +683,30 @@ static bool is_wildcard(const struct sockaddr *a)
 		       &((const struct sockaddr_in6 *)a)->sin6_addr);
 }
 
+/* a QP type of the page's two, and a port space consistent with it */
+static void supported_pair(struct rc_ctx *ctx, const struct rdma_addrinfo *res)
+{
+	int ps = res->ai_port_space;
+
+	if ((res->ai_qp_type == IBV_QPT_RC &&
+	     (ps == RDMA_PS_TCP || ps == RDMA_PS_IB)) ||
+	    (res->ai_qp_type == IBV_QPT_UD &&
+	     (ps == RDMA_PS_UDP || ps == RDMA_PS_IB)))
+		return;
+	rc_obs_violation(ctx->obs,
+			 "ai_qp_type %d with ai_port_space 0x%x: not a "
+			 "supported QP type with a port space consistent "
+			 "with it",
+			 res->ai_qp_type, ps);
+}
+
 static void check_result(const struct ga_row *row, struct rc_ctx *ctx,
 			 const struct rdma_addrinfo *res,
-			 const struct sockaddr_storage *addr)
+			 const struct sockaddr_storage *addr,
+			 const struct sockaddr_storage *peer)
 {
 	struct sockaddr_storage lo = { 0 };
+	int passive = row->hints.ai_flags & RAI_PASSIVE;
 
 	if (row->ps && res->ai_port_space != row->ps)
 		rc_obs_violation(ctx->obs, "ai_port_space %d, not %d",
@@ -343,14 +714,44 @@ static void check_result(const struct ga_row *row, struct rc_ctx *ctx,
 	if (row->qp_type && res->ai_qp_type != row->qp_type)
 		rc_obs_violation(ctx->obs, "ai_qp_type %d, not %d",
 				 res->ai_qp_type, row->qp_type);
+	if (row->no_hints)
+		supported_pair(ctx, res);
 	switch (row->expect) {
 	case X_DST:
 	case X_HINTS:
+	case X_SRC:
 		same_addr(ctx, "ai_dst_addr", res->ai_dst_addr, res->ai_dst_len,
 			  addr);
 		if (res->ai_family != addr->ss_family)
 			rc_obs_violation(ctx->obs, "ai_family %d, not %d",
 					 res->ai_family, addr->ss_family);
+		if (row->expect == X_SRC)
+			same_addr(ctx, "ai_src_addr", res->ai_src_addr,
+				  res->ai_src_len, peer);
+		break;
+	case X_HINTS_WHOLE:
+		if (!res->ai_dst_addr || res->ai_dst_len != sizeof(*addr))
+			rc_obs_violation(ctx->obs, "ai_dst_len %u, not %zu",
+					 res->ai_dst_addr ?
+						 (unsigned int)res->ai_dst_len :
+						 0,
+					 sizeof(*addr));
+		else if (memcmp(res->ai_dst_addr, addr, sizeof(*addr)))
+			rc_obs_violation(ctx->obs,
+					 "ai_dst_addr: not the %zu bytes given",
+					 sizeof(*addr));
+		break;
+	case X_PAIR:
+		supported_pair(ctx, res);
+		break;
+	case X_FLAGS:
+		if ((res->ai_flags & RAI_PASSIVE) != passive)
+			rc_obs_violation(ctx->obs,
+					 "ai_flags 0x%x: RAI_PASSIVE %s where "
+					 "the hints %s it",
+					 res->ai_flags,
+					 passive ? "clear" : "set",
+					 passive ? "had" : "had not");
 		break;
 	case X_PS:
 		break;
@@ -362,6 +763,10 @@ static void check_result(const struct ga_row *row, struct rc_ctx *ctx,
 		if (row->node == N_TARGET) {
 			same_addr(ctx, "ai_src_addr", res->ai_src_addr,
 				  res->ai_src_len, addr);
+		} else if (row->node == N_LOCALHOST) {
+			loopback_like(ctx, res->ai_src_addr, &lo);
+			same_addr(ctx, "ai_src_addr", res->ai_src_addr,
+				  res->ai_src_len, &lo);
 		} else if (!res->ai_src_addr || !res->ai_src_len ||
 			   !is_wildcard(res->ai_src_addr) ||
 			   cm_port_of(res->ai_src_addr) !=
@@ -373,17 +778,20 @@ static void check_result(const struct ga_row *row, struct rc_ctx *ctx,
 		}
 		break;
 	case X_NAME:
-		lo.ss_family = res->ai_dst_addr ? res->ai_dst_addr->sa_family :
-						  AF_INET;
-		if (lo.ss_family == AF_INET)
-			((struct sockaddr_in *)&lo)->sin_addr.s_addr =
-				htonl(INADDR_LOOPBACK);
-		else
-			((struct sockaddr_in6 *)&lo)->sin6_addr =
-				in6addr_loopback;
-		set_port(&lo, cm_port(ctx));
+		loopback_like(ctx, res->ai_dst_addr, &lo);
 		same_addr(ctx, "ai_dst_addr", res->ai_dst_addr, res->ai_dst_len,
 			  &lo);
+		break;
+	case X_PASSIVE_HINTS:
+		if (res->ai_dst_len)
+			rc_obs_violation(ctx->obs,
+					 "ai_dst_len %u with RAI_PASSIVE",
+					 (unsigned int)res->ai_dst_len);
+		same_addr(ctx, "ai_src_addr", res->ai_src_addr, res->ai_src_len,
+			  peer);
+		if (res->ai_family != AF_INET)
+			rc_obs_violation(ctx->obs, "ai_family %d, not AF_INET",
+					 res->ai_family);
 		break;
 	case X_FAILS:
 		rc_obs_violation(ctx->obs, "result given where it fails");
@@ -397,6 +805,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	struct rdma_addrinfo hints = row->hints, *res = NULL;
 	struct sockaddr_storage addr = { 0 }, peer = { 0 };
 	char node[INET6_ADDRSTRLEN] = "", service[8];
+	const char *svc = service;
+	struct servent *se;
 	int ret;
 
 	if (!rc_need_call(ctx, ctx->ops->rdma_getaddrinfo,
@@ -405,11 +815,22 @@ static void run(const void *r, struct rc_ctx *ctx)
 			  "rdma_freeaddrinfo"))
 		return;
 	snprintf(service, sizeof(service), "%u", cm_port(ctx));
+	if (row->service == S_TCP_NAME) {
+		svc = tcp_only_service();
+		if (!svc) {
+			rc_obs_state(ctx->obs, RC_STATE_SKIP,
+				     "/etc/services gives none of ssh, smtp "
+				     "and http for TCP only");
+			return;
+		}
+	}
 	if (row->family) {
 		if (!cm_dev_addr(ctx, ctx->target->ca, ctx->target->port,
 				 row->family, &addr))
 			return;
-		set_port(&addr, cm_port(ctx));
+		se = row->service == S_TCP_NAME ? getservbyname(svc, "tcp") :
+						  NULL;
+		set_port(&addr, se ? ntohs(se->s_port) : cm_port(ctx));
 		inet_ntop(row->family,
 			  row->family == AF_INET ?
 				  (const void *)&((struct sockaddr_in *)&addr)
@@ -418,23 +839,31 @@ static void run(const void *r, struct rc_ctx *ctx)
 					  ->sin6_addr,
 			  node, sizeof(node));
 	}
-	if (row->expect == X_HINTS) {
+	if (row->expect == X_HINTS || row->expect == X_HINTS_WHOLE ||
+	    row->expect == X_SRC || row->expect == X_PASSIVE_HINTS) {
 		if (!cm_dev_addr(ctx, ctx->target->peer, ctx->target->peer_port,
 				 AF_INET, &peer))
 			return;
 		hints.ai_src_addr = (struct sockaddr *)&peer;
-		hints.ai_src_len = len_of(AF_INET);
+		hints.ai_src_len = row->expect == X_HINTS_WHOLE ?
+					   sizeof(peer) :
+					   len_of(AF_INET);
+	}
+	if (row->expect == X_HINTS || row->expect == X_HINTS_WHOLE ||
+	    row->expect == X_PASSIVE_HINTS) {
 		hints.ai_dst_addr = (struct sockaddr *)&addr;
-		hints.ai_dst_len = len_of(AF_INET);
+		hints.ai_dst_len = row->expect == X_HINTS_WHOLE ?
+					   sizeof(addr) :
+					   len_of(AF_INET);
 	}
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_getaddrinfo(
 				row->node == N_TARGET	 ? node :
 				row->node == N_LOCALHOST ? "localhost" :
 							   NULL,
-				row->service ? service : NULL,
+				row->service ? svc : NULL,
 				row->no_hints ? NULL : &hints, &res));
 	if (!ret && res) {
-		check_result(row, ctx, res, &addr);
+		check_result(row, ctx, res, &addr, &peer);
 		ctx->ops->rdma_freeaddrinfo(res);
 	} else if (!ret) {
 		rc_obs_violation(ctx->obs, "res NULL after success");

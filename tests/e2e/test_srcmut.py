@@ -234,3 +234,25 @@ def test_a_survivor_listed_for_each_call_judging_it_is_listed():
     # a judging call without an entry: a finding
     assert reason(i, ["ibv_wr_send", "ibv_wr_send_imm"]) is None
     assert reason("f.c:g:constant:1.1:0", ["ibv_wr_send"]) is None
+
+
+def test_an_object_is_rebuilt_when_a_header_it_includes_changes(tmp_path):
+    """build.py keeps an object built from the same source and flags; a
+    reference header changed since (a struct's layout) makes every object
+    stale, so its digest is part of the key."""
+    import build
+    src, hdr, obj = tmp_path / "a.c", tmp_path / "a.h", tmp_path / "a.o"
+    hdr.write_text("struct s { int a; };\n")
+    src.write_text('#include "a.h"\nint size(void) { return sizeof(struct s); }\n')
+    flags = ["-O0", "-I" + str(tmp_path)]
+
+    def compiled(salt):
+        before = obj.stat().st_mtime_ns if obj.exists() else None
+        assert build.compile_one(CC, flags, str(src), str(obj),
+                                 salt=salt) is None
+        return obj.stat().st_mtime_ns != before
+
+    assert compiled(build.headers_digest([str(hdr)]))
+    assert not compiled(build.headers_digest([str(hdr)]))
+    hdr.write_text("struct s { int a, b; };\n")
+    assert compiled(build.headers_digest([str(hdr)]))

@@ -34,12 +34,22 @@ def headers(root):
     return sorted(out)
 
 
-def compile_one(cc, flags, src, obj, extra=()):
-    """Compile @src unless @obj was built from the same text and flags;
-    returns None or the compiler's first error."""
+def headers_digest(paths):
+    """What every source includes of the reference's own: a change to any
+    of its headers (a struct's layout) is a change to every object."""
+    h = hashlib.sha1()
+    for path in paths:
+        with open(path, "rb") as f:
+            h.update(path.encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def compile_one(cc, flags, src, obj, extra=(), salt=""):
+    """Compile @src unless @obj was built from the same text, headers
+    (@salt) and flags; returns None or the compiler's first error."""
     with open(src, "rb") as f:
         key = hashlib.sha1(f.read() + " ".join(flags + list(extra))
-                           .encode()).hexdigest()
+                           .encode() + salt.encode()).hexdigest()
     stamp = obj + ".key"
     if os.path.exists(obj) and os.path.exists(stamp) and \
             open(stamp).read() == key:
@@ -110,9 +120,10 @@ def main():
                      os.path.join(d, m["file"][:-2] + ".o"),
                      inc + ["-iquote", os.path.join(src, os.path.dirname(
                          m["file"]))]))
+    salt = headers_digest(headers(root) + [os.path.join(HERE, "srcmut_rt.h")])
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         errors = list(pool.map(lambda j: compile_one(args.cc, flags, j[0],
-                                                     j[1], j[2]), jobs))
+                                                     j[1], j[2], salt), jobs))
     failed = {j[1]: e for j, e in zip(jobs, errors) if e}
     for j, e in zip(jobs[:len(objs) + 1], errors):
         if e:

@@ -20,6 +20,8 @@
  * - INIT, RTR or RTS at once (receives can be posted)
  * - connected: both ends' QPs in RTS
  * - pd NULL: id->pd set and the QP's
+ * - pd NULL on a second id bound to the same device: the same PD ("One
+ *   default protection domain is allocated per RDMA device.")
  * - no CQs: id->send_cq, recv_cq and their channels set, the QP's CQs
  * - the capabilities written back: at least the 4 work requests asked
  * - a second QP on the id: -1 (interpretation of "only")
@@ -43,6 +45,7 @@
 	"If a protection domain is not given - pd parameter is NULL - "   \
 	"then the rdma_cm_id will be created using a default protection " \
 	"domain."
+#define DOC_PD_ONE "One default protection domain is allocated per RDMA device."
 #define DOC_CQ                                                        \
 	"Completion channels and CQ data created by the rdma_cm are " \
 	"exposed to the user through the rdma_cm_id structure."
@@ -68,7 +71,7 @@ struct cq_row {
 };
 
 static cq_check refused, ready_for_receives, rts_when_connected, default_pd,
-	default_cqs, caps_written, second_qp_fails;
+	default_pd_shared, default_cqs, caps_written, second_qp_fails;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -95,6 +98,16 @@ static const struct cq_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = default_pd,
+	  .no_pd = true },
+	{ .c = { .id = "rdmacm/create_qp/default-pd-one-per-device",
+		 .doc = DOC_PD " ... " DOC_PD_ONE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "pd NULL, then pd NULL again on a second id bound to "
+			 "the same device's address (its CQs the rdma_cm's): "
+			 "both QPs, and both ids' pd, are on one PD",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = default_pd_shared,
 	  .no_pd = true },
 	{ .c = { .id = "rdmacm/create_qp/default-cqs",
 		 .doc = DOC_CQ,
@@ -231,6 +244,43 @@ static void default_pd(const struct cq_row *row, struct rc_ctx *ctx,
 		       struct cm_pair *p, struct ibv_qp_init_attr *qa)
 {
 	id_pd(ctx, p->cli.id);
+}
+
+static void default_pd_shared(const struct cq_row *row, struct rc_ctx *ctx,
+			      struct cm_pair *p, struct ibv_qp_init_attr *qa)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_qp_init_attr qa2 = { .qp_type = IBV_QPT_RC, .cap = qa->cap };
+	struct rdma_event_channel *ch = NULL;
+	struct rdma_cm_id *id = NULL;
+	struct ibv_pd *first = p->cli.id->qp->pd;
+
+	if (!cm_id_open(ctx, ops, &ch, &id, NULL, RDMA_PS_TCP))
+		goto out;
+	if (ops->rdma_bind_addr(id, (struct sockaddr *)&p->cli_addr)) {
+		cm_broken(ctx, "rdma_bind_addr of the second id");
+		goto out;
+	}
+	if (id->verbs != p->cli.id->verbs) {
+		cm_broken(ctx, "the second id on another context");
+		goto out;
+	}
+	if (ops->rdma_create_qp(id, NULL, &qa2)) {
+		cm_broken(ctx, "rdma_create_qp on the second id");
+		goto out;
+	}
+	if (id->qp->pd != first || id->pd != p->cli.id->pd)
+		rc_obs_violation(ctx->obs,
+				 "pd the second id's QP on %p (id->pd %p), the "
+				 "first's on %p (id->pd %p)",
+				 (void *)id->qp->pd, (void *)id->pd,
+				 (void *)first, (void *)p->cli.id->pd);
+	ops->rdma_destroy_qp(id);
+out:
+	if (id)
+		ops->rdma_destroy_id(id);
+	if (ch)
+		ops->rdma_destroy_event_channel(ch);
 }
 
 static void default_cqs(const struct cq_row *row, struct rc_ctx *ctx,

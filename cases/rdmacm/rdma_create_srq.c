@@ -22,6 +22,11 @@
  * - an id bound to no device: -1
  * - a second SRQ on the id: -1, and id->srq is still the first
  * - a PD of the other device (the peer's): -1
+ * - no PD on a second id bound to the same device: the first's PD ("One
+ *   default protection domain is allocated per RDMA device.")
+ * - no PD, then rdma_reg_msgs on the id: its MR is on the SRQ's PD
+ * - max_wr one beyond the device's max_srq_wr: -1, id->srq NULL, and the
+ *   next call with the row's 16 WRs makes the SRQ
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +49,13 @@
 	"this function, and the protection domain, if provided, must be for " \
 	"that same device."
 #define DOC_SINGLE "An rdma_cm_id may only be associated with a single SRQ."
+#define DOC_PD_ONE "One default protection domain is allocated per RDMA device."
+#define DOC_REG_PD                                                     \
+	"The memory buffer is registered with the proteection domain " \
+	"associated with the idenfier."
+#define DOC_RET                                                       \
+	"Returns 0 on success, or -1 on error.  If an error occurs, " \
+	"errno will be set to indicate the failure reason."
 
 enum cs_kind {
 	CS_DEFAULT_PD,
@@ -51,7 +63,10 @@ enum cs_kind {
 	CS_READY,
 	CS_UNBOUND,
 	CS_SECOND,
-	CS_OTHER_PD
+	CS_OTHER_PD,
+	CS_SHARED_PD, /* a second id's SRQ on the same default PD */
+	CS_REG_MSGS, /* rdma_reg_msgs on the id after: the SRQ's PD */
+	CS_BEYOND /* max_wr beyond max_srq_wr, then the row's 16 */
 };
 
 struct cs_row {
@@ -114,6 +129,32 @@ static const struct cs_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
 	  .kind = CS_OTHER_PD },
+	{ .c = { .id = "rdmacm/create_srq/default-pd-one-per-device",
+		 .doc = DOC_PD " ... " DOC_PD_ONE,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "pd NULL on the id, then pd NULL on a second id bound "
+			 "to the same device's address: both SRQs on one PD",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = CS_SHARED_PD },
+	{ .c = { .id = "rdmacm/create_srq/reg-msgs-on-its-pd",
+		 .doc = DOC_REG_PD,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "pd NULL on an id without a QP, then rdma_reg_msgs(3) "
+			 "on the id (its page): the MR is on the SRQ's PD, the "
+			 "one the id now has",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = CS_REG_MSGS },
+	{ .c = { .id = "rdmacm/create_srq/max-wr-beyond-device",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "max_wr one beyond ibv_query_device's max_srq_wr: -1 "
+			 "and id->srq still NULL; the next call, with 16 WRs, "
+			 "makes the SRQ (a failed call leaves the id as it was)",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .kind = CS_BEYOND },
 };
 
 static struct ibv_srq_init_attr srq_attr(void)
@@ -165,6 +206,72 @@ static void post_one(struct rc_ctx *ctx, struct rdma_cm_id *id)
 	free(buf);
 }
 
+/* @a's max_wr one beyond the device's max_srq_wr */
+static bool beyond_device(struct rc_ctx *ctx, struct rdma_cm_id *id,
+			  struct ibv_srq_init_attr *a)
+{
+	struct ibv_device_attr d;
+
+	if (ctx->ops->ibv_query_device(id->verbs, &d))
+		return cm_broken(ctx, "ibv_query_device");
+	a->attr.max_wr = d.max_srq_wr + 1;
+	return true;
+}
+
+/* A second id bound to the same device, its SRQ on no PD given: on the
+ * first id's SRQ's PD */
+static void second_id_same_pd(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	const struct rc_ops *ops = ctx->ops;
+	struct ibv_srq_init_attr a = srq_attr();
+	struct sockaddr_storage addr = p->srv_addr;
+	struct rdma_event_channel *ch = NULL;
+	struct rdma_cm_id *id = NULL;
+
+	((struct sockaddr_in *)&addr)->sin_port = 0;
+	if (!cm_id_open(ctx, ops, &ch, &id, NULL, RDMA_PS_TCP))
+		goto out;
+	if (ops->rdma_bind_addr(id, (struct sockaddr *)&addr)) {
+		cm_broken(ctx, "rdma_bind_addr of the second id");
+		goto out;
+	}
+	if (ops->rdma_create_srq(id, NULL, &a)) {
+		cm_broken(ctx, "rdma_create_srq on the second id");
+		goto out;
+	}
+	if (id->srq->pd != p->srv.id->srq->pd)
+		rc_obs_violation(ctx->obs,
+				 "pd the second id's SRQ on %p, the first's "
+				 "on %p",
+				 (void *)id->srq->pd,
+				 (void *)p->srv.id->srq->pd);
+	ops->rdma_destroy_srq(id);
+out:
+	if (id)
+		ops->rdma_destroy_id(id);
+	if (ch)
+		ops->rdma_destroy_event_channel(ch);
+}
+
+static void reg_msgs_on_srq_pd(struct rc_ctx *ctx, struct rdma_cm_id *id)
+{
+	static uint8_t buf[64];
+	struct ibv_mr *mr;
+
+	if (!rc_need_call(ctx, ctx->ops->rdma_reg_msgs, "rdma_reg_msgs"))
+		return;
+	mr = ctx->ops->rdma_reg_msgs(id, buf, sizeof(buf));
+	if (!mr) {
+		rc_obs_violation(ctx->obs, "mr none from rdma_reg_msgs (%s)",
+				 strerror(errno));
+		return;
+	}
+	if (mr->pd != id->srq->pd)
+		rc_obs_violation(ctx->obs, "mr on PD %p, the SRQ on %p",
+				 (void *)mr->pd, (void *)id->srq->pd);
+	ctx->ops->rdma_dereg_mr(mr);
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct cs_row *row = r;
@@ -202,6 +309,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 		cm_broken(ctx, "the first SRQ");
 		goto out;
 	}
+	if (row->kind == CS_BEYOND && !beyond_device(ctx, p.srv.id, &a))
+		goto out;
 	first = p.srv.id->srq;
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_create_srq(p.srv.id, pd, &a));
 	switch (row->kind) {
@@ -231,6 +340,29 @@ static void run(const void *r, struct rc_ctx *ctx)
 	case CS_READY:
 		if (!ret && p.srv.id->srq)
 			post_one(ctx, p.srv.id);
+		break;
+	case CS_SHARED_PD:
+		if (!ret)
+			second_id_same_pd(ctx, &p);
+		break;
+	case CS_REG_MSGS:
+		if (!ret)
+			reg_msgs_on_srq_pd(ctx, p.srv.id);
+		break;
+	case CS_BEYOND:
+		if (!ret || p.srv.id->srq) {
+			rc_obs_violation(ctx->obs,
+					 "srq made with max_wr %u beyond the "
+					 "device's",
+					 a.attr.max_wr);
+			break;
+		}
+		if (ctx->ops->rdma_create_srq(p.srv.id, NULL, &b) ||
+		    !p.srv.id->srq)
+			rc_obs_violation(ctx->obs,
+					 "srq none from the next call with %u "
+					 "WRs (%s)",
+					 WRS, strerror(errno));
 		break;
 	case CS_SECOND:
 		if (p.srv.id->srq != first)

@@ -187,6 +187,11 @@ static struct shared_dev {
 	struct ibv_context *c;
 	unsigned int refs;
 	bool pinned; /* in a list of rdma_get_devices: one ref for good */
+	/* "One default protection domain is allocated per RDMA device"
+	 * (rdma_create_qp(3), rdma_create_srq(3)): made for the first id
+	 * that asks, freed with the context (as librdmacm keeps its own for
+	 * as long as the device is open) */
+	struct ibv_pd *pd;
 } devs[MAX_DEVICES];
 static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -228,12 +233,37 @@ static void put_device(struct ibv_context *c)
 	for (i = 0; i < MAX_DEVICES; i++) {
 		if (!devs[i].refs || devs[i].c != c)
 			continue;
-		if (!--devs[i].refs)
-			(devs[i].ud ? ibv_close_device :
-				      ref_ibv_close_device)(c);
+		if (--devs[i].refs)
+			break;
+		if (devs[i].pd)
+			(devs[i].ud ? ibv_dealloc_pd :
+				      ref_ibv_dealloc_pd)(devs[i].pd);
+		devs[i].pd = NULL;
+		(devs[i].ud ? ibv_close_device : ref_ibv_close_device)(c);
 		break;
 	}
 	pthread_mutex_unlock(&devs_lock);
+}
+
+struct ibv_pd *ref_cm_device_pd(struct ibv_context *c)
+{
+	struct ibv_pd *pd = NULL;
+	int i;
+
+	pthread_mutex_lock(&devs_lock);
+	for (i = 0; i < MAX_DEVICES; i++) {
+		if (!devs[i].refs || devs[i].c != c)
+			continue;
+		if (!devs[i].pd)
+			devs[i].pd = devs[i].ud ? ibv_alloc_pd(c) :
+						  ref_ibv_alloc_pd(c);
+		pd = devs[i].pd;
+		break;
+	}
+	pthread_mutex_unlock(&devs_lock);
+	if (i == MAX_DEVICES)
+		errno = EINVAL;
+	return pd;
 }
 
 /* A connected id's context of the device, held for good: rdma_get_devices

@@ -35,8 +35,6 @@ struct ref_id {
 	uint32_t handle;
 	struct ref_mc *mcs;
 	struct ibv_context *own_verbs;
-	/* made by rdma_create_qp for the caller, freed with the QP */
-	struct ibv_pd *own_pd;
 	bool own_cqs;
 	/* "connected": from the connection's ESTABLISHED (or
 	 * CONNECT_RESPONSE) to its DISCONNECTED */
@@ -128,11 +126,12 @@ bool ref_cm_iwarp(const struct ref_id *r);
  * open_by_guid), a connected id's the verbs reference's; the PD, CQs,
  * channels and SRQ the rdma_cm makes for it are of the same kind (qp.c) */
 bool ref_cm_datagram(const struct ref_id *r);
-/* The id's default PD (own_pd), made the first time it is asked for;
- * NULL and errno when it cannot be made.  Freed (own_pd NULL) by
- * ref_cm_free_default_pd, with the last of the QP and SRQ on it. */
+/* The default PD of @c, a context of the shared table (cm.c): one per
+ * device, made the first time it is asked for and freed with the
+ * context; NULL and errno when it cannot be made */
+struct ibv_pd *ref_cm_device_pd(struct ibv_context *c);
+/* The default PD of the id's device */
 struct ibv_pd *ref_cm_default_pd(struct ref_id *r);
-void ref_cm_free_default_pd(struct ref_id *r);
 /* A written event (USER, or INTERNAL carrying the event it reports in
  * @arg) as the caller gets it: false when @event is neither
  * (addrinfo_async.c) */

@@ -176,23 +176,9 @@ static int own_cqs(struct ref_id *r, struct ibv_qp_init_attr *attr)
 	return 0;
 }
 
-/* "One default protection domain is allocated per RDMA device": per id
- * here, of the id's kind */
 struct ibv_pd *ref_cm_default_pd(struct ref_id *r)
 {
-	if (!r->own_pd)
-		r->own_pd = ref_cm_datagram(r) ? ibv_alloc_pd(r->id.verbs) :
-						 ref_ibv_alloc_pd(r->id.verbs);
-	return r->own_pd;
-}
-
-void ref_cm_free_default_pd(struct ref_id *r)
-{
-	if (ref_cm_datagram(r))
-		ibv_dealloc_pd(r->own_pd);
-	else
-		ref_ibv_dealloc_pd(r->own_pd);
-	r->own_pd = NULL;
+	return ref_cm_device_pd(r->id.verbs);
 }
 
 /* A datagram QP, libibverbs', straight to RTS (its Q_Key the kernel's);
@@ -306,8 +292,5 @@ void ref_rdma_destroy_qp(struct rdma_cm_id *id)
 	else
 		ref_ibv_destroy_qp(id->qp);
 	free_cqs(r);
-	/* the SRQ, when there is one, is on it still */
-	if (r->own_pd && !id->srq)
-		ref_cm_free_default_pd(r);
 	id->qp = NULL;
 }

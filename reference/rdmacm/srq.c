@@ -13,9 +13,8 @@
  *
  * A basic SRQ of the id's context: the verbs reference's for a connected
  * id, libibverbs' for a datagram one (whose context is libibverbs').  The
- * default PD is the one the id's QP uses when it has none given
- * (ref_cm_default_pd), freed with the last of the two.  XRC SRQs are not
- * made here.
+ * default PD is the device's, the one its QPs use when they have none
+ * given (ref_cm_default_pd).  XRC SRQs are not made here.
  */
 #include "cm_priv.h"
 #include "../verbs/ref_verbs.h"
@@ -34,13 +33,8 @@ int ref_rdma_create_srq(struct rdma_cm_id *id, struct ibv_pd *pd,
 		return -1;
 	srq = ref_cm_datagram(r) ? ibv_create_srq(pd, attr) :
 				   ref_ibv_create_srq(pd, attr);
-	if (!srq) {
-		int err = errno;
-
-		if (!id->qp && r->own_pd && pd == r->own_pd)
-			ref_cm_free_default_pd(r);
-		return ref_cm_fail(err);
-	}
+	if (!srq)
+		return ref_cm_fail(errno);
 	id->srq = srq;
 	id->pd = pd;
 	return 0;
@@ -54,9 +48,4 @@ void ref_rdma_destroy_srq(struct rdma_cm_id *id)
 		return;
 	(ref_cm_datagram(r) ? ibv_destroy_srq : ref_ibv_destroy_srq)(id->srq);
 	id->srq = NULL;
-	if (!id->qp && r->own_pd) {
-		if (id->pd == r->own_pd)
-			id->pd = NULL;
-		ref_cm_free_default_pd(r);
-	}
 }

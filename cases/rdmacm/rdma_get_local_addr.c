@@ -86,8 +86,11 @@ static void listener_addr(const struct la_row *row, struct rc_ctx *ctx,
 	if (!cm_listen(ctx, p))
 		return;
 	RC_OBSERVE(ctx, (a = ctx->ops->rdma_get_local_addr(p->srv.id)) != NULL);
-	if (!a)
+	if (!a) {
+		rc_obs_violation(ctx->obs,
+				 "addr NULL, not a pointer to a sockaddr");
 		return;
+	}
 	if (memcmp(a, &p->srv_addr, len_of(row->family)))
 		rc_obs_violation(ctx->obs, "addr not the address bound");
 }
@@ -101,8 +104,11 @@ static void client_addr(const struct la_row *row, struct rc_ctx *ctx,
 		return;
 	RC_OBSERVE(ctx, (a = (void *)ctx->ops->rdma_get_local_addr(
 				 p->cli.id)) != NULL);
-	if (!a)
+	if (!a) {
+		rc_obs_violation(ctx->obs,
+				 "addr NULL, not a pointer to a sockaddr");
 		return;
+	}
 	want = *(struct sockaddr_in *)&p->cli_addr;
 	want.sin_port =
 		((struct sockaddr_in *)&p->srv.conn->route.addr.dst_addr)
@@ -124,8 +130,11 @@ static void new_id_zeroes(const struct la_row *row, struct rc_ctx *ctx,
 	struct sockaddr *a;
 
 	RC_OBSERVE(ctx, (a = ctx->ops->rdma_get_local_addr(p->cli.id)) != NULL);
-	if (!a)
+	if (!a) {
+		rc_obs_violation(ctx->obs,
+				 "addr NULL, not a pointer to a sockaddr");
 		return;
+	}
 	rc_obs_out(ctx->obs, a, sizeof(zero));
 	if (memcmp(a, &zero, sizeof(zero)))
 		rc_obs_violation(ctx->obs, "addr not all zeroes");

@@ -96,8 +96,11 @@ static void peer_is(struct rc_ctx *ctx, struct rdma_cm_id *id, const void *want,
 	struct sockaddr *a;
 
 	RC_OBSERVE(ctx, (a = ctx->ops->rdma_get_peer_addr(id)) != NULL);
-	if (!a)
+	if (!a) {
+		rc_obs_violation(ctx->obs,
+				 "addr NULL, not a pointer to a sockaddr");
 		return;
+	}
 	if (out)
 		rc_obs_out(ctx->obs, a, len);
 	if (memcmp(a, want, len))

@@ -21,12 +21,16 @@
  * - rdma_reg_read: a remote read gets the buffer's bytes; a remote write
  *   fails with a remote access error completion, the buffer unchanged
  * - rdma_reg_write: a remote write lands; a remote read fails so
- * - rdma_reg_msgs: neither a remote read nor a remote write is allowed
+ * - rdma_reg_msgs: neither a remote read nor a remote write is allowed;
+ *   a receive into the buffer gets the client's message, byte for byte;
+ *   on a datagram id (RDMA_PS_UDP, its UD QP on the default PD) the MR is
+ *   on that id's PD with the buffer's range
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "rdmacm_data.h"
+#include "rdmacm_ud.h"
 
 #define DOC_PD                                                         \
 	"The memory buffer is registered with the proteection domain " \
@@ -54,7 +58,14 @@
 	"as the target of an RDMA read operation or the source of an RDMA "  \
 	"write request."
 
-enum rg_kind { RG_PD, RG_RANGE, RG_NULL, RG_REMOTE };
+enum rg_kind {
+	RG_PD,
+	RG_RANGE,
+	RG_NULL,
+	RG_REMOTE,
+	RG_RECV, /* the server receives the client's message into it */
+	RG_DATAGRAM /* on a datagram id's PD */
+};
 
 struct rg_row {
 	struct rc_case c;
@@ -113,16 +124,39 @@ struct rg_row {
 	" moves no byte; the page names no remote " access                  \
 	" access, read as the MR not granting it"
 
-static const struct rg_row msgs_rows[] = { ROWS(reg_msgs, DOC_RANGE_MSGS) REMOTE(
-	"reg_msgs/no-remote-read", DOC_MSGS_USE, RC_BASIS_INTERPRETATION,
-	"its buffers are sent, received into, and the local end of "
-	"RDMA: " NOTE_DENIED("read", "read"),
-	IBV_WR_RDMA_READ,
-	false) REMOTE("reg_msgs/no-remote-write", DOC_MSGS_USE,
-		      RC_BASIS_INTERPRETATION,
-		      "its buffers are sent, received into, and the local end of "
-		      "RDMA: " NOTE_DENIED("write", "write"),
-		      IBV_WR_RDMA_WRITE, false) };
+static const struct rg_row msgs_rows[] = {
+	ROWS(reg_msgs, DOC_RANGE_MSGS) REMOTE(
+		"reg_msgs/no-remote-read", DOC_MSGS_USE,
+		RC_BASIS_INTERPRETATION,
+		"its buffers are sent, received into, and the local end of "
+		"RDMA: " NOTE_DENIED("read", "read"),
+		IBV_WR_RDMA_READ,
+		false) REMOTE("reg_msgs/no-remote-write", DOC_MSGS_USE,
+			      RC_BASIS_INTERPRETATION,
+			      "its buffers are sent, received into, and the local end of "
+			      "RDMA: " NOTE_DENIED("write", "write"),
+			      IBV_WR_RDMA_WRITE, false){
+		.c = { .id = "rdmacm/reg_msgs/received-into",
+		       .doc = DOC_MSGS_USE,
+		       .basis = RC_BASIS_DOCUMENTED,
+		       .note = "the server's receive into 180 bytes of its "
+			       "buffer, registered so on its connection's id: the "
+			       "client's SEND of 180 distinct bytes completes there "
+			       "with success, byte for byte",
+		       .needs = NEEDS,
+		       .contract = { RC_SUCCEEDS } },
+		.kind = RG_RECV },
+	{ .c = { .id = "rdmacm/reg_msgs/datagram-id",
+		 .doc = DOC_PD,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an RDMA_PS_UDP id bound to the target's address, its "
+			 "UD QP made by rdma_create_qp on the default PD: "
+			 "mr->pd is id->pd, mr->addr and mr->length the "
+			 "buffer's",
+		 .needs = RC_NEED_DEVICE | RC_NEED_UD,
+		 .contract = { RC_SUCCEEDS } },
+	  .kind = RG_DATAGRAM }
+};
 static const struct rg_row read_rows[] = { ROWS(reg_read, DOC_RANGE) REMOTE(
 	"reg_read/remote-read", DOC_REMOTE_READ, RC_BASIS_DOCUMENTED,
 	"the client's RDMA read of 180 distinct bytes of the server's "
@@ -146,8 +180,33 @@ typedef struct ibv_mr *reg_fn(struct rdma_cm_id *id, void *addr, size_t length);
 
 #define RLEN 180
 
+/* A receive into @at, of the server's MR @mr: the client's SEND of its
+ * buffer's first RLEN bytes (@pat) arrives there */
+static void received_into(struct rc_ctx *ctx, struct cd *d,
+			  const struct ibv_mr *mr, uint8_t *at,
+			  const uint8_t *pat)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)at,
+			       .length = RLEN,
+			       .lkey = mr->lkey };
+	struct ibv_recv_wr rwr = { .wr_id = 0x93,
+				   .sg_list = &sge,
+				   .num_sge = 1 },
+			   *bad;
+	struct ibv_wc wc;
+
+	if (ctx->ops->ibv_post_recv(d->srv->qp, &rwr, &bad)) {
+		cm_broken(ctx, "ibv_post_recv of the server");
+		return;
+	}
+	if (cd_cli_send(ctx, d, 0x94, 0, RLEN) &&
+	    cd_poll(ctx, d->srv->recv_cq, "recv_wc", &wc) &&
+	    cd_wc(ctx, "recv_wc", &wc, 0x93, IBV_WC_SUCCESS, IBV_WC_RECV, RLEN))
+		cd_same(ctx, "data", at, pat, RLEN);
+}
+
 /* The server's buffer registered by @reg on its connection's id, the
- * client's RDMA read or write of it */
+ * client's RDMA read or write of it, or its message (RG_RECV) */
 static void run_remote(const struct rg_row *row, struct rc_ctx *ctx,
 		       reg_fn *reg)
 {
@@ -178,6 +237,10 @@ static void run_remote(const struct rg_row *row, struct rc_ctx *ctx,
 	RC_OBSERVE(ctx, mr = reg(d.srv, buf + OFF, LEN));
 	if (!mr)
 		goto out;
+	if (row->kind == RG_RECV) {
+		received_into(ctx, &d, mr, buf + OFF, pat);
+		goto dereg;
+	}
 	sge = (struct ibv_sge){ .addr = (uintptr_t)d.cbuf,
 				.length = RLEN,
 				.lkey = d.cmr->lkey };
@@ -207,6 +270,39 @@ out:
 	free(buf);
 }
 
+/* rdma_reg_msgs on a datagram id whose UD QP is on the default PD */
+static void run_datagram(struct rc_ctx *ctx, reg_fn *reg)
+{
+	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
+				       .cap = { .max_send_wr = 4,
+						.max_recv_wr = 4,
+						.max_send_sge = 1,
+						.max_recv_sge = 1 } };
+	struct cmud s = { 0 };
+	struct ibv_mr *mr;
+
+	if (!cmud_bind(ctx, &s, ctx->target->ca, ctx->target->port))
+		goto out;
+	if (ctx->ops->rdma_create_qp(s.id, NULL, &qa)) {
+		cm_broken(ctx, "rdma_create_qp of the datagram id");
+		goto out;
+	}
+	RC_OBSERVE(ctx, mr = reg(s.id, s.buf, sizeof(s.buf)));
+	if (!mr)
+		goto out;
+	if (mr->pd != s.id->pd || mr->addr != s.buf ||
+	    mr->length != sizeof(s.buf))
+		rc_obs_violation(ctx->obs,
+				 "mr on PD %p (id->pd %p), addr %p length "
+				 "0x%zx, not %p 0x%zx",
+				 (void *)mr->pd, (void *)s.id->pd, mr->addr,
+				 mr->length, (void *)s.buf, sizeof(s.buf));
+	if (ctx->ops->rdma_dereg_mr(mr))
+		cm_broken(ctx, "rdma_dereg_mr");
+out:
+	cmud_close(ctx, &s);
+}
+
 static void run_reg(const struct rg_row *row, struct rc_ctx *ctx, reg_fn *reg,
 		    const char *name)
 {
@@ -217,8 +313,12 @@ static void run_reg(const struct rg_row *row, struct rc_ctx *ctx, reg_fn *reg,
 	if (!rc_need_call(ctx, reg, name) ||
 	    !rc_need_call(ctx, ctx->ops->rdma_dereg_mr, "rdma_dereg_mr"))
 		return;
-	if (row->kind == RG_REMOTE) {
+	if (row->kind == RG_REMOTE || row->kind == RG_RECV) {
 		run_remote(row, ctx, reg);
+		return;
+	}
+	if (row->kind == RG_DATAGRAM) {
+		run_datagram(ctx, reg);
 		return;
 	}
 	if (!cm_pair_open(ctx, &p, AF_INET, true, ctx->ops, ctx->ops) ||

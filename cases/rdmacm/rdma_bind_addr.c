@@ -9,6 +9,7 @@
  *
  * An RDMA_PS_TCP id on a channel of its own, the address the target
  * device's (its port the row's pool slot's, two distinct bytes):
+ * - the device's IPv4 address: id->port_num its port
  * - the device's IPv4 address, and its IPv6 address: 0, id->verbs the
  *   target device, rdma_get_local_addr the address and port bound,
  *   rdma_get_src_port the port
@@ -62,6 +63,7 @@ struct ba_row {
 	bool port0; /* port 0, else the row's port */
 	bool twice; /* another id binds it first */
 	bool rebind; /* the id itself is bound already */
+	bool port_num; /* and id->port_num is the address's port */
 };
 
 static const struct ba_row rows[] = {
@@ -75,6 +77,17 @@ static const struct ba_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .family = AF_INET,
 	  .addr = BA_DEVICE },
+	{ .c = { .id = "rdmacm/bind_addr/port-of-the-device",
+		 .doc = DOC_DEVICE,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the target device's IPv4 address: id->port_num is "
+			 "the target port, the one whose address it is (the "
+			 "device bound to, down to its port)",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .family = AF_INET,
+	  .addr = BA_DEVICE,
+	  .port_num = true },
 	{ .c = { .id = "rdmacm/bind_addr/ipv6-device",
 		 .doc = DOC_DEVICE,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -288,6 +301,9 @@ static void check_bound(const struct ba_row *row, struct rc_ctx *ctx,
 	if (strcmp(name, ctx->target->ca))
 		rc_obs_violation(ctx->obs, "verbs the device %s, not %s", name,
 				 ctx->target->ca);
+	if (row->port_num && id->port_num != ctx->target->port)
+		rc_obs_violation(ctx->obs, "port_num %u, not %d", id->port_num,
+				 ctx->target->port);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -19,7 +19,9 @@
  * - the event stays until the next call: after rdma_resolve_route
  *   id->event is ROUTE_RESOLVED
  * - every port space of the page (RDMA_PS_TCP, RDMA_PS_UDP, RDMA_PS_IB):
- *   id->ps is it, id->context the context given
+ *   id->ps is it, id->context the context given; RDMA_PS_TCP's id has
+ *   qp_type IBV_QPT_RC (reliable, connection-oriented), RDMA_PS_UDP's
+ *   IBV_QPT_UD (unreliable, connectionless)
  * - a port space the kernel does not know: -1 EINVAL
  */
 #include <poll.h>
@@ -38,6 +40,8 @@
 	"structure, and be available for access until another rdma_cm "  \
 	"call is made."
 #define DOC_PS "RDMA port space."
+#define DOC_PS_TCP "Provides reliable, connection-oriented QP communication."
+#define DOC_PS_UDP "Provides unreliable, connectionless QP communication."
 
 enum ci_kind { CI_SYNC, CI_BESIDE, CI_UNTIL_NEXT, CI_PS, CI_BAD_PS };
 
@@ -45,6 +49,7 @@ struct ci_row {
 	struct rc_case c;
 	enum ci_kind kind;
 	enum rdma_port_space ps;
+	enum ibv_qp_type qp_type; /* CI_PS: id->qp_type's, when not 0 */
 };
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
@@ -99,6 +104,26 @@ static const struct ci_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .kind = CI_PS,
 	  .ps = RDMA_PS_UDP },
+	{ .c = { .id = "rdmacm/create_id/ps-tcp-reliable-connected",
+		 .doc = DOC_PS_TCP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "RDMA_PS_TCP: id->qp_type is IBV_QPT_RC, the reliable "
+			 "connected type, before any QP",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = CI_PS,
+	  .ps = RDMA_PS_TCP,
+	  .qp_type = IBV_QPT_RC },
+	{ .c = { .id = "rdmacm/create_id/ps-udp-unreliable-datagram",
+		 .doc = DOC_PS_UDP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "RDMA_PS_UDP: id->qp_type is IBV_QPT_UD, the "
+			 "unreliable datagram type, before any QP",
+		 .needs = RC_NEED_DEVICE,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = CI_PS,
+	  .ps = RDMA_PS_UDP,
+	  .qp_type = IBV_QPT_UD },
 	{ .c = { .id = "rdmacm/create_id/ps-ib",
 		 .doc = DOC_PS,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -195,6 +220,9 @@ static void port_space(const struct ci_row *row, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs, "context not the one given");
 		if (id->channel != ch)
 			rc_obs_violation(ctx->obs, "channel not the one given");
+		if (row->qp_type && id->qp_type != row->qp_type)
+			rc_obs_violation(ctx->obs, "qp_type %d, not %d",
+					 id->qp_type, row->qp_type);
 		ctx->ops->rdma_destroy_id(id);
 	}
 	ctx->ops->rdma_destroy_event_channel(ch);

@@ -8,6 +8,8 @@
  *   address and port (the id, and its port, are gone)
  * - an active endpoint with a QP on the caller's PD: after it, the PD
  *   deallocates (no QP holds it)
+ * - an active endpoint without a QP, with an SRQ (rdma_create_srq) on
+ *   the caller's PD: after it, the PD deallocates (no SRQ holds it)
  * - the id of a request taken with rdma_get_request, destroyed
  *   unanswered: the client's connection is refused (REJECTED), and the
  *   call returns though the id held the request's event
@@ -22,7 +24,7 @@
 	"rdma_destroy_ep will automatically destroy any QP and SRQ " \
 	"associated with the rdma_cm_id."
 
-enum de_kind { DE_LISTENER, DE_QP, DE_REQUEST };
+enum de_kind { DE_LISTENER, DE_QP, DE_SRQ, DE_REQUEST };
 
 struct de_row {
 	struct rc_case c;
@@ -61,6 +63,16 @@ static const struct de_row rows[] = {
 		 .needs = NEEDS | RC_NEED_CA,
 		 .contract = { RC_ANY_RETURN } },
 	  .kind = DE_REQUEST },
+	{ .c = { .id = "rdmacm/destroy_ep/srq-destroyed",
+		 .doc = DOC_QP,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "an active endpoint without a QP, then an SRQ on it "
+			 "(rdma_create_srq) on a PD of the caller's: after the "
+			 "call ibv_dealloc_pd of that PD returns 0, which it "
+			 "cannot while an SRQ is on it",
+		 .needs = NEEDS,
+		 .contract = { RC_ANY_RETURN } },
+	  .kind = DE_SRQ },
 };
 
 static void listener(struct rc_ctx *ctx, struct cm_pair *p)
@@ -82,8 +94,11 @@ static void listener(struct rc_ctx *ctx, struct cm_pair *p)
 				 "still taken (%m)");
 }
 
-static void qp_destroyed(struct rc_ctx *ctx, struct cm_pair *p)
+/* An active endpoint on a PD of the caller's with a QP (@srq false) or
+ * an SRQ alone: after rdma_destroy_ep the PD deallocates */
+static void on_pd_destroyed(struct rc_ctx *ctx, struct cm_pair *p, bool srq)
 {
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 2, .max_sge = 1 } };
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_RC,
 		.cap = { .max_send_wr = 2,
@@ -105,17 +120,26 @@ static void qp_destroyed(struct rc_ctx *ctx, struct cm_pair *p)
 	if (c)
 		pd = ctx->ops->ibv_alloc_pd(c);
 	cm_ep_info(p, false, &ai);
-	if (!pd || ctx->ops->rdma_create_ep(&ep, &ai, pd, &qa) || !ep->qp) {
-		cm_broken(ctx, "the endpoint with a QP");
+	if (!pd || ctx->ops->rdma_create_ep(&ep, &ai, pd, srq ? NULL : &qa) ||
+	    (!srq && !ep->qp)) {
+		cm_broken(ctx, "the endpoint");
+		goto out;
+	}
+	if (srq &&
+	    (!rc_need_call(ctx, ctx->ops->rdma_create_srq, "rdma_create_srq") ||
+	     ctx->ops->rdma_create_srq(ep, pd, &sa))) {
+		cm_broken(ctx, "the endpoint's SRQ");
+		ctx->ops->rdma_destroy_ep(ep);
 		goto out;
 	}
 	RC_OBSERVE(ctx, (ctx->ops->rdma_destroy_ep(ep), 0));
 	err = ctx->ops->ibv_dealloc_pd(pd);
 	if (err)
 		rc_obs_violation(ctx->obs,
-				 "qp ibv_dealloc_pd after the call: %d (a QP "
+				 "%s ibv_dealloc_pd after the call: %d (a%s "
 				 "still on the PD)",
-				 err);
+				 srq ? "srq" : "qp", err,
+				 srq ? "n SRQ" : " QP");
 	else
 		pd = NULL;
 out:
@@ -169,8 +193,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (cm_pair_open(ctx, &p, AF_INET, false, ctx->ops, ctx->ops)) {
 		if (row->kind == DE_LISTENER)
 			listener(ctx, &p);
-		else if (row->kind == DE_QP)
-			qp_destroyed(ctx, &p);
+		else if (row->kind == DE_QP || row->kind == DE_SRQ)
+			on_pd_destroyed(ctx, &p, row->kind == DE_SRQ);
 		else
 			unanswered(ctx, &p);
 	}

@@ -86,8 +86,12 @@ void ref_rdma_destroy_ep(struct rdma_cm_id *id)
 
 	if (!id)
 		return;
+	/* "rdma_destroy_ep will automatically destroy any QP and SRQ
+	 * associated with the rdma_cm_id." */
 	if (id->qp)
 		ref_rdma_destroy_qp(id);
+	if (id->srq)
+		ref_rdma_destroy_srq(id);
 	free(r->ep_qp);
 	r->ep_qp = NULL;
 	ref_rdma_destroy_id(id);

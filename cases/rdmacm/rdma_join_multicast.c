@@ -207,6 +207,18 @@ static const struct join_row ex_rows[] = {
 	  .family = AF_INET,
 	  .ex = true,
 	  .comp_mask = RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS },
+	{ .c = { .id = "rdmacm/join_multicast_ex/no-join-flags-bit",
+		 .doc = DOC_MASK,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "comp_mask without RDMA_CM_JOIN_MC_ATTR_JOIN_FLAGS "
+			 "(join_flags a full member's): no join type given, "
+			 "read as -1",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = join_refused,
+	  .family = AF_INET,
+	  .ex = true,
+	  .comp_mask = RDMA_CM_JOIN_MC_ATTR_ADDRESS },
 };
 
 /* The call observed: rdma_join_multicast, or _ex with the row's attrs. */

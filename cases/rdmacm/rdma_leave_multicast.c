@@ -56,8 +56,9 @@ struct leave_row {
 };
 
 static leave_check leaves_after_join, cancels_join, fails_never_joined,
-	fails_second_leave, fails_other_family, leaves_at_other_port,
-	destroy_id_leaves_all, other_id_stays, leaves_unacked_join;
+	fails_other_group, fails_second_leave, fails_other_family,
+	leaves_at_other_port, destroy_id_leaves_all, other_id_stays,
+	leaves_unacked_join;
 
 #define DOC_LEAVE                                                 \
 	"Leaves a multicast group and detaches an associated QP " \
@@ -129,6 +130,16 @@ static const struct leave_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
 	  .check = fails_other_family,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/leave_multicast/other-group-same-family",
+		 .doc = DOC_ERR,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "joined the IPv4 group, leaving another IPv4 group: a "
+			 "group never joined, read as an error; the group "
+			 "joined still gets the next message to it",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .check = fails_other_group,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/leave_multicast/address-differs-in-port-only",
 		 .doc = DOC_LEAVE,
@@ -292,6 +303,23 @@ static void fails_other_family(const struct leave_row *row, struct rc_ctx *ctx,
 	mc_addr_of(AF_INET6, mc_group(ctx, MC_IPV6), 0, &other);
 	observe_leave(ctx, l, &other);
 	left(row, ctx, l, NULL);
+}
+
+static void fails_other_group(const struct leave_row *row, struct rc_ctx *ctx,
+			      struct leaver *l)
+{
+	struct sockaddr_storage other;
+
+	if (!joined(ctx, l, false))
+		return;
+	mc_addr_of(AF_INET, mc_group(ctx, MC_IPV4_OTHER), 0, &other);
+	observe_leave(ctx, l, &other);
+	/* a leave that went through is the contract's to judge */
+	if (!ctx->obs->ret || !mc_send_to_group(ctx, &l->sender, l->m))
+		return;
+	if (member_count(ctx, l->m, VRES_QUIET_MS) != 1)
+		rc_obs_violation(ctx->obs, "the group joined got no copy after "
+					   "the failed leave of another");
 }
 
 static void leaves_at_other_port(const struct leave_row *row,

@@ -24,6 +24,8 @@
  *   timeout given (400 ms), IPv4 and IPv6
  * - the same from a synchronous id: -1, ADDR_ERROR in the id, and errno
  *   the event's status (the failure's reason the kernel gives)
+ * - the server's address from a synchronous id: 0, ADDR_RESOLVED in the
+ *   id, on the peer's device
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -62,7 +64,7 @@ struct ra_row {
 };
 
 static ra_check resolved_on_peer, src_from_routes, nonlocal_src_fails,
-	no_route_fails, times_out, synchronous_error;
+	no_route_fails, times_out, synchronous_error, synchronous_resolved;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -160,6 +162,18 @@ static const struct ra_row rows[] = {
 	  .check = synchronous_error,
 	  .family = AF_INET,
 	  .dst = DST_SILENT },
+	{ .c = { .id = "rdmacm/resolve_addr/synchronous-resolved",
+		 .doc = CM_DOC_SYNC " ... " CM_DOC_SYNC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a synchronous client (no channel), the server's "
+			 "address: 0 once resolved, ADDR_RESOLVED with status "
+			 "0 in id->event (rdma_create_id(3)'s words), the id "
+			 "on the peer device",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = synchronous_resolved,
+	  .family = AF_INET,
+	  .dst = DST_PEER },
 };
 
 /* The row's destination: the target's address, or one of its subnet's
@@ -192,12 +206,12 @@ static bool same_ip(const struct sockaddr *a, const struct sockaddr_storage *b)
 }
 
 /* ADDR_RESOLVED, status 0; the id on the peer's device and address. */
-static void on_peer(struct rc_ctx *ctx, struct cm_pair *p)
+/* Once ADDR_RESOLVED came (on the channel, or in a synchronous id
+ * already), the id is on the peer's device, from its address */
+static void bound_to_peer(struct rc_ctx *ctx, struct cm_pair *p)
 {
 	const char *dev;
 
-	if (!cm_expect(ctx, &p->cli, RDMA_CM_EVENT_ADDR_RESOLVED, NULL))
-		return;
 	dev = p->cli.id->verbs ? ibv_get_device_name(p->cli.id->verbs->device) :
 				 NULL;
 	if (!dev || strcmp(dev, ctx->target->peer))
@@ -205,6 +219,12 @@ static void on_peer(struct rc_ctx *ctx, struct cm_pair *p)
 				 dev ? dev : "no device", ctx->target->peer);
 	else if (!same_ip(&p->cli.id->route.addr.src_addr, &p->cli_addr))
 		rc_obs_violation(ctx->obs, "src_addr not the peer's address");
+}
+
+static void on_peer(struct rc_ctx *ctx, struct cm_pair *p)
+{
+	if (cm_expect(ctx, &p->cli, RDMA_CM_EVENT_ADDR_RESOLVED, NULL))
+		bound_to_peer(ctx, p);
 }
 
 /* The call observed: from the peer's address, or (@no_src) from none. */
@@ -303,6 +323,20 @@ static void synchronous_error(const struct ra_row *row, struct rc_ctx *ctx,
 	if (ev && (ev->status >= 0 || ctx->obs->err != -ev->status))
 		rc_obs_violation(ctx->obs, "errno %d, the event's status %d",
 				 ctx->obs->err, ev->status);
+}
+
+static void synchronous_resolved(const struct ra_row *row, struct rc_ctx *ctx,
+				 struct cm_pair *p,
+				 struct sockaddr_storage *dst)
+{
+	if (!cm_go_synchronous(ctx, &p->cli) ||
+	    observe(ctx, p, dst, false, CM_RESOLVE_MS))
+		return;
+	cm_check_event_in_id(ctx, p->cli.id, RDMA_CM_EVENT_ADDR_RESOLVED);
+	if (p->cli.id->event && p->cli.id->event->status)
+		rc_obs_violation(ctx->obs, "status %d in ADDR_RESOLVED",
+				 p->cli.id->event->status);
+	bound_to_peer(ctx, p);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -9,6 +9,8 @@
  *
  * - IPv4 and IPv6, after ADDR_RESOLVED: 0, then ROUTE_RESOLVED, status 0
  * - an id whose address was never resolved: -1
+ * - a synchronous id (no channel): 0 once resolved, ROUTE_RESOLVED in
+ *   id->event
  */
 #include <string.h>
 
@@ -25,6 +27,7 @@ struct rr_row {
 	struct rc_case c;
 	int family;
 	bool resolve_addr; /* rdma_resolve_addr first */
+	bool synchronous; /* the client without a channel */
 };
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
@@ -55,6 +58,17 @@ static const struct rr_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_FAILS() } },
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/resolve_route/synchronous-resolved",
+		 .doc = CM_DOC_SYNC " ... " CM_DOC_SYNC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a synchronous client (no channel), its address "
+			 "resolved: 0 once the route is, ROUTE_RESOLVED with "
+			 "status 0 in id->event (rdma_create_id(3)'s words)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .family = AF_INET,
+	  .resolve_addr = true,
+	  .synchronous = true },
 };
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -68,20 +82,31 @@ static void run(const void *r, struct rc_ctx *ctx)
 	    !rc_need_call(ctx, ctx->ops->rdma_resolve_addr,
 			  "rdma_resolve_addr"))
 		return;
-	if (!cm_pair_open(ctx, &p, row->family, false, ctx->ops, ctx->ops))
+	if (!cm_pair_open(ctx, &p, row->family, false, ctx->ops, ctx->ops) ||
+	    (row->synchronous && !cm_go_synchronous(ctx, &p.cli)))
 		goto out;
+	/* a synchronous id's event is in the id once the call returns */
 	if (row->resolve_addr &&
 	    (ctx->ops->rdma_resolve_addr(
 		     p.cli.id, (struct sockaddr *)&p.cli_addr,
 		     (struct sockaddr *)&p.srv_addr, CM_RESOLVE_MS) ||
-	     !cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ADDR_RESOLVED, NULL))) {
+	     (!row->synchronous &&
+	      !cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ADDR_RESOLVED, NULL)))) {
 		cm_broken(ctx, "rdma_resolve_addr");
 		goto out;
 	}
 	RC_OBSERVE(ctx,
 		   ret = ctx->ops->rdma_resolve_route(p.cli.id, CM_RESOLVE_MS));
-	if (!ret)
+	if (!ret && row->synchronous) {
+		cm_check_event_in_id(ctx, p.cli.id,
+				     RDMA_CM_EVENT_ROUTE_RESOLVED);
+		if (p.cli.id->event && p.cli.id->event->status)
+			rc_obs_violation(ctx->obs,
+					 "status %d in ROUTE_RESOLVED",
+					 p.cli.id->event->status);
+	} else if (!ret) {
 		cm_expect(ctx, &p.cli, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL);
+	}
 out:
 	cm_pair_close(ctx, &p);
 }

@@ -17,8 +17,11 @@
  *   needs one below num_comp_vectors)
  * - a process that can open no more files: NULL (interpretation: the
  *   device cannot be opened)
+ * - context->async_fd is the context's async event file, apart from the
+ *   command file (Linux: GET_CONTEXT's anon inode "[infinibandevent]")
  * ibv_close_device:
- * - returns 0 and the command file is closed (documented)
+ * - returns 0 and the command file is closed (documented), the async
+ *   event file too
  * - of two contexts, the other still answers (state across calls)
  * - with a PD left on it: 0 (interpretation of the NOTES: the caller's
  *   resources are the caller's to release, the close still closes)
@@ -46,7 +49,8 @@
 	"allocated using context context."
 
 static vc_check open_is_devices, open_twice, open_has_vector, open_no_fds,
-	close_closes_fd, close_one_of_two, close_with_pd;
+	open_async_fd, close_closes_fd, close_closes_async_fd, close_one_of_two,
+	close_with_pd;
 
 static const struct vc_row open_rows[] = {
 	{ .c = { .id = "verbs/open_device/context-of-the-device",
@@ -76,6 +80,17 @@ static const struct vc_row open_rows[] = {
 		 .contract = { RC_SUCCEEDS } },
 	  .check = open_has_vector,
 	  .rung = VL_LIST },
+	{ .c = { .id = "verbs/open_device/async-event-file",
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "context->async_fd (what ibv_get_async_event(3) "
+			 "reads) is an open anon inode \"[infinibandevent]\" "
+			 "(the uverbs GET_CONTEXT's async event file), not "
+			 "cmd_fd",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = open_async_fd,
+	  .rung = VL_LIST },
 	{ .c = { .id = "verbs/open_device/no-free-descriptor",
 		 .doc = DOC_OPEN_RET,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -95,6 +110,15 @@ static const struct vc_row close_rows[] = {
 		 .needs = VC_NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = close_closes_fd,
+	  .rung = VL_CONTEXT },
+	{ .c = { .id = "verbs/close_device/closes-async-event-file",
+		 .doc = DOC_CLOSE,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "0, and async_fd names no \"[infinibandevent]\" file "
+			 "after (the context's event file closed with it)",
+		 .needs = VC_NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = close_closes_async_fd,
 	  .rung = VL_CONTEXT },
 	{ .c = { .id = "verbs/close_device/other-context-still-answers",
 		 .doc = DOC_CLOSE,
@@ -128,6 +152,29 @@ static bool is_uverbs(int fd, const char *dev_name)
 
 	snprintf(want, sizeof(want), "/dev/infiniband/%s", dev_name);
 	return vc_fd_names(fd, got, sizeof(got)) && !strcmp(got, want);
+}
+
+/* an async event file of uverbs (the kernel's anon inode name) */
+static bool is_event_file(int fd)
+{
+	char got[256];
+
+	return vc_fd_names(fd, got, sizeof(got)) &&
+	       !strcmp(got, "anon_inode:[infinibandevent]");
+}
+
+static void open_async_fd(const struct vc_row *row, struct rc_ctx *ctx,
+			  struct vl *l)
+{
+	RC_OBSERVE(ctx, l->ctx = ctx->ops->ibv_open_device(l->dev));
+	if (!l->ctx)
+		return;
+	if (l->ctx->async_fd == l->ctx->cmd_fd ||
+	    !is_event_file(l->ctx->async_fd))
+		rc_obs_violation(ctx->obs,
+				 "async_fd %d: not the context's async event "
+				 "file (cmd_fd %d)",
+				 l->ctx->async_fd, l->ctx->cmd_fd);
 }
 
 static void open_is_devices(const struct vc_row *row, struct rc_ctx *ctx,
@@ -196,6 +243,18 @@ static void close_closes_fd(const struct vc_row *row, struct rc_ctx *ctx,
 				 "cmd_fd %d: still open on the "
 				 "device",
 				 fd);
+}
+
+static void close_closes_async_fd(const struct vc_row *row, struct rc_ctx *ctx,
+				  struct vl *l)
+{
+	int fd = l->ctx->async_fd;
+
+	RC_OBSERVE(ctx, ctx->ops->ibv_close_device(l->ctx));
+	l->ctx = NULL;
+	if (is_event_file(fd))
+		rc_obs_violation(ctx->obs,
+				 "async_fd %d: still an open event file", fd);
 }
 
 static void close_one_of_two(const struct vc_row *row, struct rc_ctx *ctx,

@@ -249,23 +249,18 @@ static void default_pd(const struct cq_row *row, struct rc_ctx *ctx,
 static void default_pd_shared(const struct cq_row *row, struct rc_ctx *ctx,
 			      struct cm_pair *p, struct ibv_qp_init_attr *qa)
 {
-	const struct rc_ops *ops = ctx->ops;
 	struct ibv_qp_init_attr qa2 = { .qp_type = IBV_QPT_RC, .cap = qa->cap };
-	struct rdma_event_channel *ch = NULL;
-	struct rdma_cm_id *id = NULL;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
 	struct ibv_pd *first = p->cli.id->qp->pd;
 
-	if (!cm_id_open(ctx, ops, &ch, &id, NULL, RDMA_PS_TCP))
+	if (!cm_id_bound(ctx, &p->cli_addr, &ch, &id))
 		goto out;
-	if (ops->rdma_bind_addr(id, (struct sockaddr *)&p->cli_addr)) {
-		cm_broken(ctx, "rdma_bind_addr of the second id");
-		goto out;
-	}
 	if (id->verbs != p->cli.id->verbs) {
 		cm_broken(ctx, "the second id on another context");
 		goto out;
 	}
-	if (ops->rdma_create_qp(id, NULL, &qa2)) {
+	if (ctx->ops->rdma_create_qp(id, NULL, &qa2)) {
 		cm_broken(ctx, "rdma_create_qp on the second id");
 		goto out;
 	}
@@ -275,12 +270,9 @@ static void default_pd_shared(const struct cq_row *row, struct rc_ctx *ctx,
 				 "first's on %p (id->pd %p)",
 				 (void *)id->qp->pd, (void *)id->pd,
 				 (void *)first, (void *)p->cli.id->pd);
-	ops->rdma_destroy_qp(id);
+	ctx->ops->rdma_destroy_qp(id);
 out:
-	if (id)
-		ops->rdma_destroy_id(id);
-	if (ch)
-		ops->rdma_destroy_event_channel(ch);
+	cm_id_close(ctx, ch, id);
 }
 
 static void default_cqs(const struct cq_row *row, struct rc_ctx *ctx,

@@ -222,20 +222,15 @@ static bool beyond_device(struct rc_ctx *ctx, struct rdma_cm_id *id,
  * first id's SRQ's PD */
 static void second_id_same_pd(struct rc_ctx *ctx, struct cm_pair *p)
 {
-	const struct rc_ops *ops = ctx->ops;
 	struct ibv_srq_init_attr a = srq_attr();
 	struct sockaddr_storage addr = p->srv_addr;
-	struct rdma_event_channel *ch = NULL;
-	struct rdma_cm_id *id = NULL;
+	struct rdma_event_channel *ch;
+	struct rdma_cm_id *id;
 
 	((struct sockaddr_in *)&addr)->sin_port = 0;
-	if (!cm_id_open(ctx, ops, &ch, &id, NULL, RDMA_PS_TCP))
+	if (!cm_id_bound(ctx, &addr, &ch, &id))
 		goto out;
-	if (ops->rdma_bind_addr(id, (struct sockaddr *)&addr)) {
-		cm_broken(ctx, "rdma_bind_addr of the second id");
-		goto out;
-	}
-	if (ops->rdma_create_srq(id, NULL, &a)) {
+	if (ctx->ops->rdma_create_srq(id, NULL, &a)) {
 		cm_broken(ctx, "rdma_create_srq on the second id");
 		goto out;
 	}
@@ -245,12 +240,9 @@ static void second_id_same_pd(struct rc_ctx *ctx, struct cm_pair *p)
 				 "on %p",
 				 (void *)id->srq->pd,
 				 (void *)p->srv.id->srq->pd);
-	ops->rdma_destroy_srq(id);
+	ctx->ops->rdma_destroy_srq(id);
 out:
-	if (id)
-		ops->rdma_destroy_id(id);
-	if (ch)
-		ops->rdma_destroy_event_channel(ch);
+	cm_id_close(ctx, ch, id);
 }
 
 static void reg_msgs_on_srq_pd(struct rc_ctx *ctx, struct rdma_cm_id *id)

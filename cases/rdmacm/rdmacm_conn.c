@@ -209,6 +209,27 @@ bool cm_id_open(struct rc_ctx *ctx, const struct rc_ops *ops,
 	return true;
 }
 
+bool cm_id_bound(struct rc_ctx *ctx, const struct sockaddr_storage *addr,
+		 struct rdma_event_channel **ch, struct rdma_cm_id **id)
+{
+	*ch = NULL;
+	*id = NULL;
+	if (!cm_id_open(ctx, ctx->ops, ch, id, NULL, RDMA_PS_TCP))
+		return false;
+	if (ctx->ops->rdma_bind_addr(*id, (struct sockaddr *)addr))
+		return cm_broken(ctx, "rdma_bind_addr of another id");
+	return true;
+}
+
+void cm_id_close(struct rc_ctx *ctx, struct rdma_event_channel *ch,
+		 struct rdma_cm_id *id)
+{
+	if (id)
+		ctx->ops->rdma_destroy_id(id);
+	if (ch)
+		ctx->ops->rdma_destroy_event_channel(ch);
+}
+
 static bool end_open(struct rc_ctx *ctx, struct cm_end *e,
 		     const struct rc_ops *ops, const char *who)
 {

@@ -71,6 +71,13 @@ bool cm_broken(struct rc_ctx *ctx, const char *what);
 bool cm_id_open(struct rc_ctx *ctx, const struct rc_ops *ops,
 		struct rdma_event_channel **ch, struct rdma_cm_id **id,
 		void *context, enum rdma_port_space ps);
+/* Another id of the implementation's, on a channel of its own, bound to
+ * @addr; false (BROKEN) when any of it fails.  cm_id_close destroys what
+ * was made (either may be NULL). */
+bool cm_id_bound(struct rc_ctx *ctx, const struct sockaddr_storage *addr,
+		 struct rdma_event_channel **ch, struct rdma_cm_id **id);
+void cm_id_close(struct rc_ctx *ctx, struct rdma_event_channel *ch,
+		 struct rdma_cm_id *id);
 /* An address of @family of @ca's netdev (@port 0): from the port's GID
  * on RoCE, from the netdev whose MAC the GID holds on iWARP. */
 bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,

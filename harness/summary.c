@@ -9,6 +9,14 @@
 
 #include "output.h"
 
+/* a row not ok, named among the first few */
+static void add_bad(struct rc_summary *s, const char *id)
+{
+	if (s->bad < RC_SUMMARY_BAD_IDS)
+		s->bad_ids[s->bad] = id;
+	s->bad++;
+}
+
 void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 		    const struct rc_row_result *r)
 {
@@ -37,20 +45,16 @@ void rc_summary_add(struct rc_summary *s, const struct rc_case *c,
 	s->by_profile += r->by_profile;
 	s->diverge += r->agree == 0;
 	s->agree += r->agree == 1;
-	if (r->bad) {
-		if (s->bad < RC_SUMMARY_BAD_IDS)
-			s->bad_ids[s->bad] = c->id;
-		s->bad++;
-	} else
+	if (r->bad)
+		add_bad(s, c->id);
+	else
 		s->ok++;
 }
 
 void rc_summary_add_orphan(struct rc_summary *s, const char *id)
 {
 	s->stale++;
-	if (s->bad < RC_SUMMARY_BAD_IDS)
-		s->bad_ids[s->bad] = id;
-	s->bad++;
+	add_bad(s, id);
 }
 
 void rc_summary_json(struct rc_str *b, const struct rc_summary *s)

@@ -660,17 +660,38 @@ static void loopback_like(struct rc_ctx *ctx, const struct sockaddr *a,
 	set_port(lo, cm_port(ctx));
 }
 
-/* A name /etc/services gives for TCP and not for UDP, or NULL */
-static const char *tcp_only_service(void)
+/* A name /etc/services gives for TCP and not for UDP, its TCP port in
+ * *@port (host order); NULL when none is */
+static const char *tcp_only_service(uint16_t *port)
 {
 	static const char *const names[] = { "ssh", "smtp", "http" };
+	struct servent *se;
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (getservbyname(names[i], "tcp") &&
-		    !getservbyname(names[i], "udp"))
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (getservbyname(names[i], "udp"))
+			continue;
+		se = getservbyname(names[i], "tcp");
+		if (se) {
+			*port = ntohs(se->s_port);
 			return names[i];
+		}
+	}
 	return NULL;
+}
+
+/* The rows whose hints carry the peer's address as the source, and the
+ * target's as the destination (each of a whole sockaddr_storage's length
+ * for X_HINTS_WHOLE) */
+static bool hints_src(enum expect x)
+{
+	return x == X_HINTS || x == X_HINTS_WHOLE || x == X_SRC ||
+	       x == X_PASSIVE_HINTS;
+}
+
+static bool hints_dst(enum expect x)
+{
+	return x == X_HINTS || x == X_HINTS_WHOLE || x == X_PASSIVE_HINTS;
 }
 
 static bool is_wildcard(const struct sockaddr *a)
@@ -806,7 +827,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 	struct sockaddr_storage addr = { 0 }, peer = { 0 };
 	char node[INET6_ADDRSTRLEN] = "", service[8];
 	const char *svc = service;
-	struct servent *se;
+	uint16_t port = cm_port(ctx);
+	socklen_t hlen = row->expect == X_HINTS_WHOLE ?
+				 sizeof(struct sockaddr_storage) :
+				 len_of(AF_INET);
 	int ret;
 
 	if (!rc_need_call(ctx, ctx->ops->rdma_getaddrinfo,
@@ -814,9 +838,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 	    !rc_need_call(ctx, ctx->ops->rdma_freeaddrinfo,
 			  "rdma_freeaddrinfo"))
 		return;
-	snprintf(service, sizeof(service), "%u", cm_port(ctx));
+	snprintf(service, sizeof(service), "%u", port);
 	if (row->service == S_TCP_NAME) {
-		svc = tcp_only_service();
+		svc = tcp_only_service(&port);
 		if (!svc) {
 			rc_obs_state(ctx->obs, RC_STATE_SKIP,
 				     "/etc/services gives none of ssh, smtp "
@@ -828,9 +852,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		if (!cm_dev_addr(ctx, ctx->target->ca, ctx->target->port,
 				 row->family, &addr))
 			return;
-		se = row->service == S_TCP_NAME ? getservbyname(svc, "tcp") :
-						  NULL;
-		set_port(&addr, se ? ntohs(se->s_port) : cm_port(ctx));
+		set_port(&addr, port);
 		inet_ntop(row->family,
 			  row->family == AF_INET ?
 				  (const void *)&((struct sockaddr_in *)&addr)
@@ -839,22 +861,16 @@ static void run(const void *r, struct rc_ctx *ctx)
 					  ->sin6_addr,
 			  node, sizeof(node));
 	}
-	if (row->expect == X_HINTS || row->expect == X_HINTS_WHOLE ||
-	    row->expect == X_SRC || row->expect == X_PASSIVE_HINTS) {
+	if (hints_src(row->expect)) {
 		if (!cm_dev_addr(ctx, ctx->target->peer, ctx->target->peer_port,
 				 AF_INET, &peer))
 			return;
 		hints.ai_src_addr = (struct sockaddr *)&peer;
-		hints.ai_src_len = row->expect == X_HINTS_WHOLE ?
-					   sizeof(peer) :
-					   len_of(AF_INET);
+		hints.ai_src_len = hlen;
 	}
-	if (row->expect == X_HINTS || row->expect == X_HINTS_WHOLE ||
-	    row->expect == X_PASSIVE_HINTS) {
+	if (hints_dst(row->expect)) {
 		hints.ai_dst_addr = (struct sockaddr *)&addr;
-		hints.ai_dst_len = row->expect == X_HINTS_WHOLE ?
-					   sizeof(addr) :
-					   len_of(AF_INET);
+		hints.ai_dst_len = hlen;
 	}
 	RC_OBSERVE(ctx, ret = ctx->ops->rdma_getaddrinfo(
 				row->node == N_TARGET	 ? node :

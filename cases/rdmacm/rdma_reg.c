@@ -186,20 +186,10 @@ static void received_into(struct rc_ctx *ctx, struct cd *d,
 			  const struct ibv_mr *mr, uint8_t *at,
 			  const uint8_t *pat)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)at,
-			       .length = RLEN,
-			       .lkey = mr->lkey };
-	struct ibv_recv_wr rwr = { .wr_id = 0x93,
-				   .sg_list = &sge,
-				   .num_sge = 1 },
-			   *bad;
 	struct ibv_wc wc;
 
-	if (ctx->ops->ibv_post_recv(d->srv->qp, &rwr, &bad)) {
-		cm_broken(ctx, "ibv_post_recv of the server");
-		return;
-	}
-	if (cd_cli_send(ctx, d, 0x94, 0, RLEN) &&
+	if (cd_srv_recv_at(ctx, d, 0x93, at, RLEN, mr->lkey) &&
+	    cd_cli_send(ctx, d, 0x94, 0, RLEN) &&
 	    cd_poll(ctx, d->srv->recv_cq, "recv_wc", &wc) &&
 	    cd_wc(ctx, "recv_wc", &wc, 0x93, IBV_WC_SUCCESS, IBV_WC_RECV, RLEN))
 		cd_same(ctx, "data", at, pat, RLEN);

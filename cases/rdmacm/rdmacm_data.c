@@ -168,12 +168,12 @@ bool cd_lands(struct rc_ctx *ctx, const char *what, const uint8_t *got,
 	return cd_same(ctx, what, got, want, len);
 }
 
-bool cd_srv_recv(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,
-		 uint32_t len)
+bool cd_srv_recv_at(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, void *buf,
+		    uint32_t len, uint32_t lkey)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)(d->sbuf + off),
+	struct ibv_sge sge = { .addr = (uintptr_t)buf,
 			       .length = len,
-			       .lkey = d->smr->lkey };
+			       .lkey = lkey };
 	struct ibv_recv_wr wr = { .wr_id = wr_id,
 				  .sg_list = &sge,
 				  .num_sge = 1 };
@@ -182,6 +182,12 @@ bool cd_srv_recv(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,
 	if (ctx->ops->ibv_post_recv(d->srv->qp, &wr, &bad))
 		return cm_broken(ctx, "ibv_post_recv of the server");
 	return true;
+}
+
+bool cd_srv_recv(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,
+		 uint32_t len)
+{
+	return cd_srv_recv_at(ctx, d, wr_id, d->sbuf + off, len, d->smr->lkey);
 }
 
 bool cd_cli_send(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,

@@ -52,6 +52,9 @@ bool cd_lands(struct rc_ctx *ctx, const char *what, const uint8_t *got,
 	      const uint8_t *want, size_t len);
 /* A receive of @len bytes at @off of the server's buffer, and a send of
  * @len bytes at @off of the client's, with the implementation's verbs */
+/* The same receive into @len bytes at @buf of another MR (@lkey) */
+bool cd_srv_recv_at(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, void *buf,
+		    uint32_t len, uint32_t lkey);
 bool cd_srv_recv(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,
 		 uint32_t len);
 bool cd_cli_send(struct rc_ctx *ctx, struct cd *d, uint64_t wr_id, size_t off,

@@ -1,19 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jsonread.h"
 
 #define MAX_DEPTH 64
+/* the arena's usual block: a results file's tree takes a few of them */
+#define BLOCK_BYTES (256 << 10)
+
+/* A document and everything in its tree come from blocks that are freed
+ * together: a fleet's gate reads thousands of files of a million nodes
+ * each, and a malloc and a free per string was most of its time. */
+struct block {
+	struct block *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+struct doc {
+	struct rc_jv root;
+	struct block *blocks;
+};
 
 struct parser {
 	const char *p, *end, *start;
 	char *err;
 	size_t errlen;
 	int depth;
+	struct doc *doc;
+	/* the elements of the collections being read, innermost last:
+	 * each is copied into the arena whole when its collection closes */
+	struct rc_jv *items;
+	char **keys;
+	size_t top, cap;
 };
 
 static bool fail(struct parser *ps, const char *fmt, ...)
@@ -40,6 +65,41 @@ static void *xcalloc(size_t n, size_t size)
 
 	if (!p)
 		abort();
+	return p;
+}
+
+/* Blocks of documents freed, kept for the next: a fleet's gate reads one
+ * file after another, and fresh memory for each cost it a page fault per
+ * page.  Bounded: a long-lived reader keeps no more than a few files'. */
+#define MAX_SPARE 32
+static __thread struct block *spare;
+static __thread unsigned int nspare;
+
+/* @size bytes of @ps's document, aligned for any member, zeroed or not */
+static void *arena(struct parser *ps, size_t size)
+{
+	struct block *b = ps->doc->blocks;
+	size_t align = sizeof(max_align_t);
+	void *p;
+
+	size = (size + align - 1) / align * align;
+	if (!b || b->cap - b->used < size) {
+		size_t cap = size > BLOCK_BYTES ? size : BLOCK_BYTES;
+
+		if (cap == BLOCK_BYTES && spare) {
+			b = spare;
+			spare = b->next;
+			nspare--;
+		} else if (!(b = malloc(sizeof(*b) + cap))) {
+			abort();
+		}
+		b->used = 0;
+		b->cap = cap;
+		b->next = ps->doc->blocks;
+		ps->doc->blocks = b;
+	}
+	p = (char *)b->data + b->used;
+	b->used += size;
 	return p;
 }
 
@@ -114,6 +174,10 @@ static size_t utf8(unsigned int u, char *o)
 
 static bool string_body(struct parser *ps, char *o);
 
+/* the bytes that end a string's run of plain text */
+static const bool
+	ends_plain[256] = { [0 ... 0x1f] = true, ['"'] = true, ['\\'] = true };
+
 static bool string(struct parser *ps, char **out)
 {
 	const char *q, *end = ps->end;
@@ -123,13 +187,12 @@ static bool string(struct parser *ps, char **out)
 	/* most strings have no escape and no control character: copied at
 	 * once (a fleet's report reads gigabytes); the others, and every
 	 * error, take the way below */
-	for (q = ps->p;
-	     q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20;
-	     q++)
+	for (q = ps->p; q < end && !ends_plain[(unsigned char)*q]; q++)
 		;
 	if (q < end && *q == '"') {
-		*out = xcalloc(q - ps->p + 1, 1);
+		*out = arena(ps, q - ps->p + 1);
 		memcpy(*out, ps->p, q - ps->p);
+		(*out)[q - ps->p] = 0;
 		ps->p = q + 1;
 		return true;
 	}
@@ -139,7 +202,7 @@ static bool string(struct parser *ps, char **out)
 	if (q >= ps->end)
 		return fail(ps, "unterminated string");
 	/* unescaping never grows the text; nothing may read past the quote */
-	*out = xcalloc(q - ps->p + 1, 1);
+	*out = arena(ps, q - ps->p + 1);
 	ps->end = q;
 	ok = string_body(ps, *out);
 	ps->end = end;
@@ -236,61 +299,76 @@ static bool number(struct parser *ps, double *num)
 
 static bool value(struct parser *ps, struct rc_jv *v);
 
+/* One more element on the stack of open collections' elements. */
+static void push(struct parser *ps, const struct rc_jv *v, char *key)
+{
+	if (ps->top == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 256;
+		ps->items = realloc(ps->items, ps->cap * sizeof(*ps->items));
+		ps->keys = realloc(ps->keys, ps->cap * sizeof(*ps->keys));
+		if (!ps->items || !ps->keys)
+			abort();
+	}
+	ps->items[ps->top] = *v;
+	ps->keys[ps->top++] = key;
+}
+
+/* The elements pushed since @base, as @v's, in the arena. */
+static bool close_collection(struct parser *ps, struct rc_jv *v, size_t base,
+			     bool obj)
+{
+	v->n = ps->top - base;
+	if (v->n) {
+		v->items = arena(ps, v->n * sizeof(*v->items));
+		memcpy(v->items, ps->items + base, v->n * sizeof(*v->items));
+		if (obj) {
+			v->keys = arena(ps, v->n * sizeof(*v->keys));
+			memcpy(v->keys, ps->keys + base,
+			       v->n * sizeof(*v->keys));
+		}
+	}
+	ps->top = base;
+	ps->p++;
+	ps->depth--;
+	return true;
+}
+
 static bool collection(struct parser *ps, struct rc_jv *v, bool obj)
 {
 	char close = obj ? '}' : ']';
-	size_t cap = 0;
+	size_t base = ps->top;
 
 	if (++ps->depth > MAX_DEPTH)
 		return fail(ps, "nested deeper than %d", MAX_DEPTH);
 	v->type = obj ? RC_JOBJ : RC_JARR;
 	ps->p++;
 	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == close) {
-		ps->p++;
-		ps->depth--;
-		return true;
-	}
+	if (ps->p < ps->end && *ps->p == close)
+		return close_collection(ps, v, base, obj);
 	for (;;) {
-		if (v->n == cap) {
-			cap = cap ? 2 * cap : 8;
-			v->items = realloc(v->items, cap * sizeof(*v->items));
-			if (obj)
-				v->keys = realloc(v->keys,
-						  cap * sizeof(*v->keys));
-			if (!v->items || (obj && !v->keys))
-				abort();
-		}
-		memset(&v->items[v->n], 0, sizeof(v->items[0]));
+		struct rc_jv item = { 0 };
+		char *key = NULL;
+
 		if (obj) {
-			v->keys[v->n] = NULL;
 			skip_ws(ps);
-			if (ps->p >= ps->end || *ps->p != '"') {
-				v->n++;
+			if (ps->p >= ps->end || *ps->p != '"')
 				return fail(ps, "expected a member name");
-			}
-			if (!string(ps, &v->keys[v->n])) {
-				v->n++;
+			if (!string(ps, &key))
 				return false;
-			}
 			skip_ws(ps);
-			if (ps->p >= ps->end || *ps->p++ != ':') {
-				v->n++;
+			if (ps->p >= ps->end || *ps->p++ != ':')
 				return fail(ps, "expected ':'");
-			}
 		}
-		if (!value(ps, &v->items[v->n++]))
+		if (!value(ps, &item))
 			return false;
+		push(ps, &item, key);
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
 			continue;
 		}
-		if (ps->p < ps->end && *ps->p == close) {
-			ps->p++;
-			ps->depth--;
-			return true;
-		}
+		if (ps->p < ps->end && *ps->p == close)
+			return close_collection(ps, v, base, obj);
 		return fail(ps, "expected ',' or '%c'", close);
 	}
 }
@@ -323,46 +401,51 @@ static bool value(struct parser *ps, struct rc_jv *v)
 	return number(ps, &v->num);
 }
 
-static void jv_clear(struct rc_jv *v)
-{
-	size_t i;
-
-	for (i = 0; i < v->n; i++) {
-		jv_clear(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
-	free(v->items);
-	free(v->keys);
-	free(v->str);
-}
-
 void rc_jv_free(struct rc_jv *v)
 {
+	struct doc *d;
+	struct block *b;
+
 	if (!v)
 		return;
-	jv_clear(v);
-	free(v);
+	d = (struct doc *)((char *)v - offsetof(struct doc, root));
+	while ((b = d->blocks)) {
+		d->blocks = b->next;
+		if (b->cap == BLOCK_BYTES && nspare < MAX_SPARE) {
+			b->next = spare;
+			spare = b;
+			nspare++;
+		} else {
+			free(b);
+		}
+	}
+	free(d);
 }
 
 struct rc_jv *rc_json_parse(const char *text, size_t len, char *err,
 			    size_t errlen)
 {
+	struct doc *d = xcalloc(1, sizeof(*d));
 	struct parser ps = { .p = text,
 			     .end = text + len,
 			     .start = text,
 			     .err = err,
-			     .errlen = errlen };
-	struct rc_jv *v = xcalloc(1, sizeof(*v));
+			     .errlen = errlen,
+			     .doc = d };
+	bool ok;
 
 	err[0] = 0;
-	if (value(&ps, v)) {
+	ok = value(&ps, &d->root);
+	if (ok) {
 		skip_ws(&ps);
-		if (ps.p == ps.end)
-			return v;
-		fail(&ps, "trailing text");
+		if (ps.p != ps.end)
+			ok = fail(&ps, "trailing text");
 	}
-	rc_jv_free(v);
+	free(ps.items);
+	free(ps.keys);
+	if (ok)
+		return &d->root;
+	rc_jv_free(&d->root);
 	return NULL;
 }
 
@@ -372,6 +455,7 @@ struct rc_jv *rc_json_load(const char *path, char *err, size_t errlen)
 	struct rc_jv *v;
 	char *buf = NULL;
 	size_t len = 0, cap = 0, n;
+	struct stat st;
 	int e;
 
 	if (!f) {
@@ -379,6 +463,12 @@ struct rc_jv *rc_json_load(const char *path, char *err, size_t errlen)
 			 strerror(errno));
 		return NULL;
 	}
+	/* a regular file's size is known: read in one go (one byte more
+	 * sees its end); a pipe's is not, and grows as it is read */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = st.st_size + 1;
+	if (cap && !(buf = malloc(cap)))
+		abort();
 	do {
 		if (len == cap) {
 			cap = cap ? 2 * cap : 1 << 16;
@@ -409,15 +499,28 @@ struct rc_jv *rc_json_load(const char *path, char *err, size_t errlen)
 
 const struct rc_jv *rc_jv_get(const struct rc_jv *obj, const char *key)
 {
-	size_t i;
+	/* Where each key was found last, by the key's address: the objects
+	 * of a results file have their members in one order, so a fleet's
+	 * report and gate, which make millions of lookups, mostly find a
+	 * member at the first place they look. */
+	static __thread struct {
+		const char *key;
+		size_t i;
+	} hint[64];
+	size_t h = ((uintptr_t)key >> 3) % (sizeof(hint) / sizeof(hint[0])), i;
 
 	if (!obj || obj->type != RC_JOBJ)
 		return NULL;
-	/* the first byte first: a lookup is mostly a miss, and a fleet's
-	 * report and gate make millions */
+	i = hint[h].i;
+	if (hint[h].key == key && i < obj->n && !strcmp(obj->keys[i], key))
+		return &obj->items[i];
+	/* the first byte first: most keys compared are not the one */
 	for (i = 0; i < obj->n; i++)
-		if (obj->keys[i][0] == key[0] && !strcmp(obj->keys[i], key))
+		if (obj->keys[i][0] == key[0] && !strcmp(obj->keys[i], key)) {
+			hint[h].key = key;
+			hint[h].i = i;
 			return &obj->items[i];
+		}
 	return NULL;
 }
 
@@ -437,14 +540,32 @@ double rc_jv_num(const struct rc_jv *obj, const char *key, double dflt)
 
 const struct rc_jv *rc_results_find(const struct rc_jv *results, const char *id)
 {
-	size_t i;
+	/* Where the last case was found in each of a few arrays: two files
+	 * of one suite list their cases in one order, so a gate or report
+	 * walking one file finds each case of the other next to the last
+	 * one, not after a scan of thousands. */
+	static __thread struct {
+		const struct rc_jv *results;
+		size_t i;
+	} hint[4];
+	size_t h = ((uintptr_t)results >> 4) % (sizeof(hint) / sizeof(hint[0]));
+	size_t n, k, i;
 
-	for (i = 0; results && results->type == RC_JARR && i < results->n;
-	     i++) {
-		const char *cid = rc_jv_str(&results->items[i], "id");
+	if (!results || results->type != RC_JARR || !results->n)
+		return NULL;
+	n = results->n;
+	i = hint[h].results == results ? hint[h].i + 1 : 0;
+	for (k = 0; k < n; k++, i++) {
+		const char *cid;
 
-		if (cid && !strcmp(cid, id))
+		if (i >= n)
+			i = 0;
+		cid = rc_jv_str(&results->items[i], "id");
+		if (cid && !strcmp(cid, id)) {
+			hint[h].results = results;
+			hint[h].i = i;
 			return &results->items[i];
+		}
 	}
 	return NULL;
 }

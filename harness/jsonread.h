@@ -23,11 +23,15 @@ struct rc_jv {
 	char **keys; /* RC_JOBJ: their keys */
 };
 
-/* Parse @len bytes; NULL and a cause in @err on error.  rc_jv_free frees. */
+/* Parse @len bytes; NULL and a cause in @err on error.  rc_jv_free frees
+ * the whole document: the tree is one allocation's, so nothing in it is
+ * freed, grown or replaced alone (a member's key may be pointed at a
+ * string that outlives the document). */
 struct rc_jv *rc_json_parse(const char *text, size_t len, char *err,
 			    size_t errlen);
 /* Read and parse a whole file. */
 struct rc_jv *rc_json_load(const char *path, char *err, size_t errlen);
+/* @v: what rc_json_parse or rc_json_load returned, or NULL */
 void rc_jv_free(struct rc_jv *v);
 
 /* Lookups that tolerate a missing or mistyped member: NULL / @dflt. */

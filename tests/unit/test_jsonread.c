@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The JSON reader behind `rdmaconf report` and `rdmaconf gate`. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../harness/jsonread.h"
@@ -66,4 +67,59 @@ Test(jsonread, truncated_results_file_says_where)
 
 	cr_assert_null(rc_json_load("/nonexistent/r.json", err, sizeof(err)));
 	cr_assert(strstr(err, "cannot read /nonexistent/r.json"), "%s", err);
+}
+
+/* The lookups remember where they found a member or case last: that
+ * must never make them find the wrong one, or miss one, when the next
+ * object or array is in another order or shorter. */
+Test(jsonread, lookups_remembered_never_mislead)
+{
+	char err[256];
+	struct rc_jv *v = parse("{\"a\": {\"x\": 1, \"y\": 2, \"z\": 3},"
+				" \"b\": {\"z\": 4, \"x\": 5},"
+				" \"c\": {\"z\": 6},"
+				" \"r\": [{\"id\": \"p\"}, {\"id\": \"q\"},"
+				" {\"id\": \"s\"}]}",
+				err);
+	const struct rc_jv *r;
+
+	cr_assert_not_null(v, "%s", err);
+	cr_assert_float_eq(rc_jv_num(rc_jv_get(v, "a"), "z", 0), 3, 1e-9);
+	cr_assert_float_eq(rc_jv_num(rc_jv_get(v, "b"), "z", 0), 4, 1e-9);
+	cr_assert_float_eq(rc_jv_num(rc_jv_get(v, "a"), "y", 0), 2, 1e-9);
+	cr_assert_null(rc_jv_get(rc_jv_get(v, "c"), "y"));
+	cr_assert_float_eq(rc_jv_num(rc_jv_get(v, "b"), "x", 0), 5, 1e-9);
+	cr_assert_float_eq(rc_jv_num(rc_jv_get(v, "c"), "z", 0), 6, 1e-9);
+	r = rc_jv_get(v, "r");
+	cr_assert_eq(rc_results_find(r, "s"), &r->items[2]);
+	cr_assert_eq(rc_results_find(r, "p"), &r->items[0], "wraps around");
+	cr_assert_eq(rc_results_find(r, "q"), &r->items[1]);
+	cr_assert_null(rc_results_find(r, "t"));
+	cr_assert_eq(rc_results_find(r, "q"), &r->items[1]);
+	rc_jv_free(v);
+}
+
+/* Documents one after another reuse the memory of those freed: each
+ * one's strings stay its own. */
+Test(jsonread, documents_freed_and_read_again_stay_apart)
+{
+	char err[256], text[64];
+	struct rc_jv *v[40];
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		snprintf(text, sizeof(text), "{\"k\": \"v%d\"}", i);
+		v[i] = parse(text, err);
+		cr_assert_not_null(v[i], "%s", err);
+		if (i % 3 == 0) {
+			rc_jv_free(v[i]);
+			v[i] = NULL;
+		}
+	}
+	for (i = 0; i < 40; i++) {
+		snprintf(text, sizeof(text), "v%d", i);
+		if (v[i])
+			cr_assert_str_eq(rc_jv_str(v[i], "k"), text);
+		rc_jv_free(v[i]);
+	}
 }

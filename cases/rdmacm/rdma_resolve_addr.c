@@ -26,6 +26,9 @@
  *   the event's status (the failure's reason the kernel gives)
  * - the server's address from a synchronous id: 0, ADDR_RESOLVED in the
  *   id, on the peer's device
+ * - an AF_UNIX destination, or an AF_UNIX source with the server's
+ *   address: -1 EINVAL (Linux: the kernel takes no family rdma_cm has not)
+ * - resolved, the id is on the device's port 1 (rxe and siw have one)
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -50,7 +53,7 @@
 
 #define TIMEOUT_MS 400
 
-enum dst { DST_PEER, DST_NO_ROUTE, DST_SILENT };
+enum dst { DST_PEER, DST_NO_ROUTE, DST_SILENT, DST_UNIX };
 
 struct ra_row;
 typedef void ra_check(const struct ra_row *row, struct rc_ctx *ctx,
@@ -64,7 +67,8 @@ struct ra_row {
 };
 
 static ra_check resolved_on_peer, src_from_routes, nonlocal_src_fails,
-	no_route_fails, times_out, synchronous_error, synchronous_resolved;
+	call_only, unix_src_fails, no_route_fails, times_out, synchronous_error,
+	synchronous_resolved;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -149,6 +153,30 @@ static const struct ra_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .check = nonlocal_src_fails,
 	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/resolve_addr/unix-destination",
+		 .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "an AF_UNIX destination: the kernel's "
+			 "ucma_resolve_addr takes only addresses of a family "
+			 "rdma_cm knows (their size by rdma_addr_size_kss), "
+			 "-1 EINVAL",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = call_only,
+	  .family = AF_INET,
+	  .dst = DST_UNIX },
+	{ .c = { .id = "rdmacm/resolve_addr/unix-source",
+		 .doc = DOC_SRC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "an AF_UNIX source, the server's address as the "
+			 "destination: bound \"as if rdma_bind_addr were "
+			 "called\", whose kernel side takes no such family, "
+			 "-1 EINVAL",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = unix_src_fails,
+	  .family = AF_INET,
+	  .dst = DST_PEER },
 	{ .c = { .id = "rdmacm/resolve_addr/synchronous-error-in-errno",
 		 .doc = DOC_ERRNO,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -176,6 +204,14 @@ static const struct ra_row rows[] = {
 	  .dst = DST_PEER },
 };
 
+/* A sockaddr of a family rdma_cm has not: AF_UNIX, a path */
+static void unix_address(struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	ss->ss_family = AF_UNIX;
+	memcpy((char *)ss + sizeof(sa_family_t), "/rdmaconf", 9);
+}
+
 /* The row's destination: the target's address, or one of its subnet's
  * that nobody has (the last byte 0x77), or one that nothing routes. */
 static void destination(const struct ra_row *row, const struct cm_pair *p,
@@ -192,6 +228,8 @@ static void destination(const struct ra_row *row, const struct cm_pair *p,
 	else if (row->dst == DST_NO_ROUTE)
 		inet_pton(AF_INET6, "2001:db8:ffff::1",
 			  &((struct sockaddr_in6 *)dst)->sin6_addr);
+	else if (row->dst == DST_UNIX)
+		unix_address(dst);
 }
 
 static bool same_ip(const struct sockaddr *a, const struct sockaddr_storage *b)
@@ -219,6 +257,11 @@ static void bound_to_peer(struct rc_ctx *ctx, struct cm_pair *p)
 				 dev ? dev : "no device", ctx->target->peer);
 	else if (!same_ip(&p->cli.id->route.addr.src_addr, &p->cli_addr))
 		rc_obs_violation(ctx->obs, "src_addr not the peer's address");
+	/* bound to a device is bound to one of its ports: rxe and siw
+	 * devices have port 1 alone */
+	else if (p->cli.id->port_num != 1)
+		rc_obs_violation(ctx->obs, "port_num %u, not 1",
+				 p->cli.id->port_num);
 }
 
 static void on_peer(struct rc_ctx *ctx, struct cm_pair *p)
@@ -258,6 +301,19 @@ static void nonlocal_src_fails(const struct ra_row *row, struct rc_ctx *ctx,
 			       struct cm_pair *p, struct sockaddr_storage *dst)
 {
 	((uint8_t *)&((struct sockaddr_in *)&p->cli_addr)->sin_addr)[3] = 0x63;
+	observe(ctx, p, dst, false, CM_RESOLVE_MS);
+}
+
+static void call_only(const struct ra_row *row, struct rc_ctx *ctx,
+		      struct cm_pair *p, struct sockaddr_storage *dst)
+{
+	observe(ctx, p, dst, false, CM_RESOLVE_MS);
+}
+
+static void unix_src_fails(const struct ra_row *row, struct rc_ctx *ctx,
+			   struct cm_pair *p, struct sockaddr_storage *dst)
+{
+	unix_address(&p->cli_addr);
 	observe(ctx, p, dst, false, CM_RESOLVE_MS);
 }
 

@@ -72,6 +72,10 @@ void cm_check_event_in_id(struct rc_ctx *ctx, const struct rdma_cm_id *id,
 				 id->event ? cm_event_name(id->event->event) :
 					     "NULL",
 				 cm_event_name(type));
+	/* rdma_get_cm_event(3): "id  The rdma_cm identifier associated
+	 * with the event." */
+	else if (id->event->id != id)
+		rc_obs_violation(ctx->obs, "id->event->id is not the id");
 }
 
 bool cm_depth_limits(struct rc_ctx *ctx, const struct rc_ops *ops,
@@ -312,6 +316,19 @@ int cm_next(struct rc_ctx *ctx, struct cm_end *e, int ms,
 	return (*ev)->event;
 }
 
+/* What is wrong with @e's event of @type: a violation in the observed
+ * part of a row, the row broken before it (a fixture's event). */
+static void cm_event_wrong(struct rc_ctx *ctx, const struct cm_end *e, int type,
+			   const char *what)
+{
+	if (ctx->obs->state == RC_STATE_RAN)
+		rc_obs_violation(ctx->obs, "%s_event %s: %s", e->who,
+				 cm_event_name(type), what);
+	else if (ctx->obs->state != RC_STATE_BROKEN)
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s: %s: %s", e->who,
+			     cm_event_name(type), what);
+}
+
 bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
 	       struct rdma_cm_event **held)
 {
@@ -337,10 +354,17 @@ bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
 			e->ops->rdma_ack_cm_event(ev);
 		return false;
 	}
+	/* rdma_get_cm_event(3): "id  The rdma_cm identifier associated with
+	 * the event.  If the event type is RDMA_CM_EVENT_CONNECT_REQUEST,
+	 * then this references a new id" (the server's connection's, once
+	 * it has one); rdma_ack_cm_event(3): "Returns 0 on success" */
+	if (type != RDMA_CM_EVENT_CONNECT_REQUEST &&
+	    ev->id != (e->conn ? e->conn : e->id))
+		cm_event_wrong(ctx, e, type, "its id is not the id");
 	if (held)
 		*held = ev;
-	else
-		e->ops->rdma_ack_cm_event(ev);
+	else if (e->ops->rdma_ack_cm_event(ev))
+		cm_event_wrong(ctx, e, type, "rdma_ack_cm_event failed");
 	return true;
 }
 

@@ -30,7 +30,9 @@ int ref_rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 	socklen_t dst_len = ref_cm_addr_len(dst_addr);
 	struct ref_id *r = ref_of(id);
 
-	if (!id || !dst_len || (src_addr && !src_len) || timeout_ms < 0)
+	/* timeout_ms has no range in the page; Linux's ABI carries it as a
+	 * __u32 (rdma_user_cm.h), so a negative one is passed on as is */
+	if (!id || !dst_len || (src_addr && !src_len))
 		return ref_cm_fail(EINVAL);
 	if (ucma_resolve_addr(id->channel->fd, r->handle, src_addr, src_len,
 			      dst_addr, dst_len, timeout_ms) ||
@@ -41,7 +43,7 @@ int ref_rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 
 int ref_rdma_resolve_route(struct rdma_cm_id *id, int timeout_ms)
 {
-	if (!id || timeout_ms < 0)
+	if (!id)
 		return ref_cm_fail(EINVAL);
 	if (ucma_resolve_route(id->channel->fd, ref_of(id)->handle, timeout_ms))
 		return -1;

@@ -34,9 +34,12 @@ int ref_rdma_resolve_addr(struct rdma_cm_id *id, struct sockaddr *src_addr,
 	 * __u32 (rdma_user_cm.h), so a negative one is passed on as is */
 	if (!id || !dst_len || (src_addr && !src_len))
 		return ref_cm_fail(EINVAL);
+	/* the source is bound at once ("the same as if rdma_bind_addr were
+	 * called"); the device is the resolution's, known from its event
+	 * alone: the kernel may bind it while the call runs, or just after */
 	if (ucma_resolve_addr(id->channel->fd, r->handle, src_addr, src_len,
 			      dst_addr, dst_len, timeout_ms) ||
-	    ref_cm_sync_addr(r))
+	    ref_cm_sync_addresses(r))
 		return -1;
 	return ref_cm_sync_complete(r, RDMA_CM_EVENT_ADDR_RESOLVED, -1);
 }

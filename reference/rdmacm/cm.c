@@ -353,14 +353,29 @@ socklen_t ref_cm_addr_len(const struct sockaddr *a)
 	return 0;
 }
 
+/* The id's addresses as the kernel has them; @a what it answered */
+static int sync_addresses(struct ref_id *r, struct ucma_addr *a)
+{
+	if (ucma_query_addr(r->id.channel->fd, r->handle, a))
+		return -1;
+	memcpy(&r->id.route.addr.src_storage, &a->src, sizeof(a->src));
+	memcpy(&r->id.route.addr.dst_storage, &a->dst, sizeof(a->dst));
+	return 0;
+}
+
+int ref_cm_sync_addresses(struct ref_id *r)
+{
+	struct ucma_addr a;
+
+	return sync_addresses(r, &a);
+}
+
 int ref_cm_sync_addr(struct ref_id *r)
 {
 	struct ucma_addr a;
 
-	if (ucma_query_addr(r->id.channel->fd, r->handle, &a))
+	if (sync_addresses(r, &a))
 		return -1;
-	memcpy(&r->id.route.addr.src_storage, &a.src, sizeof(a.src));
-	memcpy(&r->id.route.addr.dst_storage, &a.dst, sizeof(a.dst));
 	if (!a.node_guid_be || r->own_verbs) /* no device, or known */
 		return 0;
 	r->own_verbs = get_device(a.node_guid_be, r->id.qp_type == IBV_QPT_UD);

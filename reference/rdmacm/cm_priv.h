@@ -104,6 +104,8 @@ void ref_cm_id_free(struct ref_id *r);
 /* Read the id's addresses and device back from the kernel (QUERY) into
  * id->route.addr, id->verbs and id->port_num; 0 or -1 with errno. */
 int ref_cm_sync_addr(struct ref_id *r);
+/* The same for its addresses alone. */
+int ref_cm_sync_addresses(struct ref_id *r);
 /* Move the id's QP to @state with the kernel's attributes for it (qp.c);
  * @conn, when given, adjusts the RDMA read depths as the caller asked. */
 int ref_cm_modify_qp(struct ref_id *r, int state,

@@ -27,6 +27,9 @@
  * - passive: bound to the server's address (its port), rdma_listen at
  *   once succeeds
  * - an active source address no device has (TEST-NET-2): -1, at once
+ * - passive with a PD (of the server's device) and qp_init_attr (3 send
+ *   and 5 receive WRs): the request rdma_get_request returns has a QP of
+ *   that PD, RC, with at least those queues
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -49,6 +52,11 @@
 #define DOC_LISTEN                                                      \
 	"After calling rdma_create_ep, the returned rdma_cm_id may be " \
 	"placed into a listening state by immediately calling rdma_listen."
+#define DOC_SAVED                                                              \
+	"When a new connection request is retrieved by calling "               \
+	"rdma_get_request, the rdma_cm_id associated with the new connection " \
+	"will automatically be associated with a QP using the pd and "         \
+	"qp_init_attr parameters."
 #define DOC_FAIL                                                      \
 	"Returns 0 on success, or -1 on error.  If an error occurs, " \
 	"errno will be set to indicate the failure reason."
@@ -60,10 +68,11 @@ typedef void ce_check(const struct ce_row *row, struct rc_ctx *ctx,
 struct ce_row {
 	struct rc_case c;
 	ce_check *check;
+	bool client_qp; /* the client end connects with a QP of its own */
 };
 
 static ce_check active_resolved, active_qp, active_qp_pd, synchronous,
-	passive_listen, source_not_local;
+	passive_listen, passive_qp, source_not_local;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -111,6 +120,18 @@ static const struct ce_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = passive_listen },
+	{ .c = { .id = "rdmacm/create_ep/passive-qp-for-requests",
+		 .doc = DOC_SAVED,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "RAI_PASSIVE with a PD of the server's device (from "
+			 "rdma_get_devices) and qp_init_attr of 3 send and 5 "
+			 "receive WRs: rdma_listen, a client connects, and the "
+			 "id rdma_get_request returns has an RC QP of that PD "
+			 "with at least those queues (ibv_query_qp)",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = passive_qp,
+	  .client_qp = true },
 	{ .c = { .id = "rdmacm/create_ep/source-not-local",
 		 .doc = DOC_FAIL,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -246,33 +267,101 @@ static void active_qp(const struct ce_row *row, struct rc_ctx *ctx,
 	ctx->ops->rdma_destroy_ep(ep);
 }
 
+/* A PD on device @name's context of rdma_get_devices (*@list, for
+ * rdma_free_devices after), or NULL and the row broken. */
+static struct ibv_pd *pd_on(struct rc_ctx *ctx, const char *name,
+			    struct ibv_context ***list)
+{
+	struct ibv_context *c = NULL;
+	struct ibv_pd *pd;
+	int i;
+
+	*list = ctx->ops->rdma_get_devices(NULL);
+	for (i = 0; *list && (*list)[i] && !c; i++)
+		if (!strcmp(ctx->ops->ibv_get_device_name((*list)[i]->device),
+			    name))
+			c = (*list)[i];
+	pd = c ? ctx->ops->ibv_alloc_pd(c) : NULL;
+	if (!pd)
+		cm_broken(ctx, "a PD on the row's device");
+	return pd;
+}
+
 static void active_qp_pd(const struct ce_row *row, struct rc_ctx *ctx,
 			 struct cm_pair *p)
 {
 	struct ibv_qp_init_attr qa = rc_attr();
-	struct ibv_context **list, *c = NULL;
+	struct ibv_context **list;
 	struct rdma_cm_id *ep;
-	struct ibv_pd *pd;
-	int i;
+	struct ibv_pd *pd = pd_on(ctx, ctx->target->peer, &list);
 
-	list = ctx->ops->rdma_get_devices(NULL);
-	for (i = 0; list && list[i] && !c; i++)
-		if (!strcmp(ctx->ops->ibv_get_device_name(list[i]->device),
-			    ctx->target->peer))
-			c = list[i];
-	pd = c ? ctx->ops->ibv_alloc_pd(c) : NULL;
-	if (!pd) {
-		cm_broken(ctx, "a PD on the peer's device");
-		goto out;
-	}
-	if (!create(ctx, p, false, pd, &qa, &ep)) {
+	if (pd && !create(ctx, p, false, pd, &qa, &ep)) {
 		if (!ep->qp || ep->qp->pd != pd)
 			rc_obs_violation(ctx->obs,
 					 "pd the QP's PD is not the one given");
 		ctx->ops->rdma_destroy_ep(ep);
 	}
-	ctx->ops->ibv_dealloc_pd(pd);
+	if (pd)
+		ctx->ops->ibv_dealloc_pd(pd);
+	if (list)
+		ctx->ops->rdma_free_devices(list);
+}
+
+/* The request's QP as the passive endpoint's PD and attributes make it */
+static void check_request_qp(struct rc_ctx *ctx, struct rdma_cm_id *req,
+			     struct ibv_pd *pd,
+			     const struct ibv_qp_init_attr *qa)
+{
+	struct ibv_qp_init_attr got;
+	struct ibv_qp_attr attr;
+
+	if (!req->qp || req->qp->pd != pd || req->qp->qp_type != IBV_QPT_RC) {
+		rc_obs_violation(ctx->obs, "qp %s",
+				 req->qp ? "not an RC QP of the PD given" :
+					   "none");
+		return;
+	}
+	if (ctx->ops->ibv_query_qp(req->qp, &attr, IBV_QP_CAP, &got))
+		rc_obs_violation(ctx->obs, "qp ibv_query_qp fails (%m)");
+	else if (got.cap.max_send_wr < qa->cap.max_send_wr ||
+		 got.cap.max_recv_wr < qa->cap.max_recv_wr)
+		rc_obs_violation(ctx->obs,
+				 "qp %u send and %u receive WRs, fewer than "
+				 "%u and %u",
+				 got.cap.max_send_wr, got.cap.max_recv_wr,
+				 qa->cap.max_send_wr, qa->cap.max_recv_wr);
+}
+
+static void passive_qp(const struct ce_row *row, struct rc_ctx *ctx,
+		       struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa = rc_attr();
+	struct rdma_cm_id *ep, *req = NULL;
+	struct ibv_context **list;
+	struct ibv_pd *pd = pd_on(ctx, ctx->target->ca, &list);
+	struct rdma_conn_param cp;
+
+	qa.cap.max_send_wr = 3;
+	qa.cap.max_recv_wr = 5;
+	if (!pd || create(ctx, p, true, pd, &qa, &ep))
+		goto out;
+	cm_client_param(&cp, NULL, 0);
+	if (ctx->ops->rdma_listen(ep, 1))
+		cm_broken(ctx, "rdma_listen");
+	else if (cm_resolve(ctx, p) && ctx->ops->rdma_connect(p->cli.id, &cp))
+		cm_broken(ctx, "rdma_connect");
+	else if (ctx->obs->state == RC_STATE_RAN &&
+		 ctx->ops->rdma_get_request(ep, &req))
+		rc_obs_violation(ctx->obs,
+				 "request rdma_get_request fails (%m)");
+	else if (req)
+		check_request_qp(ctx, req, pd, &qa);
+	if (req)
+		ctx->ops->rdma_destroy_ep(req);
+	ctx->ops->rdma_destroy_ep(ep);
 out:
+	if (pd)
+		ctx->ops->ibv_dealloc_pd(pd);
 	if (list)
 		ctx->ops->rdma_free_devices(list);
 }
@@ -324,7 +413,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ctx->ops->rdma_create_ep, "rdma_create_ep") ||
 	    !rc_need_call(ctx, ctx->ops->rdma_destroy_ep, "rdma_destroy_ep"))
 		return;
-	if (cm_pair_open(ctx, &p, AF_INET, false, ctx->ops, ctx->ops))
+	if (cm_pair_open(ctx, &p, AF_INET, row->client_qp, ctx->ops, ctx->ops))
 		row->check(row, ctx, &p);
 	cm_pair_close(ctx, &p);
 }

@@ -22,6 +22,9 @@
  * - rdma_accept of the new id (synchronous: it returns established): the
  *   client sees ESTABLISHED
  * - an asynchronous listening id (with a channel): -1
+ * - QP attributes on the endpoint that the device cannot grant (2^30 send
+ *   WRs): the QP the call must make fails, so does the call, -1, and no
+ *   id is returned
  */
 #include <string.h>
 #include <unistd.h>
@@ -45,7 +48,7 @@
 	"This call may only be used on listening rdma_cm_id's operating " \
 	"synchronously."
 
-enum gr_kind { GR_REQUEST, GR_QP, GR_BLOCKS, GR_ACCEPT, GR_ASYNC };
+enum gr_kind { GR_REQUEST, GR_QP, GR_BLOCKS, GR_ACCEPT, GR_ASYNC, GR_QP_FAILS };
 
 struct gr_row {
 	struct rc_case c;
@@ -88,6 +91,16 @@ static const struct gr_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .kind = GR_ACCEPT },
+	{ .c = { .id = "rdmacm/get_request/endpoint-qp-not-granted",
+		 .doc = DOC_QP,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the endpoint made with an RC QP's attributes asking "
+			 "2^30 send WRs, more than the device has: the request "
+			 "cannot \"reference an allocated QP\", -1, and *id "
+			 "not written",
+		 .needs = NEEDS,
+		 .contract = { RC_FAILS() } },
+	  .kind = GR_QP_FAILS },
 	{ .c = { .id = "rdmacm/get_request/asynchronous-listener",
 		 .doc = DOC_SYNC,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -180,6 +193,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 			 .max_recv_sge = 1 },
 	};
 	bool qp = row->kind == GR_QP || row->kind == GR_ACCEPT ||
+		  row->kind == GR_QP_FAILS ||
 		  ctx->target->link == RC_LINK_IWARP;
 	struct getting g = { .ctx = ctx };
 	struct rdma_cm_event *ev;
@@ -211,6 +225,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 		}
 		goto out;
 	}
+	if (row->kind == GR_QP_FAILS)
+		qa.cap.max_send_wr = 1u << 30;
 	cm_ep_info(&p, true, &ai);
 	if (ctx->ops->rdma_create_ep(&g.listen, &ai, NULL, qp ? &qa : NULL)) {
 		cm_broken(ctx, "rdma_create_ep");
@@ -235,8 +251,11 @@ static void run(const void *r, struct rc_ctx *ctx)
 		}
 		if (!cm_bg_join(&bg))
 			check_new(row, ctx, &g, &p);
-	} else if (client_connects(ctx, &p) && !get_request(&g)) {
-		check_new(row, ctx, &g, &p);
+	} else if (client_connects(ctx, &p)) {
+		if (!get_request(&g))
+			check_new(row, ctx, &g, &p);
+		else if (g.id)
+			rc_obs_violation(ctx->obs, "id written on failure");
 	}
 	if (g.id)
 		ctx->ops->rdma_destroy_ep(g.id);

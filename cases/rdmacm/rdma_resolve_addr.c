@@ -29,6 +29,8 @@
  * - an AF_UNIX destination, or an AF_UNIX source with the server's
  *   address: -1 EINVAL (Linux: the kernel takes no family rdma_cm has not)
  * - resolved, the id is on the device's port 1 (rxe and siw have one)
+ * - an id bound already (rdma_bind_addr, the peer's address, port 0),
+ *   no source: resolved from the address it is bound to, its port kept
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -66,9 +68,9 @@ struct ra_row {
 	enum dst dst;
 };
 
-static ra_check resolved_on_peer, src_from_routes, nonlocal_src_fails,
-	call_only, unix_src_fails, no_route_fails, times_out, synchronous_error,
-	synchronous_resolved;
+static ra_check resolved_on_peer, src_from_routes, bound_keeps_address,
+	nonlocal_src_fails, call_only, unix_src_fails, no_route_fails,
+	times_out, synchronous_error, synchronous_resolved;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -108,6 +110,18 @@ static const struct ra_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = src_from_routes,
+	  .family = AF_INET },
+	{ .c = { .id = "rdmacm/resolve_addr/bound-id-keeps-address",
+		 .doc = DOC_NOSRC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the id bound first (rdma_bind_addr: the peer's "
+			 "address, port 0, so the kernel's choice), then "
+			 "src_addr NULL: it is bound, so the routing tables "
+			 "pick nothing; ADDR_RESOLVED, the id on the peer's "
+			 "device, from the address and port it was bound to",
+		 .needs = NEEDS,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = bound_keeps_address,
 	  .family = AF_INET },
 	{ .c = { .id = "rdmacm/resolve_addr/no-route",
 		 .doc = DOC_ERROR,
@@ -295,6 +309,31 @@ static void src_from_routes(const struct ra_row *row, struct rc_ctx *ctx,
 {
 	if (!observe(ctx, p, dst, true, CM_RESOLVE_MS))
 		on_peer(ctx, p);
+}
+
+static void bound_keeps_address(const struct ra_row *row, struct rc_ctx *ctx,
+				struct cm_pair *p, struct sockaddr_storage *dst)
+{
+	__be16 bound;
+
+	if (ctx->ops->rdma_bind_addr(p->cli.id,
+				     (struct sockaddr *)&p->cli_addr)) {
+		cm_broken(ctx, "rdma_bind_addr");
+		return;
+	}
+	bound = cm_port_of(ctx->ops->rdma_get_local_addr(p->cli.id));
+	if (!bound) {
+		cm_broken(ctx, "rdma_bind_addr left port 0");
+		return;
+	}
+	if (observe(ctx, p, dst, true, CM_RESOLVE_MS))
+		return;
+	on_peer(ctx, p);
+	if (cm_port_of(ctx->ops->rdma_get_local_addr(p->cli.id)) != bound)
+		rc_obs_violation(ctx->obs, "port 0x%04x, not the bound 0x%04x",
+				 ntohs(cm_port_of(ctx->ops->rdma_get_local_addr(
+					 p->cli.id))),
+				 ntohs(bound));
 }
 
 static void nonlocal_src_fails(const struct ra_row *row, struct rc_ctx *ctx,

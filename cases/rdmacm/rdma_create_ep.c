@@ -27,6 +27,9 @@
  * - passive: bound to the server's address (its port), rdma_listen at
  *   once succeeds
  * - an active source address no device has (TEST-NET-2): -1, at once
+ * - active, port space UDP with a UD QP's attributes: the QP is UD and
+ *   in RTS (rdma_create_qp(3), which the page sends the reader to: "If
+ *   the QP is unconnected, it will be ready to post sends.")
  * - passive with a PD (of the server's device) and qp_init_attr (3 send
  *   and 5 receive WRs): the request rdma_get_request returns has a QP of
  *   that PD, RC, with at least those queues
@@ -57,6 +60,7 @@
 	"rdma_get_request, the rdma_cm_id associated with the new connection " \
 	"will automatically be associated with a QP using the pd and "         \
 	"qp_init_attr parameters."
+#define DOC_UD_READY "If the QP is unconnected, it will be ready to post sends."
 #define DOC_FAIL                                                      \
 	"Returns 0 on success, or -1 on error.  If an error occurs, " \
 	"errno will be set to indicate the failure reason."
@@ -71,8 +75,8 @@ struct ce_row {
 	bool client_qp; /* the client end connects with a QP of its own */
 };
 
-static ce_check active_resolved, active_qp, active_qp_pd, synchronous,
-	passive_listen, passive_qp, source_not_local;
+static ce_check active_resolved, active_qp, active_qp_pd, active_ud_qp,
+	synchronous, passive_listen, passive_qp, source_not_local;
 
 #define NEEDS (RC_NEED_DEVICE | RC_NEED_PEER)
 
@@ -103,6 +107,15 @@ static const struct ce_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = active_qp_pd },
+	{ .c = { .id = "rdmacm/create_ep/active-ud-qp-ready-to-send",
+		 .doc = DOC_UD_READY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "rdma_create_ep(3): \"Users should see rdma_create_qp "
+			 "for details\"; port space UDP, the qp_init_attr of a "
+			 "UD QP: id->qp is UD and ibv_query_qp reads RTS",
+		 .needs = NEEDS | RC_NEED_UD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = active_ud_qp },
 	{ .c = { .id = "rdmacm/create_ep/synchronous",
 		 .doc = DOC_SYNC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -156,19 +169,54 @@ static struct ibv_qp_init_attr rc_attr(void)
 	return qa;
 }
 
+static int create_in(struct rc_ctx *ctx, struct rdma_addrinfo *ai,
+		     struct ibv_pd *pd, struct ibv_qp_init_attr *qa,
+		     struct rdma_cm_id **ep)
+{
+	int ret;
+
+	*ep = NULL;
+	RC_OBSERVE(ctx, ret = ctx->ops->rdma_create_ep(ep, ai, pd, qa));
+	if (ret)
+		*ep = NULL;
+	return ret;
+}
+
 static int create(struct rc_ctx *ctx, struct cm_pair *p, bool passive,
 		  struct ibv_pd *pd, struct ibv_qp_init_attr *qa,
 		  struct rdma_cm_id **ep)
 {
 	struct rdma_addrinfo ai;
-	int ret;
 
 	cm_ep_info(p, passive, &ai);
-	*ep = NULL;
-	RC_OBSERVE(ctx, ret = ctx->ops->rdma_create_ep(ep, &ai, pd, qa));
-	if (ret)
-		*ep = NULL;
-	return ret;
+	return create_in(ctx, &ai, pd, qa, ep);
+}
+
+/* A UD endpoint's QP: UD, ready to post sends.  Queried with
+ * libibverbs: the reference's datagram ids are on its contexts, as
+ * librdmacm's are. */
+static void active_ud_qp(const struct ce_row *row, struct rc_ctx *ctx,
+			 struct cm_pair *p)
+{
+	struct ibv_qp_init_attr qa = rc_attr(), init;
+	struct rdma_addrinfo ai;
+	struct ibv_qp_attr attr;
+	struct rdma_cm_id *ep;
+
+	qa.qp_type = IBV_QPT_UD;
+	cm_ep_info(p, false, &ai);
+	ai.ai_qp_type = IBV_QPT_UD;
+	ai.ai_port_space = RDMA_PS_UDP;
+	if (create_in(ctx, &ai, NULL, &qa, &ep))
+		return;
+	if (!ep->qp || ep->qp->qp_type != IBV_QPT_UD)
+		rc_obs_violation(ctx->obs, "qp %s", ep->qp ? "not UD" : "none");
+	else if (ibv_query_qp(ep->qp, &attr, IBV_QP_STATE, &init))
+		rc_obs_violation(ctx->obs, "qp ibv_query_qp fails (%m)");
+	else if (attr.qp_state != IBV_QPS_RTS)
+		rc_obs_violation(ctx->obs, "qp state %d, not RTS",
+				 attr.qp_state);
+	ctx->ops->rdma_destroy_ep(ep);
 }
 
 static const char *dev_name(struct rc_ctx *ctx, struct rdma_cm_id *id)

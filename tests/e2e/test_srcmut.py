@@ -256,3 +256,29 @@ def test_an_object_is_rebuilt_when_a_header_it_includes_changes(tmp_path):
     assert not compiled(build.headers_digest([str(hdr)]))
     hdr.write_text("struct s { int a, b; };\n")
     assert compiled(build.headers_digest([str(hdr)]))
+
+
+def test_a_run_whose_rows_print_any_bytes_keeps_its_results(tmp_path):
+    """The rows' own output reaches stderr, and a mutant may write any
+    bytes there (ucma_open returning 1 sent the kernel's commands to
+    it): the run's results are read all the same."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "mutants"))
+    import argparse
+    import run_srcmut
+    fake = tmp_path / "rdmaconf"
+    fake.write_text(
+        "#!/usr/bin/python3\n"
+        "import json, sys\n"
+        "out = sys.argv[sys.argv.index('--json') + 1]\n"
+        "sys.stderr.buffer.write(b'\\x00\\x18\\x80\\xff\\xfe not UTF-8\\n')\n"
+        "json.dump({'complete': True, 'host': {'slowness': 1.0},\n"
+        "           'results': [{'id': 'a/b/c', 'ok': False,\n"
+        "                        'verdict': {'reference': 'CRASH'}}]},\n"
+        "          open(out, 'w'))\n"
+        "sys.exit(1)\n")
+    fake.chmod(0o755)
+    args = argparse.Namespace(watchdog_ms=1000, device=None,
+                              run_timeout=60, json=None)
+    got = run_srcmut.Runner(args, str(tmp_path)).rows(str(fake), ["a/b/c"],
+                                                      mutant=7)
+    assert got == {"a/b/c": ("CRASH", False)}, got

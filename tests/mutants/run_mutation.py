@@ -57,8 +57,10 @@ def run_rows(args, ids, mutant, out):
         env["RDMACONF_SLOWNESS"] = str(args.slowness)
     cmd = [args.rdmaconf, "run", "--watchdog-ms",
            str(args.watchdog_ms), "--filter", ",".join(ids), "--json", out]
+    # stderr has what the code under test printed: any bytes at all
     p = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True, timeout=600)
+                       stderr=subprocess.PIPE, text=True, errors="replace",
+                       timeout=600)
     flipped = []
     try:
         with open(out) as f:

@@ -178,8 +178,12 @@ class Runner:
         self.in_flight(out, "mutant %s: %s" % (mutant or "none",
                                                 " ".join(ids)))
         try:
+            # the rows' own output goes to stderr, and a mutant may write
+            # anything there (ucma_open returning 1 sends the kernel's
+            # commands to it): read as text whatever the bytes
             p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.PIPE, text=True)
+                                 stderr=subprocess.PIPE, text=True,
+                                 errors="replace")
             try:
                 _, err = p.communicate(timeout=self.args.run_timeout)
             except subprocess.TimeoutExpired:

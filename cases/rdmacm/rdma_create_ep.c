@@ -95,7 +95,8 @@ static const struct ce_row rows[] = {
 		 .doc = DOC_QP,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "qp_init_attr of an RC QP without CQs, pd NULL: id->qp "
-			 "an RC QP with a PD",
+			 "an RC QP with a PD, id->pd that PD, and qp_init_attr "
+			 "back with the CQs made for it (rdma_create_qp(3))",
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = active_qp },
@@ -112,7 +113,8 @@ static const struct ce_row rows[] = {
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "rdma_create_ep(3): \"Users should see rdma_create_qp "
 			 "for details\"; port space UDP, the qp_init_attr of a "
-			 "UD QP: id->qp is UD and ibv_query_qp reads RTS",
+			 "UD QP: id->qp is UD and ibv_query_qp reads RTS; "
+			 "id->pd is its PD, qp_init_attr has its CQs",
 		 .needs = NEEDS | RC_NEED_UD,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = active_ud_qp },
@@ -192,6 +194,29 @@ static int create(struct rc_ctx *ctx, struct cm_pair *p, bool passive,
 	return create_in(ctx, &ai, pd, qa, ep);
 }
 
+/* What rdma_create_qp(3) says the QP made reports, which rdma_create_ep
+ * (3) sends the reader to: "The actual capabilities and properties of
+ * the created QP will be returned to the user through the qp_init_attr
+ * parameter" (the CQs the rdma_cm made for it among them), and the PD
+ * it is on in the id. */
+static void qp_reported(struct rc_ctx *ctx, const struct rdma_cm_id *ep,
+			const struct ibv_qp_init_attr *qa)
+{
+	if (!ep->qp)
+		return;
+	if (!qa->send_cq || qa->send_cq != ep->qp->send_cq || !qa->recv_cq ||
+	    qa->recv_cq != ep->qp->recv_cq)
+		rc_obs_violation(ctx->obs,
+				 "qp_init_attr send_cq %p recv_cq %p, the "
+				 "QP's %p %p",
+				 (void *)qa->send_cq, (void *)qa->recv_cq,
+				 (void *)ep->qp->send_cq,
+				 (void *)ep->qp->recv_cq);
+	else if (!ep->pd || ep->pd != ep->qp->pd)
+		rc_obs_violation(ctx->obs, "pd id->pd %p, the QP's %p",
+				 (void *)ep->pd, (void *)ep->qp->pd);
+}
+
 /* A UD endpoint's QP: UD, ready to post sends.  Queried with
  * libibverbs: the reference's datagram ids are on its contexts, as
  * librdmacm's are. */
@@ -216,6 +241,7 @@ static void active_ud_qp(const struct ce_row *row, struct rc_ctx *ctx,
 	else if (attr.qp_state != IBV_QPS_RTS)
 		rc_obs_violation(ctx->obs, "qp state %d, not RTS",
 				 attr.qp_state);
+	qp_reported(ctx, ep, &qa);
 	ctx->ops->rdma_destroy_ep(ep);
 }
 
@@ -312,6 +338,7 @@ static void active_qp(const struct ce_row *row, struct rc_ctx *ctx,
 	else if (ep->qp->qp_type != IBV_QPT_RC || !ep->qp->pd)
 		rc_obs_violation(ctx->obs, "qp type %d, pd %p", ep->qp->qp_type,
 				 (void *)ep->qp->pd);
+	qp_reported(ctx, ep, &qa);
 	ctx->ops->rdma_destroy_ep(ep);
 }
 

@@ -347,16 +347,9 @@ static void active_qp(const struct ce_row *row, struct rc_ctx *ctx,
 static struct ibv_pd *pd_on(struct rc_ctx *ctx, const char *name,
 			    struct ibv_context ***list)
 {
-	struct ibv_context *c = NULL;
-	struct ibv_pd *pd;
-	int i;
+	struct ibv_context *c = cm_device_context(ctx, name, list);
+	struct ibv_pd *pd = c ? ctx->ops->ibv_alloc_pd(c) : NULL;
 
-	*list = ctx->ops->rdma_get_devices(NULL);
-	for (i = 0; *list && (*list)[i] && !c; i++)
-		if (!strcmp(ctx->ops->ibv_get_device_name((*list)[i]->device),
-			    name))
-			c = (*list)[i];
-	pd = c ? ctx->ops->ibv_alloc_pd(c) : NULL;
 	if (!pd)
 		cm_broken(ctx, "a PD on the row's device");
 	return pd;

@@ -165,19 +165,6 @@ static struct ibv_srq_init_attr srq_attr(void)
 	return a;
 }
 
-static struct ibv_context *peer_context(struct rc_ctx *ctx,
-					struct ibv_context ***list)
-{
-	int i;
-
-	*list = ctx->ops->rdma_get_devices(NULL);
-	for (i = 0; *list && (*list)[i]; i++)
-		if (!strcmp(ctx->ops->ibv_get_device_name((*list)[i]->device),
-			    ctx->target->peer))
-			return (*list)[i];
-	return NULL;
-}
-
 static void post_one(struct rc_ctx *ctx, struct rdma_cm_id *id)
 {
 	struct ibv_recv_wr wr = { .wr_id = 0x5a17 }, *bad = NULL;
@@ -289,7 +276,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (row->kind == CS_PD)
 		pd = ctx->ops->ibv_alloc_pd(p.srv.id->verbs);
 	if (row->kind == CS_OTHER_PD) {
-		c = peer_context(ctx, &list);
+		c = cm_device_context(ctx, ctx->target->peer, &list);
 		pd = c ? ctx->ops->ibv_alloc_pd(c) : NULL;
 	}
 	if ((row->kind == CS_PD || row->kind == CS_OTHER_PD) && !pd) {

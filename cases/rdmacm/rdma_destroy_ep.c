@@ -106,17 +106,14 @@ static void on_pd_destroyed(struct rc_ctx *ctx, struct cm_pair *p, bool srq)
 			 .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
-	struct ibv_context **list, *c = NULL;
+	struct ibv_context **list;
+	struct ibv_context *c =
+		cm_device_context(ctx, ctx->target->peer, &list);
 	struct rdma_addrinfo ai;
 	struct rdma_cm_id *ep;
 	struct ibv_pd *pd = NULL;
-	int i, err;
+	int err;
 
-	list = ctx->ops->rdma_get_devices(NULL);
-	for (i = 0; list && list[i] && !c; i++)
-		if (!strcmp(ctx->ops->ibv_get_device_name(list[i]->device),
-			    ctx->target->peer))
-			c = list[i];
 	if (c)
 		pd = ctx->ops->ibv_alloc_pd(c);
 	cm_ep_info(p, false, &ai);

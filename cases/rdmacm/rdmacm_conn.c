@@ -234,6 +234,19 @@ void cm_id_close(struct rc_ctx *ctx, struct rdma_event_channel *ch,
 		ctx->ops->rdma_destroy_event_channel(ch);
 }
 
+struct ibv_context *cm_device_context(struct rc_ctx *ctx, const char *name,
+				      struct ibv_context ***list)
+{
+	int i;
+
+	*list = ctx->ops->rdma_get_devices(NULL);
+	for (i = 0; *list && (*list)[i]; i++)
+		if (!strcmp(ctx->ops->ibv_get_device_name((*list)[i]->device),
+			    name))
+			return (*list)[i];
+	return NULL;
+}
+
 static bool end_open(struct rc_ctx *ctx, struct cm_end *e,
 		     const struct rc_ops *ops, const char *who)
 {

@@ -78,6 +78,10 @@ bool cm_id_bound(struct rc_ctx *ctx, const struct sockaddr_storage *addr,
 		 struct rdma_event_channel **ch, struct rdma_cm_id **id);
 void cm_id_close(struct rc_ctx *ctx, struct rdma_event_channel *ch,
 		 struct rdma_cm_id *id);
+/* Device @name's context in a list of rdma_get_devices (*@list, which
+ * the caller frees with rdma_free_devices), or NULL. */
+struct ibv_context *cm_device_context(struct rc_ctx *ctx, const char *name,
+				      struct ibv_context ***list);
 /* An address of @family of @ca's netdev (@port 0): from the port's GID
  * on RoCE, from the netdev whose MAC the GID holds on iWARP. */
 bool cm_dev_addr(struct rc_ctx *ctx, const char *ca, int port, int family,

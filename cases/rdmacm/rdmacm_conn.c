@@ -6,6 +6,7 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -329,17 +330,26 @@ int cm_next(struct rc_ctx *ctx, struct cm_end *e, int ms,
 	return (*ev)->event;
 }
 
-/* What is wrong with @e's event of @type: a violation in the observed
- * part of a row, the row broken before it (a fixture's event). */
-static void cm_event_wrong(struct rc_ctx *ctx, const struct cm_end *e, int type,
-			   const char *what)
+/* What is wrong with @e's event: a violation in the observed part of a
+ * row ("<who>_event ..."), the row broken before it (a fixture's event,
+ * "<who>: ..."). */
+static void cm_event_wrong(struct rc_ctx *ctx, const struct cm_end *e,
+			   const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void cm_event_wrong(struct rc_ctx *ctx, const struct cm_end *e,
+			   const char *fmt, ...)
 {
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	if (ctx->obs->state == RC_STATE_RAN)
-		rc_obs_violation(ctx->obs, "%s_event %s: %s", e->who,
-				 cm_event_name(type), what);
+		rc_obs_violation(ctx->obs, "%s_event %s", e->who, what);
 	else if (ctx->obs->state != RC_STATE_BROKEN)
-		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s: %s: %s", e->who,
-			     cm_event_name(type), what);
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "%s: %s", e->who, what);
 }
 
 bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
@@ -349,20 +359,10 @@ bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
 	int got = cm_next(ctx, e, CM_WAIT_MS, &ev);
 
 	if (got != type || ev->status) {
-		if (ctx->obs->state == RC_STATE_RAN)
-			rc_obs_violation(ctx->obs,
-					 "%s_event waited for %s, "
-					 "got %s (status %d)",
-					 e->who, cm_event_name(type),
-					 got < 0 ? "none" : cm_event_name(got),
-					 got < 0 ? 0 : ev->status);
-		else if (ctx->obs->state != RC_STATE_BROKEN)
-			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
-				     "%s: waited "
-				     "for %s, got %s (status %d)",
-				     e->who, cm_event_name(type),
-				     got < 0 ? "none" : cm_event_name(got),
-				     got < 0 ? 0 : ev->status);
+		cm_event_wrong(ctx, e, "waited for %s, got %s (status %d)",
+			       cm_event_name(type),
+			       got < 0 ? "none" : cm_event_name(got),
+			       got < 0 ? 0 : ev->status);
 		if (got >= 0)
 			e->ops->rdma_ack_cm_event(ev);
 		return false;
@@ -373,11 +373,13 @@ bool cm_expect(struct rc_ctx *ctx, struct cm_end *e, int type,
 	 * it has one); rdma_ack_cm_event(3): "Returns 0 on success" */
 	if (type != RDMA_CM_EVENT_CONNECT_REQUEST &&
 	    ev->id != (e->conn ? e->conn : e->id))
-		cm_event_wrong(ctx, e, type, "its id is not the id");
+		cm_event_wrong(ctx, e, "%s: its id is not the id",
+			       cm_event_name(type));
 	if (held)
 		*held = ev;
 	else if (e->ops->rdma_ack_cm_event(ev))
-		cm_event_wrong(ctx, e, type, "rdma_ack_cm_event failed");
+		cm_event_wrong(ctx, e, "%s: rdma_ack_cm_event failed",
+			       cm_event_name(type));
 	return true;
 }
 

@@ -314,7 +314,7 @@ static void src_from_routes(const struct ra_row *row, struct rc_ctx *ctx,
 static void bound_keeps_address(const struct ra_row *row, struct rc_ctx *ctx,
 				struct cm_pair *p, struct sockaddr_storage *dst)
 {
-	__be16 bound;
+	__be16 bound, now;
 
 	if (ctx->ops->rdma_bind_addr(p->cli.id,
 				     (struct sockaddr *)&p->cli_addr)) {
@@ -329,11 +329,10 @@ static void bound_keeps_address(const struct ra_row *row, struct rc_ctx *ctx,
 	if (observe(ctx, p, dst, true, CM_RESOLVE_MS))
 		return;
 	on_peer(ctx, p);
-	if (cm_port_of(ctx->ops->rdma_get_local_addr(p->cli.id)) != bound)
+	now = cm_port_of(ctx->ops->rdma_get_local_addr(p->cli.id));
+	if (now != bound)
 		rc_obs_violation(ctx->obs, "port 0x%04x, not the bound 0x%04x",
-				 ntohs(cm_port_of(ctx->ops->rdma_get_local_addr(
-					 p->cli.id))),
-				 ntohs(bound));
+				 ntohs(now), ntohs(bound));
 }
 
 static void nonlocal_src_fails(const struct ra_row *row, struct rc_ctx *ctx,

@@ -554,8 +554,11 @@ def pids():
 @pytest.mark.slow
 def test_a_node_whose_step_dies_is_reported_and_the_others_kept(cluster,
                                                                 tmp_path):
-    p = fleet(cluster, tmp_path, popen=True)
-    wait_for_rows(tmp_path, "node2", 2)
+    # one row at a time: rows run side by side are printed in order once
+    # the slowest of them ends, and a node could go from no row printed
+    # to its last at once, and end before it is killed
+    p = fleet(cluster, tmp_path, "--jobs", "1", popen=True)
+    sync = wait_for_rows(tmp_path, "node2", 2)
     # node2's step: its fleet-node task and all it started
     victims = subprocess.run(
         ["pgrep", "-f", "fleet-node suite %s" % tmp_path],
@@ -565,7 +568,9 @@ def test_a_node_whose_step_dies_is_reported_and_the_others_kept(cluster,
         if b"SLURMD_NODENAME=node2\0" in environ(int(pid)):
             os.killpg(os.getpgid(int(pid)), signal.SIGKILL)
             killed = True
-    assert killed, victims
+    assert killed, ([(v, environ(int(v)).count(b"SLURMD_NODENAME=node2\0"))
+                     for v in victims],
+                    sorted(f.name for f in sync.iterdir()))
     out, err = p.communicate(timeout=300)
     assert p.returncode == 87, err[-2000:]
     nodes = nodes_of(tmp_path)

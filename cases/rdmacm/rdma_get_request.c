@@ -16,6 +16,8 @@
  * implementation (with a QP where the row accepts):
  * - a request: 0, a new id other than the listener, whose id->event is
  *   the CONNECT_REQUEST, with listen_id the listener
+ * - the request's information in that event: the client's private data
+ *   (bytes all distinct) and its parameters, the depths crossed
  * - with QP attributes on the endpoint: the new id has a QP
  * - none pending: the call (in a thread) has not returned 300 ms later,
  *   and returns once the client connects
@@ -48,7 +50,15 @@
 	"This call may only be used on listening rdma_cm_id's operating " \
 	"synchronously."
 
-enum gr_kind { GR_REQUEST, GR_QP, GR_BLOCKS, GR_ACCEPT, GR_ASYNC, GR_QP_FAILS };
+enum gr_kind {
+	GR_REQUEST,
+	GR_INFO,
+	GR_QP,
+	GR_BLOCKS,
+	GR_ACCEPT,
+	GR_ASYNC,
+	GR_QP_FAILS
+};
 
 struct gr_row {
 	struct rc_case c;
@@ -66,6 +76,19 @@ static const struct gr_row rows[] = {
 		 .needs = NEEDS,
 		 .contract = { RC_RETURNS(0) } },
 	  .kind = GR_REQUEST },
+	{ .c = { .id = "rdmacm/get_request/event-has-request-information",
+		 .doc = DOC_EVENT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the client (no QP) connects with 7 bytes of private "
+			 "data, all distinct, responder_resources 3, "
+			 "initiator_depth 2, retry_count 6, rnr_retry_count 5, "
+			 "flow_control 1: the new id's id->event has the data "
+			 "(zeros after it), the depths crossed (2 and 3), the "
+			 "rest and qp_num as given (rdma_get_cm_event(3)'s "
+			 "conn parameters)",
+		 .needs = NEEDS | RC_NEED_ROCE,
+		 .contract = { RC_RETURNS(0) } },
+	  .kind = GR_INFO },
 	{ .c = { .id = "rdmacm/get_request/endpoint-qp",
 		 .doc = DOC_QP,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -127,11 +150,21 @@ static int get_request(void *arg)
 	return ret;
 }
 
-static bool client_connects(struct rc_ctx *ctx, struct cm_pair *p)
+/* the client's private data (GR_INFO): bytes all distinct */
+#define GR_DATA_LEN 7
+#define GR_DATA_SEED 0x31
+
+static bool client_connects(struct rc_ctx *ctx, struct cm_pair *p,
+			    const struct gr_row *row)
 {
+	uint8_t data[GR_DATA_LEN];
 	struct rdma_conn_param c;
 
-	cm_client_param(&c, NULL, 0);
+	cm_pattern(data, sizeof(data), GR_DATA_SEED);
+	if (row->kind == GR_INFO)
+		cm_client_param(&c, data, sizeof(data));
+	else
+		cm_client_param(&c, NULL, 0);
 	if (ctx->ops->rdma_connect(p->cli.id, &c))
 		return cm_broken(ctx, "rdma_connect");
 	return true;
@@ -158,6 +191,36 @@ static void accept_new(struct rc_ctx *ctx, struct getting *g, struct cm_pair *p)
 				 rc_errno_name(errno));
 }
 
+/* The request's information as rdma_get_cm_event(3) has it for a
+ * CONNECT_REQUEST: what client_connects sent for GR_INFO. */
+static void check_information(struct rc_ctx *ctx,
+			      const struct rdma_cm_event *ev)
+{
+	const struct rdma_conn_param *r = &ev->param.conn;
+	uint8_t data[GR_DATA_LEN];
+	struct rdma_conn_param c;
+
+	cm_pattern(data, sizeof(data), GR_DATA_SEED);
+	cm_client_param(&c, data, sizeof(data));
+	cm_check_private(ctx, "private", r->private_data, r->private_data_len,
+			 data, sizeof(data));
+	if (r->responder_resources != c.initiator_depth ||
+	    r->initiator_depth != c.responder_resources)
+		rc_obs_violation(ctx->obs,
+				 "depths responder_resources %u "
+				 "initiator_depth %u",
+				 r->responder_resources, r->initiator_depth);
+	if (r->retry_count != c.retry_count ||
+	    r->rnr_retry_count != c.rnr_retry_count ||
+	    r->flow_control != c.flow_control || r->srq ||
+	    r->qp_num != c.qp_num)
+		rc_obs_violation(ctx->obs,
+				 "params retry_count %u rnr_retry_count %u "
+				 "flow_control %u srq %u qp_num 0x%x",
+				 r->retry_count, r->rnr_retry_count,
+				 r->flow_control, r->srq, r->qp_num);
+}
+
 static void check_new(const struct gr_row *row, struct rc_ctx *ctx,
 		      struct getting *g, struct cm_pair *p)
 {
@@ -167,7 +230,7 @@ static void check_new(const struct gr_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "id not a new id");
 		return;
 	}
-	if (row->kind == GR_REQUEST &&
+	if ((row->kind == GR_REQUEST || row->kind == GR_INFO) &&
 	    (!id->event || id->event->event != RDMA_CM_EVENT_CONNECT_REQUEST ||
 	     id->event->listen_id != g->listen))
 		rc_obs_violation(
@@ -176,10 +239,28 @@ static void check_new(const struct gr_row *row, struct rc_ctx *ctx,
 			id->event && id->event->listen_id != g->listen ?
 				", listen_id not the listener" :
 				"");
+	if (row->kind == GR_INFO && id->event)
+		check_information(ctx, id->event);
 	if (row->kind == GR_QP && (!id->qp || id->qp->qp_type != IBV_QPT_RC))
 		rc_obs_violation(ctx->obs, "qp none on the new id");
 	if (row->kind == GR_ACCEPT)
 		accept_new(ctx, g, p);
+}
+
+/*
+ * After a failed call: a request the implementation left on the listener
+ * (rdma-core keeps the request's event in listen->event, its new id
+ * unanswered) is refused, or the client, in this process, waits for the
+ * provider's connection timeout (siw's: 10 s) before it can be destroyed.
+ * Teardown only: the row's verdict is taken before.
+ */
+static void refuse_left_request(struct rc_ctx *ctx, struct rdma_cm_id *listen)
+{
+	struct rdma_cm_event *ev = listen->event;
+
+	if (ev && ev->event == RDMA_CM_EVENT_CONNECT_REQUEST && ev->id &&
+	    ev->id != listen)
+		ctx->ops->rdma_reject(ev->id, NULL, 0);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)
@@ -209,7 +290,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		goto out;
 	if (row->kind == GR_ASYNC) {
 		if (cm_listen(ctx, &p) && cm_resolve(ctx, &p) &&
-		    client_connects(ctx, &p)) {
+		    client_connects(ctx, &p, row)) {
 			usleep(rc_scaled_ms(ctx, CM_QUIET_MS) * 1000);
 			g.listen = p.srv.id;
 			if (!get_request(&g) && g.id) {
@@ -246,16 +327,18 @@ static void run(const void *r, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs,
 					 "blocked it returned with no request "
 					 "pending");
-		if (!client_connects(ctx, &p)) {
+		if (!client_connects(ctx, &p, row)) {
 			/* it waits on: the row's HANG says so */
 		}
 		if (!cm_bg_join(&bg))
 			check_new(row, ctx, &g, &p);
-	} else if (client_connects(ctx, &p)) {
+	} else if (client_connects(ctx, &p, row)) {
 		if (!get_request(&g))
 			check_new(row, ctx, &g, &p);
 		else if (g.id)
 			rc_obs_violation(ctx->obs, "id written on failure");
+		else
+			refuse_left_request(ctx, g.listen);
 	}
 	if (g.id)
 		ctx->ops->rdma_destroy_ep(g.id);

@@ -6,6 +6,7 @@
  * value by the call's convention, the output, the wait), then whether a
  * call that documents no wait blocked, then the profile entry.
  */
+#define _GNU_SOURCE /* strerrorname_np */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -37,6 +38,9 @@ const char *rc_errno_name(int err)
 		return "0";
 	}
 	/* clang-format on */
+	/* the rest by glibc's names (2.32 and later), "EISDIR" */
+	if (strerrorname_np(err))
+		return strerrorname_np(err);
 	snprintf(buf, sizeof(buf), "errno %d", err);
 	return buf;
 }

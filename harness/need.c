@@ -51,6 +51,12 @@ static bool met(unsigned int index, const struct rc_target *t, char *why,
 		snprintf(why, len, "%s port %d has none (modprobe ib_umad)",
 			 t->ca, t->port);
 		return t->umad;
+	case RC_NEED_SYSFS:
+		snprintf(why, len,
+			 "%s was named by its launcher "
+			 "(RDMACONF_TARGET), not found in sysfs",
+			 t->ca);
+		return t->sysfs;
 	case RC_NEED_REMOTE:
 		snprintf(why, len, "rdmaconf run --target ibsim brings one");
 		return t->remote_lid;

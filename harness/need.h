@@ -56,6 +56,10 @@
 	  "the port's umad device (/dev/infiniband/umadN, made "              \
 	  "by ib_umad)",                                                      \
 	  SKIP, true)                                                         \
+	X(SYSFS, "sysfs",                                                     \
+	  "the device's attributes in the kernel's sysfs, which the row's "   \
+	  "own mount namespace can change (a simulator's are its own)",       \
+	  SKIP, true)                                                         \
 	X(REMOTE, "remote",                                                   \
 	  "rdmaconf-peer on another node of the fabric, "                     \
 	  "named by RDMACONF_REMOTE=LID:PORT_GUID",                           \

@@ -397,6 +397,7 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 		t->link_layer = dev->link_layer;
 		t->link = rc_device_link(dev);
 		t->umad = rc_device_umad(dev);
+		t->sysfs = true;
 	}
 	if (!ret && !rc_device_find_peer(dev, peer)) {
 		t->peer = peer->name;

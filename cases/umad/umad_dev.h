@@ -20,6 +20,20 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
 #define OUT_PARAM_FILL 0xa5
 /* Which port number a row passes; others are literal. */
 #define PORT_TARGET (-1000)
+/* the port ATTRS_IB_PORT added (dev_attrs_overlay) */
+#define PORT_ADDED (-1001)
+
+/* The device's attributes as other drivers present them (umad_attrs.c),
+ * bits of dev_row.attrs: no fw_ver and no hw_rev; each port's rate
+ * unreadable; a port more, after the last, of the InfiniBand link layer. */
+enum dev_attrs {
+	ATTRS_NO_VERSIONS = 1 << 0,
+	ATTRS_RATE_UNREADABLE = 1 << 1,
+	ATTRS_IB_PORT = 1 << 2,
+};
+/* Rows that change what the device shows: root, for a mount namespace,
+ * and the kernel's sysfs to change */
+#define NEEDS_ATTRS (NEEDS_CA | RC_NEED_ROOT | RC_NEED_SYSFS)
 
 struct dev_row;
 /* A row's behaviour, in the files whose rows differ in more than their
@@ -33,6 +47,7 @@ struct dev_row {
 	int max; /* umad_get_cas_names' max */
 	dev_check *check;
 	bool every_field; /* umad_get_port, umad_get_ca: all of sysfs */
+	unsigned int attrs; /* enum dev_attrs: what the device shows */
 };
 
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx);
@@ -45,5 +60,10 @@ int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 		    const char *pre);
 void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca);
+/* In the row's process only: the target device's sysfs as @attrs says
+ * (umad_attrs.c); false, and the row BROKEN, when it cannot be made. */
+bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs);
+/* The number of the port ATTRS_IB_PORT added, 0 before. */
+int dev_attrs_added_port(void);
 
 #endif

@@ -8,6 +8,9 @@
  * - the device under test: its name, node GUID and ports as sysfs has them
  * - the device under test: every field and every port's as sysfs has
  *   them, a port for each port directory and none other (linux)
+ * - the device as other drivers show it (umad_attrs.c): no fw_ver or
+ *   hw_rev, ports whose rate cannot be read (interpretation), a second
+ *   port of the InfiniBand link layer (linux)
  * - NULL: some device's attributes (which one is compared across the
  *   implementations)
  * - an unknown device: a negative value
@@ -52,6 +55,45 @@ static const struct dev_row rows[] = {
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET,
 	  .every_field = true },
+	{ .c = { .id = "umad/get_ca/no-fw-ver-or-hw-rev",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a device without fw_ver and hw_rev (hw_rev is a "
+			 "driver's own attribute; here, in the row's own mount "
+			 "namespace, both gone): 0, fw_ver and hw_ver empty, "
+			 "every other field as sysfs has it (the page has no "
+			 "attribute without which a device is none)",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_NO_VERSIONS },
+	{ .c = { .id = "umad/get_ca/rate-unreadable",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a device whose ports' rate cannot be read (read(2) "
+			 "fails, as Linux's rate_show refuses, EINVAL, an "
+			 "active width it does not know; here, in the row's "
+			 "own mount namespace, a directory in its place): 0, "
+			 "each port there, every other field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_RATE_UNREADABLE },
+	{ .c = { .id = "umad/get_ca/second-port-infiniband",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a port after the last, of the InfiniBand link "
+			 "layer, as a VPI adapter's (in the row's own mount "
+			 "namespace: the last port's attributes but link_layer "
+			 "\"InfiniBand\"): numports that port, both ports, "
+			 "every field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_IB_PORT },
 	{ .c = { .id = "umad/get_ca/default-device",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -117,6 +159,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!rc_need_call(ctx, ops->umad_get_ca, "umad_get_ca") ||
 	    !rc_need_call(ctx, ops->umad_release_ca, "umad_release_ca"))
+		return;
+	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
 		return;
 	/* a fill no right answer has: a field left unwritten shows */
 	memset(&ca, OUT_PARAM_FILL, sizeof(ca));

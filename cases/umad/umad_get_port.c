@@ -11,6 +11,9 @@
  * - NULL and 0: a default port; the device named with port 0 is a filter
  * - the port under test, and the one the device named with port 0
  *   resolves to: every field as sysfs has it (linux)
+ * - the device as other drivers show it (umad_attrs.c): a port whose rate
+ *   cannot be read is still a port (interpretation); a second port of
+ *   the InfiniBand link layer, every field as sysfs has it (linux)
  * - a port number the device lacks: a negative value
  * - umad_release_port() of a filled structure returns 0
  */
@@ -82,6 +85,36 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = 0,
 	  .every_field = true },
+	{ .c = { .id = "umad/get_port/rate-unreadable",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the port's rate cannot be read (read(2) fails, as "
+			 "Linux's rate_show refuses, EINVAL, an active width "
+			 "it does not know; here, in the row's own mount "
+			 "namespace, a directory in its place): the port is "
+			 "still there, 0, and every other field as sysfs has "
+			 "it (the page has no attribute without which a port "
+			 "is none)",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_RATE_UNREADABLE },
+	{ .c = { .id = "umad/get_port/second-port-infiniband",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a port after the last, of the InfiniBand link "
+			 "layer (in the row's own mount namespace: the "
+			 "attributes of the last port but link_layer "
+			 "\"InfiniBand\"), as a VPI adapter's: that port, "
+			 "every field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .every_field = true,
+	  .attrs = ATTRS_IB_PORT },
 	{ .c = { .id = "umad/get_port/port-out-of-range",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -166,6 +199,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!rc_need_call(ctx, ops->umad_get_port, "umad_get_port") ||
 	    !rc_need_call(ctx, ops->umad_release_port, "umad_release_port"))
+		return;
+	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
 		return;
 	/* a fill no right answer has: a field left unwritten shows */
 	memset(&port, OUT_PARAM_FILL, sizeof(port));

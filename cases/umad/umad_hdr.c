@@ -118,6 +118,8 @@ const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)
 
 int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx)
 {
+	if (row->port == PORT_ADDED)
+		return dev_attrs_added_port();
 	return row->port == PORT_TARGET ? ctx->target->port : row->port;
 }
 

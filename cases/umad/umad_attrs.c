@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The device's attributes as other drivers present them, for the rows
+ * that read them.  rxe and siw show every attribute Linux's core has, in
+ * one port; other devices do not:
+ * - hw_rev is a driver's own attribute (mlx4, mlx5, hfi1 have one; rxe
+ *   and siw none), and fw_ver shows what a driver's get_dev_fw_str gives;
+ * - rate_show (drivers/infiniband/core/sysfs.c) refuses, EINVAL, an
+ *   active width that ib_width_enum_to_int does not know: the port's rate
+ *   cannot be read;
+ * - an HCA has two ports, and a VPI adapter's may be of two link layers.
+ *
+ * The row's process (each implementation's own, under its watchdog) gets
+ * a mount namespace of its own, in which the device's directory in sysfs
+ * is a directory of symbolic links to its attributes, through a second
+ * mount of sysfs, with the changes asked for.  The libraries under test,
+ * and the row's checks against sysfs, read the device as such a driver
+ * shows it; nothing else sees it, and it ends with the process.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "umad_dev.h"
+#include "../../harness/device.h"
+
+/* where the row's namespace mounts its own tmpfs (FHS: "a temporary
+ * mount point"; the host's /mnt is not touched, the mount is private) */
+#define ATTRS_TOP "/mnt"
+#define ATTRS_SYS ATTRS_TOP "/sys"
+#define ATTRS_FARM ATTRS_TOP "/device"
+
+/* what this process's overlay added */
+static int added_port;
+
+int dev_attrs_added_port(void)
+{
+	return added_port;
+}
+
+static bool attrs_broken(struct rc_ctx *ctx, const char *what,
+			 const char *path)
+{
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "attrs %s %s: %m", what, path);
+	return false;
+}
+
+/* @out (PATH_MAX bytes) as @fmt says; false, the row BROKEN, when the
+ * path does not fit */
+static __attribute__((format(printf, 3, 4))) bool
+path_of(struct rc_ctx *ctx, char *out, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(out, PATH_MAX, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && n < PATH_MAX)
+		return true;
+	errno = ENAMETOOLONG;
+	return attrs_broken(ctx, "path", out);
+}
+
+static bool named(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (!strcmp(*names, name))
+			return true;
+	return false;
+}
+
+/* In @dir, a symbolic link to each entry of @src but those @skip names. */
+static bool link_entries(struct rc_ctx *ctx, const char *src, const char *dir,
+			 const char *const *skip)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(src);
+	bool ok = true;
+
+	if (!d)
+		return attrs_broken(ctx, "opendir", src);
+	while (ok && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || named(skip, e->d_name))
+			continue;
+		ok = path_of(ctx, from, "%s/%s", src, e->d_name) &&
+		     path_of(ctx, to, "%s/%s", dir, e->d_name) &&
+		     (!symlink(from, to) || attrs_broken(ctx, "symlink", to));
+	}
+	closedir(d);
+	return ok;
+}
+
+static bool write_attr(struct rc_ctx *ctx, const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	ssize_t n;
+
+	if (fd < 0)
+		return attrs_broken(ctx, "create", path);
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) || attrs_broken(ctx, "write", path);
+}
+
+/*
+ * Port @as of the farm (@ports) made of port @p of @src: a link to it, or
+ * when anything changes a directory of links to its attributes, with a
+ * rate that cannot be read (@no_rate: a directory in its place, which
+ * opens and whose read(2) fails, EISDIR) or a link layer of @link_layer.
+ */
+static bool port_of(struct rc_ctx *ctx, const char *src, int p,
+		    const char *ports, int as, bool no_rate,
+		    const char *link_layer)
+{
+	char from[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
+	const char *skip[3] = { NULL, NULL, NULL };
+	int n = 0;
+
+	if (!path_of(ctx, from, "%s/ports/%d", src, p) ||
+	    !path_of(ctx, dir, "%s/%d", ports, as))
+		return false;
+	if (!no_rate && !link_layer)
+		return !symlink(from, dir) ||
+		       attrs_broken(ctx, "symlink", dir);
+	if (mkdir(dir, 0755))
+		return attrs_broken(ctx, "mkdir", dir);
+	if (no_rate)
+		skip[n++] = "rate";
+	if (link_layer)
+		skip[n++] = "link_layer";
+	if (!link_entries(ctx, from, dir, skip))
+		return false;
+	if (no_rate && (!path_of(ctx, path, "%s/rate", dir) ||
+			mkdir(path, 0555)))
+		return attrs_broken(ctx, "mkdir", path);
+	return !link_layer ||
+	       (path_of(ctx, path, "%s/link_layer", dir) &&
+		write_attr(ctx, path, link_layer));
+}
+
+/* The highest port number in the ports directory @path, -1 for none. */
+static int top_port(const char *path)
+{
+	struct dirent *e;
+	DIR *d = opendir(path);
+	int hi = -1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && atoi(e->d_name) > hi)
+			hi = atoi(e->d_name);
+	closedir(d);
+	return hi;
+}
+
+bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
+{
+	/* what is not linked: the ports, made below, and the versions */
+	static const char *const versions[] = { "fw_ver", "hw_rev", "ports",
+						NULL };
+	char link[PATH_MAX], real[PATH_MAX], src[PATH_MAX], path[PATH_MAX];
+	const char *ports = ATTRS_FARM "/ports";
+	int hi, p;
+
+	if (!path_of(ctx, link, RC_SYSFS_IB "/%s", ctx->target->ca))
+		return false;
+	if (!realpath(link, real) || strncmp(real, "/sys/", 5))
+		return attrs_broken(ctx, "realpath", link);
+	if (unshare(CLONE_NEWNS))
+		return attrs_broken(ctx, "unshare", "CLONE_NEWNS");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return attrs_broken(ctx, "make private", "/");
+	if (mount("rdmaconf-attrs", ATTRS_TOP, "tmpfs", 0, "mode=0755"))
+		return attrs_broken(ctx, "mount tmpfs", ATTRS_TOP);
+	if (mkdir(ATTRS_SYS, 0755) || mount("sysfs", ATTRS_SYS, "sysfs", 0, 0))
+		return attrs_broken(ctx, "mount sysfs", ATTRS_SYS);
+	if (!path_of(ctx, src, ATTRS_SYS "%s", real + 4) ||
+	    !path_of(ctx, path, "%s/ports", src))
+		return false;
+	hi = top_port(path);
+	if (hi < 0)
+		return attrs_broken(ctx, "no port in", src);
+	if (mkdir(ATTRS_FARM, 0755) || mkdir(ports, 0755))
+		return attrs_broken(ctx, "mkdir", ports);
+	if (!link_entries(ctx, src, ATTRS_FARM,
+			  attrs & ATTRS_NO_VERSIONS ? versions : versions + 2))
+		return false;
+	for (p = 0; p <= hi; p++) {
+		if (!path_of(ctx, path, "%s/ports/%d", src, p))
+			return false;
+		if (!access(path, F_OK) &&
+		    !port_of(ctx, src, p, ports, p,
+			     attrs & ATTRS_RATE_UNREADABLE, NULL))
+			return false;
+	}
+	if (attrs & ATTRS_IB_PORT) {
+		if (!port_of(ctx, src, hi, ports, hi + 1, false,
+			     "InfiniBand\n"))
+			return false;
+		added_port = hi + 1;
+	}
+	if (mount(ATTRS_FARM, real, NULL, MS_BIND, NULL))
+		return attrs_broken(ctx, "bind mount over", real);
+	return true;
+}

@@ -8,7 +8,9 @@
  * - rate_show (drivers/infiniband/core/sysfs.c) refuses, EINVAL, an
  *   active width that ib_width_enum_to_int does not know: the port's rate
  *   cannot be read;
- * - an HCA has two ports, and a VPI adapter's may be of two link layers.
+ * - an HCA has two ports, and a VPI adapter's may be of two link layers;
+ *   an InfiniBand port has a LID, an LMC, an SM's LID and SL, which a
+ *   RoCE port shows as 0.
  *
  * The row's process (each implementation's own, under its watchdog) gets
  * a mount namespace of its own, in which the device's directory in sysfs
@@ -48,8 +50,7 @@ int dev_attrs_added_port(void)
 	return added_port;
 }
 
-static bool attrs_broken(struct rc_ctx *ctx, const char *what,
-			 const char *path)
+static bool attrs_broken(struct rc_ctx *ctx, const char *what, const char *path)
 {
 	rc_obs_state(ctx->obs, RC_STATE_BROKEN, "attrs %s %s: %m", what, path);
 	return false;
@@ -114,40 +115,63 @@ static bool write_attr(struct rc_ctx *ctx, const char *path, const char *text)
 	return n == (ssize_t)strlen(text) || attrs_broken(ctx, "write", path);
 }
 
+/* An attribute a port of the farm has of its own, not linked */
+struct attr_file {
+	const char *name, *text;
+};
+
+/*
+ * The port ATTRS_IB_PORT adds: the last port's attributes but those an
+ * InfiniBand port has other than a RoCE port's zeros, as an SM-managed
+ * port shows them (lid_show "0x%x", lid_mask_count_show "%u"; a base LID
+ * whose low LMC bits are 0), with bytes all distinct, and mlx5's usual
+ * cap_mask.
+ */
+static const struct attr_file ib_port[] = {
+	{ "link_layer", "InfiniBand\n" },
+	{ "lid", "0x1a28\n" },
+	{ "lid_mask_count", "3\n" },
+	{ "sm_lid", "0x3c4d\n" },
+	{ "sm_sl", "5\n" },
+	{ "cap_mask", "0x2651e848\n" },
+	{ NULL, NULL },
+};
+#define ATTR_FILES_MAX 8
+
 /*
  * Port @as of the farm (@ports) made of port @p of @src: a link to it, or
  * when anything changes a directory of links to its attributes, with a
  * rate that cannot be read (@no_rate: a directory in its place, which
- * opens and whose read(2) fails, EISDIR) or a link layer of @link_layer.
+ * opens and whose read(2) fails, EISDIR) and the attributes @own.
  */
 static bool port_of(struct rc_ctx *ctx, const char *src, int p,
 		    const char *ports, int as, bool no_rate,
-		    const char *link_layer)
+		    const struct attr_file *own)
 {
 	char from[PATH_MAX], dir[PATH_MAX], path[PATH_MAX];
-	const char *skip[3] = { NULL, NULL, NULL };
+	const char *skip[ATTR_FILES_MAX + 2] = { NULL };
 	int n = 0;
 
 	if (!path_of(ctx, from, "%s/ports/%d", src, p) ||
 	    !path_of(ctx, dir, "%s/%d", ports, as))
 		return false;
-	if (!no_rate && !link_layer)
-		return !symlink(from, dir) ||
-		       attrs_broken(ctx, "symlink", dir);
+	if (!no_rate && !own)
+		return !symlink(from, dir) || attrs_broken(ctx, "symlink", dir);
 	if (mkdir(dir, 0755))
 		return attrs_broken(ctx, "mkdir", dir);
 	if (no_rate)
 		skip[n++] = "rate";
-	if (link_layer)
-		skip[n++] = "link_layer";
+	for (; own && own->name && n < ATTR_FILES_MAX; own++)
+		if (!path_of(ctx, path, "%s/%s", dir, own->name) ||
+		    !write_attr(ctx, path, own->text))
+			return false;
+		else
+			skip[n++] = own->name;
 	if (!link_entries(ctx, from, dir, skip))
 		return false;
-	if (no_rate && (!path_of(ctx, path, "%s/rate", dir) ||
-			mkdir(path, 0555)))
-		return attrs_broken(ctx, "mkdir", path);
-	return !link_layer ||
-	       (path_of(ctx, path, "%s/link_layer", dir) &&
-		write_attr(ctx, path, link_layer));
+	return !no_rate ||
+	       (path_of(ctx, path, "%s/rate", dir) &&
+		(!mkdir(path, 0555) || attrs_broken(ctx, "mkdir", path)));
 }
 
 /* The highest port number in the ports directory @path, -1 for none. */
@@ -207,8 +231,7 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 			return false;
 	}
 	if (attrs & ATTRS_IB_PORT) {
-		if (!port_of(ctx, src, hi, ports, hi + 1, false,
-			     "InfiniBand\n"))
+		if (!port_of(ctx, src, hi, ports, hi + 1, false, ib_port))
 			return false;
 		added_port = hi + 1;
 	}

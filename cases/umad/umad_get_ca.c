@@ -87,8 +87,10 @@ static const struct dev_row rows[] = {
 		 .note = "a port after the last, of the InfiniBand link "
 			 "layer, as a VPI adapter's (in the row's own mount "
 			 "namespace: the last port's attributes but link_layer "
-			 "\"InfiniBand\"): numports that port, both ports, "
-			 "every field as sysfs has it",
+			 "\"InfiniBand\", lid 0x1a28, lid_mask_count 3, "
+			 "sm_lid 0x3c4d, sm_sl 5, cap_mask 0x2651e848): "
+			 "numports that port, both ports, every field as sysfs "
+			 "has it",
 		 .needs = NEEDS_ATTRS,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET,

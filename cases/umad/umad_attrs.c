@@ -8,6 +8,8 @@
  * - rate_show (drivers/infiniband/core/sysfs.c) refuses, EINVAL, an
  *   active width that ib_width_enum_to_int does not know: the port's rate
  *   cannot be read;
+ * - a switch (node_type 2) has one port of its own, port 0, its
+ *   management port (rdma_start_port() is 0 for a switch);
  * - an HCA has two ports, and a VPI adapter's may be of two link layers;
  *   an InfiniBand port has a LID, an LMC, an SM's LID and SL, which a
  *   RoCE port shows as 0.
@@ -192,9 +194,9 @@ static int top_port(const char *path)
 
 bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 {
-	/* what is not linked: the ports, made below, and the versions */
-	static const char *const versions[] = { "fw_ver", "hw_rev", "ports",
-						NULL };
+	/* what is not linked: the ports, made below, and what changes */
+	const char *skip[5] = { "ports" };
+	int n = 1;
 	char link[PATH_MAX], real[PATH_MAX], src[PATH_MAX], path[PATH_MAX];
 	const char *ports = ATTRS_FARM "/ports";
 	int hi, p;
@@ -219,9 +221,21 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 		return attrs_broken(ctx, "no port in", src);
 	if (mkdir(ATTRS_FARM, 0755) || mkdir(ports, 0755))
 		return attrs_broken(ctx, "mkdir", ports);
-	if (!link_entries(ctx, src, ATTRS_FARM,
-			  attrs & ATTRS_NO_VERSIONS ? versions : versions + 2))
+	if (attrs & ATTRS_NO_VERSIONS) {
+		skip[n++] = "fw_ver";
+		skip[n++] = "hw_rev";
+	}
+	if (attrs & ATTRS_SWITCH)
+		skip[n++] = "node_type";
+	if (!link_entries(ctx, src, ATTRS_FARM, skip))
 		return false;
+	if (attrs & ATTRS_SWITCH) {
+		/* the device's last port as the switch's port 0 */
+		if (!write_attr(ctx, ATTRS_FARM "/node_type", "2: switch\n") ||
+		    !port_of(ctx, src, hi, ports, 0, false, NULL))
+			return false;
+		hi = -1;
+	}
 	for (p = 0; p <= hi; p++) {
 		if (!path_of(ctx, path, "%s/ports/%d", src, p))
 			return false;

@@ -25,11 +25,13 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
 
 /* The device's attributes as other drivers present them (umad_attrs.c),
  * bits of dev_row.attrs: no fw_ver and no hw_rev; each port's rate
- * unreadable; a port more, after the last, of the InfiniBand link layer. */
+ * unreadable; a port more, after the last, of the InfiniBand link layer;
+ * a switch, whose only port is port 0. */
 enum dev_attrs {
 	ATTRS_NO_VERSIONS = 1 << 0,
 	ATTRS_RATE_UNREADABLE = 1 << 1,
 	ATTRS_IB_PORT = 1 << 2,
+	ATTRS_SWITCH = 1 << 3,
 };
 /* Rows that change what the device shows: root, for a mount namespace,
  * and the kernel's sysfs to change */
@@ -55,6 +57,9 @@ int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx);
 /* sysfs attribute of the target device (port 0: of the device) */
 int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 	      size_t len);
+/* sysfs attribute of port @port of the target device, port 0 a switch's */
+int dev_port_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
+		   size_t len);
 /* Every field of @port (port @p of the target device; @pre names it in
  * the violations) or of @ca, against sysfs (umad_sysfs.c). */
 void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,

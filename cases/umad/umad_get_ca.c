@@ -10,7 +10,8 @@
  *   them, a port for each port directory and none other (linux)
  * - the device as other drivers show it (umad_attrs.c): no fw_ver or
  *   hw_rev, ports whose rate cannot be read (interpretation), a second
- *   port of the InfiniBand link layer (linux)
+ *   port of the InfiniBand link layer; a switch, its only port port 0
+ *   (linux)
  * - NULL: some device's attributes (which one is compared across the
  *   implementations)
  * - an unknown device: a negative value
@@ -96,6 +97,20 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .every_field = true,
 	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_ca/switch",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a switch: node_type \"2: switch\" and one port, "
+			 "port 0, its management port (rdma_start_port() and "
+			 "rdma_end_port() are 0 for a switch; in the row's own "
+			 "mount namespace, the device's port as port 0): "
+			 "node_type 2, numports 0, ports[0] alone, every field "
+			 "as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_SWITCH },
 	{ .c = { .id = "umad/get_ca/default-device",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,

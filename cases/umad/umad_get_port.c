@@ -13,7 +13,8 @@
  *   resolves to: every field as sysfs has it (linux)
  * - the device as other drivers show it (umad_attrs.c): a port whose rate
  *   cannot be read is still a port (interpretation); a second port of
- *   the InfiniBand link layer, every field as sysfs has it (linux)
+ *   the InfiniBand link layer, every field as sysfs has it; a switch
+ *   named with port 0, its port 0 (linux)
  * - a port number the device lacks: a negative value
  * - umad_release_port() of a filled structure returns 0
  */
@@ -117,6 +118,19 @@ static const struct dev_row rows[] = {
 	  .port = PORT_ADDED,
 	  .every_field = true,
 	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_port/switch-port-0",
+		 .doc = DOC_FILTER,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a switch (node_type \"2: switch\", in the row's "
+			 "own mount namespace) named with portnum 0: its one "
+			 "port, port 0 (rdma_start_port() is 0 for a switch), "
+			 "every field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .every_field = true,
+	  .attrs = ATTRS_SWITCH },
 	{ .c = { .id = "umad/get_port/port-out-of-range",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,

@@ -123,12 +123,18 @@ int dev_row_port(const struct dev_row *row, struct rc_ctx *ctx)
 	return row->port == PORT_TARGET ? ctx->target->port : row->port;
 }
 
+int dev_port_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
+		   size_t len)
+{
+	return rc_sysfs_read(buf, len, RC_SYSFS_IB "/%s/ports/%d/%s",
+			     ctx->target->ca, port, attr);
+}
+
 int dev_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 	      size_t len)
 {
 	if (port)
-		return rc_sysfs_read(buf, len, RC_SYSFS_IB "/%s/ports/%d/%s",
-				     ctx->target->ca, port, attr);
+		return dev_port_sysfs(ctx, port, attr, buf, len);
 	return rc_sysfs_read(buf, len, RC_SYSFS_IB "/%s/%s", ctx->target->ca,
 			     attr);
 }

@@ -24,7 +24,7 @@ static long long port_num(struct rc_ctx *ctx, int p, const char *attr)
 {
 	char buf[128];
 
-	if (dev_sysfs(ctx, p, attr, buf, sizeof(buf)))
+	if (dev_port_sysfs(ctx, p, attr, buf, sizeof(buf)))
 		return -1;
 	return strtoull(buf, NULL, 0);
 }
@@ -70,7 +70,7 @@ static void check_gid(struct rc_ctx *ctx, int p, const umad_port_t *port,
 	const uint8_t *g = (const uint8_t *)&port->port_guid;
 	char gid[64], want[64];
 
-	if (dev_sysfs(ctx, p, "gids/0", gid, sizeof(gid)))
+	if (dev_port_sysfs(ctx, p, "gids/0", gid, sizeof(gid)))
 		return;
 	snprintf(want, sizeof(want),
 		 "%02x%02x:%02x%02x:%02x%02x:%02x%02x:"
@@ -123,6 +123,11 @@ void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 	if (port->portnum != p)
 		rc_obs_violation(ctx->obs, "%sportnum %d, not %d", pre,
 				 port->portnum, p);
+	/* a port sysfs has not: nothing below could be compared */
+	if (dev_port_sysfs(ctx, p, "state", ll, sizeof(ll)))
+		rc_obs_violation(ctx->obs,
+				 "%sportnum %d: sysfs has no such port", pre,
+				 p);
 	NUM_FIELD(base_lid, "lid");
 	NUM_FIELD(lmc, "lid_mask_count");
 	NUM_FIELD(sm_lid, "sm_lid");
@@ -136,7 +141,7 @@ void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 				 "%scapmask 0x%08x (network order), "
 				 "sysfs cap_mask 0x%08llx",
 				 pre, be32toh(port->capmask), v);
-	if (!dev_sysfs(ctx, p, "link_layer", ll, sizeof(ll)) &&
+	if (!dev_port_sysfs(ctx, p, "link_layer", ll, sizeof(ll)) &&
 	    strcmp(port->link_layer, ll))
 		rc_obs_violation(ctx->obs, "%slink_layer '%.20s', sysfs '%s'",
 				 pre, port->link_layer, ll);

@@ -118,6 +118,21 @@ static const struct dev_row rows[] = {
 	  .port = PORT_ADDED,
 	  .every_field = true,
 	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_port/device-as-filter-vpi",
+		 .doc = DOC_FILTER,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "the device with a second port, of the InfiniBand "
+			 "link layer (as second-port-infiniband), both ACTIVE, "
+			 "named with portnum 0: one of its ports, every field "
+			 "as sysfs has it; which port is the default the page "
+			 "does not say, so the implementations' choices are "
+			 "compared, not judged",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .every_field = true,
+	  .attrs = ATTRS_IB_PORT },
 	{ .c = { .id = "umad/get_port/switch-port-0",
 		 .doc = DOC_FILTER,
 		 .basis = RC_BASIS_LINUX,

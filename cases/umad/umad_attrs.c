@@ -117,7 +117,8 @@ static bool write_attr(struct rc_ctx *ctx, const char *path, const char *text)
 	return n == (ssize_t)strlen(text) || attrs_broken(ctx, "write", path);
 }
 
-/* An attribute a port of the farm has of its own, not linked */
+/* An attribute a port of the farm has of its own, not linked: a file
+ * of @text, or without one a directory (made before the files in it) */
 struct attr_file {
 	const char *name, *text;
 };
@@ -127,7 +128,7 @@ struct attr_file {
  * InfiniBand port has other than a RoCE port's zeros, as an SM-managed
  * port shows them (lid_show "0x%x", lid_mask_count_show "%u"; a base LID
  * whose low LMC bits are 0), with bytes all distinct, and mlx5's usual
- * cap_mask.
+ * cap_mask and a port GUID of its own.
  */
 static const struct attr_file ib_port[] = {
 	{ "link_layer", "InfiniBand\n" },
@@ -136,6 +137,10 @@ static const struct attr_file ib_port[] = {
 	{ "sm_lid", "0x3c4d\n" },
 	{ "sm_sl", "5\n" },
 	{ "cap_mask", "0x2651e848\n" },
+	/* a port GUID of its own, bytes all distinct (the GID table's
+	 * entry 0 is the link-local GID of the port GUID) */
+	{ "gids", NULL },
+	{ "gids/0", "fe80:0000:0000:0000:1102:c903:47a1:b2c4\n" },
 	{ NULL, NULL },
 };
 #define ATTR_FILES_MAX 8
@@ -163,12 +168,15 @@ static bool port_of(struct rc_ctx *ctx, const char *src, int p,
 		return attrs_broken(ctx, "mkdir", dir);
 	if (no_rate)
 		skip[n++] = "rate";
-	for (; own && own->name && n < ATTR_FILES_MAX; own++)
-		if (!path_of(ctx, path, "%s/%s", dir, own->name) ||
-		    !write_attr(ctx, path, own->text))
+	for (; own && own->name && n < ATTR_FILES_MAX; own++) {
+		if (!path_of(ctx, path, "%s/%s", dir, own->name))
 			return false;
-		else
-			skip[n++] = own->name;
+		if (own->text ? !write_attr(ctx, path, own->text) :
+				mkdir(path, 0755) &&
+					!attrs_broken(ctx, "mkdir", path))
+			return false;
+		skip[n++] = own->name;
+	}
 	if (!link_entries(ctx, from, dir, skip))
 		return false;
 	return !no_rate ||

@@ -15,10 +15,14 @@
  * - max smaller than that: up to max entries, nothing past max
  * - max exactly numports + 1, and max 0: all of them, or none, and
  *   nothing written before the array or past max
+ * - the device as other drivers show it (umad_attrs.c): a second port
+ *   with a GUID of its own, 3 entries (linux); a switch, entry 0 its port
+ *   0's GUID, 1 (interpretation)
  * - a negative max: a negative value (interpretation)
  * - an unknown device: a negative value
  */
 #include <endian.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "umad_dev.h"
@@ -96,6 +100,31 @@ static const struct dev_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .ca = CA_TARGET,
 	  .max = -1 },
+	{ .c = { .id = "umad/get_ca_portguids/second-port-infiniband",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a port after the last (in the row's own mount "
+			 "namespace, of the InfiniBand link layer with a port "
+			 "GUID of its own, bytes all distinct): 3 entries, 0 "
+			 "and each port's GUID as its GID 0 in sysfs",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_TARGET,
+	  .max = MAX_GUIDS,
+	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_ca_portguids/switch",
+		 .doc = "In this case, the value at index 0 will be invalid as "
+			"it is reserved for switches.",
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "a switch (node_type 2 and port 0 alone, in the row's "
+			 "own mount namespace): index 0, reserved for "
+			 "switches, is its port 0's GUID, and there is no "
+			 "other: 1",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_TARGET,
+	  .max = MAX_GUIDS,
+	  .attrs = ATTRS_SWITCH },
 	{ .c = { .id = "umad/get_ca_portguids/unknown-device",
 		 .doc = DOC_FAIL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -112,21 +141,25 @@ static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
 	uint64_t want;
 	int p, ports = 0;
 
+	/* a switch's entry 0 is its port 0's; a CA's is 0, reserved */
+	bool sw = !dev_sysfs(ctx, 0, "node_type", buf, sizeof(buf)) &&
+		  strtoul(buf, NULL, 0) == 2;
+
 	for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
-		if (!dev_sysfs(ctx, p, "state", buf, sizeof(buf)))
+		if (!dev_port_sysfs(ctx, p, "state", buf, sizeof(buf)))
 			ports = p;
 	if (max > ports && n != ports + 1)
 		rc_obs_violation(ctx->obs,
 				 "count %d entries for %d ports, not "
 				 "%d",
 				 n, ports, ports + 1);
-	if (n > 0 && g[0])
+	if (n > 0 && g[0] && !sw)
 		rc_obs_violation(ctx->obs,
 				 "entry 0 is %016llx, not 0 (reserved "
 				 "for switches)",
 				 (unsigned long long)g[0]);
-	for (p = 1; p < n; p++) {
-		if (dev_sysfs(ctx, p, "gids/0", buf, sizeof(buf)) ||
+	for (p = sw ? 0 : 1; p < n; p++) {
+		if (dev_port_sysfs(ctx, p, "gids/0", buf, sizeof(buf)) ||
 		    rc_guid_parse(buf + 20, &want))
 			continue;
 		if (be64toh(g[p]) != want)
@@ -148,6 +181,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!rc_need_call(ctx, ctx->ops->umad_get_ca_portguids,
 			  "umad_get_ca_portguids"))
+		return;
+	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
 		return;
 	if (max == MAX_EXACT)
 		for (max = 1, i = 1; i < UMAD_CA_MAX_PORTS && i < MAX_GUIDS;

@@ -53,8 +53,8 @@ static bool met(unsigned int index, const struct rc_target *t, char *why,
 		return t->umad;
 	case RC_NEED_SYSFS:
 		snprintf(why, len,
-			 "%s was named by its launcher "
-			 "(RDMACONF_TARGET), not found in sysfs",
+			 "%s was named by its launcher (RDMACONF_TARGET), "
+			 "whose sysfs is a simulator's",
 			 t->ca);
 		return t->sysfs;
 	case RC_NEED_REMOTE:

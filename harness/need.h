@@ -57,9 +57,9 @@
 	  "by ib_umad)",                                                      \
 	  SKIP, true)                                                         \
 	X(SYSFS, "sysfs",                                                     \
-	  "the device's attributes in the kernel's sysfs, which the row's "   \
-	  "own mount namespace can change (a simulator's are its own)",       \
-	  SKIP, true)                                                         \
+	  "the kernel's sysfs as what the libraries read, which the row's "   \
+	  "own mount namespace can change (a simulator's is its own)",        \
+	  SKIP, false)                                                        \
 	X(REMOTE, "remote",                                                   \
 	  "rdmaconf-peer on another node of the fabric, "                     \
 	  "named by RDMACONF_REMOTE=LID:PORT_GUID",                           \

@@ -195,7 +195,7 @@ struct rc_target {
 	const char *link_layer; /* "InfiniBand", "Ethernet" (sysfs) */
 	enum rc_link link; /* InfiniBand, RoCE or iWARP */
 	bool umad; /* the port has its umad device */
-	bool sysfs; /* found in the kernel's sysfs (not RDMACONF_TARGET) */
+	bool sysfs; /* the kernel's sysfs, not a simulator's (RDMACONF_TARGET) */
 	const char *kernel; /* the running kernel's release */
 	const char *peer; /* another device with an active port, or NULL */
 	int peer_port;

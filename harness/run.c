@@ -384,7 +384,9 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 			getenv("RDMACONF_REMOTE"));
 		return RC_EXIT_USAGE;
 	}
-	ret = target_from_env(t, dev) ? 0 : rc_device_find(o->device, dev);
+	/* a target its launcher names has a sysfs of the simulator's */
+	t->sysfs = !target_from_env(t, dev);
+	ret = t->sysfs ? rc_device_find(o->device, dev) : 0;
 	if (ret == -ENOENT || (o->device && ret)) {
 		fprintf(stderr, "rdmaconf: device %s %s\n", o->device,
 			ret == -ENOENT ? "does not exist" :
@@ -397,7 +399,6 @@ static int find_target(const struct rc_opts *o, struct rc_target *t,
 		t->link_layer = dev->link_layer;
 		t->link = rc_device_link(dev);
 		t->umad = rc_device_umad(dev);
-		t->sysfs = true;
 	}
 	if (!ret && !rc_device_find_peer(dev, peer)) {
 		t->peer = peer->name;

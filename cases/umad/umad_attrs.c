@@ -10,6 +10,8 @@
  *   cannot be read;
  * - a switch (node_type 2) has one port of its own, port 0, its
  *   management port (rdma_start_port() is 0 for a switch);
+ * - a device's name may be as long as 63 characters;
+ * - a kernel without ib_core has no /sys/class/infiniband at all;
  * - an HCA has two ports, and a VPI adapter's may be of two link layers;
  *   an InfiniBand port has a LID, an LMC, an SM's LID and SL, which a
  *   RoCE port shows as 0.
@@ -184,6 +186,34 @@ static bool port_of(struct rc_ctx *ctx, const char *src, int p,
 		(!mkdir(path, 0555) || attrs_broken(ctx, "mkdir", path)));
 }
 
+/*
+ * /sys/class/infiniband with three names more for the device whose sysfs
+ * directory is @real (as this namespace shows it): one of
+ * UMAD_CA_NAME_LEN - 1 characters, which fits a name array with its NUL,
+ * one a character longer, and one of 63, as long as Linux's go.
+ */
+static bool long_names(struct rc_ctx *ctx, const char *real)
+{
+	const char *class = ATTRS_TOP "/class";
+	const char *skip[] = { ctx->target->ca, NULL };
+	char path[PATH_MAX];
+
+	if (mkdir(class, 0755))
+		return attrs_broken(ctx, "mkdir", class);
+	if (!link_entries(ctx, ATTRS_SYS "/class/infiniband", class, skip))
+		return false;
+	if (!path_of(ctx, path, "%s/%s", class, ctx->target->ca))
+		return false;
+	if (symlink(real, path) ||
+	    symlink(real, ATTRS_TOP "/class/" DEV_NAME_FITS) ||
+	    symlink(real, ATTRS_TOP "/class/" DEV_NAME_TOO_LONG) ||
+	    symlink(real, ATTRS_TOP "/class/" DEV_NAME_LONGEST))
+		return attrs_broken(ctx, "symlink", class);
+	if (mount(class, RC_SYSFS_IB, NULL, MS_BIND, NULL))
+		return attrs_broken(ctx, "bind mount over", RC_SYSFS_IB);
+	return true;
+}
+
 /* The highest port number in the ports directory @path, -1 for none. */
 static int top_port(const char *path)
 {
@@ -200,29 +230,20 @@ static int top_port(const char *path)
 	return hi;
 }
 
-bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
+/*
+ * The device's own directory (@real, under /sys; @src, the same in the
+ * second view of sysfs) as @attrs says, bind-mounted over @real.
+ */
+static bool device_farm(struct rc_ctx *ctx, unsigned int attrs,
+			const char *real, const char *src)
 {
 	/* what is not linked: the ports, made below, and what changes */
 	const char *skip[5] = { "ports" };
-	int n = 1;
-	char link[PATH_MAX], real[PATH_MAX], src[PATH_MAX], path[PATH_MAX];
 	const char *ports = ATTRS_FARM "/ports";
-	int hi, p;
+	char path[PATH_MAX];
+	int n = 1, hi, p;
 
-	if (!path_of(ctx, link, RC_SYSFS_IB "/%s", ctx->target->ca))
-		return false;
-	if (!realpath(link, real) || strncmp(real, "/sys/", 5))
-		return attrs_broken(ctx, "realpath", link);
-	if (unshare(CLONE_NEWNS))
-		return attrs_broken(ctx, "unshare", "CLONE_NEWNS");
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return attrs_broken(ctx, "make private", "/");
-	if (mount("rdmaconf-attrs", ATTRS_TOP, "tmpfs", 0, "mode=0755"))
-		return attrs_broken(ctx, "mount tmpfs", ATTRS_TOP);
-	if (mkdir(ATTRS_SYS, 0755) || mount("sysfs", ATTRS_SYS, "sysfs", 0, 0))
-		return attrs_broken(ctx, "mount sysfs", ATTRS_SYS);
-	if (!path_of(ctx, src, ATTRS_SYS "%s", real + 4) ||
-	    !path_of(ctx, path, "%s/ports", src))
+	if (!path_of(ctx, path, "%s/ports", src))
 		return false;
 	hi = top_port(path);
 	if (hi < 0)
@@ -257,7 +278,45 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 			return false;
 		added_port = hi + 1;
 	}
-	if (mount(ATTRS_FARM, real, NULL, MS_BIND, NULL))
-		return attrs_broken(ctx, "bind mount over", real);
-	return true;
+	return !mount(ATTRS_FARM, real, NULL, MS_BIND, NULL) ||
+	       attrs_broken(ctx, "bind mount over", real);
+}
+
+/* /sys/class without infiniband, as a kernel without ib_core has it */
+static bool no_class(struct rc_ctx *ctx)
+{
+	static const char *const skip[] = { "infiniband", NULL };
+	const char *class = ATTRS_TOP "/sysclass";
+
+	if (mkdir(class, 0755))
+		return attrs_broken(ctx, "mkdir", class);
+	return link_entries(ctx, ATTRS_SYS "/class", class, skip) &&
+	       (!mount(class, "/sys/class", NULL, MS_BIND, NULL) ||
+		attrs_broken(ctx, "bind mount over", "/sys/class"));
+}
+
+bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
+{
+	char link[PATH_MAX], real[PATH_MAX], src[PATH_MAX];
+	bool device = attrs & ~ATTRS_NO_CLASS;
+
+	if (device) {
+		if (!path_of(ctx, link, RC_SYSFS_IB "/%s", ctx->target->ca))
+			return false;
+		if (!realpath(link, real) || strncmp(real, "/sys/", 5))
+			return attrs_broken(ctx, "realpath", link);
+	}
+	if (unshare(CLONE_NEWNS))
+		return attrs_broken(ctx, "unshare", "CLONE_NEWNS");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return attrs_broken(ctx, "make private", "/");
+	if (mount("rdmaconf-attrs", ATTRS_TOP, "tmpfs", 0, "mode=0755"))
+		return attrs_broken(ctx, "mount tmpfs", ATTRS_TOP);
+	if (mkdir(ATTRS_SYS, 0755) || mount("sysfs", ATTRS_SYS, "sysfs", 0, 0))
+		return attrs_broken(ctx, "mount sysfs", ATTRS_SYS);
+	if (attrs & ATTRS_NO_CLASS)
+		return no_class(ctx);
+	return path_of(ctx, src, ATTRS_SYS "%s", real + 4) &&
+	       device_farm(ctx, attrs, real, src) &&
+	       (!(attrs & ATTRS_LONG_NAMES) || long_names(ctx, real));
 }

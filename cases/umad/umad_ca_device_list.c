@@ -9,6 +9,9 @@
  * - the list holds the target device, as many names as
  *   umad_get_cas_names gives (the same "local IB devices (CAs) names"),
  *   ends with NULL, and is a list of its own at every call
+ * - names of the device of UMAD_CA_NAME_LEN - 1 characters, one more and
+ *   63 (umad_attrs.c): all in the list, whole (interpretation)
+ * - no /sys/class/infiniband: NULL, errno not set
  * - freeing it gives back every byte the list took, on the heap; an
  *   empty list (NULL, what get returns for no device) frees
  * - sorting: size zero counts the list; an exact size; every order of
@@ -61,10 +64,10 @@ struct list_row {
 	size_t size; /* umad_sort_ca_device_list's size */
 };
 
-static list_check lists_target, same_as_cas_names, ends_with_null,
-	own_list_each_call, frees_every_byte, frees_empty, sorts_counted,
-	sorts_every_order, relinks_nodes, sorts_two, sorts_empty,
-	refuses_wrong_size;
+static list_check lists_target, long_names_whole, none_without_class,
+	same_as_cas_names, ends_with_null, own_list_each_call, frees_every_byte,
+	frees_empty, sorts_counted, sorts_every_order, relinks_nodes, sorts_two,
+	sorts_empty, refuses_wrong_size;
 
 static const struct list_row get_rows[] = {
 	{ .c = { .id = "umad/get_ca_device_list/lists-target-device",
@@ -76,6 +79,26 @@ static const struct list_row get_rows[] = {
 		 .needs = NEEDS_CA,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = lists_target },
+	{ .c = { .id = "umad/get_ca_device_list/long-names-whole",
+		 .doc = DOC_FILLS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device under three names more (in the row's own "
+			 "mount namespace), of UMAD_CA_NAME_LEN - 1 characters, "
+			 "of UMAD_CA_NAME_LEN and of 63 (Linux's longest): a "
+			 "node's ca_name is a pointer, which no array bounds: "
+			 "the three there, whole, once each",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = long_names_whole },
+	{ .c = { .id = "umad/get_ca_device_list/no-rdma-subsystem",
+		 .doc = DOC_EMPTY,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "no /sys/class/infiniband (a kernel without ib_core; "
+			 "in the row's own mount namespace): the empty list, "
+			 "NULL, and errno, 0 before the call, not set",
+		 .needs = NEEDS_NO_CLASS,
+		 .contract = { RC_ANY_RETURN } },
+	  .check = none_without_class },
 	{ .c = { .id = "umad/get_ca_device_list/names-of-get-cas-names",
 		 .doc = DOC_FILLS,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -238,6 +261,47 @@ static void lists_target(const struct list_row *row, struct rc_ctx *ctx)
 	else
 		rc_obs_out(ctx->obs, names, n * UMAD_CA_NAME_LEN);
 	ctx->ops->umad_free_ca_device_list(l);
+}
+
+static void long_names_whole(const struct list_row *row, struct rc_ctx *ctx)
+{
+	static const char *const want[] = { DEV_NAME_FITS, DEV_NAME_TOO_LONG,
+					    DEV_NAME_LONGEST };
+	struct umad_device_node *l, *n;
+	int seen[3] = { 0, 0, 0 }, i, k = 0;
+
+	if (!dev_attrs_overlay(ctx, ATTRS_LONG_NAMES))
+		return;
+	l = get(ctx);
+	if (!l)
+		return;
+	for (n = l; n && k < MAX_WALK; n = n->next, k++)
+		for (i = 0; i < 3; i++)
+			seen[i] += n->ca_name && !strcmp(n->ca_name, want[i]);
+	for (i = 0; i < 3; i++)
+		if (seen[i] != 1)
+			rc_obs_violation(ctx->obs, "%s listed %d times",
+					 want[i], seen[i]);
+	ctx->ops->umad_free_ca_device_list(l);
+}
+
+static void none_without_class(const struct list_row *row, struct rc_ctx *ctx)
+{
+	struct umad_device_node *l;
+	int err;
+
+	if (!dev_attrs_overlay(ctx, ATTRS_NO_CLASS))
+		return;
+	/* errno read at once, before the harness's own calls */
+	errno = 0;
+	RC_OBSERVE(ctx,
+		   (l = ctx->ops->umad_get_ca_device_list(), err = errno, l));
+	if (l) {
+		rc_obs_violation(ctx->obs, "a list, not NULL");
+		ctx->ops->umad_free_ca_device_list(l);
+	} else if (err) {
+		rc_obs_violation(ctx->obs, "errno %s, set", rc_errno_name(err));
+	}
 }
 
 static void same_as_cas_names(const struct list_row *row, struct rc_ctx *ctx)

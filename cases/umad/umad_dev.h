@@ -26,16 +26,34 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
 /* The device's attributes as other drivers present them (umad_attrs.c),
  * bits of dev_row.attrs: no fw_ver and no hw_rev; each port's rate
  * unreadable; a port more, after the last, of the InfiniBand link layer;
- * a switch, whose only port is port 0. */
+ * a switch, whose only port is port 0; names of the device that fit
+ * UMAD_CA_NAME_LEN exactly, by one character not, and as long as Linux
+ * allows; no /sys/class/infiniband at all (no device needed). */
 enum dev_attrs {
 	ATTRS_NO_VERSIONS = 1 << 0,
 	ATTRS_RATE_UNREADABLE = 1 << 1,
 	ATTRS_IB_PORT = 1 << 2,
 	ATTRS_SWITCH = 1 << 3,
+	ATTRS_LONG_NAMES = 1 << 4,
+	ATTRS_NO_CLASS = 1 << 5,
 };
+/* ATTRS_LONG_NAMES: the device under three names more, one that fits
+ * char [UMAD_CA_NAME_LEN] with its NUL, exactly, and two that do not */
+#define DEV_NAME_FITS "rdmaconf_name_fits1"
+#define DEV_NAME_TOO_LONG "rdmaconf_name_is_20c"
+/* and one as long as Linux's go (IB_DEVICE_NAME_MAX, 64 with the NUL) */
+#define DEV_NAME_LONGEST                                                \
+	"rdmaconf_name_as_long_as_linux_allows_sixty_three_characters_" \
+	"xy"
+_Static_assert(sizeof(DEV_NAME_FITS) == UMAD_CA_NAME_LEN, "an exact fit");
+_Static_assert(sizeof(DEV_NAME_TOO_LONG) == UMAD_CA_NAME_LEN + 1,
+	       "one character too long");
+_Static_assert(sizeof(DEV_NAME_LONGEST) == 64, "Linux's longest");
 /* Rows that change what the device shows: root, for a mount namespace,
  * and the kernel's sysfs to change */
 #define NEEDS_ATTRS (NEEDS_CA | RC_NEED_ROOT | RC_NEED_SYSFS)
+/* and ATTRS_NO_CLASS, which hides every device, needs none */
+#define NEEDS_NO_CLASS (RC_NEED_ROOT | RC_NEED_SYSFS)
 
 struct dev_row;
 /* A row's behaviour, in the files whose rows differ in more than their

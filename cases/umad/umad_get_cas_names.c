@@ -10,6 +10,10 @@
  *   once and nothing else,
  *   with max as large as the table and with max exactly the number of
  *   devices (linux)
+ * - names of the device that fit UMAD_CA_NAME_LEN with their NUL exactly,
+ *   by one character not, and as long as Linux allows (umad_attrs.c): the
+ *   first listed whole, the others not at all (interpretation)
+ * - no /sys/class/infiniband: 0, nothing written, whatever max
  * - max -1: nothing written (interpretation)
  * - the names (sorted) are compared between the implementations
  */
@@ -70,6 +74,38 @@ static const struct dev_row rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_OK } },
 	  .max = MAX_EXACT },
+	{ .c = { .id = "umad/get_cas_names/name-exact-fit-and-beyond",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device under three names more (in the row's own "
+			 "mount namespace), of UMAD_CA_NAME_LEN - 1 characters, "
+			 "of UMAD_CA_NAME_LEN and of 63 (Linux's longest): " NOTE_SYSFS
+			 ": the first listed whole, the others not "
+			 "at all (cut, they would name no device or another)",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_OK } },
+	  .max = UMAD_MAX_DEVICES,
+	  .attrs = ATTRS_LONG_NAMES },
+	{ .c = { .id = "umad/get_cas_names/no-rdma-subsystem",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "no /sys/class/infiniband (a kernel without ib_core; "
+			 "in the row's own mount namespace): no local IB "
+			 "device, so no name is filled: 0, and max 4 entries "
+			 "left as they were",
+		 .needs = NEEDS_NO_CLASS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .max = 4,
+	  .attrs = ATTRS_NO_CLASS },
+	{ .c = { .id = "umad/get_cas_names/no-rdma-subsystem-max-zero",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "no /sys/class/infiniband, and max 0: \"up to max\" "
+			 "is none: 0, and nothing written",
+		 .needs = NEEDS_NO_CLASS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .max = 0,
+	  .attrs = ATTRS_NO_CLASS },
 	{ .c = { .id = "umad/get_cas_names/negative-max",
 		 .doc = DOC,
 		 .basis = RC_BASIS_INTERPRETATION,
@@ -154,6 +190,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ctx->ops->umad_get_cas_names,
 			  "umad_get_cas_names"))
 		return;
+	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
+		return;
 	if (max == MAX_EXACT)
 		max = sysfs_devices(names, UMAD_MAX_DEVICES);
 	if (max < 0 && row->max == MAX_EXACT) {
@@ -175,11 +213,20 @@ static void run(const void *r, struct rc_ctx *ctx)
 	}
 	if (n < 0)
 		return;
+	if (row->attrs & ATTRS_NO_CLASS)
+		for (i = 0; i <= max; i++)
+			if (names[i][0] != 0x5a) {
+				rc_obs_violation(ctx->obs,
+						 "entry %d written: '%.20s'", i,
+						 names[i]);
+				break;
+			}
 	if (n > max || names[max][0] != 0x5a)
 		rc_obs_violation(ctx->obs, "wrote past max (%d entries)", max);
-	else if (row->c.basis == RC_BASIS_LINUX)
+	else if (row->c.basis == RC_BASIS_LINUX || row->attrs)
 		same_devices(ctx, names, n);
-	for (i = 0; i < n && i < max; i++)
+	/* no device at all (no-rdma-subsystem on a host without one) */
+	for (i = 0; ctx->target->ca && i < n && i < max; i++)
 		found |= !strcmp(names[i], ctx->target->ca);
 	if (row->max == UMAD_MAX_DEVICES && !found)
 		rc_obs_violation(ctx->obs, "%s is not among the %d names",

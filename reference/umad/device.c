@@ -105,7 +105,11 @@ int ref_umad_get_cas_names(char cas[][UMAD_CA_NAME_LEN], int max)
 	if (!dir)
 		return errno == ENOENT ? 0 : -1;
 	while ((d = readdir(dir)) && n < max) {
-		if (d->d_name[0] == '.' || !ib_node(d->d_name))
+		/* a name the array cannot hold with its NUL is left out:
+		 * cut, it would name no device, or another */
+		if (d->d_name[0] == '.' ||
+		    strlen(d->d_name) >= UMAD_CA_NAME_LEN ||
+		    !ib_node(d->d_name))
 			continue;
 		copy_name(cas[n++], d->d_name);
 	}
@@ -458,16 +462,28 @@ int ref_umad_get_issm_path(const char *ca_name, int portnum, char path[],
  * singly linked list of the CA names, in the order umad_get_cas_names
  * gives them; sorting is by name.
  */
+/* Each IB device's name, whole: a node's name is a pointer, which no
+ * array bounds (umad_get_cas_names's must fit UMAD_CA_NAME_LEN). */
 struct umad_device_node *ref_umad_get_ca_device_list(void)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
 	struct umad_device_node *head = NULL, **tail = &head, *n;
-	int i, count = ref_umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	int saved = errno;
+	struct dirent *d;
+	DIR *dir = opendir(SYS_IB);
 
-	for (i = 0; i < count; i++) {
+	/* no RDMA device at all: the empty list, errno not set */
+	if (!dir) {
+		if (errno == ENOENT)
+			errno = saved;
+		return NULL;
+	}
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !ib_node(d->d_name))
+			continue;
 		n = calloc(1, sizeof(*n));
-		if (!n || !(n->ca_name = strdup(names[i]))) {
+		if (!n || !(n->ca_name = strdup(d->d_name))) {
 			free(n);
+			closedir(dir);
 			ref_umad_free_ca_device_list(head);
 			errno = ENOMEM;
 			return NULL;
@@ -475,6 +491,7 @@ struct umad_device_node *ref_umad_get_ca_device_list(void)
 		*tail = n;
 		tail = &n->next;
 	}
+	closedir(dir);
 	/* "In case of empty list (zero elements), NULL is returned and errno
 	 * is not set." */
 	return head;

@@ -10,6 +10,8 @@
  *
  * - the target port opens; the descriptor is an open /dev/infiniband/umadN
  * - NULL ca_name and port 0 select a port
+ * - a port whose rate cannot be read (umad_attrs.c) opens, named or
+ *   selected (interpretation)
  * - an unknown device: -ENODEV; a port the device lacks, or out of range:
  *   -EINVAL
  * - two opens of the same port give two different descriptors ("unique")
@@ -57,6 +59,32 @@ static const struct dev_row rows[] = {
 	  .ca = CA_NULL,
 	  .port = 0,
 	  .check = opens_umad_device },
+	{ .c = { .id = "umad/open_port/rate-unreadable",
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the port's rate cannot be read (as umad_get_port's "
+			 "rate-unreadable row; in the row's own mount "
+			 "namespace), named with its number: the port opens",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = opens_umad_device,
+	  .attrs = ATTRS_RATE_UNREADABLE },
+	{ .c = { .id = "umad/open_port/rate-unreadable-library-selects",
+		 .doc = "The port is selected by the library if not all "
+			"parameters are provided (see umad_get_port() for details).",
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the port's rate cannot be read, and the device is "
+			 "named with port 0: the library selects its port, "
+			 "which opens (a port whose rate the kernel cannot tell "
+			 "is still a port)",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .check = opens_umad_device,
+	  .attrs = ATTRS_RATE_UNREADABLE },
 	{ .c = { .id = "umad/open_port/unknown-device",
 		 .doc = DOC_ENODEV,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -243,6 +271,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	if (!rc_need_call(ctx, ops->umad_open_port, "umad_open_port") ||
 	    !rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
+		return;
+	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
 		return;
 	row->check(row, ctx);
 }

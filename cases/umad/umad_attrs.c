@@ -18,8 +18,9 @@
  *
  * The row's process (each implementation's own, under its watchdog) gets
  * a mount namespace of its own, in which the device's directory in sysfs
- * is a directory of symbolic links to its attributes, through a second
- * mount of sysfs, with the changes asked for.  The libraries under test,
+ * (or /sys/class, or /sys/class/infiniband) is a directory of symbolic
+ * links to the real entries, through a second mount of sysfs, with the
+ * changes asked for.  The libraries under test,
  * and the row's checks against sysfs, read the device as such a driver
  * shows it; nothing else sees it, and it ends with the process.
  */

@@ -131,7 +131,7 @@ struct attr_file {
  * InfiniBand port has other than a RoCE port's zeros, as an SM-managed
  * port shows them (lid_show "0x%x", lid_mask_count_show "%u"; a base LID
  * whose low LMC bits are 0), with bytes all distinct, and mlx5's usual
- * cap_mask and a port GUID of its own.
+ * cap_mask, a port GUID and a P_Key table of its own.
  */
 static const struct attr_file ib_port[] = {
 	{ "link_layer", "InfiniBand\n" },
@@ -144,9 +144,16 @@ static const struct attr_file ib_port[] = {
 	 * entry 0 is the link-local GID of the port GUID) */
 	{ "gids", NULL },
 	{ "gids/0", "fe80:0000:0000:0000:1102:c903:47a1:b2c4\n" },
+	/* a P_Key table of a partitioned subnet: the default full member
+	 * and three partitions, in show_port_pkey's "0x%04x" */
+	{ "pkeys", NULL },
+	{ "pkeys/0", "0xffff\n" },
+	{ "pkeys/1", "0x8001\n" },
+	{ "pkeys/2", "0x7fa2\n" },
+	{ "pkeys/3", "0x0b3c\n" },
 	{ NULL, NULL },
 };
-#define ATTR_FILES_MAX 8
+#define ATTR_FILES_MAX 16
 
 /*
  * Port @as of the farm (@ports) made of port @p of @src: a link to it, or

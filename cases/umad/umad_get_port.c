@@ -110,7 +110,8 @@ static const struct dev_row rows[] = {
 			 "attributes of the last port but link_layer "
 			 "\"InfiniBand\" and an SM-managed port's lid 0x1a28, "
 			 "lid_mask_count 3, sm_lid 0x3c4d, sm_sl 5, cap_mask "
-			 "0x2651e848, bytes all distinct), as a VPI adapter's: "
+			 "0x2651e848, a GUID and four P_Keys of its own, bytes "
+			 "all distinct), as a VPI adapter's: "
 			 "that port, every field as sysfs has it",
 		 .needs = NEEDS_ATTRS,
 		 .contract = { RC_RETURNS(0) } },

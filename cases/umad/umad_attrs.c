@@ -140,10 +140,11 @@ static const struct attr_file ib_port[] = {
 	{ "sm_lid", "0x3c4d\n" },
 	{ "sm_sl", "5\n" },
 	{ "cap_mask", "0x2651e848\n" },
-	/* a port GUID of its own, bytes all distinct (the GID table's
-	 * entry 0 is the link-local GID of the port GUID) */
+	/* a port GUID of its own, bytes all distinct, under a subnet
+	 * prefix an SM assigned (GID 0 is the port's GUID under the
+	 * port's subnet prefix, fe80:: only by default) */
 	{ "gids", NULL },
-	{ "gids/0", "fe80:0000:0000:0000:1102:c903:47a1:b2c4\n" },
+	{ "gids/0", "fec0:1d2b:3c4a:5e69:1102:c903:47a1:b2c4\n" },
 	/* a P_Key table of a partitioned subnet: the default full member
 	 * and three partitions, in show_port_pkey's "0x%04x" */
 	{ "pkeys", NULL },

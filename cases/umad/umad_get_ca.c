@@ -90,7 +90,7 @@ static const struct dev_row rows[] = {
 			 "namespace: the last port's attributes but link_layer "
 			 "\"InfiniBand\", lid 0x1a28, lid_mask_count 3, "
 			 "sm_lid 0x3c4d, sm_sl 5, cap_mask 0x2651e848, a GUID "
-			 "and four P_Keys of its own): "
+			 "and four P_Keys of its own, an SM's subnet prefix): "
 			 "numports that port, both ports, every field as sysfs "
 			 "has it",
 		 .needs = NEEDS_ATTRS,

@@ -110,7 +110,7 @@ static const struct dev_row rows[] = {
 			 "attributes of the last port but link_layer "
 			 "\"InfiniBand\" and an SM-managed port's lid 0x1a28, "
 			 "lid_mask_count 3, sm_lid 0x3c4d, sm_sl 5, cap_mask "
-			 "0x2651e848, a GUID and four P_Keys of its own, bytes "
+			 "0x2651e848, a subnet prefix, a GUID and four P_Keys of its own, bytes "
 			 "all distinct), as a VPI adapter's: "
 			 "that port, every field as sysfs has it",
 		 .needs = NEEDS_ATTRS,
@@ -154,6 +154,15 @@ static const struct dev_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .ca = CA_TARGET,
 	  .port = 99 },
+	{ .c = { .id = "umad/get_port/port-the-device-lacks",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "port 9, UMAD_CA_MAX_PORTS - 1: a number a port may "
+			 "have, which the device's has not: a negative value",
+		 .needs = NEEDS_CA,
+		 .contract = { RC_FAILS() } },
+	  .ca = CA_TARGET,
+	  .port = UMAD_CA_MAX_PORTS - 1 },
 	{ .c = { .id = "umad/get_port/unknown-device",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,

@@ -12,6 +12,7 @@
  *   management port (rdma_start_port() is 0 for a switch);
  * - a device's name may be as long as 63 characters;
  * - a kernel without ib_core has no /sys/class/infiniband at all;
+ * - a device's ports may all be down (no cable);
  * - an HCA has two ports, and a VPI adapter's may be of two link layers;
  *   an InfiniBand port has a LID, an LMC, an SM's LID and SL, which a
  *   RoCE port shows as 0.
@@ -156,6 +157,14 @@ static const struct attr_file ib_port[] = {
 };
 #define ATTR_FILES_MAX 16
 
+/* A port whose link is down: no cable, the port polling for a peer
+ * (state_show "1: DOWN", phys_state_show "2: Polling") */
+static const struct attr_file port_down[] = {
+	{ "state", "1: DOWN\n" },
+	{ "phys_state", "2: Polling\n" },
+	{ NULL, NULL },
+};
+
 /*
  * Port @as of the farm (@ports) made of port @p of @src: a link to it, or
  * when anything changes a directory of links to its attributes, with a
@@ -279,7 +288,8 @@ static bool device_farm(struct rc_ctx *ctx, unsigned int attrs,
 			return false;
 		if (!access(path, F_OK) &&
 		    !port_of(ctx, src, p, ports, p,
-			     attrs & ATTRS_RATE_UNREADABLE, NULL))
+			     attrs & ATTRS_RATE_UNREADABLE,
+			     attrs & ATTRS_PORTS_DOWN ? port_down : NULL))
 			return false;
 	}
 	if (attrs & ATTRS_IB_PORT) {

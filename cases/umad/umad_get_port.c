@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "umad_dev.h"
+#include "../../harness/device.h"
 
 #define DOC                                                                 \
 	"umad_get_port() fills the port structure with the IB port "        \
@@ -134,6 +135,19 @@ static const struct dev_row rows[] = {
 	  .port = 0,
 	  .every_field = true,
 	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_port/default-port-of-another-device",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "every port of the device under test down (\"1: "
+			 "DOWN\", in the row's own mount namespace), a second "
+			 "device ACTIVE, and NULL and 0: the default port is "
+			 "one that can be used, an ACTIVE port of another "
+			 "device, as sysfs has it",
+		 .needs = NEEDS_ATTRS | RC_NEED_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_NULL,
+	  .port = 0,
+	  .attrs = ATTRS_PORTS_DOWN },
 	{ .c = { .id = "umad/get_port/switch-port-0",
 		 .doc = DOC_FILTER,
 		 .basis = RC_BASIS_LINUX,
@@ -207,6 +221,23 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 				 want, gid);
 }
 
+/* The default port with the device under test's ports down: another
+ * device's, ACTIVE as sysfs has it. */
+static void check_other_device(struct rc_ctx *ctx, const umad_port_t *port)
+{
+	char buf[64];
+
+	if (!strcmp(port->ca_name, ctx->target->ca))
+		rc_obs_violation(ctx->obs, "ca_name %s, whose ports are down",
+				 ctx->target->ca);
+	else if (rc_sysfs_read(buf, sizeof(buf),
+			       RC_SYSFS_IB "/%.20s/ports/%d/state",
+			       port->ca_name, port->portnum) ||
+		 strtoul(buf, NULL, 0) != 4 || port->state != 4)
+		rc_obs_violation(ctx->obs, "port %.20s:%d state %u, not ACTIVE",
+				 port->ca_name, port->portnum, port->state);
+}
+
 /*
  * The fields of @p as values: strings up to their NUL, no padding, and no
  * pkeys pointer (an address, not comparable across processes).  A field
@@ -251,7 +282,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 	/* the page says nothing of the structure after a failure */
 	if (ret)
 		return;
-	if (row->every_field)
+	if (row->attrs & ATTRS_PORTS_DOWN)
+		check_other_device(ctx, &port);
+	else if (row->every_field)
 		dev_check_port(ctx, port.portnum, &port, "");
 	else if (row->ca == CA_TARGET && row->port == PORT_TARGET)
 		check(ctx, &port);

@@ -292,10 +292,18 @@ static bool device_farm(struct rc_ctx *ctx, unsigned int attrs,
 			     attrs & ATTRS_PORTS_DOWN ? port_down : NULL))
 			return false;
 	}
-	if (attrs & ATTRS_IB_PORT) {
-		if (!port_of(ctx, src, hi, ports, hi + 1, false, ib_port))
+	if (attrs & (ATTRS_IB_PORT | ATTRS_PORT_LAST_FITS)) {
+		/* after the last, or the last that umad_ca_t's ports[] holds */
+		int as = attrs & ATTRS_IB_PORT ? hi + 1 : UMAD_CA_MAX_PORTS - 1;
+
+		if (as <= hi) {
+			errno = EEXIST;
+			return attrs_broken(ctx, "the added port's number in",
+					    ports);
+		}
+		if (!port_of(ctx, src, hi, ports, as, false, ib_port))
 			return false;
-		added_port = hi + 1;
+		added_port = as;
 	}
 	return !mount(ATTRS_FARM, real, NULL, MS_BIND, NULL) ||
 	       attrs_broken(ctx, "bind mount over", real);

@@ -29,7 +29,8 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
  * a switch, whose only port is port 0; names of the device that fit
  * UMAD_CA_NAME_LEN exactly, by one character not, and as long as Linux
  * allows; no /sys/class/infiniband at all (no device needed); every
- * port of the device down. */
+ * port of the device down; ATTRS_IB_PORT's port numbered
+ * UMAD_CA_MAX_PORTS - 1, the last umad_ca_t's ports[] holds. */
 enum dev_attrs {
 	ATTRS_NO_VERSIONS = 1 << 0,
 	ATTRS_RATE_UNREADABLE = 1 << 1,
@@ -38,6 +39,7 @@ enum dev_attrs {
 	ATTRS_LONG_NAMES = 1 << 4,
 	ATTRS_NO_CLASS = 1 << 5,
 	ATTRS_PORTS_DOWN = 1 << 6,
+	ATTRS_PORT_LAST_FITS = 1 << 7,
 };
 /* ATTRS_LONG_NAMES: the device under three names more, one that fits
  * char [UMAD_CA_NAME_LEN] with its NUL, exactly, and two that do not */

@@ -98,6 +98,19 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .every_field = true,
 	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_ca/port-9-the-last-that-fits",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a port numbered UMAD_CA_MAX_PORTS - 1, the last "
+			 "umad_ca_t's ports[] holds (in the row's own mount "
+			 "namespace, with the added InfiniBand port's "
+			 "attributes): numports 9, ports[1] and ports[9] and "
+			 "none between, every field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_PORT_LAST_FITS },
 	{ .c = { .id = "umad/get_ca/switch",
 		 .doc = DOC,
 		 .basis = RC_BASIS_LINUX,

@@ -40,7 +40,7 @@
 	"function returns a value of 2."
 #define DOC_FAIL "On failure, a negative value is returned."
 
-#define MAX_GUIDS 8
+#define MAX_GUIDS 12
 /* .max: numports + 1 as sysfs has the ports, an exact fit */
 #define MAX_EXACT (-1000)
 #define GUID_FILL 0xa5a5a5a5a5a5a5a5ull
@@ -112,6 +112,19 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .max = MAX_GUIDS,
 	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_ca_portguids/port-9-the-last-that-fits",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a port numbered UMAD_CA_MAX_PORTS - 1 beside port 1 "
+			 "(in the row's own mount namespace, with a GUID of its "
+			 "own): 10 entries, 0, port 1's GUID, 0 for the numbers "
+			 "no port has (\"Invalid entries will be 0\"), port "
+			 "9's GUID",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_TARGET,
+	  .max = MAX_GUIDS,
+	  .attrs = ATTRS_PORT_LAST_FITS },
 	{ .c = { .id = "umad/get_ca_portguids/switch",
 		 .doc = "In this case, the value at index 0 will be invalid as "
 			"it is reserved for switches.",
@@ -159,8 +172,17 @@ static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
 				 "for switches)",
 				 (unsigned long long)g[0]);
 	for (p = sw ? 0 : 1; p < n; p++) {
-		if (dev_port_sysfs(ctx, p, "gids/0", buf, sizeof(buf)) ||
-		    rc_guid_parse(buf + 20, &want))
+		/* a number no port has: "Invalid entries will be 0" */
+		if (dev_port_sysfs(ctx, p, "gids/0", buf, sizeof(buf))) {
+			if (g[p])
+				rc_obs_violation(
+					ctx->obs,
+					"entry %d %016llx for no "
+					"port, not 0",
+					p, (unsigned long long)be64toh(g[p]));
+			continue;
+		}
+		if (rc_guid_parse(buf + 20, &want))
 			continue;
 		if (be64toh(g[p]) != want)
 			rc_obs_violation(ctx->obs,

@@ -148,6 +148,33 @@ static const struct dev_row rows[] = {
 	  .ca = CA_NULL,
 	  .port = 0,
 	  .attrs = ATTRS_PORTS_DOWN },
+	{ .c = { .id = "umad/get_port/port-9-the-last-that-fits",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "a port numbered UMAD_CA_MAX_PORTS - 1 (in the row's "
+			 "own mount namespace, with the added InfiniBand "
+			 "port's attributes), named: that port, every field as "
+			 "sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .every_field = true,
+	  .attrs = ATTRS_PORT_LAST_FITS },
+	{ .c = { .id = "umad/get_port/device-as-filter-first-port-down",
+		 .doc = DOC_FILTER,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device's port 1 down and a port 2 ACTIVE (in the "
+			 "row's own mount namespace, the added InfiniBand "
+			 "port), named with portnum 0: the port selected is "
+			 "one that can be used, port 2, every field as sysfs "
+			 "has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .every_field = true,
+	  .attrs = ATTRS_PORTS_DOWN | ATTRS_IB_PORT },
 	{ .c = { .id = "umad/get_port/switch-port-0",
 		 .doc = DOC_FILTER,
 		 .basis = RC_BASIS_LINUX,
@@ -221,13 +248,15 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 				 want, gid);
 }
 
-/* The default port with the device under test's ports down: another
- * device's, ACTIVE as sysfs has it. */
-static void check_other_device(struct rc_ctx *ctx, const umad_port_t *port)
+/* The default port with the device under test's own ports down: an
+ * ACTIVE one, as sysfs has it; of another device when the row named none,
+ * the port the row added when it named the device. */
+static void check_active(const struct dev_row *row, struct rc_ctx *ctx,
+			 const umad_port_t *port)
 {
 	char buf[64];
 
-	if (!strcmp(port->ca_name, ctx->target->ca))
+	if (row->ca == CA_NULL && !strcmp(port->ca_name, ctx->target->ca))
 		rc_obs_violation(ctx->obs, "ca_name %s, whose ports are down",
 				 ctx->target->ca);
 	else if (rc_sysfs_read(buf, sizeof(buf),
@@ -283,8 +312,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (ret)
 		return;
 	if (row->attrs & ATTRS_PORTS_DOWN)
-		check_other_device(ctx, &port);
-	else if (row->every_field)
+		check_active(row, ctx, &port);
+	if (row->every_field && row->ca == CA_TARGET)
 		dev_check_port(ctx, port.portnum, &port, "");
 	else if (row->ca == CA_TARGET && row->port == PORT_TARGET)
 		check(ctx, &port);

@@ -327,6 +327,9 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 	char link[PATH_MAX], real[PATH_MAX], src[PATH_MAX];
 	bool device = attrs & ~ATTRS_NO_CLASS;
 
+	/* a row that changes nothing keeps the host's view */
+	if (!attrs)
+		return true;
 	if (device) {
 		if (!path_of(ctx, link, RC_SYSFS_IB "/%s", ctx->target->ca))
 			return false;

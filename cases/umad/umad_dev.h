@@ -88,7 +88,8 @@ void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 		    const char *pre);
 void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca);
 /* In the row's process only: the target device's sysfs as @attrs says
- * (umad_attrs.c); false, and the row BROKEN, when it cannot be made. */
+ * (umad_attrs.c; nothing for 0); false, and the row BROKEN, when it
+ * cannot be made. */
 bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs);
 /* The number of the port ATTRS_IB_PORT added, 0 before. */
 int dev_attrs_added_port(void);

@@ -191,7 +191,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ops->umad_get_ca, "umad_get_ca") ||
 	    !rc_need_call(ctx, ops->umad_release_ca, "umad_release_ca"))
 		return;
-	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
+	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
 	/* a fill no right answer has: a field left unwritten shows */
 	memset(&ca, OUT_PARAM_FILL, sizeof(ca));

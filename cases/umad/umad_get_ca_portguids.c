@@ -204,7 +204,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ctx->ops->umad_get_ca_portguids,
 			  "umad_get_ca_portguids"))
 		return;
-	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
+	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
 	if (max == MAX_EXACT)
 		for (max = 1, i = 1; i < UMAD_CA_MAX_PORTS && i < MAX_GUIDS;

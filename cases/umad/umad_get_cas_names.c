@@ -190,7 +190,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ctx->ops->umad_get_cas_names,
 			  "umad_get_cas_names"))
 		return;
-	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
+	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
 	if (max == MAX_EXACT)
 		max = sysfs_devices(names, UMAD_MAX_DEVICES);

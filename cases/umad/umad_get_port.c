@@ -301,7 +301,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ops->umad_get_port, "umad_get_port") ||
 	    !rc_need_call(ctx, ops->umad_release_port, "umad_release_port"))
 		return;
-	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
+	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
 	/* a fill no right answer has: a field left unwritten shows */
 	memset(&port, OUT_PARAM_FILL, sizeof(port));
@@ -313,7 +313,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		return;
 	if (row->attrs & ATTRS_PORTS_DOWN)
 		check_active(row, ctx, &port);
-	if (row->every_field && row->ca == CA_TARGET)
+	if (row->every_field)
 		dev_check_port(ctx, port.portnum, &port, "");
 	else if (row->ca == CA_TARGET && row->port == PORT_TARGET)
 		check(ctx, &port);

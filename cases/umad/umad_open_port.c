@@ -272,7 +272,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (!rc_need_call(ctx, ops->umad_open_port, "umad_open_port") ||
 	    !rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
 		return;
-	if (row->attrs && !dev_attrs_overlay(ctx, row->attrs))
+	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
 	row->check(row, ctx);
 }

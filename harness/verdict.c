@@ -21,6 +21,7 @@
 const char *rc_errno_name(int err)
 {
 	static char buf[16];
+	const char *name;
 
 	/* one case per name: a table to read, not to reflow */
 	/* clang-format off */
@@ -39,8 +40,9 @@ const char *rc_errno_name(int err)
 	}
 	/* clang-format on */
 	/* the rest by glibc's names (2.32 and later), "EISDIR" */
-	if (strerrorname_np(err))
-		return strerrorname_np(err);
+	name = strerrorname_np(err);
+	if (name)
+		return name;
 	snprintf(buf, sizeof(buf), "errno %d", err);
 	return buf;
 }

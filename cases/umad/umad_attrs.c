@@ -309,6 +309,74 @@ static bool device_farm(struct rc_ctx *ctx, unsigned int attrs,
 	       attrs_broken(ctx, "bind mount over", real);
 }
 
+/* the entries a port has in /sys/class/infiniband_mad: umadN, issmN */
+#define MAD_ENTRIES_MAX 2
+
+/* Entry @name of @src (of the target port) as a directory in @mad of
+ * links to its attributes but port, which says @as. */
+static bool mad_entry_moved(struct rc_ctx *ctx, const char *src,
+			    const char *mad, const char *name, int as)
+{
+	static const char *const port[] = { "port", NULL };
+	char from[PATH_MAX], dir[PATH_MAX], path[PATH_MAX], text[16];
+
+	snprintf(text, sizeof(text), "%d\n", as);
+	return path_of(ctx, from, "%s/%s", src, name) &&
+	       path_of(ctx, dir, "%s/%s", mad, name) &&
+	       (!mkdir(dir, 0755) || attrs_broken(ctx, "mkdir", dir)) &&
+	       link_entries(ctx, from, dir, port) &&
+	       path_of(ctx, path, "%s/port", dir) &&
+	       write_attr(ctx, path, text);
+}
+
+/*
+ * /sys/class/infiniband_mad in which the umad and issm devices of the
+ * target port serve port @as (ATTRS_IB_PORT's) instead: each entry whose
+ * ibdev and port name the target port is a directory of links to its
+ * attributes with a port of its own; the device nodes stay the kernel's.
+ * The target port is then one without a umad device, as an iWARP port
+ * is (ib_umad makes one only for a port with MADs).
+ */
+static bool mad_moved(struct rc_ctx *ctx, int as)
+{
+	static const char *const mad = ATTRS_TOP "/mad";
+	static const char *const src = ATTRS_SYS "/class/infiniband_mad";
+	char names[MAD_ENTRIES_MAX][NAME_MAX + 1];
+	const char *moved[MAD_ENTRIES_MAX + 1] = { NULL };
+	struct dirent *e;
+	int n = 0, i;
+	DIR *d;
+
+	if (!as) {
+		errno = EINVAL;
+		return attrs_broken(ctx, "no port added for", mad);
+	}
+	if (mkdir(mad, 0755))
+		return attrs_broken(ctx, "mkdir", mad);
+	d = opendir(src);
+	if (!d)
+		return attrs_broken(ctx, "opendir", src);
+	while ((e = readdir(d)) && n < MAD_ENTRIES_MAX)
+		if (dev_mad_port(e->d_name, ctx->target->ca) ==
+		    ctx->target->port) {
+			snprintf(names[n], sizeof(names[n]), "%s", e->d_name);
+			moved[n] = names[n];
+			n++;
+		}
+	closedir(d);
+	if (!n) {
+		errno = ENOENT;
+		return attrs_broken(ctx, "no entry of the port in", src);
+	}
+	if (!link_entries(ctx, src, mad, moved))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!mad_entry_moved(ctx, src, mad, moved[i], as))
+			return false;
+	return !mount(mad, RC_SYSFS_MAD, NULL, MS_BIND, NULL) ||
+	       attrs_broken(ctx, "bind mount over", RC_SYSFS_MAD);
+}
+
 /* /sys/class without infiniband, as a kernel without ib_core has it */
 static bool no_class(struct rc_ctx *ctx)
 {
@@ -348,5 +416,6 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 		return no_class(ctx);
 	return path_of(ctx, src, ATTRS_SYS "%s", real + 4) &&
 	       device_farm(ctx, attrs, real, src) &&
-	       (!(attrs & ATTRS_LONG_NAMES) || long_names(ctx, real));
+	       (!(attrs & ATTRS_LONG_NAMES) || long_names(ctx, real)) &&
+	       (!(attrs & ATTRS_MAD_MOVED) || mad_moved(ctx, added_port));
 }

@@ -30,7 +30,9 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
  * UMAD_CA_NAME_LEN exactly, by one character not, and as long as Linux
  * allows; no /sys/class/infiniband at all (no device needed); every
  * port of the device down; ATTRS_IB_PORT's port numbered
- * UMAD_CA_MAX_PORTS - 1, the last umad_ca_t's ports[] holds. */
+ * UMAD_CA_MAX_PORTS - 1, the last umad_ca_t's ports[] holds; with
+ * ATTRS_IB_PORT, the target port's umad and issm devices serving the
+ * added port, the target port left with none. */
 enum dev_attrs {
 	ATTRS_NO_VERSIONS = 1 << 0,
 	ATTRS_RATE_UNREADABLE = 1 << 1,
@@ -40,6 +42,7 @@ enum dev_attrs {
 	ATTRS_NO_CLASS = 1 << 5,
 	ATTRS_PORTS_DOWN = 1 << 6,
 	ATTRS_PORT_LAST_FITS = 1 << 7,
+	ATTRS_MAD_MOVED = 1 << 8,
 };
 /* ATTRS_LONG_NAMES: the device under three names more, one that fits
  * char [UMAD_CA_NAME_LEN] with its NUL, exactly, and two that do not */
@@ -87,6 +90,14 @@ int dev_port_sysfs(struct rc_ctx *ctx, int port, const char *attr, char *buf,
 void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 		    const char *pre);
 void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca);
+/* The port whose umad or issm device /sys/class/infiniband_mad/@name is,
+ * when it is one of device @ca; -1 otherwise. */
+int dev_mad_port(const char *name, const char *ca);
+/* The N of the umadN of port @port of device @ca, by sysfs; -1: none. */
+int dev_umad_index(const char *ca, int port);
+/* @fd is the umad device of port @port of @ca (/dev/infiniband/umadN, N
+ * as sysfs says), open for reading and writing. */
+void dev_check_umad_fd(struct rc_ctx *ctx, int fd, const char *ca, int port);
 /* In the row's process only: the target device's sysfs as @attrs says
  * (umad_attrs.c; nothing for 0); false, and the row BROKEN, when it
  * cannot be made. */

@@ -10,6 +10,9 @@
  * - the port under test: 0, and a path naming the issm character device
  *   that pairs with the port's umad device (issmN for umadN, user_mad.rst)
  * - an unknown device: -ENODEV; a port the device lacks: -EINVAL
+ * - with umad_attrs.c's InfiniBand port added and the target port's
+ *   devices serving it: that port's issm device; the target port, which
+ *   has no umad device left, -EINVAL
  * - max too small for the path: not a byte past max is written
  */
 #include <stdio.h>
@@ -58,6 +61,31 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = 99,
 	  .max = PATH_MAX_ROW },
+	{ .c = { .id = "umad/get_issm_path/added-infiniband-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a second port, of InfiniBand, whose umad and issm "
+			 "devices sysfs names (the target port's, in the row's "
+			 "own mount namespace): the issm device that pairs "
+			 "with its umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .max = PATH_MAX_ROW,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/get_issm_path/port-without-umad-device",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target port, named, with no umad device (its "
+			 "devices serve an InfiniBand port added after it, in "
+			 "the row's own mount namespace)",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = PATH_MAX_ROW,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
 	{ .c = { .id = "umad/get_issm_path/max-too-small",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -68,25 +96,6 @@ static const struct dev_row rows[] = {
 	  .port = PORT_TARGET,
 	  .max = 5 },
 };
-
-/* The umadN of the port under test, from sysfs. */
-static int umad_index(struct rc_ctx *ctx)
-{
-	char buf[64];
-	int n;
-
-	for (n = 0; n < 64; n++) {
-		if (rc_sysfs_read(buf, sizeof(buf),
-				  RC_SYSFS_MAD "/umad%d/ibdev", n) ||
-		    strcmp(buf, ctx->target->ca))
-			continue;
-		if (!rc_sysfs_read(buf, sizeof(buf),
-				   RC_SYSFS_MAD "/umad%d/port", n) &&
-		    atoi(buf) == ctx->target->port)
-			return n;
-	}
-	return -1;
-}
 
 /* Did the kernel make issm@n (beside umad@n)? */
 static bool issm_exists(int n)
@@ -111,9 +120,10 @@ static void run(const void *r, struct rc_ctx *ctx)
 	 * an SMI ("RDMA/core: Create "issm*" device nodes only when SMI is
 	 * supported"): on RoCE there is none to resolve.  (On InfiniBand
 	 * there always is; a simulator's sysfs may not show it.) */
-	n = umad_index(ctx);
-	if (row->ca == CA_TARGET && row->port == PORT_TARGET &&
-	    row->max == PATH_MAX_ROW && n >= 0 &&
+	if (!dev_attrs_overlay(ctx, row->attrs))
+		return;
+	n = dev_umad_index(ctx->target->ca, dev_row_port(row, ctx));
+	if (row->ca == CA_TARGET && row->max == PATH_MAX_ROW && n >= 0 &&
 	    !strcmp(ctx->target->link_layer, "Ethernet") && !issm_exists(n)) {
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
 			     "the kernel made "

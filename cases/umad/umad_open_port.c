@@ -13,14 +13,15 @@
  * - a port whose rate cannot be read (umad_attrs.c) opens, named or
  *   selected (interpretation)
  * - an unknown device: -ENODEV; a port the device lacks, or out of range:
- *   -EINVAL
+ *   -EINVAL; so is a port without a umad device, and a second port whose
+ *   umad device sysfs names opens that device (umad_attrs.c moves the
+ *   target port's to an InfiniBand port it adds)
  * - two opens of the same port give two different descriptors ("unique")
  * - every port that has a umad device, by its device's name and port
  *   number: a descriptor of exactly that /dev/infiniband/umadN, open for
  *   reading and writing, as MADs are received and sent (linux)
  */
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
 static dev_check opens_umad_device, opens_another_descriptor;
-static dev_check opens_each_ports_device;
+static dev_check opens_each_ports_device, opens_ports_own_device;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/target-port",
@@ -119,6 +120,32 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
 	  .check = opens_another_descriptor },
+	{ .c = { .id = "umad/open_port/port-without-umad-device",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target port, named, with no umad device (its "
+			 "umadN serves an InfiniBand port added after it, in "
+			 "the row's own mount namespace; as an iWARP port, "
+			 "which ib_umad gives none)",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = opens_umad_device,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_port/added-infiniband-port",
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a second port, of InfiniBand, whose umad device is "
+			 "the one sysfs names for it (the target port's umadN, "
+			 "in the row's own mount namespace): its descriptor is "
+			 "of that /dev/infiniband/umadN, open O_RDWR",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .check = opens_ports_own_device,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
 	{ .c = { .id = "umad/open_port/every-port-its-device",
 		 .doc = DOC_OPEN,
 		 .basis = RC_BASIS_LINUX,
@@ -180,6 +207,17 @@ static void opens_umad_device(const struct dev_row *row, struct rc_ctx *ctx)
 		close_observed(ctx, fd);
 }
 
+static void opens_ports_own_device(const struct dev_row *row,
+				   struct rc_ctx *ctx)
+{
+	int fd = observe_open(row, ctx);
+
+	if (fd < 0)
+		return;
+	dev_check_umad_fd(ctx, fd, ctx->target->ca, dev_row_port(row, ctx));
+	close_observed(ctx, fd);
+}
+
 static void opens_another_descriptor(const struct dev_row *row,
 				     struct rc_ctx *ctx)
 {
@@ -195,39 +233,6 @@ static void opens_another_descriptor(const struct dev_row *row,
 	else
 		ctx->ops->umad_close_port(fd2);
 	close_observed(ctx, fd);
-}
-
-/* The umad device @name's port: its ibdev into @ca and its port number. */
-static int umad_port_of(const char *name, char *ca, size_t len)
-{
-	char buf[64];
-
-	if (rc_sysfs_read(ca, len, "/sys/class/infiniband_mad/%s/ibdev",
-			  name) ||
-	    rc_sysfs_read(buf, sizeof(buf), "/sys/class/infiniband_mad/%s/port",
-			  name))
-		return -1;
-	return atoi(buf);
-}
-
-/* @fd is /dev/infiniband/@name, open for reading and writing. */
-static void is_device_rw(struct rc_ctx *ctx, int fd, const char *name)
-{
-	char link[64], target[256], want[64];
-	ssize_t n;
-	int fl;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	snprintf(want, sizeof(want), "/dev/infiniband/%s", name);
-	n = readlink(link, target, sizeof(target) - 1);
-	target[n > 0 ? n : 0] = 0;
-	if (strcmp(target, want))
-		rc_obs_violation(ctx->obs, "descriptor %d is '%s', not %s", fd,
-				 target, want);
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR)
-		rc_obs_violation(ctx->obs, "flags of %s 0x%x, not O_RDWR", name,
-				 fl);
 }
 
 static void opens_each_ports_device(const struct dev_row *row,
@@ -246,7 +251,9 @@ static void opens_each_ports_device(const struct dev_row *row,
 	rc_obs_begin(ctx->obs);
 	while ((d = readdir(dir))) {
 		if (strncmp(d->d_name, "umad", 4) ||
-		    (port = umad_port_of(d->d_name, ca, sizeof(ca))) < 0)
+		    rc_sysfs_read(ca, sizeof(ca), RC_SYSFS_MAD "/%s/ibdev",
+				  d->d_name) ||
+		    (port = dev_mad_port(d->d_name, ca)) < 0)
 			continue;
 		fd = ctx->ops->umad_open_port(ca, port);
 		if (fd < 0) {
@@ -256,7 +263,7 @@ static void opens_each_ports_device(const struct dev_row *row,
 					 ca, port, d->d_name, fd);
 			break;
 		}
-		is_device_rw(ctx, fd, d->d_name);
+		dev_check_umad_fd(ctx, fd, ca, port);
 		ctx->ops->umad_close_port(fd);
 		seen++;
 	}

@@ -11,8 +11,13 @@
  * (QP0, subnet management), RoCE ports none (rdma_cap_ib_smi()).
  *
  * - open_smi_port: an InfiniBand port opens (an umad device descriptor);
- *   a RoCE device, whose SMI port cannot be resolved, and an unknown
- *   device: -ENODEV
+ *   a RoCE device, whose SMI port cannot be resolved, named with a port
+ *   or not, and an unknown device: -ENODEV; a port number beyond the
+ *   device's or any: -EINVAL.  With umad_attrs.c's InfiniBand port added
+ *   after the target's RoCE port and the umad device moved to it, the
+ *   InfiniBand port's device, whatever the library selects; the RoCE
+ *   port of such a device: -EINVAL, with its umad device or without;
+ *   the InfiniBand port without one: -EINVAL
  * - get_smi_gsi_pairs: max 0 fills nothing; a RoCE device is no pair; an
  *   InfiniBand device pairs with itself, on its active port
  * - get_smi_gsi_pair_by_ca_name: an unknown device, a port beyond the
@@ -28,7 +33,16 @@
 #define DOC_OPEN_RET                                            \
 	"umad_open_smi_port() returns 0 or an unique positive " \
 	"value of umad device descriptor on success"
+#define DOC_OPEN                                                     \
+	"umad_open_smi_port() opens the SMI port portnum of the IB " \
+	"device ca_name for umad access."
+#define DOC_OPEN_SELECTS                                                   \
+	"The port is selected by the library if not all parameters are "   \
+	"provided (see umad_get_port() for details). Only SMI ports will " \
+	"be selected."
 #define DOC_OPEN_ENODEV "-ENODEV IB device with SMI port can't be resolved"
+#define DOC_OPEN_EINVAL \
+	"-EINVAL port is not valid (bad portnum or no umad device)"
 #define DOC_PAIRS                                                   \
 	"umad_get_smi_gsi_pairs() fills a user-allocated array of " \
 	"struct umad_ca_pair. It fills up to max devices."
@@ -52,6 +66,11 @@
 	"the kernel gives a RoCE port no SMI (no QP0; "                    \
 	"rdma_cap_ib_smi() is false, and since Linux 6.11 it has no issm " \
 	"device)"
+
+/* umad_attrs.c's InfiniBand port, with the target port's devices */
+#define NOTE_MOVED                                                           \
+	"which has the umad device that served the RoCE port (in the row's " \
+	"own mount namespace; the RoCE port has none)"
 
 /* by_name rows pass their enforce_smi as .max (0 or 1) */
 
@@ -83,6 +102,122 @@ static const struct dev_row open_rows[] = {
 		 .contract = { RC_FAILS(ENODEV) } },
 	  .ca = CA_TARGET,
 	  .port = 0,
+	  .check = opens_smi_port },
+	{ .c = { .id = "umad/open_smi_port/roce-port-named",
+		 .doc = DOC_OPEN_ENODEV,
+		 .basis = RC_BASIS_LINUX,
+		 .note = NOTE_ROCE
+		 ", so the target, named with its RoCE port's number, is "
+		 "still a device whose SMI port can't be resolved (a GSI port "
+		 "is no SMI port)",
+		 .needs = NEEDS_UMAD | RC_NEED_ROCE,
+		 .contract = { RC_FAILS(ENODEV) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = opens_smi_port },
+	{ .c = { .id = "umad/open_smi_port/library-selects-the-infiniband-port",
+		 .doc = DOC_OPEN_SELECTS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "NULL and port 0, the target device with a RoCE port "
+			 "and an InfiniBand port after it, " NOTE_MOVED
+			 ": the InfiniBand port's umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_NULL,
+	  .port = 0,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_smi_port/device-named-library-selects-its-port",
+		 .doc = DOC_OPEN_SELECTS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target device, port 0: of its RoCE port and the "
+			 "InfiniBand port after it, " NOTE_MOVED
+			 ", the InfiniBand port's umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_smi_port/port-named-library-selects-its-device",
+		 .doc = DOC_OPEN_SELECTS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "NULL and the number of the InfiniBand port added "
+			 "after the target's RoCE port, " NOTE_MOVED
+			 ": the device selected is the target, the descriptor "
+			 "its InfiniBand port's umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_NULL,
+	  .port = PORT_ADDED,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_smi_port/infiniband-port-named",
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target device and the InfiniBand port added "
+			 "after its RoCE port, " NOTE_MOVED
+			 ": that port's umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_smi_port/infiniband-port-without-umad-device",
+		 .doc = DOC_OPEN_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the InfiniBand port added after the target's RoCE "
+			 "port, named, with no umad device of its own (in the "
+			 "row's own mount namespace)",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/open_smi_port/roce-port-of-a-device-with-an-smi",
+		 .doc = DOC_OPEN,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the target device, whose RoCE port has an InfiniBand "
+			 "port after it (in the row's own mount namespace), "
+			 "named with the RoCE port's number: that port has a "
+			 "umad device but no SMI, so it is not valid as \"the "
+			 "SMI port portnum\" (-EINVAL)",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/open_smi_port/port-the-device-lacks",
+		 .doc = DOC_OPEN_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "port 9 of the target, which has an SMI port (an "
+			 "InfiniBand port added after its RoCE port, " NOTE_MOVED
+			 ") but no port 9",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = 9,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_smi_port/port-out-of-range",
+		 .doc = DOC_OPEN_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "port 99, beyond any device's",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = 99,
+	  .check = opens_smi_port },
+	{ .c = { .id = "umad/open_smi_port/negative-port",
+		 .doc = DOC_OPEN_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = -1,
 	  .check = opens_smi_port },
 	{ .c = { .id = "umad/open_smi_port/unknown-device",
 		 .doc = DOC_OPEN_ENODEV,
@@ -197,6 +332,11 @@ static void opens_smi_port(const struct dev_row *row, struct rc_ctx *ctx)
 		snprintf(name, sizeof(name), "%s", ca);
 	RC_OBSERVE(ctx, fd = ctx->ops->umad_open_smi_port(
 				ca ? name : NULL, dev_row_port(row, ctx)));
+	/* with the target port's devices moved to the InfiniBand port, it
+	 * is the one SMI port there is, whichever parameters were given */
+	if (fd >= 0 && (row->attrs & ATTRS_MAD_MOVED))
+		dev_check_umad_fd(ctx, fd, ctx->target->ca,
+				  dev_attrs_added_port());
 	/* a umad device descriptor is one umad_close_port closes (under
 	 * ibsim it is umad2sim's, no open file of the process) */
 	if (fd >= 0 && ctx->ops->umad_close_port(fd))
@@ -328,7 +468,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 
 	/* each check needs its own call: one the library lacks is ABSENT
 	 * by its name */
-	if (!rc_need_call(ctx, ops->umad_close_port, "umad_close_port"))
+	if (!rc_need_call(ctx, ops->umad_close_port, "umad_close_port") ||
+	    !dev_attrs_overlay(ctx, row->attrs))
 		return;
 	row->check(row, ctx);
 }

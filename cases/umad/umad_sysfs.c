@@ -12,9 +12,11 @@
  */
 #include <dirent.h>
 #include <endian.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "umad_dev.h"
 #include "../../harness/device.h"
@@ -237,4 +239,58 @@ void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca)
 		if (ca->ports[p])
 			dev_check_port(ctx, p, ca->ports[p], pre);
 	}
+}
+
+/*
+ * The umad character devices: /sys/class/infiniband_mad/umadN (and issmN)
+ * names its port by ibdev and port, and /dev/infiniband/umadN is the node
+ * (Documentation/infiniband/user_mad.rst).
+ */
+int dev_mad_port(const char *name, const char *ca)
+{
+	char buf[64];
+
+	if ((strncmp(name, "umad", 4) && strncmp(name, "issm", 4)) ||
+	    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/ibdev", name) ||
+	    strcmp(buf, ca) ||
+	    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/port", name))
+		return -1;
+	return atoi(buf);
+}
+
+int dev_umad_index(const char *ca, int port)
+{
+	DIR *dir = opendir(RC_SYSFS_MAD);
+	struct dirent *d;
+	int n = -1;
+
+	if (!dir)
+		return -1;
+	while (n < 0 && (d = readdir(dir)))
+		if (!strncmp(d->d_name, "umad", 4) &&
+		    dev_mad_port(d->d_name, ca) == port)
+			n = atoi(d->d_name + 4);
+	closedir(dir);
+	return n;
+}
+
+void dev_check_umad_fd(struct rc_ctx *ctx, int fd, const char *ca, int port)
+{
+	char link[64], target[256], want[64];
+	int n = dev_umad_index(ca, port), fl;
+	ssize_t len;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	snprintf(want, sizeof(want), "/dev/infiniband/umad%d", n);
+	len = readlink(link, target, sizeof(target) - 1);
+	target[len > 0 ? len : 0] = 0;
+	if (n < 0 || strcmp(target, want))
+		rc_obs_violation(ctx->obs,
+				 "descriptor %d is '%s', not %s (port %d of "
+				 "%s)",
+				 fd, target, n < 0 ? "-" : want, port, ca);
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || (fl & O_ACCMODE) != O_RDWR)
+		rc_obs_violation(ctx->obs, "flags of %s 0x%x, not O_RDWR", want,
+				 fl);
 }

@@ -9,7 +9,9 @@
  * opened."
  *
  * - the target port opens; the descriptor is an open /dev/infiniband/umadN
- * - NULL ca_name and port 0 select a port
+ * - NULL ca_name and port 0 select a port; with every port of the device
+ *   down, an ACTIVE port of another device, and the device named with
+ *   port 0, its ACTIVE port after the port that is down (interpretation)
  * - a port whose rate cannot be read (umad_attrs.c) opens, named or
  *   selected (interpretation)
  * - an unknown device: -ENODEV; a port the device lacks, or out of range:
@@ -36,11 +38,15 @@
 #define DOC_RET                                                      \
 	"umad_open_port() returns 0 or an unique positive value of " \
 	"umad device descriptor on success"
+#define DOC_SELECTS                                                      \
+	"The port is selected by the library if not all parameters are " \
+	"provided (see umad_get_port() for details)."
 #define DOC_ENODEV "-ENODEV IB device can't be resolved"
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
 static dev_check opens_umad_device, opens_another_descriptor;
-static dev_check opens_each_ports_device, opens_ports_own_device;
+static dev_check opens_each_ports_device, opens_ports_own_device,
+	opens_active_port;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/open_port/target-port",
@@ -52,8 +58,7 @@ static const struct dev_row rows[] = {
 	  .port = PORT_TARGET,
 	  .check = opens_umad_device },
 	{ .c = { .id = "umad/open_port/library-selects-port",
-		 .doc = "The port is selected by the library if not all "
-			"parameters are provided (see umad_get_port() for details).",
+		 .doc = DOC_SELECTS,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
@@ -73,8 +78,7 @@ static const struct dev_row rows[] = {
 	  .check = opens_umad_device,
 	  .attrs = ATTRS_RATE_UNREADABLE },
 	{ .c = { .id = "umad/open_port/rate-unreadable-library-selects",
-		 .doc = "The port is selected by the library if not all "
-			"parameters are provided (see umad_get_port() for details).",
+		 .doc = DOC_SELECTS,
 		 .basis = RC_BASIS_INTERPRETATION,
 		 .note = "the port's rate cannot be read, and the device is "
 			 "named with port 0: the library selects its port, "
@@ -146,6 +150,34 @@ static const struct dev_row rows[] = {
 	  .port = PORT_ADDED,
 	  .check = opens_ports_own_device,
 	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_port/library-selects-an-active-port-of-another-device",
+		 .doc = DOC_SELECTS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "every port of the device under test down (in the "
+			 "row's own mount namespace), a second device ACTIVE, "
+			 "and NULL and 0: as umad_get_port's default, a port "
+			 "that can be used, the umad device of an ACTIVE port "
+			 "of the other device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS | RC_NEED_PEER,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_NULL,
+	  .port = 0,
+	  .check = opens_active_port,
+	  .attrs = ATTRS_PORTS_DOWN },
+	{ .c = { .id = "umad/open_port/device-named-selects-its-active-port",
+		 .doc = DOC_SELECTS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device's port 1 down, with no umad device, and "
+			 "an InfiniBand port 2 ACTIVE with port 1's (in the "
+			 "row's own mount namespace), named with port 0: the "
+			 "port selected is one that can be used, port 2, and "
+			 "the descriptor its umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .check = opens_active_port,
+	  .attrs = ATTRS_PORTS_DOWN | ATTRS_IB_PORT | ATTRS_MAD_MOVED },
 	{ .c = { .id = "umad/open_port/every-port-its-device",
 		 .doc = DOC_OPEN,
 		 .basis = RC_BASIS_LINUX,
@@ -215,6 +247,45 @@ static void opens_ports_own_device(const struct dev_row *row,
 	if (fd < 0)
 		return;
 	dev_check_umad_fd(ctx, fd, ctx->target->ca, dev_row_port(row, ctx));
+	close_observed(ctx, fd);
+}
+
+/*
+ * The port selected with the device under test's own ports down: an
+ * ACTIVE one, as sysfs has it; of another device when the row named none,
+ * the port the row added when it named the device.
+ */
+static void opens_active_port(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	char link[64], name[256], ca[UMAD_CA_NAME_LEN], state[32];
+	int fd = observe_open(row, ctx), port;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, name, sizeof(name) - 1);
+	name[n > 0 ? n : 0] = 0;
+	if (row->ca == CA_TARGET) {
+		dev_check_umad_fd(ctx, fd, ctx->target->ca,
+				  dev_attrs_added_port());
+	} else if (strncmp(name, "/dev/infiniband/", 16) ||
+		   rc_sysfs_read(ca, sizeof(ca), RC_SYSFS_MAD "/%s/ibdev",
+				 name + 16) ||
+		   (port = dev_mad_port(name + 16, ca)) < 0) {
+		rc_obs_violation(ctx->obs,
+				 "descriptor %d is '%s', no umad "
+				 "device of a port",
+				 fd, name);
+	} else if (!strcmp(ca, ctx->target->ca) ||
+		   rc_sysfs_read(state, sizeof(state),
+				 RC_SYSFS_IB "/%s/ports/%d/state", ca, port) ||
+		   strtoul(state, NULL, 0) != 4) {
+		rc_obs_violation(ctx->obs,
+				 "descriptor %d is '%s', of %s port "
+				 "%d, not an ACTIVE port of another device",
+				 fd, name, ca, port);
+	}
 	close_observed(ctx, fd);
 }
 

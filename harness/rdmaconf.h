@@ -45,6 +45,9 @@ enum rc_share {
 	 * registers vendor range 2 agents under an OUI of its own, and the
 	 * kernel keeps at most 8 OUIs per class and port (MAX_MGMT_OUI) */
 	RC_SHARE_VENDOR_OUI = 1 << 2,
+	/* the port's issm device, which one process holds at a time, and
+	 * the IsSM bit of the port's capability mask that holding it sets */
+	RC_SHARE_ISSM = 1 << 3,
 };
 #define RC_VENDOR_OUIS 8
 

@@ -8,13 +8,19 @@
  * resolved -EINVAL port is not valid (bad portnum or no umad device)"
  *
  * - the port under test: 0, and a path naming the issm character device
- *   that pairs with the port's umad device (issmN for umadN, user_mad.rst)
+ *   that pairs with the port's umad device (issmN for umadN, user_mad.rst),
+ *   which "Opening issm device sets PortInfo:CapMask IsSM bit and closing
+ *   clears it": seen in the port's cap_mask (RC_SHARE_ISSM: one row at a
+ *   time holds it)
  * - an unknown device: -ENODEV; a port the device lacks: -EINVAL
  * - with umad_attrs.c's InfiniBand port added and the target port's
  *   devices serving it: that port's issm device; the target port, which
  *   has no umad device left, -EINVAL
- * - max too small for the path: not a byte past max is written
+ * - max exactly the path with its NUL: the whole path; a byte short
+ *   (interpretation: fails), or too small for any path: not a byte past
+ *   max is written
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +40,19 @@
 
 #define PATH_FILL 0x5a
 #define PATH_MAX_ROW 64
+/* max as the port's path: its length with the NUL, and without */
+#define MAX_EXACT_FIT (-1)
+#define MAX_ONE_SHORT (-2)
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_issm_path/target-port",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "the issm device that pairs with the port's umad device",
+		 .note = "the issm device that pairs with the port's umad "
+			 "device; opened, the port's cap_mask has IsSM, closed "
+			 "not",
 		 .needs = NEEDS_UMAD,
+		 .shares = RC_SHARE_ISSM,
 		 .contract = { RC_RETURNS(0) } },
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
@@ -86,6 +98,30 @@ static const struct dev_row rows[] = {
 	  .port = PORT_TARGET,
 	  .max = PATH_MAX_ROW,
 	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/get_issm_path/max-exact-fit",
+		 .doc = DOC,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "max the length of the port's path with its NUL "
+			 "(/dev/infiniband/issmN): 0, the whole path, which "
+			 "opened sets the port's IsSM",
+		 .needs = NEEDS_UMAD,
+		 .shares = RC_SHARE_ISSM,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = MAX_EXACT_FIT },
+	{ .c = { .id = "umad/get_issm_path/max-one-short",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "max the length of the port's path without its NUL: "
+			 "the path cannot be stored in max bytes with its NUL, "
+			 "so the call fails (a cut path is not the resolved "
+			 "path) and writes nothing past max",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .max = MAX_ONE_SHORT },
 	{ .c = { .id = "umad/get_issm_path/max-too-small",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -106,24 +142,76 @@ static bool issm_exists(int n)
 	return !access(path, F_OK);
 }
 
+/* IsSM, bit 1 of PortInfo:CapabilityMask (IBA 14.2.5.6) */
+#define CAP_IS_SM 0x2
+
+/* the port's capability mask as sysfs shows it; -1 unreadable */
+static long long cap_mask(struct rc_ctx *ctx, int port)
+{
+	char buf[32];
+
+	if (dev_port_sysfs(ctx, port, "cap_mask", buf, sizeof(buf)))
+		return -1;
+	return strtoll(buf, NULL, 0);
+}
+
+/*
+ * "Opening issm device sets PortInfo:CapMask IsSM bit and closing clears
+ * it": the path resolved is the issm device of port @port, where the
+ * effect lands (the kernel's port, as sysfs shows its capability mask).
+ */
+static void sets_is_sm(struct rc_ctx *ctx, const char *path, int port)
+{
+	long long before = cap_mask(ctx, port), held, after;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		rc_obs_violation(ctx->obs, "open of \"%.40s\": %m", path);
+		return;
+	}
+	held = cap_mask(ctx, port);
+	close(fd);
+	after = cap_mask(ctx, port);
+	if (before < 0 || (before & CAP_IS_SM) || !(held & CAP_IS_SM) ||
+	    (after & CAP_IS_SM))
+		rc_obs_violation(ctx->obs,
+				 "port %d's cap_mask 0x%llx, 0x%llx with "
+				 "\"%.40s\" open, 0x%llx after: not IsSM only "
+				 "while it was open",
+				 port, before, held, path, after);
+}
+
+/* The row's max: its own, or the length of @want with its NUL or not */
+static int max_of(const struct dev_row *row, const char *want)
+{
+	if (row->max == MAX_EXACT_FIT)
+		return strlen(want) + 1;
+	if (row->max == MAX_ONE_SHORT)
+		return strlen(want);
+	return row->max;
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct dev_row *row = r;
 	char path[PATH_MAX_ROW + 8], want[64];
 	struct stat st;
-	int ret, n;
+	int ret, n, max;
 
 	if (!rc_need_call(ctx, ctx->ops->umad_get_issm_path,
 			  "umad_get_issm_path"))
 		return;
-	/* Linux 6.11 and later create an issm device only for a port with
-	 * an SMI ("RDMA/core: Create "issm*" device nodes only when SMI is
-	 * supported"): on RoCE there is none to resolve.  (On InfiniBand
-	 * there always is; a simulator's sysfs may not show it.) */
 	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
 	n = dev_umad_index(ctx->target->ca, dev_row_port(row, ctx));
-	if (row->ca == CA_TARGET && row->max == PATH_MAX_ROW && n >= 0 &&
+	snprintf(want, sizeof(want), "/dev/infiniband/issm%d", n);
+	max = max_of(row, want);
+	/* Linux 6.11 and later create an issm device only for a port with
+	 * an SMI ("RDMA/core: Create "issm*" device nodes only when SMI is
+	 * supported"): on RoCE there is none to resolve.  (On InfiniBand
+	 * there always is; a simulator's sysfs may not show it.)  Only a
+	 * max too small for any path asks nothing of the device. */
+	if (row->ca == CA_TARGET && max >= (int)strlen(want) && n >= 0 &&
 	    !strcmp(ctx->target->link_layer, "Ethernet") && !issm_exists(n)) {
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
 			     "the kernel made "
@@ -135,19 +223,18 @@ static void run(const void *r, struct rc_ctx *ctx)
 	memset(path, PATH_FILL, sizeof(path));
 	RC_OBSERVE(ctx, ret = ctx->ops->umad_get_issm_path(
 				dev_row_ca(row, ctx), dev_row_port(row, ctx),
-				path, row->max));
-	if (path[row->max] != PATH_FILL) {
+				path, max));
+	if (path[max] != PATH_FILL) {
 		rc_obs_violation(ctx->obs, "path wrote past max (%d bytes)",
-				 row->max);
+				 max);
 		return;
 	}
-	if (ret || row->max < PATH_MAX_ROW)
+	if (ret || max <= (int)strlen(want))
 		return;
-	if (!memchr(path, 0, row->max)) {
+	if (!memchr(path, 0, max)) {
 		rc_obs_violation(ctx->obs, "path not terminated");
 		return;
 	}
-	snprintf(want, sizeof(want), "/dev/infiniband/issm%d", n);
 	if (n >= 0 && strcmp(path, want))
 		rc_obs_violation(ctx->obs,
 				 "path \"%.40s\", the port's umad "
@@ -158,6 +245,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 				 "path \"%.40s\" is no character "
 				 "device",
 				 path);
+	else if (row->c.shares & RC_SHARE_ISSM)
+		sets_is_sm(ctx, path, dev_row_port(row, ctx));
 	rc_obs_out(ctx->obs, path, strlen(path));
 }
 

@@ -16,6 +16,8 @@
  * - with umad_attrs.c's InfiniBand port added and the target port's
  *   devices serving it: that port's issm device; the target port, which
  *   has no umad device left, -EINVAL
+ * - NULL or port 0, the device's ports down: the path of the port that
+ *   umad_open_port would resolve (interpretation), an ACTIVE one
  * - max exactly the path with its NUL: the whole path; a byte short
  *   (interpretation: fails), or too small for any path: not a byte past
  *   max is written
@@ -98,6 +100,34 @@ static const struct dev_row rows[] = {
 	  .port = PORT_TARGET,
 	  .max = PATH_MAX_ROW,
 	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/get_issm_path/library-selects-an-active-port-of-another-device",
+		 .doc = DOC_ENODEV,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "NULL and 0, every port of the device under test down "
+			 "(in the row's own mount namespace) and a second "
+			 "device ACTIVE: the device and port are resolved as "
+			 "umad_open_port's (SEE ALSO), to an ACTIVE port of the "
+			 "other device, and the path is its issm device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS | RC_NEED_PEER,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_NULL,
+	  .port = 0,
+	  .max = PATH_MAX_ROW,
+	  .attrs = ATTRS_PORTS_DOWN },
+	{ .c = { .id = "umad/get_issm_path/device-named-selects-its-active-port",
+		 .doc = DOC_ENODEV,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device's port 1 down, with no umad device, and "
+			 "an InfiniBand port 2 ACTIVE with port 1's devices (in "
+			 "the row's own mount namespace), named with port 0: "
+			 "resolved as umad_open_port's, port 2, and the path "
+			 "its issm device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = 0,
+	  .max = PATH_MAX_ROW,
+	  .attrs = ATTRS_PORTS_DOWN | ATTRS_IB_PORT | ATTRS_MAD_MOVED },
 	{ .c = { .id = "umad/get_issm_path/max-exact-fit",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -181,6 +211,23 @@ static void sets_is_sm(struct rc_ctx *ctx, const char *path, int port)
 				 port, before, held, path, after);
 }
 
+/*
+ * The umadN of the port the row's path is of, as sysfs has it: the port
+ * named; with the device's ports down, the other device's ACTIVE port
+ * when none is named, the added port when the device is named.
+ */
+static int expected_umad(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	if (row->ca == CA_NULL && (row->attrs & ATTRS_PORTS_DOWN))
+		return ctx->target->peer ?
+			       dev_umad_index(ctx->target->peer,
+					      ctx->target->peer_port) :
+			       -1;
+	if (row->ca == CA_TARGET && !row->port)
+		return dev_umad_index(ctx->target->ca, dev_attrs_added_port());
+	return dev_umad_index(ctx->target->ca, dev_row_port(row, ctx));
+}
+
 /* The row's max: its own, or the length of @want with its NUL or not */
 static int max_of(const struct dev_row *row, const char *want)
 {
@@ -203,7 +250,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 		return;
 	if (!dev_attrs_overlay(ctx, row->attrs))
 		return;
-	n = dev_umad_index(ctx->target->ca, dev_row_port(row, ctx));
+	n = expected_umad(row, ctx);
 	snprintf(want, sizeof(want), "/dev/infiniband/issm%d", n);
 	max = max_of(row, want);
 	/* Linux 6.11 and later create an issm device only for a port with
@@ -211,7 +258,7 @@ static void run(const void *r, struct rc_ctx *ctx)
 	 * supported"): on RoCE there is none to resolve.  (On InfiniBand
 	 * there always is; a simulator's sysfs may not show it.)  Only a
 	 * max too small for any path asks nothing of the device. */
-	if (row->ca == CA_TARGET && max >= (int)strlen(want) && n >= 0 &&
+	if (max >= (int)strlen(want) && n >= 0 &&
 	    !strcmp(ctx->target->link_layer, "Ethernet") && !issm_exists(n)) {
 		rc_obs_state(ctx->obs, RC_STATE_UNSUPPORTED,
 			     "the kernel made "

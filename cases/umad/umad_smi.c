@@ -19,12 +19,16 @@
  *   port of such a device: -EINVAL, with its umad device or without;
  *   the InfiniBand port without one: -EINVAL
  * - get_smi_gsi_pairs: max 0 fills nothing; a RoCE device is no pair; an
- *   InfiniBand device pairs with itself, on its active port
+ *   InfiniBand device pairs with itself, on its active port, and so does
+ *   a device with a RoCE port and an InfiniBand port, on the latter;
+ *   every preferred port is one sysfs shows ACTIVE
  * - get_smi_gsi_pair_by_ca_name: an unknown device, a port beyond the
  *   device: 1; enforce_smi on RoCE: 1; RoCE without it: its GSI only; an
- *   InfiniBand port: SMI and GSI, the device itself
+ *   InfiniBand port: SMI and GSI, the device itself, and so for the
+ *   InfiniBand port of a device whose other port is RoCE
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -78,7 +82,8 @@
 #define MAX_PAIRS 16
 
 static dev_check opens_smi_port, fills_nothing, no_pair_for_roce,
-	pairs_with_itself, by_name, by_name_gsi_only, by_name_both;
+	pairs_with_itself, preferred_ports_active, by_name, by_name_gsi_only,
+	by_name_both;
 
 static const struct dev_row open_rows[] = {
 	{ .c = { .id = "umad/open_smi_port/infiniband-port",
@@ -261,6 +266,33 @@ static const struct dev_row pairs_rows[] = {
 		 .contract = { RC_SUCCEEDS } },
 	  .max = MAX_PAIRS,
 	  .check = pairs_with_itself },
+
+	{ .c = { .id = "umad/get_smi_gsi_pairs/vpi-device-pairs-on-its-infiniband-port",
+		 .doc = DOC_PAIRS_PORT,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the target with an InfiniBand port after its RoCE "
+			 "port (in the row's own mount namespace), both ACTIVE: "
+			 "one pair naming it twice, both preferred ports the "
+			 "InfiniBand port (an Ethernet port is no part of an "
+			 "SMI/GSI pair, as upstream's \"libibumad: exclude "
+			 "Ethernet ports from SMI/GSI pairs\" reads it)",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .max = MAX_PAIRS,
+	  .check = pairs_with_itself,
+	  .attrs = ATTRS_IB_PORT },
+	{ .c = { .id = "umad/get_smi_gsi_pairs/preferred-ports-are-active",
+		 .doc = DOC_PAIRS_PORT,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target with an InfiniBand port after its RoCE "
+			 "port (in the row's own mount namespace): in every "
+			 "pair that names it, each preferred port is a port "
+			 "of it that sysfs shows ACTIVE",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .max = MAX_PAIRS,
+	  .check = preferred_ports_active,
+	  .attrs = ATTRS_IB_PORT },
 };
 
 static const struct dev_row by_name_rows[] = {
@@ -317,6 +349,20 @@ static const struct dev_row by_name_rows[] = {
 	  .port = PORT_TARGET,
 	  .max = 1,
 	  .check = by_name_both },
+	{ .c = { .id = "umad/get_smi_gsi_pair_by_ca_name/vpi-infiniband-port",
+		 .doc = DOC_BY_NAME,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the InfiniBand port added after the target's RoCE "
+			 "port (in the row's own mount namespace), with "
+			 "enforce_smi: both names the target, both ports that "
+			 "port",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_ADDED,
+	  .max = 1,
+	  .check = by_name_both,
+	  .attrs = ATTRS_IB_PORT },
 };
 
 static void opens_smi_port(const struct dev_row *row, struct rc_ctx *ctx)
@@ -381,18 +427,26 @@ static void no_pair_for_roce(const struct dev_row *row, struct rc_ctx *ctx)
 					 p[i].smi_preferred_port);
 }
 
-/* @p names the target as SMI (when @smi) and GSI on the target port */
+/* The port a pair row is about: the InfiniBand port the overlay added,
+ * or the target port */
+static int pair_port(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	return row->attrs & ATTRS_IB_PORT ? dev_attrs_added_port() :
+					    ctx->target->port;
+}
+
+/* @p names the target as SMI (when @smi) and GSI on port @port */
 static void is_target_pair(struct rc_ctx *ctx, const struct rc_umad_ca_pair *p,
-			   bool smi)
+			   bool smi, int port)
 {
 	struct rc_umad_ca_pair want = { 0 };
 
 	snprintf(want.gsi_name, sizeof(want.gsi_name), "%s", ctx->target->ca);
-	want.gsi_preferred_port = ctx->target->port;
+	want.gsi_preferred_port = port;
 	if (smi) {
 		snprintf(want.smi_name, sizeof(want.smi_name), "%s",
 			 ctx->target->ca);
-		want.smi_preferred_port = ctx->target->port;
+		want.smi_preferred_port = port;
 	}
 	if (strcmp(p->gsi_name, want.gsi_name) ||
 	    strcmp(p->smi_name, want.smi_name) ||
@@ -415,12 +469,45 @@ static void pairs_with_itself(const struct dev_row *row, struct rc_ctx *ctx)
 
 	for (i = 0; i < n && i < MAX_PAIRS; i++)
 		if (!strcmp(p[i].gsi_name, ctx->target->ca)) {
-			is_target_pair(ctx, &p[i], true);
+			is_target_pair(ctx, &p[i], true, pair_port(row, ctx));
 			return;
 		}
 	if (n >= 0)
 		rc_obs_violation(ctx->obs, "no pair of the %d names %s", n,
 				 ctx->target->ca);
+}
+
+/* port @port of the target is ACTIVE in sysfs */
+static bool port_active(struct rc_ctx *ctx, uint32_t port)
+{
+	char buf[32];
+
+	return port && !dev_port_sysfs(ctx, port, "state", buf, sizeof(buf)) &&
+	       strtoul(buf, NULL, 0) == 4;
+}
+
+static void preferred_ports_active(const struct dev_row *row,
+				   struct rc_ctx *ctx)
+{
+	struct rc_umad_ca_pair p[MAX_PAIRS];
+	int n = pairs(ctx, p, row->max), i;
+
+	for (i = 0; i < n && i < MAX_PAIRS; i++) {
+		if (!strcmp(p[i].smi_name, ctx->target->ca) &&
+		    !port_active(ctx, p[i].smi_preferred_port))
+			rc_obs_violation(ctx->obs,
+					 "pair %d: SMI %s's preferred port "
+					 "%u is no ACTIVE port of it",
+					 i, ctx->target->ca,
+					 p[i].smi_preferred_port);
+		if (!strcmp(p[i].gsi_name, ctx->target->ca) &&
+		    !port_active(ctx, p[i].gsi_preferred_port))
+			rc_obs_violation(ctx->obs,
+					 "pair %d: GSI %s's preferred port "
+					 "%u is no ACTIVE port of it",
+					 i, ctx->target->ca,
+					 p[i].gsi_preferred_port);
+	}
 }
 
 static int pair_by_name(const struct dev_row *row, struct rc_ctx *ctx,
@@ -450,7 +537,7 @@ static void by_name_gsi_only(const struct dev_row *row, struct rc_ctx *ctx)
 	struct rc_umad_ca_pair p;
 
 	if (!pair_by_name(row, ctx, &p))
-		is_target_pair(ctx, &p, false);
+		is_target_pair(ctx, &p, false, pair_port(row, ctx));
 }
 
 static void by_name_both(const struct dev_row *row, struct rc_ctx *ctx)
@@ -458,7 +545,7 @@ static void by_name_both(const struct dev_row *row, struct rc_ctx *ctx)
 	struct rc_umad_ca_pair p;
 
 	if (!pair_by_name(row, ctx, &p))
-		is_target_pair(ctx, &p, true);
+		is_target_pair(ctx, &p, true, pair_port(row, ctx));
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

@@ -5,7 +5,9 @@
  * success and negative value on error as follows: -EINVAL invalid port
  * handle or agentid * (kernel error codes)".
  *
- * - a registered agent: 0, and requests for it stop arriving
+ * - a registered agent: 0, and requests for it stop arriving; of three,
+ *   the middle one only: the others unregister after it, and a send
+ *   with its id fails -EINVAL where one with another's is sent
  * - an id never registered, an id unregistered before, an unopened handle:
  *   -EINVAL
  */
@@ -18,7 +20,7 @@
 
 static mad_check unregisters_agent, rejects_never_registered,
 	rejects_second_unregister, rejects_unopened_port,
-	server_stops_receiving;
+	server_stops_receiving, others_stay, gone_for_send;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/unregister/registered",
@@ -54,6 +56,25 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
 	  .check = server_stops_receiving },
+	{ .c = { .id = "umad/unregister/one-of-three-others-stay",
+		 .doc = DOC_OK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "three client agents on one port, the middle one "
+			 "unregistered: \"the specified agentid\" only, the "
+			 "first and the last then unregister with 0",
+		 .needs = NEEDS_UMAD,
+		 .contract = { .ret = RC_RET_EQ } },
+	  .check = others_stay },
+	{ .c = { .id = "umad/unregister/agent-gone-for-send",
+		 .doc = DOC_OK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "where it lands: the middle of three agents "
+			 "unregistered, a Get sent with its id fails as "
+			 "umad_send(3) says for an invalid agentid, -EINVAL, and "
+			 "one with the first agent's id is sent (0)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { .ret = RC_RET_EQ } },
+	  .check = gone_for_send },
 };
 
 /* Open the port and register an agent of CLASS_V2 serving @methods (0: a
@@ -127,6 +148,59 @@ static void server_stops_receiving(const struct mad_row *row,
 		rc_obs_violation(ctx->obs, "a Get reached the unregistered "
 					   "agent");
 	peer_close(&client);
+out:
+	close_port(ctx, portid);
+}
+
+/* Three client agents of CLASS_V2 on a port of their own, the middle one
+ * unregistered by the call under test; false when that cannot be set up */
+static bool middle_of_three(struct rc_ctx *ctx, int *portid, int id[3])
+{
+	int i;
+
+	if (!impl_open(ctx, portid))
+		return false;
+	for (i = 0; i < 3; i++)
+		if (!impl_agent(ctx, *portid, CLASS_V2, 0, &id[i]))
+			return false;
+	RC_OBSERVE(ctx, ctx->ops->umad_unregister(*portid, id[1]));
+	return true;
+}
+
+static void others_stay(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	int portid = -1, id[3], i, ret;
+
+	if (middle_of_three(ctx, &portid, id))
+		for (i = 0; i < 3; i += 2) {
+			ret = ctx->ops->umad_unregister(portid, id[i]);
+			if (ret)
+				rc_obs_violation(ctx->obs,
+						 "agent %d (of %d, %d, %d) "
+						 "then unregistered with %d",
+						 id[i], id[0], id[1], id[2],
+						 ret);
+		}
+	close_port(ctx, portid);
+}
+
+static void gone_for_send(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	uint8_t req[MAD_BUF_LEN];
+	int portid = -1, id[3], gone, kept;
+
+	if (!middle_of_three(ctx, &portid, id))
+		goto out;
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
+	if (!mad_address_self(ctx, req))
+		goto out;
+	gone = ctx->ops->umad_send(portid, id[1], req, MAD_SIZE, 0, 0);
+	kept = ctx->ops->umad_send(portid, id[0], req, MAD_SIZE, 0, 0);
+	if (gone != -EINVAL || kept)
+		rc_obs_violation(ctx->obs,
+				 "umad_send with the unregistered agent %d "
+				 "returned %d (not -EINVAL), with agent %d %d",
+				 id[1], gone, id[0], kept);
 out:
 	close_port(ctx, portid);
 }

@@ -131,6 +131,18 @@ static const struct dev_row rows[] = {
 		 .needs = RC_NEED_DEVICE,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_NULL },
+	{ .c = { .id = "umad/get_ca/default-device-has-an-active-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "every port of the device under test down (in the "
+			 "row's own mount namespace), a second device ACTIVE, "
+			 "and NULL: the default device is the one the default "
+			 "port (umad_get_port's) is on, a device with an "
+			 "ACTIVE port, the other one",
+		 .needs = NEEDS_ATTRS | RC_NEED_PEER,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_NULL,
+	  .attrs = ATTRS_PORTS_DOWN },
 	{ .c = { .id = "umad/get_ca/unknown-device",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -203,6 +215,13 @@ static void run(const void *r, struct rc_ctx *ctx)
 		dev_check_ca(ctx, &ca);
 	else if (row->ca == CA_TARGET)
 		check(ctx, &ca);
+	else if ((row->attrs & ATTRS_PORTS_DOWN) &&
+		 (!ctx->target->peer || strcmp(ca.ca_name, ctx->target->peer)))
+		rc_obs_violation(ctx->obs,
+				 "ca_name %.20s, not %s (%s's ports are "
+				 "down, %s's ACTIVE)",
+				 ca.ca_name, ctx->target->peer ?: "-",
+				 ctx->target->ca, ctx->target->peer ?: "-");
 	/* every field up to the port pointers, for the comparison */
 	fields(&ca, &seen);
 	rc_obs_out(ctx->obs, &seen, offsetof(umad_ca_t, ports));

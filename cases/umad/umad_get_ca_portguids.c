@@ -18,6 +18,9 @@
  * - the device as other drivers show it (umad_attrs.c): a second port
  *   with a GUID of its own, 3 entries (linux); a switch, entry 0 its port
  *   0's GUID, 1 (interpretation)
+ * - NULL with the device's ports down and another device ACTIVE: the
+ *   other device's (interpretation: the default device has the default
+ *   port)
  * - a negative max: a negative value (interpretation)
  * - an unknown device: a negative value
  */
@@ -63,6 +66,19 @@ static const struct dev_row rows[] = {
 		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_NULL,
 	  .max = MAX_GUIDS },
+	{ .c = { .id = "umad/get_ca_portguids/default-device-has-an-active-port",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "every port of the device under test down (in the "
+			 "row's own mount namespace), a second device ACTIVE, "
+			 "and NULL: the default device is the one the default "
+			 "port (umad_get_port's) is on, the other one: its "
+			 "ports' GUIDs as sysfs has them",
+		 .needs = NEEDS_ATTRS | RC_NEED_PEER,
+		 .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_NULL,
+	  .max = MAX_GUIDS,
+	  .attrs = ATTRS_PORTS_DOWN },
 	{ .c = { .id = "umad/get_ca_portguids/max-one",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -147,19 +163,22 @@ static const struct dev_row rows[] = {
 	  .max = MAX_GUIDS },
 };
 
-/* The entries must be what sysfs says of the device under test. */
-static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
+/* The entries must be what sysfs says of device @ca. */
+static void check(struct rc_ctx *ctx, const char *ca, const __be64 *g, int n,
+		  int max)
 {
 	char buf[128];
 	uint64_t want;
 	int p, ports = 0;
 
 	/* a switch's entry 0 is its port 0's; a CA's is 0, reserved */
-	bool sw = !dev_sysfs(ctx, 0, "node_type", buf, sizeof(buf)) &&
+	bool sw = !rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_IB "/%s/node_type",
+				 ca) &&
 		  strtoul(buf, NULL, 0) == 2;
 
 	for (p = 1; p < UMAD_CA_MAX_PORTS; p++)
-		if (!dev_port_sysfs(ctx, p, "state", buf, sizeof(buf)))
+		if (!rc_sysfs_read(buf, sizeof(buf),
+				   RC_SYSFS_IB "/%s/ports/%d/state", ca, p))
 			ports = p;
 	if (max > ports && n != ports + 1)
 		rc_obs_violation(ctx->obs,
@@ -173,7 +192,8 @@ static void check(struct rc_ctx *ctx, const __be64 *g, int n, int max)
 				 (unsigned long long)g[0]);
 	for (p = sw ? 0 : 1; p < n; p++) {
 		/* a number no port has: "Invalid entries will be 0" */
-		if (dev_port_sysfs(ctx, p, "gids/0", buf, sizeof(buf))) {
+		if (rc_sysfs_read(buf, sizeof(buf),
+				  RC_SYSFS_IB "/%s/ports/%d/gids/0", ca, p)) {
 			if (g[p])
 				rc_obs_violation(
 					ctx->obs,
@@ -231,7 +251,9 @@ static void run(const void *r, struct rc_ctx *ctx)
 	if (n > max || guids[max] != GUID_FILL)
 		rc_obs_violation(ctx->obs, "wrote past max (%d entries)", max);
 	else if (row->ca == CA_TARGET)
-		check(ctx, guids, n, max);
+		check(ctx, ctx->target->ca, guids, n, max);
+	else if (row->attrs & ATTRS_PORTS_DOWN)
+		check(ctx, ctx->target->peer ?: BOGUS_CA, guids, n, max);
 	rc_obs_out(ctx->obs, guids, (n < max ? n : max) * sizeof(guids[0]));
 }
 

@@ -13,6 +13,8 @@
  * - a device's name may be as long as 63 characters;
  * - a kernel without ib_core has no /sys/class/infiniband at all;
  * - a device's ports may all be down (no cable);
+ * - a host's first device by name may have no SMI (a RoCE NIC before an
+ *   InfiniBand HCA);
  * - an HCA has two ports, and a VPI adapter's may be of two link layers;
  *   an InfiniBand port has a LID, an LMC, an SM's LID and SL, which a
  *   RoCE port shows as 0.
@@ -232,6 +234,37 @@ static bool long_names(struct rc_ctx *ctx, const char *real)
 	return true;
 }
 
+/*
+ * /sys/class/infiniband with one device more, DEV_NAME_ROCE_FIRST, whose
+ * name sorts before the target's: the target as it really is (@src, the
+ * second view of sysfs), RoCE ports only, whatever the overlay made of
+ * the target itself (@real).  A host's first device is then one without
+ * an SMI.  Its GUIDs are the target's: for rows that read names and link
+ * layers (two devices of one port GUID are what upstream libibumad takes
+ * for a planarized device's SMI and GSI halves).
+ */
+static bool roce_first(struct rc_ctx *ctx, const char *real, const char *src)
+{
+	const char *class = ATTRS_TOP "/class";
+	const char *skip[] = { ctx->target->ca, NULL };
+	char path[PATH_MAX];
+
+	if (mkdir(class, 0755))
+		return attrs_broken(ctx, "mkdir", class);
+	if (!link_entries(ctx, ATTRS_SYS "/class/infiniband", class, skip))
+		return false;
+	/* the target as the overlay made it (its entry in the second view
+	 * of sysfs would show it unchanged), and the decoy unchanged */
+	if (!path_of(ctx, path, "%s/%s", class, ctx->target->ca))
+		return false;
+	if (symlink(real, path) ||
+	    symlink(src, ATTRS_TOP "/class/" DEV_NAME_ROCE_FIRST))
+		return attrs_broken(ctx, "symlink", class);
+	if (mount(class, RC_SYSFS_IB, NULL, MS_BIND, NULL))
+		return attrs_broken(ctx, "bind mount over", RC_SYSFS_IB);
+	return true;
+}
+
 /* The highest port number in the ports directory @path, -1 for none. */
 static int top_port(const char *path)
 {
@@ -417,5 +450,6 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 	return path_of(ctx, src, ATTRS_SYS "%s", real + 4) &&
 	       device_farm(ctx, attrs, real, src) &&
 	       (!(attrs & ATTRS_LONG_NAMES) || long_names(ctx, real)) &&
+	       (!(attrs & ATTRS_ROCE_FIRST) || roce_first(ctx, real, src)) &&
 	       (!(attrs & ATTRS_MAD_MOVED) || mad_moved(ctx, added_port));
 }

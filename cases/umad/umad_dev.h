@@ -32,7 +32,8 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
  * port of the device down; ATTRS_IB_PORT's port numbered
  * UMAD_CA_MAX_PORTS - 1, the last umad_ca_t's ports[] holds; with
  * ATTRS_IB_PORT, the target port's umad and issm devices serving the
- * added port, the target port left with none. */
+ * added port, the target port left with none; a device more, whose name
+ * sorts first, the target as it really is. */
 enum dev_attrs {
 	ATTRS_NO_VERSIONS = 1 << 0,
 	ATTRS_RATE_UNREADABLE = 1 << 1,
@@ -43,7 +44,11 @@ enum dev_attrs {
 	ATTRS_PORTS_DOWN = 1 << 6,
 	ATTRS_PORT_LAST_FITS = 1 << 7,
 	ATTRS_MAD_MOVED = 1 << 8,
+	ATTRS_ROCE_FIRST = 1 << 9,
 };
+/* ATTRS_ROCE_FIRST: a device more, before the target by name, that is the
+ * target as it really is (RoCE ports only) */
+#define DEV_NAME_ROCE_FIRST "rdmaconf_roce0"
 /* ATTRS_LONG_NAMES: the device under three names more, one that fits
  * char [UMAD_CA_NAME_LEN] with its NUL, exactly, and two that do not */
 #define DEV_NAME_FITS "rdmaconf_name_fits1"

@@ -132,6 +132,33 @@ static const struct dev_row open_rows[] = {
 	  .port = 0,
 	  .check = opens_smi_port,
 	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED },
+	{ .c = { .id = "umad/open_smi_port/library-selects-past-a-roce-device",
+		 .doc = DOC_OPEN_SELECTS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "NULL and port 0 on a host whose first device by name "
+			 "has RoCE ports only (" DEV_NAME_ROCE_FIRST "), then "
+			 "the target, with an InfiniBand port after its RoCE "
+			 "port, " NOTE_MOVED ": the InfiniBand port's umad "
+			 "device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_NULL,
+	  .port = 0,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED | ATTRS_ROCE_FIRST },
+	{ .c = { .id = "umad/open_smi_port/port-named-library-selects-past-a-roce-device",
+		 .doc = DOC_OPEN_SELECTS,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "NULL and the InfiniBand port's number on a host whose "
+			 "first device by name has RoCE ports only (" DEV_NAME_ROCE_FIRST
+			 "), then the target, " NOTE_MOVED
+			 ": the target's InfiniBand port's umad device",
+		 .needs = NEEDS_UMAD | NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_NULL,
+	  .port = PORT_ADDED,
+	  .check = opens_smi_port,
+	  .attrs = ATTRS_IB_PORT | ATTRS_MAD_MOVED | ATTRS_ROCE_FIRST },
 	{ .c = { .id = "umad/open_smi_port/device-named-library-selects-its-port",
 		 .doc = DOC_OPEN_SELECTS,
 		 .basis = RC_BASIS_DOCUMENTED,

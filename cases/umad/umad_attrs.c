@@ -207,12 +207,12 @@ static bool port_of(struct rc_ctx *ctx, const char *src, int p,
 }
 
 /*
- * /sys/class/infiniband with three names more for the device whose sysfs
- * directory is @real (as this namespace shows it): one of
- * UMAD_CA_NAME_LEN - 1 characters, which fits a name array with its NUL,
- * one a character longer, and one of 63, as long as Linux's go.
+ * /sys/class/infiniband with the target as the overlay made it (@real;
+ * its entry in the second view of sysfs would show it unchanged), and the
+ * devices @names more, each a link to @to.
  */
-static bool long_names(struct rc_ctx *ctx, const char *real)
+static bool class_with(struct rc_ctx *ctx, const char *real,
+		       const char *const *names, const char *to)
 {
 	const char *class = ATTRS_TOP "/class";
 	const char *skip[] = { ctx->target->ca, NULL };
@@ -224,46 +224,34 @@ static bool long_names(struct rc_ctx *ctx, const char *real)
 		return false;
 	if (!path_of(ctx, path, "%s/%s", class, ctx->target->ca))
 		return false;
-	if (symlink(real, path) ||
-	    symlink(real, ATTRS_TOP "/class/" DEV_NAME_FITS) ||
-	    symlink(real, ATTRS_TOP "/class/" DEV_NAME_TOO_LONG) ||
-	    symlink(real, ATTRS_TOP "/class/" DEV_NAME_LONGEST))
-		return attrs_broken(ctx, "symlink", class);
-	if (mount(class, RC_SYSFS_IB, NULL, MS_BIND, NULL))
-		return attrs_broken(ctx, "bind mount over", RC_SYSFS_IB);
-	return true;
+	if (symlink(real, path))
+		return attrs_broken(ctx, "symlink", path);
+	for (; *names; names++)
+		if (!path_of(ctx, path, "%s/%s", class, *names) ||
+		    (symlink(to, path) && !attrs_broken(ctx, "symlink", path)))
+			return false;
+	return !mount(class, RC_SYSFS_IB, NULL, MS_BIND, NULL) ||
+	       attrs_broken(ctx, "bind mount over", RC_SYSFS_IB);
 }
 
 /*
- * /sys/class/infiniband with one device more, DEV_NAME_ROCE_FIRST, whose
- * name sorts before the target's: the target as it really is (@src, the
- * second view of sysfs), RoCE ports only, whatever the overlay made of
- * the target itself (@real).  A host's first device is then one without
- * an SMI.  Its GUIDs are the target's: for rows that read names and link
- * layers (two devices of one port GUID are what upstream libibumad takes
- * for a planarized device's SMI and GSI halves).
+ * The device under three names more: one of UMAD_CA_NAME_LEN - 1
+ * characters, which fits a name array with its NUL, one a character
+ * longer, and one of 63, as long as Linux's go.
  */
-static bool roce_first(struct rc_ctx *ctx, const char *real, const char *src)
-{
-	const char *class = ATTRS_TOP "/class";
-	const char *skip[] = { ctx->target->ca, NULL };
-	char path[PATH_MAX];
+static const char *const long_names[] = { DEV_NAME_FITS, DEV_NAME_TOO_LONG,
+					  DEV_NAME_LONGEST, NULL };
 
-	if (mkdir(class, 0755))
-		return attrs_broken(ctx, "mkdir", class);
-	if (!link_entries(ctx, ATTRS_SYS "/class/infiniband", class, skip))
-		return false;
-	/* the target as the overlay made it (its entry in the second view
-	 * of sysfs would show it unchanged), and the decoy unchanged */
-	if (!path_of(ctx, path, "%s/%s", class, ctx->target->ca))
-		return false;
-	if (symlink(real, path) ||
-	    symlink(src, ATTRS_TOP "/class/" DEV_NAME_ROCE_FIRST))
-		return attrs_broken(ctx, "symlink", class);
-	if (mount(class, RC_SYSFS_IB, NULL, MS_BIND, NULL))
-		return attrs_broken(ctx, "bind mount over", RC_SYSFS_IB);
-	return true;
-}
+/*
+ * One device more, DEV_NAME_ROCE_FIRST, whose name sorts before the
+ * target's: the target as it really is (the second view of sysfs), RoCE
+ * ports only, whatever the overlay made of the target itself.  A host's
+ * first device is then one without an SMI.  Its GUIDs are the target's:
+ * for rows that read names and link layers (two devices of one port GUID
+ * are what upstream libibumad takes for a planarized device's SMI and
+ * GSI halves).
+ */
+static const char *const roce_first[] = { DEV_NAME_ROCE_FIRST, NULL };
 
 /* The highest port number in the ports directory @path, -1 for none. */
 static int top_port(const char *path)
@@ -449,7 +437,9 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 		return no_class(ctx);
 	return path_of(ctx, src, ATTRS_SYS "%s", real + 4) &&
 	       device_farm(ctx, attrs, real, src) &&
-	       (!(attrs & ATTRS_LONG_NAMES) || long_names(ctx, real)) &&
-	       (!(attrs & ATTRS_ROCE_FIRST) || roce_first(ctx, real, src)) &&
+	       (!(attrs & ATTRS_LONG_NAMES) ||
+		class_with(ctx, real, long_names, real)) &&
+	       (!(attrs & ATTRS_ROCE_FIRST) ||
+		class_with(ctx, real, roce_first, src)) &&
 	       (!(attrs & ATTRS_MAD_MOVED) || mad_moved(ctx, added_port));
 }

@@ -521,36 +521,37 @@ def test_a_node_with_a_broken_rdma_core_is_the_outlier(cluster, good,
     assert same.returncode == 0, same.stdout
 
 
-def wait_for_rows(out, node, rows, before=None, timeout=120):
-    """Until @node has run @rows rows in the run now in @out (not in the
-    run whose working directory was @before); that run's directory."""
+def wait_for(out, ready, what, before=None, timeout=120):
+    """Until ready(directory) holds for the directory of the run now in
+    @out (not the run whose directory was @before); that directory."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             sync = sync_of(out)
         except (OSError, ValueError, KeyError):
             sync = None
-        ktap = sync / ("ktap-" + node) if sync else None
-        if sync != before and ktap and ktap.exists() and \
-                ktap.read_text().count("\nok ") >= rows:
+        if sync and sync != before and ready(sync):
             return sync
-        time.sleep(0.1)
-    raise AssertionError("%s never ran %d rows" % (node, rows))
+        time.sleep(0.02)
+    raise AssertionError("the fleet never " + what)
+
+
+def wait_for_rows(out, node, rows, before=None, timeout=120):
+    """Until @node has run @rows rows in the run now in @out (not in the
+    run whose working directory was @before); that run's directory."""
+    def ran(sync):
+        ktap = sync / ("ktap-" + node)
+        return ktap.exists() and ktap.read_text().count("\nok ") >= rows
+    return wait_for(out, ran, "saw %s run %d rows" % (node, rows), before,
+                    timeout)
 
 
 def wait_for_files(out, *names, timeout=120):
     """Until the run now in @out has written @names in its own directory;
     that directory."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            sync = sync_of(out)
-        except (OSError, ValueError, KeyError):
-            sync = None
-        if sync and all((sync / n).exists() for n in names):
-            return sync
-        time.sleep(0.02)
-    raise AssertionError("the fleet never wrote %s" % ", ".join(names))
+    return wait_for(out, lambda sync: all((sync / n).exists()
+                                          for n in names),
+                    "wrote " + ", ".join(names), timeout=timeout)
 
 
 def step_of(pid):

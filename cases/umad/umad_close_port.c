@@ -18,7 +18,8 @@
 	"-EINVAL is returned if the portid is not a handle to a " \
 	"valid (open) port."
 
-static dev_check closes_open_port, rejects_never_opened, rejects_closed_twice;
+static dev_check closes_open_port, rejects_never_opened, rejects_closed_twice,
+	rejects_negative_handle;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/open-port",
@@ -44,6 +45,14 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
 	  .check = rejects_closed_twice },
+	{ .c = { .id = "umad/close_port/negative-handle",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "handle -1: no open gives it (umad_open_port fails with a "
+			 "negative value)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_negative_handle },
 };
 
 /* The target's port opened, not the call under test; -1 (BROKEN) when it
@@ -78,6 +87,12 @@ static void closes_open_port(const struct dev_row *row, struct rc_ctx *ctx)
 static void rejects_never_opened(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_close_port(1000));
+}
+
+static void rejects_negative_handle(const struct dev_row *row,
+				    struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_close_port(NEG_PORTID));
 }
 
 static void rejects_closed_twice(const struct dev_row *row, struct rc_ctx *ctx)

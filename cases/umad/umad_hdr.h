@@ -85,4 +85,8 @@ void accessor_row_run_open(const struct accessor_row *row, struct rc_ctx *ctx,
 /* a mad_addr's fields that are not GRH fields: must not reach the umad */
 #define GRH_NOISE_QPN 0x11223344u
 
+/* A port handle no open gives: what a caller that does not check
+ * umad_open_port passes on (and a table's usual "free" marker) */
+#define NEG_PORTID (-1)
+
 #endif

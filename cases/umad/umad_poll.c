@@ -25,7 +25,8 @@
 #define DOC_EINVAL "-EINVAL    invalid port handle or agentid"
 
 static mad_check times_out_empty, ready_when_queued, ready_when_arrives,
-	rejects_unopened_port, fd_reads_agent_mads, no_fd_for_unopened_port;
+	rejects_unopened_port, rejects_negative_handle, fd_reads_agent_mads,
+	no_fd_for_unopened_port, no_fd_for_negative_handle;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/poll/empty-100ms",
@@ -70,6 +71,15 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_unopened_port,
+	  .timeout_ms = 100 },
+	{ .c = { .id = "umad/poll/negative-handle",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "handle -1: no open gives it (umad_open_port fails with a "
+			 "negative value)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_negative_handle,
 	  .timeout_ms = 100 },
 };
 
@@ -140,6 +150,12 @@ static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ctx->ops->umad_poll(BAD_PORTID, row->timeout_ms));
 }
 
+static void rejects_negative_handle(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_poll(NEG_PORTID, row->timeout_ms));
+}
+
 static void run(const void *r, struct rc_ctx *ctx)
 {
 	const struct mad_row *row = r;
@@ -186,6 +202,14 @@ static const struct mad_row fd_rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = no_fd_for_unopened_port },
+	{ .c = { .id = "umad/get_fd/negative-handle",
+		 .doc = DOC_FD_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "handle -1: no open gives it (umad_open_port fails with a "
+			 "negative value)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = no_fd_for_negative_handle },
 };
 
 static void fd_reads_agent_mads(const struct mad_row *row, struct rc_ctx *ctx)
@@ -225,6 +249,12 @@ static void no_fd_for_unopened_port(const struct mad_row *row,
 				    struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_get_fd(BAD_PORTID));
+}
+
+static void no_fd_for_negative_handle(const struct mad_row *row,
+				      struct rc_ctx *ctx)
+{
+	RC_OBSERVE(ctx, ctx->ops->umad_get_fd(NEG_PORTID));
 }
 
 static void run_fd(const void *r, struct rc_ctx *ctx)

@@ -54,8 +54,8 @@
 
 static mad_check fails_when_empty, gets_queued, rejects_null_buffer,
 	rejects_null_length, blocks_until_arrival, returns_receiving_agent,
-	rejects_unopened_port, buffer_too_small, sets_errno_when_empty,
-	sets_errno_null_buffer;
+	rejects_unopened_port, rejects_negative_handle, buffer_too_small,
+	sets_errno_when_empty, sets_errno_null_buffer;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/recv/nonblocking-empty",
@@ -150,6 +150,16 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_unopened_port,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/negative-handle",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "handle -1: no open gives it (umad_open_port fails with a "
+			 "negative value)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_negative_handle,
 	  .timeout_ms = 0,
 	  .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/buffer-too-small-rmpp",
@@ -408,14 +418,27 @@ static void returns_receiving_agent(const struct mad_row *row,
 	receiver_close(ctx, &rx);
 }
 
-static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
+/* umad_recv on handle @portid, which no open gave */
+static void rejects_handle(const struct mad_row *row, struct rc_ctx *ctx,
+			   int portid)
 {
 	uint8_t buf[MAD_BUF_LEN];
 	int len = row->arg;
 
 	memset(buf, UMAD_FILL, sizeof(buf));
-	RC_OBSERVE(ctx, ctx->ops->umad_recv(BAD_PORTID, buf, &len, 0));
+	RC_OBSERVE(ctx, ctx->ops->umad_recv(portid, buf, &len, 0));
 	rc_obs_out(ctx->obs, &len, sizeof(len));
+}
+
+static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	rejects_handle(row, ctx, BAD_PORTID);
+}
+
+static void rejects_negative_handle(const struct mad_row *row,
+				    struct rc_ctx *ctx)
+{
+	rejects_handle(row, ctx, NEG_PORTID);
 }
 
 static void buffer_too_small(const struct mad_row *row, struct rc_ctx *ctx)

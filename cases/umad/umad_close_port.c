@@ -48,8 +48,7 @@ static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/negative-handle",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "handle -1: no open gives it (umad_open_port fails with a "
-			 "negative value)",
+		 .note = NOTE_NEG_PORTID,
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_negative_handle },

@@ -96,8 +96,12 @@ void dev_check_port(struct rc_ctx *ctx, int p, const umad_port_t *port,
 		    const char *pre);
 void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca);
 /* The port whose umad or issm device /sys/class/infiniband_mad/@name is,
- * when it is one of device @ca; -1 otherwise. */
+ * its device's name into @ca (@len bytes); -1 when @name is none. */
+int dev_mad_entry(const char *name, char *ca, size_t len);
+/* The same port when the entry is one of device @ca; -1 otherwise. */
 int dev_mad_port(const char *name, const char *ca);
+/* Port @port of device @ca is ACTIVE ("4: ACTIVE") in sysfs. */
+bool dev_port_active(const char *ca, int port);
 /* The N of the umadN of port @port of device @ca, by sysfs; -1: none. */
 int dev_umad_index(const char *ca, int port);
 /* @fd is the umad device of port @port of @ca (/dev/infiniband/umadN, N

@@ -254,15 +254,15 @@ static void check(struct rc_ctx *ctx, const umad_port_t *port)
 static void check_active(const struct dev_row *row, struct rc_ctx *ctx,
 			 const umad_port_t *port)
 {
-	char buf[64];
+	char ca[sizeof(port->ca_name) + 1];
 
-	if (row->ca == CA_NULL && !strcmp(port->ca_name, ctx->target->ca))
+	/* the call's name, terminated whatever it wrote */
+	snprintf(ca, sizeof(ca), "%.*s", (int)sizeof(port->ca_name),
+		 port->ca_name);
+	if (row->ca == CA_NULL && !strcmp(ca, ctx->target->ca))
 		rc_obs_violation(ctx->obs, "ca_name %s, whose ports are down",
 				 ctx->target->ca);
-	else if (rc_sysfs_read(buf, sizeof(buf),
-			       RC_SYSFS_IB "/%.20s/ports/%d/state",
-			       port->ca_name, port->portnum) ||
-		 strtoul(buf, NULL, 0) != 4 || port->state != 4)
+	else if (!dev_port_active(ca, port->portnum) || port->state != 4)
 		rc_obs_violation(ctx->obs, "port %.20s:%d state %u, not ACTIVE",
 				 port->ca_name, port->portnum, port->state);
 }

@@ -88,5 +88,7 @@ void accessor_row_run_open(const struct accessor_row *row, struct rc_ctx *ctx,
 /* A port handle no open gives: what a caller that does not check
  * umad_open_port passes on (and a table's usual "free" marker) */
 #define NEG_PORTID (-1)
+#define NOTE_NEG_PORTID \
+	"handle -1: no open gives it (umad_open_port fails with a negative value)"
 
 #endif

@@ -257,35 +257,32 @@ static void opens_ports_own_device(const struct dev_row *row,
  */
 static void opens_active_port(const struct dev_row *row, struct rc_ctx *ctx)
 {
-	char link[64], name[256], ca[UMAD_CA_NAME_LEN], state[32];
+	char link[64], name[256], ca[UMAD_CA_NAME_LEN];
 	int fd = observe_open(row, ctx), port;
 	ssize_t n;
 
 	if (fd < 0)
 		return;
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, name, sizeof(name) - 1);
-	name[n > 0 ? n : 0] = 0;
 	if (row->ca == CA_TARGET) {
 		dev_check_umad_fd(ctx, fd, ctx->target->ca,
 				  dev_attrs_added_port());
-	} else if (strncmp(name, "/dev/infiniband/", 16) ||
-		   rc_sysfs_read(ca, sizeof(ca), RC_SYSFS_MAD "/%s/ibdev",
-				 name + 16) ||
-		   (port = dev_mad_port(name + 16, ca)) < 0) {
+		close_observed(ctx, fd);
+		return;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, name, sizeof(name) - 1);
+	name[n > 0 ? n : 0] = 0;
+	if (strncmp(name, "/dev/infiniband/", 16) ||
+	    (port = dev_mad_entry(name + 16, ca, sizeof(ca))) < 0)
 		rc_obs_violation(ctx->obs,
 				 "descriptor %d is '%s', no umad "
 				 "device of a port",
 				 fd, name);
-	} else if (!strcmp(ca, ctx->target->ca) ||
-		   rc_sysfs_read(state, sizeof(state),
-				 RC_SYSFS_IB "/%s/ports/%d/state", ca, port) ||
-		   strtoul(state, NULL, 0) != 4) {
+	else if (!strcmp(ca, ctx->target->ca) || !dev_port_active(ca, port))
 		rc_obs_violation(ctx->obs,
 				 "descriptor %d is '%s', of %s port "
 				 "%d, not an ACTIVE port of another device",
 				 fd, name, ca, port);
-	}
 	close_observed(ctx, fd);
 }
 
@@ -322,9 +319,7 @@ static void opens_each_ports_device(const struct dev_row *row,
 	rc_obs_begin(ctx->obs);
 	while ((d = readdir(dir))) {
 		if (strncmp(d->d_name, "umad", 4) ||
-		    rc_sysfs_read(ca, sizeof(ca), RC_SYSFS_MAD "/%s/ibdev",
-				  d->d_name) ||
-		    (port = dev_mad_port(d->d_name, ca)) < 0)
+		    (port = dev_mad_entry(d->d_name, ca, sizeof(ca))) < 0)
 			continue;
 		fd = ctx->ops->umad_open_port(ca, port);
 		if (fd < 0) {

@@ -75,8 +75,7 @@ static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/poll/negative-handle",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "handle -1: no open gives it (umad_open_port fails with a "
-			 "negative value)",
+		 .note = NOTE_NEG_PORTID,
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_negative_handle,
@@ -205,8 +204,7 @@ static const struct mad_row fd_rows[] = {
 	{ .c = { .id = "umad/get_fd/negative-handle",
 		 .doc = DOC_FD_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
-		 .note = "handle -1: no open gives it (umad_open_port fails with a "
-			 "negative value)",
+		 .note = NOTE_NEG_PORTID,
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = no_fd_for_negative_handle },

@@ -28,7 +28,6 @@
  *   InfiniBand port of a device whose other port is RoCE
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -504,15 +503,6 @@ static void pairs_with_itself(const struct dev_row *row, struct rc_ctx *ctx)
 				 ctx->target->ca);
 }
 
-/* port @port of the target is ACTIVE in sysfs */
-static bool port_active(struct rc_ctx *ctx, uint32_t port)
-{
-	char buf[32];
-
-	return port && !dev_port_sysfs(ctx, port, "state", buf, sizeof(buf)) &&
-	       strtoul(buf, NULL, 0) == 4;
-}
-
 static void preferred_ports_active(const struct dev_row *row,
 				   struct rc_ctx *ctx)
 {
@@ -521,14 +511,14 @@ static void preferred_ports_active(const struct dev_row *row,
 
 	for (i = 0; i < n && i < MAX_PAIRS; i++) {
 		if (!strcmp(p[i].smi_name, ctx->target->ca) &&
-		    !port_active(ctx, p[i].smi_preferred_port))
+		    !dev_port_active(ctx->target->ca, p[i].smi_preferred_port))
 			rc_obs_violation(ctx->obs,
 					 "pair %d: SMI %s's preferred port "
 					 "%u is no ACTIVE port of it",
 					 i, ctx->target->ca,
 					 p[i].smi_preferred_port);
 		if (!strcmp(p[i].gsi_name, ctx->target->ca) &&
-		    !port_active(ctx, p[i].gsi_preferred_port))
+		    !dev_port_active(ctx->target->ca, p[i].gsi_preferred_port))
 			rc_obs_violation(ctx->obs,
 					 "pair %d: GSI %s's preferred port "
 					 "%u is no ACTIVE port of it",

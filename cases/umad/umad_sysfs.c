@@ -246,16 +246,32 @@ void dev_check_ca(struct rc_ctx *ctx, const umad_ca_t *ca)
  * names its port by ibdev and port, and /dev/infiniband/umadN is the node
  * (Documentation/infiniband/user_mad.rst).
  */
-int dev_mad_port(const char *name, const char *ca)
+int dev_mad_entry(const char *name, char *ca, size_t len)
 {
 	char buf[64];
 
 	if ((strncmp(name, "umad", 4) && strncmp(name, "issm", 4)) ||
-	    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/ibdev", name) ||
-	    strcmp(buf, ca) ||
+	    rc_sysfs_read(ca, len, RC_SYSFS_MAD "/%s/ibdev", name) ||
 	    rc_sysfs_read(buf, sizeof(buf), RC_SYSFS_MAD "/%s/port", name))
 		return -1;
 	return atoi(buf);
+}
+
+int dev_mad_port(const char *name, const char *ca)
+{
+	char dev[64];
+	int port = dev_mad_entry(name, dev, sizeof(dev));
+
+	return port >= 0 && !strcmp(dev, ca) ? port : -1;
+}
+
+bool dev_port_active(const char *ca, int port)
+{
+	char buf[32];
+
+	return !rc_sysfs_read(buf, sizeof(buf),
+			      RC_SYSFS_IB "/%s/ports/%d/state", ca, port) &&
+	       strtoul(buf, NULL, 0) == 4;
 }
 
 int dev_umad_index(const char *ca, int port)

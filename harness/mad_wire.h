@@ -20,6 +20,7 @@
 #define CLASS_V2 0x30
 #define CLASS_V2_OTHER 0x31
 #define CLASS_V1 0x0a
+#define VENDOR_RANGE2_LAST 0x4f
 /* InfiniBand only: LID-routed and directed-route SMPs (QP0), the SA */
 #define MAD_CLASS_SMI 0x01
 #define MAD_CLASS_SMI_DR 0x81

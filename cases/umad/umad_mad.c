@@ -348,6 +348,40 @@ const struct rc_layout mad_summary_layout = {
 	.nfields = ARRAY_SIZE(summary_fields),
 };
 
+bool mad_class_registers(const struct rc_ctx *ctx, int mgmt_class)
+{
+	if (mgmt_class == MAD_CLASS_SMI || mgmt_class == MAD_CLASS_SMI_DR)
+		return !strcmp(ctx->target->link_layer, "InfiniBand");
+	return mgmt_class <= VENDOR_RANGE2_LAST;
+}
+
+void mad_check_class_map(struct rc_ctx *ctx, const char map[256], char ok,
+			 char refused)
+{
+	int c, wrong = 0, first = 0;
+
+	for (c = 255; c >= 0; c--)
+		if (map[c] != '-' &&
+		    map[c] != (mad_class_registers(ctx, c) ? ok : refused)) {
+			wrong++;
+			first = c;
+		}
+	if (wrong)
+		rc_obs_violation(ctx->obs,
+				 "%d classes not as Linux's rules say, the "
+				 "first 0x%02x: %c",
+				 wrong, first, map[first]);
+}
+
+void mad_errno_is_code(struct rc_ctx *ctx)
+{
+	struct rc_obs *o = ctx->obs;
+
+	if (o->state == RC_STATE_RAN && o->ret < 0 && o->err != -o->ret)
+		rc_obs_violation(o, "errno %d (%s) after %lld", o->err,
+				 rc_errno_name(o->err), o->ret);
+}
+
 void mad_summary(struct rc_ctx *ctx, const uint8_t *umad)
 {
 	uint8_t s[28];

@@ -110,6 +110,21 @@ bool impl_agent(struct rc_ctx *ctx, int portid, int mgmt_class,
  * opened (the row BROKEN). */
 bool expect_get_served(struct rc_ctx *ctx, int portid, int mgmt_class,
 		       uint32_t tid, const char *violation);
+/* Whether Linux registers a client of @mgmt_class, version 1, no RMPP,
+ * with an OUI for vendor range 2 (ib_umad_reg_agent,
+ * ib_register_mad_agent): class 0 (no class: a client that only sends),
+ * 0x01 and 0x81 on InfiniBand only (QP0), 0x02-0x4f; from 0x50 up only
+ * 0x81 is a class. */
+bool mad_class_registers(const struct rc_ctx *ctx, int mgmt_class);
+/* @map holds each class's outcome, @ok where it registered, @refused where
+ * the call refused it as the page says, '-' where the row does not judge
+ * it: a violation counting the classes not as mad_class_registers says */
+void mad_check_class_map(struct rc_ctx *ctx, const char map[256], char ok,
+			 char refused);
+/* "on error, errno is set" (umad_send(3), umad_recv(3)), read as: to
+ * the code the call returned, negated; a violation of the observed call
+ * when it is not */
+void mad_errno_is_code(struct rc_ctx *ctx);
 /* method_mask argument of umad_register*(3) for a METHOD_BIT set */
 void method_mask(long mask[16 / sizeof(long)], uint32_t methods);
 

@@ -334,20 +334,10 @@ static void fails_when_empty(const struct mad_row *row, struct rc_ctx *ctx)
 	receiver_close(ctx, &rx);
 }
 
-/* After a failure of the call, errno is its code. */
-static void errno_is_code(struct rc_ctx *ctx)
-{
-	struct rc_obs *o = ctx->obs;
-
-	if (o->state == RC_STATE_RAN && o->ret < 0 && o->err != -o->ret)
-		rc_obs_violation(o, "errno %d (%s) after %lld", o->err,
-				 rc_errno_name(o->err), o->ret);
-}
-
 static void sets_errno_when_empty(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	fails_when_empty(row, ctx);
-	errno_is_code(ctx);
+	mad_errno_is_code(ctx);
 }
 
 static void sets_errno_null_buffer(const struct mad_row *row,
@@ -359,7 +349,7 @@ static void sets_errno_null_buffer(const struct mad_row *row,
 		recv_checked(row, ctx, &rx, NULL, &rx.len, rx.agent,
 			     ONLY_SERVER);
 	receiver_close(ctx, &rx);
-	errno_is_code(ctx);
+	mad_errno_is_code(ctx);
 }
 
 /* A peer's Get queued for the server; then the call, given the buffer

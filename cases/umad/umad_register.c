@@ -12,6 +12,8 @@
  * - an unopened handle: -EINVAL
  * - a second server for the same class, version and method: -EPERM
  * - the subnet management class (QP0): InfiniBand only
+ * - every class 0x00-0xff as a client: registered or -EPERM as Linux's
+ *   rules for the class say; vendor range 2 registers (no OUI is named)
  * - InfiniBand fabric: the SMI classes answered on QP0 (0x81 by the node's
  *   own SMA, directed route; 0x01 by a remote node's SMA, by LID), and the
  *   SA class answered by the subnet manager
@@ -22,15 +24,23 @@
 	"umad_register() returns non-negative agent id number on " \
 	"success"
 #define DOC_EINVAL "-EINVAL invalid port handle"
+#define DOC_REGISTERS                                                 \
+	"umad_register() registers the specified management class, "  \
+	"management version, and whether RMPP is being used for the " \
+	"port specified by the portid parameter."
 #define DOC_EPERM "-EPERM  registration failed"
 #define DOC_SERVER                                                       \
 	"If method_mask array is provided, the caller is "               \
 	"registered as a replier (server) for the methods having their " \
 	"corresponding bit on in the method_mask."
 
-static mad_check registers_client, rejects_unopened_port, rejects_second_server,
-	server_gets_requests, smi_directed_route_answered,
-	smi_lid_routed_answered, sa_answered_by_sm;
+/* .arg of the every-class rows: the classes each judges */
+#define CLASSES_BUT_VENDOR_RANGE2 0
+#define VENDOR_RANGE2_CLASSES 1
+
+static mad_check registers_client, every_class_by_linux_rules,
+	rejects_unopened_port, rejects_second_server, server_gets_requests,
+	smi_directed_route_answered, smi_lid_routed_answered, sa_answered_by_sm;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register/vendor-class-client",
@@ -77,6 +87,31 @@ static const struct mad_row rows[] = {
 	  .check = registers_client,
 	  .mgmt_class = 0x01,
 	  .arg = 1 },
+	{ .c = { .id = "umad/register/every-class",
+		 .doc = DOC_EPERM,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "every class but vendor range 2, version 1, client, "
+			 "no RMPP: the kernel registers class 0 (no class: a "
+			 "client that only sends, ib_umad_reg_agent), 0x01 and "
+			 "0x81 on InfiniBand only (QP0), and 0x02-0x2f; it "
+			 "refuses 0x50 up but for 0x81 (ib_register_mad_agent); "
+			 "a refusal is -EPERM; the map of outcomes (r or p, - "
+			 "for vendor range 2) is the output",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = every_class_by_linux_rules,
+	  .arg = CLASSES_BUT_VENDOR_RANGE2 },
+	{ .c = { .id = "umad/register/every-vendor-range-2-class",
+		 .doc = DOC_REGISTERS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "0x30-0x4f, version 1, client: the page names no OUI "
+			 "and refuses no class, so each registers (the kernel "
+			 "registers vendor range 2 only with an OUI: which one "
+			 "the call gives it is its own choice)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = every_class_by_linux_rules,
+	  .arg = VENDOR_RANGE2_CLASSES },
 	{ .c = { .id = "umad/register/smi-directed-route-answered",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -120,6 +155,42 @@ static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
 		return;
 	RC_OBSERVE(ctx, ctx->ops->umad_register(portid, row->mgmt_class,
 						row->arg, 0, NULL));
+	ctx->ops->umad_close_port(portid);
+}
+
+/* Register each class and unregister it again: how many registered (the
+ * return value of both rows, each judging the map of its own classes). */
+static int register_every_class(const struct rc_ops *ops, int portid,
+				char map[256])
+{
+	int c, id, n = 0;
+
+	for (c = 0; c < 256; c++) {
+		id = ops->umad_register(portid, c, 1, 0, NULL);
+		map[c] = id >= 0 ? 'r' : id == -EPERM ? 'p' : '?';
+		if (id >= 0) {
+			n++;
+			ops->umad_unregister(portid, id);
+		}
+	}
+	return n;
+}
+
+static void every_class_by_linux_rules(const struct mad_row *row,
+				       struct rc_ctx *ctx)
+{
+	char map[256];
+	int portid, c;
+
+	if (!impl_open(ctx, &portid))
+		return;
+	RC_OBSERVE(ctx, register_every_class(ctx->ops, portid, map));
+	for (c = 0; c < 256; c++)
+		if ((row->arg == VENDOR_RANGE2_CLASSES) !=
+		    (c >= CLASS_V2 && c <= VENDOR_RANGE2_LAST))
+			map[c] = '-'; /* the other row's */
+	rc_obs_out(ctx->obs, map, sizeof(map));
+	mad_check_class_map(ctx, map, 'r', 'p');
 	ctx->ops->umad_close_port(portid);
 }
 

@@ -14,6 +14,8 @@
  * - a flag the kernel does not know: a positive errno, and the supported
  *   flags in attr->flags
  * - an unopened handle: a positive errno
+ * - every class 0x00-0xff as a client with an OUI: 0 or +ERRNO as Linux's
+ *   rules for the class say
  */
 #include "umad_mad.h"
 
@@ -33,7 +35,8 @@
 #define UNKNOWN_FLAG (1u << 30)
 
 static mad_check registers_client, server_gets_requests,
-	reports_supported_flags, accepts_user_rmpp, rejects_unopened_port;
+	reports_supported_flags, accepts_user_rmpp, rejects_unopened_port,
+	every_class_by_linux_rules;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register2/client",
@@ -80,6 +83,19 @@ static const struct mad_row rows[] = {
 		 .contract = { RC_FAILS() } },
 	  .check = rejects_unopened_port,
 	  .mgmt_class = CLASS_V1 },
+	{ .c = { .id = "umad/register2/every-class",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "all 256 classes, version 1, client, OUI 0x0a0b0c: the "
+			 "kernel registers class 0 (no class: a client that only "
+			 "sends, ib_umad_reg_agent2), 0x01 and 0x81 on "
+			 "InfiniBand only (QP0), and 0x02-0x4f, and refuses 0x50 "
+			 "up but for 0x81 (ib_register_mad_agent); the return "
+			 "value is class 0's, the map of outcomes (r for 0, e for "
+			 "+ERRNO) the output",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_RETURNS(0) } },
+	  .check = every_class_by_linux_rules },
 };
 
 /* What every row registers: a vendor range 1 class, version 1. */
@@ -177,6 +193,39 @@ static void reports_supported_flags(const struct mad_row *row,
 				 "supported set 0x%x",
 				 attr.flags, UMAD_USER_RMPP);
 	rc_obs_out(ctx->obs, &attr.flags, sizeof(attr.flags));
+}
+
+/* Register @mgmt_class with an OUI, as a client, and unregister it
+ * again: the call's return value, and its outcome in @map. */
+static int register_class(const struct rc_ops *ops, int portid, int mgmt_class,
+			  char map[256])
+{
+	struct umad_reg_attr attr = { .mgmt_class = mgmt_class,
+				      .mgmt_class_version = 1,
+				      .oui = 0x0a0b0c };
+	uint32_t agent;
+	int ret = ops->umad_register2(portid, &attr, &agent);
+
+	map[mgmt_class] = !ret ? 'r' : ret > 0 ? 'e' : '?';
+	if (!ret)
+		ops->umad_unregister(portid, agent);
+	return ret;
+}
+
+/* the call observed is class 0's, the first */
+static void every_class_by_linux_rules(const struct mad_row *row,
+				       struct rc_ctx *ctx)
+{
+	char map[256];
+	int portid, c;
+
+	if (!impl_open(ctx, &portid))
+		return;
+	RC_OBSERVE(ctx, register_class(ctx->ops, portid, 0, map));
+	for (c = 1; c < 256; c++)
+		register_class(ctx->ops, portid, c, map);
+	rc_obs_out(ctx->obs, map, sizeof(map));
+	mad_check_class_map(ctx, map, 'r', 'e');
 }
 
 /* No row closes the port it opened: its process ends with it. */

@@ -24,6 +24,7 @@
  * channel, against timeout x (retries + 1), +/- (100 ms + 25 %), the
  * tolerance scaled by the host's measured slowness.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "umad_fabric.h"
@@ -34,6 +35,7 @@
 	"specified by agentid."
 #define DOC_EINVAL "-EINVAL invalid port handle or agentid"
 #define DOC_EIO "-EIO    send operation failed"
+#define DOC_ERRNO "on error, errno is set and a negative value is returned"
 #define DOC_TIMEOUT                                                     \
 	"If reply is not received within the specified value, "         \
 	"the original buffer is returned in the read channel with the " \
@@ -52,9 +54,10 @@
 
 static mad_check rejects_unopened_port, rejects_unknown_agent,
 	rejects_unregistered_agent, fails_shorter_than_header,
-	fails_without_grh, answered_by_server, waits_for_answer,
-	times_out_after_retries, returns_original_buffer,
-	unsolicited_not_returned, remote_node_answers, unassigned_lid_returned;
+	fails_negative_length, sets_errno_unknown_agent, fails_without_grh,
+	answered_by_server, waits_for_answer, times_out_after_retries,
+	returns_original_buffer, unsolicited_not_returned, remote_node_answers,
+	unassigned_lid_returned;
 /* .arg of a row whose buffer holds another agent id than the call's */
 #define STALE_AGENT_ID 1
 
@@ -106,6 +109,44 @@ static const struct mad_row rows[] = {
 		 .contract = { RC_FAILS(EIO) } },
 	  .check = fails_shorter_than_header,
 	  .arg = 10 },
+	{ .c = { .id = "umad/send/length-minus-one",
+		 .doc = DOC_EIO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "length -1: no byte count can be sent, the send fails "
+			 "(the page gives no range for length)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EIO) } },
+	  .check = fails_negative_length,
+	  .arg = -1 },
+	{ .c = { .id = "umad/send/length-wraps-to-minus-one",
+		 .doc = DOC_EIO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "length -65, one below minus umad_size() (64): header "
+			 "and data add up to (size_t)-1, a count write() refuses "
+			 "with -1; nothing is sent, so the call must not return 0",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EIO) } },
+	  .check = fails_negative_length,
+	  .arg = -(REF_UMAD_HDR_SIZE + 1) },
+	{ .c = { .id = "umad/send/length-int-min",
+		 .doc = DOC_EIO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "length INT_MIN: no byte count can be sent, the send "
+			 "fails",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EIO) } },
+	  .check = fails_negative_length,
+	  .arg = INT_MIN },
+	{ .c = { .id = "umad/send/errno-agent-never-registered",
+		 .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "\"errno is set\": to the code the call returns, "
+			 "negated, where the call refuses by itself (agent id 7 "
+			 "on a port whose only agent is 0); as umad_recv(3)'s "
+			 "errno rows read the same words",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .check = sets_errno_unknown_agent },
 	{ .c = { .id = "umad/send/roce-without-grh",
 		 .doc = DOC_EIO,
 		 .basis = RC_BASIS_LINUX,
@@ -263,6 +304,26 @@ static void fails_shorter_than_header(const struct mad_row *row,
 	if (sender_open(ctx, &s, CLASS_V2))
 		send_get(ctx, &s, s.agent, row->arg, true);
 	sender_close(ctx, &s);
+}
+
+/* @row->arg bytes, below zero: the int goes to the call as it is */
+static void fails_negative_length(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	uint8_t req[MAD_BUF_LEN];
+	struct sender s;
+
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
+	if (sender_open(ctx, &s, CLASS_V2) && mad_address_self(ctx, req))
+		RC_OBSERVE(ctx, ctx->ops->umad_send(s.portid, s.agent, req,
+						    row->arg, 0, 0));
+	sender_close(ctx, &s);
+}
+
+static void sets_errno_unknown_agent(const struct mad_row *row,
+				     struct rc_ctx *ctx)
+{
+	rejects_unknown_agent(row, ctx);
+	mad_errno_is_code(ctx);
 }
 
 static void fails_without_grh(const struct mad_row *row, struct rc_ctx *ctx)

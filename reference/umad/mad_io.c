@@ -10,7 +10,9 @@
  * Return values are the man pages' lists.  Where a man page names one code
  * for a class of failure ("-EPERM registration failed", "-EIO send
  * operation failed") that code is returned and errno keeps the kernel's
- * reason, which umad_send(3) and umad_recv(3) say is set.
+ * reason, which umad_send(3) and umad_recv(3) say is set; a failure those
+ * two decide themselves sets errno to its code.  The other pages name a
+ * return value only, and their own refusals leave errno alone.
  */
 #include <endian.h>
 #include <errno.h>
@@ -43,7 +45,7 @@ static int reg_agent(int portid, int mgmt_class, int mgmt_version,
 	struct ref_umad_reg_req req;
 
 	if (!ref_port_valid(portid))
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	memset(&req, 0, sizeof(req));
 	/* the subnet management classes live on QP0, all others on QP1 */
 	req.qpn = (mgmt_class == MGMT_CLASS_SMI ||
@@ -53,37 +55,45 @@ static int reg_agent(int portid, int mgmt_class, int mgmt_version,
 	req.mgmt_class = mgmt_class;
 	req.mgmt_class_version = mgmt_version;
 	req.rmpp_version = rmpp_version;
-	if (oui)
-		memcpy(req.oui, oui, sizeof(req.oui));
+	memcpy(req.oui, oui, sizeof(req.oui));
 	/* NULL: a client, "it can only receive replies on MADs that it sent" */
 	if (method_mask)
 		memcpy(req.method_mask, method_mask, sizeof(req.method_mask));
 	if (ioctl(portid, REF_REGISTER_AGENT, &req))
-		return fail(-EPERM, errno);
+		return -EPERM;
 	if (ref_agent_add(portid, req.id)) {
 		/* an id we cannot track is an id we could not validate later */
 		ioctl(portid, REF_UNREGISTER_AGENT, &req.id);
-		return fail(-EPERM, ENOSPC);
+		return -EPERM;
 	}
 	return req.id;
 }
 
+/*
+ * umad_register(3) "registers the specified management class" and names
+ * no OUI, while the kernel registers a class of vendor range 2 only with
+ * one (ib_register_mad_agent): the OUI of the OpenFabrics Alliance, whose
+ * software this is (IEEE 00-14-05); the kernel ignores it for any other
+ * class.
+ */
+static const uint8_t openib_oui[3] = { 0x00, 0x14, 0x05 };
+
 int ref_umad_register(int portid, int mgmt_class, int mgmt_version,
 		      uint8_t rmpp_version, long method_mask[16 / sizeof(long)])
 {
-	return reg_agent(portid, mgmt_class, mgmt_version, rmpp_version, NULL,
-			 method_mask);
+	return reg_agent(portid, mgmt_class, mgmt_version, rmpp_version,
+			 openib_oui, method_mask);
 }
 
 int ref_umad_register_oui(int portid, int mgmt_class, uint8_t rmpp_version,
 			  uint8_t oui[3], long method_mask[16 / sizeof(long)])
 {
 	if (!ref_port_valid(portid))
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	if (mgmt_class < VENDOR_RANGE2_FIRST || mgmt_class > VENDOR_RANGE2_LAST)
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	if (!oui)
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	/* vendor range 2 MADs carry class version 1 (IBA 13.4.5) */
 	return reg_agent(portid, mgmt_class, 1, rmpp_version, oui, method_mask);
 }
@@ -93,7 +103,7 @@ int ref_umad_unregister(int portid, int agentid)
 	uint32_t id = agentid;
 
 	if (!ref_port_valid(portid) || !ref_agent_valid(portid, agentid))
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	if (ioctl(portid, REF_UNREGISTER_AGENT, &id))
 		return -errno; /* "(kernel error codes)" */
 	ref_agent_del(portid, id);
@@ -134,7 +144,7 @@ static int wait_in(int fd, int timeout_ms)
 	if (n == 0)
 		return fail(-ETIMEDOUT, ETIMEDOUT);
 	if (n < 0)
-		return fail(-EIO, errno);
+		return -EIO; /* errno: poll()'s reason */
 	if (!(p.revents & POLLIN))
 		return fail(-EIO, EIO);
 	return 0;
@@ -169,20 +179,20 @@ int ref_umad_recv(int portid, void *umad, int *length, int timeout_ms)
 		*length = mad->length - REF_UMAD_HDR_SIZE;
 		return fail(-ENOSPC, ENOSPC);
 	}
-	return fail(-EIO, errno);
+	return -EIO; /* errno: read()'s reason */
 }
 
 int ref_umad_poll(int portid, int timeout_ms)
 {
 	if (!ref_port_valid(portid))
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	return wait_in(portid, timeout_ms);
 }
 
 int ref_umad_get_fd(int portid)
 {
 	if (!ref_port_valid(portid))
-		return fail(-EINVAL, EINVAL);
+		return -EINVAL;
 	return portid;
 }
 
@@ -218,7 +228,7 @@ int ref_umad_register2(int port_fd, struct umad_reg_attr *attr,
 	struct ref_umad_reg_req2 req = {};
 
 	if (!ref_port_valid(port_fd) || !attr || !agent_id)
-		return errno = EINVAL;
+		return EINVAL;
 	req.qpn = (attr->mgmt_class == MGMT_CLASS_SMI ||
 		   attr->mgmt_class == MGMT_CLASS_SMI_DR) ?
 			  0 :
@@ -239,7 +249,7 @@ int ref_umad_register2(int port_fd, struct umad_reg_attr *attr,
 	}
 	if (ref_agent_add(port_fd, req.id)) {
 		ioctl(port_fd, REF_UNREGISTER_AGENT, &req.id);
-		return errno = ENOSPC;
+		return ENOSPC;
 	}
 	*agent_id = req.id;
 	return 0;

@@ -18,7 +18,9 @@
  *   -EINVAL; so is a port without a umad device, and a second port whose
  *   umad device sysfs names opens that device (umad_attrs.c moves the
  *   target port's to an InfiniBand port it adds)
- * - two opens of the same port give two different descriptors ("unique")
+ * - two opens of the same port give two different descriptors ("unique");
+ *   so do 100 opens of it at once, each a descriptor of the port's umad
+ *   device that umad_close_port then closes
  * - every port that has a umad device, by its device's name and port
  *   number: a descriptor of exactly that /dev/infiniband/umadN, open for
  *   reading and writing, as MADs are received and sent (linux)
@@ -44,7 +46,8 @@
 #define DOC_ENODEV "-ENODEV IB device can't be resolved"
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
-static dev_check opens_umad_device, opens_another_descriptor;
+static dev_check opens_umad_device, opens_hundred_at_once,
+	opens_another_descriptor;
 static dev_check opens_each_ports_device, opens_ports_own_device,
 	opens_active_port;
 
@@ -124,6 +127,17 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
 	  .check = opens_another_descriptor },
+	{ .c = { .id = "umad/open_port/hundred-at-once",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the target port opened 100 times without a close: "
+			 "100 different descriptors, each of the port's umad "
+			 "device, each closed by umad_close_port (0)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = opens_hundred_at_once },
 	{ .c = { .id = "umad/open_port/port-without-umad-device",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -301,6 +315,40 @@ static void opens_another_descriptor(const struct dev_row *row,
 	else
 		ctx->ops->umad_close_port(fd2);
 	close_observed(ctx, fd);
+}
+
+#define AT_ONCE 100
+
+/* the first open is the call observed */
+static void opens_hundred_at_once(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int fd[AT_ONCE], n, i, ret;
+
+	fd[0] = observe_open(row, ctx);
+	for (n = 1; fd[0] >= 0 && n < AT_ONCE; n++) {
+		fd[n] = ops->umad_open_port(dev_row_ca(row, ctx),
+					    dev_row_port(row, ctx));
+		for (i = 0; fd[n] >= 0 && i < n && fd[i] != fd[n]; i++)
+			;
+		if (fd[n] < 0 || i < n) {
+			rc_obs_violation(ctx->obs, "open %d of %d gave %d",
+					 n + 1, AT_ONCE, fd[n]);
+			break;
+		}
+		dev_check_umad_fd(ctx, fd[n], ctx->target->ca,
+				  dev_row_port(row, ctx));
+	}
+	for (i = 1; i < n; i++) {
+		ret = ops->umad_close_port(fd[i]);
+		if (ret)
+			rc_obs_violation(ctx->obs,
+					 "umad_close_port of open %d "
+					 "of %d: %d",
+					 i + 1, AT_ONCE, ret);
+	}
+	if (fd[0] >= 0)
+		close_observed(ctx, fd[0]);
 }
 
 static void opens_each_ports_device(const struct dev_row *row,

@@ -93,7 +93,25 @@ static const struct mad_row rows[] = {
 		 .note = "agent id 7 on a port whose only agent is 0",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
-	  .check = rejects_unknown_agent },
+	  .check = rejects_unknown_agent,
+	  .arg = 7 },
+	{ .c = { .id = "umad/send/agent-id-32",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the first id beyond the 32 a port can have "
+			 "(IB_UMAD_MAX_AGENTS), on a port whose only agent is 0",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_unknown_agent,
+	  .arg = 32 },
+	{ .c = { .id = "umad/send/agent-id-negative",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "agent id -1 on a port whose only agent is 0",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_unknown_agent,
+	  .arg = -1 },
 	{ .c = { .id = "umad/send/agent-unregistered",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -146,7 +164,8 @@ static const struct mad_row rows[] = {
 			 "errno rows read the same words",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS() } },
-	  .check = sets_errno_unknown_agent },
+	  .check = sets_errno_unknown_agent,
+	  .arg = 7 },
 	{ .c = { .id = "umad/send/roce-without-grh",
 		 .doc = DOC_EIO,
 		 .basis = RC_BASIS_LINUX,
@@ -280,7 +299,7 @@ static void rejects_unknown_agent(const struct mad_row *row, struct rc_ctx *ctx)
 	struct sender s;
 
 	if (sender_open(ctx, &s, CLASS_V2))
-		send_get(ctx, &s, 7, MAD_SIZE, true);
+		send_get(ctx, &s, row->arg, MAD_SIZE, true);
 	sender_close(ctx, &s);
 }
 

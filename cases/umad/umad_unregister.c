@@ -19,7 +19,7 @@
 #define DOC_EINVAL "-EINVAL invalid port handle or agentid"
 
 static mad_check unregisters_agent, rejects_never_registered,
-	rejects_second_unregister, rejects_unopened_port,
+	rejects_beside_agent, rejects_second_unregister, rejects_unopened_port,
 	server_stops_receiving, others_stay, gone_for_send;
 
 static const struct mad_row rows[] = {
@@ -36,6 +36,24 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EINVAL) } },
 	  .check = rejects_never_registered },
+	{ .c = { .id = "umad/unregister/agent-id-32",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "the first id beyond the 32 a port can have "
+			 "(IB_UMAD_MAX_AGENTS), on a port whose agent 0 is "
+			 "registered",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_beside_agent,
+	  .arg = 32 },
+	{ .c = { .id = "umad/unregister/agent-id-negative",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "agent id -1 on a port whose agent 0 is registered",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = rejects_beside_agent,
+	  .arg = -1 },
 	{ .c = { .id = "umad/unregister/twice",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -110,6 +128,16 @@ static void rejects_never_registered(const struct mad_row *row,
 		return;
 	RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, 5));
 	ctx->ops->umad_close_port(portid);
+}
+
+/* agent id @row->arg on a port whose only agent is the first it got */
+static void rejects_beside_agent(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	int portid, id;
+
+	if (open_agent(ctx, &portid, 0, &id))
+		RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, row->arg));
+	close_port(ctx, portid);
 }
 
 static void rejects_second_unregister(const struct mad_row *row,

@@ -1,67 +1,67 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ports.h"
 
-#define REF_MAX_PORTS 64
 /* the kernel gives agent ids from 0 up per descriptor (IB_UMAD_MAX_AGENTS) */
 #define REF_MAX_AGENTS 32
 
 struct ref_port {
-	int fd; /* -1: free slot */
+	bool open;
 	uint32_t agents; /* bit n: agent id n is registered */
 };
 
-static struct ref_port ports[REF_MAX_PORTS];
-static bool ports_ready;
+/*
+ * Indexed by descriptor, as many as the highest descriptor opened needs:
+ * umad_open_port(3) puts no bound on how many ports are open at once.
+ */
+static struct ref_port *ports;
+static size_t nports;
 
-static struct ref_port *find(int fd)
+static struct ref_port *port_of(int fd)
 {
-	unsigned int i;
-
-	if (!ports_ready) {
-		for (i = 0; i < REF_MAX_PORTS; i++)
-			ports[i].fd = -1;
-		ports_ready = true;
-	}
-	if (fd < 0 && fd != -1)
+	if (fd < 0 || (size_t)fd >= nports || !ports[fd].open)
 		return NULL;
-	for (i = 0; i < REF_MAX_PORTS; i++)
-		if (ports[i].fd == fd)
-			return &ports[i];
-	return NULL;
+	return &ports[fd];
 }
 
 int ref_port_add(int fd)
 {
-	struct ref_port *p = find(-1);
+	size_t need = (size_t)fd + 1;
+	struct ref_port *grown;
 
-	if (fd < 0 || !p)
-		return -ENOSPC;
-	p->fd = fd;
-	p->agents = 0;
+	if (need > nports) {
+		grown = realloc(ports, need * sizeof(*ports));
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + nports, 0, (need - nports) * sizeof(*ports));
+		ports = grown;
+		nports = need;
+	}
+	ports[fd] = (struct ref_port){ .open = true };
 	return 0;
 }
 
 int ref_port_del(int fd)
 {
-	struct ref_port *p = fd >= 0 ? find(fd) : NULL;
+	struct ref_port *p = port_of(fd);
 
 	if (!p)
 		return -EINVAL;
-	p->fd = -1;
+	p->open = false;
 	return 0;
 }
 
 bool ref_port_valid(int fd)
 {
-	return fd >= 0 && find(fd);
+	return port_of(fd) != NULL;
 }
 
 int ref_agent_add(int fd, uint32_t id)
 {
-	struct ref_port *p = fd >= 0 ? find(fd) : NULL;
+	struct ref_port *p = port_of(fd);
 
 	if (!p || id >= REF_MAX_AGENTS)
 		return -EINVAL;
@@ -69,19 +69,17 @@ int ref_agent_add(int fd, uint32_t id)
 	return 0;
 }
 
-int ref_agent_del(int fd, uint32_t id)
+void ref_agent_del(int fd, uint32_t id)
 {
-	struct ref_port *p = fd >= 0 ? find(fd) : NULL;
+	struct ref_port *p = port_of(fd);
 
-	if (!p || id >= REF_MAX_AGENTS || !(p->agents & 1u << id))
-		return -EINVAL;
-	p->agents &= ~(1u << id);
-	return 0;
+	if (p && id < REF_MAX_AGENTS)
+		p->agents &= ~(1u << id);
 }
 
 bool ref_agent_valid(int fd, int id)
 {
-	struct ref_port *p = fd >= 0 ? find(fd) : NULL;
+	struct ref_port *p = port_of(fd);
 
 	return p && id >= 0 && id < REF_MAX_AGENTS && (p->agents & 1u << id);
 }

@@ -16,7 +16,7 @@ int ref_port_add(int fd);
 int ref_port_del(int fd); /* -EINVAL: not a port we opened */
 bool ref_port_valid(int fd);
 int ref_agent_add(int fd, uint32_t id);
-int ref_agent_del(int fd, uint32_t id); /* -EINVAL: not registered on fd */
+void ref_agent_del(int fd, uint32_t id);
 bool ref_agent_valid(int fd, int id);
 
 #endif

@@ -70,8 +70,8 @@ Test(reference, agents_are_tracked_per_port)
 	cr_assert(!ref_agent_valid(a, 4));
 	cr_assert(!ref_agent_valid(a, -1));
 	cr_assert_eq(ref_umad_send(a, 4, (uint8_t[320]){}, 256, 0, 0), -EINVAL);
-	cr_assert_eq(ref_agent_del(a, 3), 0);
-	cr_assert_eq(ref_agent_del(a, 3), -EINVAL);
+	ref_agent_del(a, 3);
+	cr_assert(!ref_agent_valid(a, 3), "unregistered");
 	ref_umad_close_port(a);
 	ref_umad_close_port(b);
 }

@@ -212,11 +212,19 @@ uint8_t *mad_oui(const struct rc_ctx *ctx)
 	return oui;
 }
 
+/* byte @i of a MAD's payload: 7 is odd, so the 216 bytes of a MAD's
+ * payload are all distinct, and a byte moved or lost shows */
+static uint8_t payload_byte(int i)
+{
+	return (uint8_t)(i * 7 + 3);
+}
+
 void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
 	       int method, uint32_t tid)
 {
 	uint8_t *mad = umad + REF_UMAD_HDR_SIZE;
 	uint64_t tid_be = htobe64(tid);
+	int i;
 
 	memset(umad, 0, MAD_BUF_LEN);
 	mad[0] = 1; /* base version */
@@ -228,7 +236,19 @@ void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
 	if (mgmt_class >= 0x30 && mgmt_class <= 0x4f)
 		memcpy(mad + MAD_OFF_OUI, mad_oui(ctx), 3);
 	/* a recognisable payload, to see that it arrives unchanged */
-	memset(mad + MAD_OFF_V2_DATA, 0x3c, MAD_SIZE - MAD_OFF_V2_DATA);
+	for (i = MAD_OFF_V2_DATA; i < MAD_SIZE; i++)
+		mad[i] = payload_byte(i);
+}
+
+int mad_payload_differs(const uint8_t *umad)
+{
+	const uint8_t *mad = umad + REF_UMAD_HDR_SIZE;
+	int i;
+
+	for (i = MAD_OFF_V2_DATA; i < MAD_SIZE; i++)
+		if (mad[i] != payload_byte(i))
+			return i;
+	return -1;
 }
 
 int mad_self_gid(struct rc_ctx *ctx, uint8_t gid[16])

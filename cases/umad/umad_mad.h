@@ -81,7 +81,8 @@ int mad_wait(struct rc_ctx *ctx, int fd, uint8_t *buf, size_t len, int ms);
 bool mad_ready(struct rc_ctx *ctx, int fd, int ms);
 
 /* A MAD of @mgmt_class, @method, transaction id @tid, after a zero header;
- * in vendor range 2, under the row's side's OUI. */
+ * in vendor range 2, under the row's side's OUI; the payload after byte
+ * MAD_OFF_V2_DATA holds bytes all distinct (mad_payload_differs). */
 void mad_build(const struct rc_ctx *ctx, uint8_t *umad, int mgmt_class,
 	       int method, uint32_t tid);
 /*
@@ -121,6 +122,9 @@ bool mad_class_registers(const struct rc_ctx *ctx, int mgmt_class);
  * it: a violation counting the classes not as mad_class_registers says */
 void mad_check_class_map(struct rc_ctx *ctx, const char map[256], char ok,
 			 char refused);
+/* The first byte of the payload mad_build writes that @umad does not
+ * hold, or -1: every byte arrived where it was sent */
+int mad_payload_differs(const uint8_t *umad);
 /* "on error, errno is set" (umad_send(3), umad_recv(3)), read as: to
  * the code the call returned, negated; a violation of the observed call
  * when it is not */

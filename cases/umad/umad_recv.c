@@ -51,6 +51,8 @@
 #define RMPP_MAD_LEN (MAD_OFF_V2_DATA + RMPP_DATA)
 
 #define OK_RECV RC_SUCCEEDS, .layout = &mad_summary_layout
+/* the data room of a receiver's buffer: more than a MAD */
+#define RECV_ROOM 1024
 
 static mad_check fails_when_empty, gets_queued, rejects_null_buffer,
 	rejects_null_length, blocks_until_arrival, returns_receiving_agent,
@@ -85,6 +87,16 @@ static const struct mad_row rows[] = {
 	  .check = gets_queued,
 	  .timeout_ms = 0,
 	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/length-set-to-message",
+		 .doc = DOC_LEN,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "*length 1024 given, a 256-byte Get queued: *length "
+			 "256 after",
+		 .needs = NEEDS_UMAD,
+		 .contract = { OK_RECV } },
+	  .check = gets_queued,
+	  .timeout_ms = 0,
+	  .arg = RECV_ROOM },
 	{ .c = { .id = "umad/recv/negative-timeout-blocks",
 		 .doc = DOC_BLOCK,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -165,8 +177,8 @@ static const struct mad_row rows[] = {
 		 .doc = DOC_ENOSPC,
 		 .basis = RC_BASIS_DOCUMENTED,
 		 .note = "a 1040-byte RMPP message into 256 bytes: -ENOSPC, "
-			 "*length large enough, and a second call with it "
-			 "gets the message",
+			 "and *length the size needed: a call with one byte less "
+			 "gets -ENOSPC again, one with it the message",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ENOSPC) } },
 	  .check = buffer_too_small,
@@ -229,7 +241,7 @@ static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf, int *len)
 	uint8_t big[REF_UMAD_HDR_SIZE + 4096];
 	long mask[16 / sizeof(long)];
 	struct peer client;
-	int agent, need;
+	int agent, need, short_by_one;
 
 	method_mask(mask, METHOD_BIT(METHOD_SET));
 	agent = ops->umad_register_oui(portid, CLASS_V2, 1, mad_oui(ctx), mask);
@@ -260,7 +272,14 @@ static void too_small(struct rc_ctx *ctx, int portid, uint8_t *buf, int *len)
 				 need, RMPP_MAD_LEN);
 		goto out;
 	}
-	if (ops->umad_recv(portid, big, &need, 0) != agent)
+	/* "the size of the umad buffer needed": one byte less is not
+	 * enough (the message stays queued), that size is */
+	short_by_one = need - 1;
+	if (ops->umad_recv(portid, big, &short_by_one, 0) != -ENOSPC)
+		rc_obs_violation(ctx->obs,
+				 "a buffer one byte smaller than "
+				 "the size returned is not too small");
+	else if (ops->umad_recv(portid, big, &need, 0) != agent)
 		rc_obs_violation(ctx->obs, "a buffer of the size returned "
 					   "did not get the message");
 out:
@@ -273,7 +292,7 @@ struct receiver {
 	int agent;
 	struct peer peer; /* a client sending to the port */
 	/* filled: it shows what a failed call writes into *length */
-	uint8_t buf[MAD_BUF_LEN];
+	uint8_t buf[REF_UMAD_HDR_SIZE + RECV_ROOM];
 	int len; /* the row's *length */
 };
 
@@ -322,6 +341,10 @@ static void recv_checked(const struct mad_row *row, struct rc_ctx *ctx,
 	if (rx->len != MAD_SIZE)
 		rc_obs_violation(ctx->obs, "*length %d for a %d-byte MAD",
 				 rx->len, MAD_SIZE);
+	/* "The message is copied to the umad buffer" */
+	if (mad_payload_differs(rx->buf) >= 0)
+		rc_obs_violation(ctx->obs, "MAD byte %d is not the one sent",
+				 mad_payload_differs(rx->buf));
 }
 
 static void fails_when_empty(const struct mad_row *row, struct rc_ctx *ctx)

@@ -109,6 +109,7 @@ static const struct mad_row rows[] = {
 			 "registers vendor range 2 only with an OUI: which one "
 			 "the call gives it is its own choice)",
 		 .needs = NEEDS_UMAD,
+		 .shares = RC_SHARE_ALONE,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = every_class_by_linux_rules,
 	  .arg = VENDOR_RANGE2_CLASSES },
@@ -158,14 +159,22 @@ static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
 	ctx->ops->umad_close_port(portid);
 }
 
-/* Register each class and unregister it again: how many registered (the
- * return value of both rows, each judging the map of its own classes). */
-static int register_every_class(const struct rc_ops *ops, int portid,
+/* Register each class the row judges and unregister it again: how many
+ * registered (the row's return value); '-' in @map for the other row's.
+ * Vendor range 2 is registered under the implementation's own OUI, which
+ * may be none of the rows' (RC_SHARE_VENDOR_OUI): that row runs alone. */
+static int register_every_class(const struct mad_row *row,
+				const struct rc_ops *ops, int portid,
 				char map[256])
 {
+	bool range2 = row->arg == VENDOR_RANGE2_CLASSES;
 	int c, id, n = 0;
 
 	for (c = 0; c < 256; c++) {
+		if (range2 != (c >= CLASS_V2 && c <= VENDOR_RANGE2_LAST)) {
+			map[c] = '-';
+			continue;
+		}
 		id = ops->umad_register(portid, c, 1, 0, NULL);
 		map[c] = id >= 0 ? 'r' : id == -EPERM ? 'p' : '?';
 		if (id >= 0) {
@@ -180,15 +189,11 @@ static void every_class_by_linux_rules(const struct mad_row *row,
 				       struct rc_ctx *ctx)
 {
 	char map[256];
-	int portid, c;
+	int portid;
 
 	if (!impl_open(ctx, &portid))
 		return;
-	RC_OBSERVE(ctx, register_every_class(ctx->ops, portid, map));
-	for (c = 0; c < 256; c++)
-		if ((row->arg == VENDOR_RANGE2_CLASSES) !=
-		    (c >= CLASS_V2 && c <= VENDOR_RANGE2_LAST))
-			map[c] = '-'; /* the other row's */
+	RC_OBSERVE(ctx, register_every_class(row, ctx->ops, portid, map));
 	rc_obs_out(ctx->obs, map, sizeof(map));
 	mad_check_class_map(ctx, map, 'r', 'p');
 	ctx->ops->umad_close_port(portid);

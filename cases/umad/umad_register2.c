@@ -13,7 +13,8 @@
  * - a server (a method bit set): a peer's Get reaches it
  * - a flag the kernel does not know: a positive errno, and the supported
  *   flags in attr->flags
- * - an unopened handle: a positive errno
+ * - an unopened handle: a positive errno; so is an RMPP version for a
+ *   class without RMPP
  * - every class 0x00-0xff as a client with an OUI: 0 or +ERRNO as Linux's
  *   rules for the class say
  */
@@ -36,7 +37,7 @@
 
 static mad_check registers_client, server_gets_requests,
 	reports_supported_flags, accepts_user_rmpp, rejects_unopened_port,
-	every_class_by_linux_rules;
+	every_class_by_linux_rules, rejects_rmpp_version;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register2/client",
@@ -76,6 +77,17 @@ static const struct mad_row rows[] = {
 		 .contract = { RC_RETURNS(0) } },
 	  .check = accepts_user_rmpp,
 	  .mgmt_class = CLASS_V1 },
+	{ .c = { .id = "umad/register2/rmpp-version-class-without-rmpp",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "rmpp_version 1 for vendor range 1 class 0x0a, which "
+			 "has no RMPP: the kernel refuses it "
+			 "(ib_register_mad_agent, ib_is_mad_class_rmpp), a "
+			 "positive errno",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .check = rejects_rmpp_version,
+	  .mgmt_class = CLASS_V1 },
 	{ .c = { .id = "umad/register2/unopened-port",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -86,7 +98,7 @@ static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/register2/every-class",
 		 .doc = DOC_RET,
 		 .basis = RC_BASIS_LINUX,
-		 .note = "all 256 classes, version 1, client, OUI 0x0a0b0c: the "
+		 .note = "all 256 classes, version 1, client, the row's OUI: the "
 			 "kernel registers class 0 (no class: a client that only "
 			 "sends, ib_umad_reg_agent2), 0x01 and 0x81 on "
 			 "InfiniBand only (QP0), and 0x02-0x4f, and refuses 0x50 "
@@ -94,6 +106,7 @@ static const struct mad_row rows[] = {
 			 "value is class 0's, the map of outcomes (r for 0, e for "
 			 "+ERRNO) the output",
 		 .needs = NEEDS_UMAD,
+		 .shares = RC_SHARE_VENDOR_OUI,
 		 .contract = { RC_RETURNS(0) } },
 	  .check = every_class_by_linux_rules },
 };
@@ -163,6 +176,17 @@ static void accepts_user_rmpp(const struct mad_row *row, struct rc_ctx *ctx)
 	registers_with(ctx, &attr);
 }
 
+static void rejects_rmpp_version(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	struct umad_reg_attr attr = ATTR_OF(row);
+	uint32_t agent;
+	int portid;
+
+	attr.rmpp_version = 1;
+	if (registered(ctx, &attr, &portid, &agent))
+		unregisters(ctx, portid, agent);
+}
+
 static void server_gets_requests(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	struct umad_reg_attr attr = ATTR_OF(row);
@@ -197,12 +221,17 @@ static void reports_supported_flags(const struct mad_row *row,
 
 /* Register @mgmt_class with an OUI, as a client, and unregister it
  * again: the call's return value, and its outcome in @map. */
-static int register_class(const struct rc_ops *ops, int portid, int mgmt_class,
+static int register_class(struct rc_ctx *ctx, int portid, int mgmt_class,
 			  char map[256])
 {
-	struct umad_reg_attr attr = { .mgmt_class = mgmt_class,
-				      .mgmt_class_version = 1,
-				      .oui = 0x0a0b0c };
+	const struct rc_ops *ops = ctx->ops;
+	const uint8_t *oui = mad_oui(ctx);
+	struct umad_reg_attr attr = {
+		.mgmt_class = mgmt_class,
+		.mgmt_class_version = 1,
+		/* "The oui (in host order)" */
+		.oui = (uint32_t)oui[0] << 16 | oui[1] << 8 | oui[2],
+	};
 	uint32_t agent;
 	int ret = ops->umad_register2(portid, &attr, &agent);
 
@@ -221,9 +250,9 @@ static void every_class_by_linux_rules(const struct mad_row *row,
 
 	if (!impl_open(ctx, &portid))
 		return;
-	RC_OBSERVE(ctx, register_class(ctx->ops, portid, 0, map));
+	RC_OBSERVE(ctx, register_class(ctx, portid, 0, map));
 	for (c = 1; c < 256; c++)
-		register_class(ctx->ops, portid, c, map);
+		register_class(ctx, portid, c, map);
 	rc_obs_out(ctx->obs, map, sizeof(map));
 	mad_check_class_map(ctx, map, 'r', 'e');
 }

@@ -435,14 +435,26 @@ static void exchange_end(struct rc_ctx *ctx, struct exchange *x)
 	sender_close(ctx, &x->s);
 }
 
-/* The server got the request, into @in. */
+/* The server got the request, into @in, every byte of its payload as it
+ * was sent. */
 static bool server_got_request(struct rc_ctx *ctx, struct exchange *x,
 			       uint8_t *in)
 {
-	if (mad_wait(ctx, x->server.fd, in, MAD_BUF_LEN, ARRIVE_MS) > 0)
-		return true;
-	rc_obs_violation(ctx->obs, "the server got no request");
-	return false;
+	int at;
+
+	if (mad_wait(ctx, x->server.fd, in, MAD_BUF_LEN, ARRIVE_MS) <= 0) {
+		rc_obs_violation(ctx->obs, "the server got no request");
+		return false;
+	}
+	/* "sends length bytes from the specified umad buffer" */
+	at = mad_payload_differs(in);
+	if (at >= 0)
+		rc_obs_violation(ctx->obs,
+				 "MAD byte %d arrived as 0x%02x, "
+				 "0x%02x was sent",
+				 at, in[REF_UMAD_HDR_SIZE + at],
+				 x->sent[REF_UMAD_HDR_SIZE + at]);
+	return true;
 }
 
 /* The server answers @in; the answer reaches the agent. */

@@ -143,7 +143,8 @@ static int first_port(const char *ca)
  */
 static int resolve(const char *ca_name, int portnum, char *ca, int *port)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	/* zero: no byte the sort sees is left from an earlier call */
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN] = {};
 	int n, i, p;
 
 	if (ca_name) {

@@ -68,7 +68,8 @@ static int smi_port_of(const char *ca)
  */
 int ref_umad_open_smi_port(char *ca_name, int portnum)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	/* zero: no byte the sort sees is left from an earlier call */
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN] = {};
 	int i, n;
 
 	if (portnum < 0 || portnum >= UMAD_CA_MAX_PORTS)
@@ -112,7 +113,8 @@ static void pair_of(const char *ca, int port, struct rc_umad_ca_pair *pair)
  */
 int ref_umad_get_smi_gsi_pairs(struct rc_umad_ca_pair cas[], size_t max)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN];
+	/* zero: no byte the sort sees is left from an earlier call */
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN] = {};
 	int i, n, p;
 	size_t k = 0;
 

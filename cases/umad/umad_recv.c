@@ -20,6 +20,8 @@
  * after a MAD is received, the summary of that MAD.
  */
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "umad_mad.h"
 
@@ -38,6 +40,7 @@
 #define DOC_EINVAL                                              \
 	"-EINVAL invalid port handle or agentid or *length is " \
 	"less than the minimum supported"
+#define DOC_EIO "-EIO receive operation failed"
 #define DOC_ERRNO                                               \
 	"umad_recv() on success return the agentid; on error, " \
 	"errno is set and a negative value is returned as follows:"
@@ -51,13 +54,16 @@
 #define RMPP_MAD_LEN (MAD_OFF_V2_DATA + RMPP_DATA)
 
 #define OK_RECV RC_SUCCEEDS, .layout = &mad_summary_layout
+/* umad_recv(3): "*length must be >= 256 bytes" */
+#define MIN_LENGTH 256
 /* the data room of a receiver's buffer: more than a MAD */
 #define RECV_ROOM 1024
 
 static mad_check fails_when_empty, gets_queued, rejects_null_buffer,
 	rejects_null_length, blocks_until_arrival, returns_receiving_agent,
 	rejects_unopened_port, rejects_negative_handle, buffer_too_small,
-	sets_errno_when_empty, sets_errno_null_buffer;
+	sets_errno_when_empty, sets_errno_null_buffer, fails_read_only_buffer,
+	sets_errno_too_small;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/recv/nonblocking-empty",
@@ -127,6 +133,27 @@ static const struct mad_row rows[] = {
 	  .check = gets_queued,
 	  .timeout_ms = 0,
 	  .arg = 100 },
+	{ .c = { .id = "umad/recv/length-255-queued",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "*length 255, one below the 256 the page asks for, "
+			 "with a MAD queued",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .check = gets_queued,
+	  .timeout_ms = 0,
+	  .arg = MIN_LENGTH - 1 },
+	{ .c = { .id = "umad/recv/buffer-read-only",
+		 .doc = DOC_EIO,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a MAD queued, the buffer a read-only page: the "
+			 "kernel cannot copy the message out (read() fails "
+			 "with EFAULT), the receive operation failed",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EIO) } },
+	  .check = fails_read_only_buffer,
+	  .timeout_ms = 0,
+	  .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/length-below-256-empty",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -182,6 +209,17 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(ENOSPC) } },
 	  .check = buffer_too_small,
+	  .timeout_ms = 2000,
+	  .arg = MAD_SIZE },
+	{ .c = { .id = "umad/recv/errno-buffer-too-small",
+		 .doc = DOC_ERRNO,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "\"errno is set\": to the code the call returns, "
+			 "negated (ENOSPC for -ENOSPC, buffer-too-small-rmpp's "
+			 "message)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(ENOSPC) } },
+	  .check = sets_errno_too_small,
 	  .timeout_ms = 2000,
 	  .arg = MAD_SIZE },
 	{ .c = { .id = "umad/recv/errno-nonblocking-empty",
@@ -389,6 +427,27 @@ static void recv_queued(const struct mad_row *row, struct rc_ctx *ctx,
 	receiver_close(ctx, &rx);
 }
 
+/* the row's MAD queued, and a page the process cannot write given */
+static void fails_read_only_buffer(const struct mad_row *row,
+				   struct rc_ctx *ctx)
+{
+	size_t size = sysconf(_SC_PAGESIZE);
+	struct receiver rx;
+	uint8_t *ro;
+
+	ro = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "mmap: %s",
+			     strerror(errno));
+		return;
+	}
+	if (receiver_open(row, ctx, &rx) &&
+	    peer_get_for(ctx, &rx.peer, rx.portid, CLASS_V2, 0))
+		recv_checked(row, ctx, &rx, ro, &rx.len, rx.agent, ONLY_SERVER);
+	receiver_close(ctx, &rx);
+	munmap(ro, size);
+}
+
 static void gets_queued(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	recv_queued(row, ctx, false, false);
@@ -463,6 +522,12 @@ static void buffer_too_small(const struct mad_row *row, struct rc_ctx *ctx)
 		return;
 	too_small(ctx, portid, buf, &len);
 	ctx->ops->umad_close_port(portid);
+}
+
+static void sets_errno_too_small(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	buffer_too_small(row, ctx);
+	mad_errno_is_code(ctx);
 }
 
 static void run(const void *r, struct rc_ctx *ctx)

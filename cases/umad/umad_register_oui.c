@@ -12,7 +12,7 @@
  * -EPERM registration failed".
  *
  * - the bounds of vendor range 2: 0x2f and 0x50 -EINVAL, 0x30 and 0x4f ids
- * - an unopened handle: -EINVAL
+ * - an unopened handle: -EINVAL; no OUI (NULL): a failure (interpretation)
  * - a second server for the same class and methods: -EPERM; two clients:
  *   both registered
  * - rmpp_version 0 and 1 register, 2 (no such RMPP version) fails
@@ -32,6 +32,10 @@
 	"umad_register() returns non-negative agent id number on " \
 	"success"
 #define DOC_EPERM "-EPERM  registration failed"
+#define DOC_REGISTERS                                                        \
+	"umad_register_oui() registers the specified class in vendor range " \
+	"2, the specified oui, and whether RMPP is being used for the port " \
+	"specified by the portid handle."
 #define DOC_SERVER                                                       \
 	"If method_mask array is provided, the caller is "               \
 	"registered as a replier (server) for the methods having their " \
@@ -56,9 +60,10 @@
 
 #define B_DOC RC_BASIS_DOCUMENTED
 
-static mad_check rejects_unopened_port, registers_client, client_sends_request,
-	remote_node_answers, rejects_second_server, two_clients_registered,
-	server_gets_its_methods_only, client_gets_no_unsolicited;
+static mad_check rejects_unopened_port, rejects_no_oui, registers_client,
+	client_sends_request, remote_node_answers, rejects_second_server,
+	two_clients_registered, server_gets_its_methods_only,
+	client_gets_no_unsolicited;
 
 static const struct mad_row rows[] = {
 	ROW("class-0x2f", DOC_RANGE, B_DOC, registers_client, 0x2f,
@@ -69,6 +74,16 @@ static const struct mad_row rows[] = {
 	    RC_FAILS(EINVAL)),
 	ROW("unopened-port", DOC_RANGE, B_DOC, rejects_unopened_port, CLASS_V2,
 	    RC_FAILS(EINVAL)),
+	{ .c = { .id = "umad/register_oui/no-oui",
+		 .doc = DOC_REGISTERS,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "oui NULL: no OUI is specified, so nothing can be "
+			 "registered under one; the call fails (with any code) "
+			 "and does not read address 0",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS() } },
+	  .check = rejects_no_oui,
+	  .mgmt_class = CLASS_V2 },
 	{ .c = { .id = "umad/register_oui/second-server-same-methods",
 		 .doc = DOC_EPERM,
 		 .basis = RC_BASIS_LINUX,
@@ -218,6 +233,11 @@ static void client_then(const struct mad_row *row, struct rc_ctx *ctx,
 static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	client_then(row, ctx, mad_oui(ctx), NULL);
+}
+
+static void rejects_no_oui(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	client_then(row, ctx, NULL, NULL);
 }
 
 static void client_sends_request(const struct mad_row *row, struct rc_ctx *ctx)

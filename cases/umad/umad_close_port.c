@@ -5,9 +5,13 @@
  * returned if the portid is not a handle to a valid (open) port."
  *
  * - an open port closes with 0, and its descriptor is closed after it
- * - a handle never opened, and a handle closed before: -EINVAL
+ * - a handle never opened, and a handle closed before: -EINVAL; so is a
+ *   descriptor of another file below an open port's, which stays open
+ * - three ports open, the first closed and opened again (its descriptor
+ *   reused): each of the three closes with 0
  */
 #include <fcntl.h>
+#include <unistd.h>
 
 #include "umad_dev.h"
 
@@ -19,7 +23,7 @@
 	"valid (open) port."
 
 static dev_check closes_open_port, rejects_never_opened, rejects_closed_twice,
-	rejects_negative_handle;
+	rejects_negative_handle, rejects_other_file, closes_after_reopen;
 
 static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/close_port/open-port",
@@ -45,6 +49,28 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
 	  .check = rejects_closed_twice },
+	{ .c = { .id = "umad/close_port/descriptor-of-another-file",
+		 .doc = DOC_EINVAL,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "a descriptor of /dev/null opened before a port (a "
+			 "lower number): not a port, and it stays open",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EINVAL) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = rejects_other_file },
+	{ .c = { .id = "umad/close_port/each-after-reopen",
+		 .doc = DOC_OK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "three ports open, the first closed and the port "
+			 "opened again, which reuses its descriptor: each of the "
+			 "three open handles closes with 0 (the call observed is "
+			 "the last's)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = closes_after_reopen },
 	{ .c = { .id = "umad/close_port/negative-handle",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -92,6 +118,46 @@ static void rejects_negative_handle(const struct dev_row *row,
 				    struct rc_ctx *ctx)
 {
 	RC_OBSERVE(ctx, ctx->ops->umad_close_port(NEG_PORTID));
+}
+
+static void rejects_other_file(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	int other = open("/dev/null", O_RDONLY | O_CLOEXEC), fd;
+
+	if (other < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN, "open /dev/null");
+		return;
+	}
+	fd = open_target(row, ctx);
+	if (fd >= 0) {
+		RC_OBSERVE(ctx, ctx->ops->umad_close_port(other));
+		ctx->ops->umad_close_port(fd);
+	}
+	if (fcntl(other, F_GETFD) < 0)
+		rc_obs_violation(ctx->obs, "descriptor %d of /dev/null closed",
+				 other);
+	close(other);
+}
+
+static void closes_after_reopen(const struct dev_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int fd[3], i, ret;
+
+	for (i = 0; i < 3; i++)
+		if ((fd[i] = open_target(row, ctx)) < 0)
+			return;
+	ops->umad_close_port(fd[0]);
+	if ((fd[0] = open_target(row, ctx)) < 0)
+		return;
+	for (i = 0; i < 2; i++) {
+		ret = ops->umad_close_port(fd[i]);
+		if (ret)
+			rc_obs_violation(ctx->obs,
+					 "handle %d of 3 after the reopen: %d",
+					 i + 1, ret);
+	}
+	RC_OBSERVE(ctx, ops->umad_close_port(fd[2]));
 }
 
 static void rejects_closed_twice(const struct dev_row *row, struct rc_ctx *ctx)

@@ -38,8 +38,9 @@
 #define CLASSES_BUT_VENDOR_RANGE2 0
 #define VENDOR_RANGE2_CLASSES 1
 
-static mad_check registers_client, every_class_by_linux_rules,
-	rejects_unopened_port, rejects_second_server, server_gets_requests,
+static mad_check registers_client, second_client_id_works, agent_33_refused,
+	every_class_by_linux_rules, rejects_unopened_port,
+	rejects_second_server, server_gets_requests,
 	smi_directed_route_answered, smi_lid_routed_answered, sa_answered_by_sm;
 
 static const struct mad_row rows[] = {
@@ -49,6 +50,30 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = registers_client,
+	  .mgmt_class = CLASS_V1,
+	  .arg = 1 },
+	{ .c = { .id = "umad/register/second-client-id-works",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "two clients of 0x0a on one port: two different ids, "
+			 "the second observed; each is an agent id "
+			 "umad_unregister then takes (0)",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = second_client_id_works,
+	  .mgmt_class = CLASS_V1,
+	  .arg = 1 },
+	{ .c = { .id = "umad/register/agent-33-refused",
+		 .doc = DOC_EPERM,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "32 clients of 0x0a on one port, each a different "
+			 "id that umad_unregister takes; the 33rd is refused: "
+			 "Linux keeps 32 agents per descriptor "
+			 "(IB_UMAD_MAX_AGENTS), and the page gives -EPERM for a "
+			 "failed registration",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_FAILS(EPERM) } },
+	  .check = agent_33_refused,
 	  .mgmt_class = CLASS_V1,
 	  .arg = 1 },
 	{ .c = { .id = "umad/register/unopened-port",
@@ -157,6 +182,69 @@ static void registers_client(const struct mad_row *row, struct rc_ctx *ctx)
 	RC_OBSERVE(ctx, ctx->ops->umad_register(portid, row->mgmt_class,
 						row->arg, 0, NULL));
 	ctx->ops->umad_close_port(portid);
+}
+
+static void second_client_id_works(const struct mad_row *row,
+				   struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int portid, first, second, i;
+
+	if (!impl_open(ctx, &portid))
+		return;
+	first = ops->umad_register(portid, row->mgmt_class, row->arg, 0, NULL);
+	if (first < 0) {
+		rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+			     "first registration failed");
+		goto out;
+	}
+	RC_OBSERVE(ctx, second = ops->umad_register(portid, row->mgmt_class,
+						    row->arg, 0, NULL));
+	if (second < 0)
+		goto out;
+	if (second == first)
+		rc_obs_violation(ctx->obs, "both clients got id %d", first);
+	for (i = 0; i < 2; i++)
+		if (ops->umad_unregister(portid, i ? second : first))
+			rc_obs_violation(ctx->obs,
+					 "umad_unregister refuses id %d",
+					 i ? second : first);
+out:
+	ops->umad_close_port(portid);
+}
+
+#define AGENTS_PER_PORT 32
+
+/* the call observed is the 33rd */
+static void agent_33_refused(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int portid, id[AGENTS_PER_PORT], n, i;
+
+	if (!impl_open(ctx, &portid))
+		return;
+	for (n = 0; n < AGENTS_PER_PORT; n++) {
+		id[n] = ops->umad_register(portid, row->mgmt_class, row->arg, 0,
+					   NULL);
+		for (i = 0; id[n] >= 0 && i < n && id[i] != id[n]; i++)
+			;
+		if (id[n] < 0 || i < n) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "registration %d of %d gave %d", n + 1,
+				     AGENTS_PER_PORT, id[n]);
+			goto out;
+		}
+	}
+	RC_OBSERVE(ctx, ops->umad_register(portid, row->mgmt_class, row->arg, 0,
+					   NULL));
+	for (i = 0; i < n; i++)
+		if (ops->umad_unregister(portid, id[i]))
+			rc_obs_violation(ctx->obs,
+					 "umad_unregister refuses id %d (agent "
+					 "%d of %d)",
+					 id[i], i + 1, AGENTS_PER_PORT);
+out:
+	ops->umad_close_port(portid);
 }
 
 /* Register each class the row judges and unregister it again: how many
@@ -281,7 +369,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 	const struct mad_row *row = r;
 
 	if (!NEED_MAD_CALLS(ctx) ||
-	    !rc_need_call(ctx, ctx->ops->umad_register, "umad_register"))
+	    !rc_need_call(ctx, ctx->ops->umad_register, "umad_register") ||
+	    !rc_need_call(ctx, ctx->ops->umad_unregister, "umad_unregister"))
 		return;
 	row->check(row, ctx);
 }

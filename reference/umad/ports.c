@@ -20,9 +20,10 @@ struct ref_port {
 static struct ref_port *ports;
 static size_t nports;
 
+/* (a negative descriptor converts to a size no table reaches) */
 static struct ref_port *port_of(int fd)
 {
-	if (fd < 0 || (size_t)fd >= nports || !ports[fd].open)
+	if ((size_t)fd >= nports || !ports[fd].open)
 		return NULL;
 	return &ports[fd];
 }

@@ -47,7 +47,7 @@
 #define DOC_EINVAL "-EINVAL port is not valid (bad portnum or no umad device)"
 
 static dev_check opens_umad_device, opens_hundred_at_once,
-	opens_another_descriptor;
+	opens_another_descriptor, reopen_keeps_other_handles;
 static dev_check opens_each_ports_device, opens_ports_own_device,
 	opens_active_port;
 
@@ -138,6 +138,18 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
 	  .check = opens_hundred_at_once },
+	{ .c = { .id = "umad/open_port/reopen-keeps-other-handles",
+		 .doc = DOC_RET,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "three opens, the first closed, then the open "
+			 "observed, which reuses its descriptor: a descriptor of "
+			 "the port's umad device, and the other two handles still "
+			 "close with 0",
+		 .needs = NEEDS_UMAD,
+		 .contract = { RC_SUCCEEDS } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .check = reopen_keeps_other_handles },
 	{ .c = { .id = "umad/open_port/port-without-umad-device",
 		 .doc = DOC_EINVAL,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -346,6 +358,35 @@ static void opens_hundred_at_once(const struct dev_row *row, struct rc_ctx *ctx)
 					 "umad_close_port of open %d "
 					 "of %d: %d",
 					 i + 1, AT_ONCE, ret);
+	}
+	if (fd[0] >= 0)
+		close_observed(ctx, fd[0]);
+}
+
+static void reopen_keeps_other_handles(const struct dev_row *row,
+				       struct rc_ctx *ctx)
+{
+	const struct rc_ops *ops = ctx->ops;
+	int fd[3], i, ret;
+
+	for (i = 0; i < 3; i++) {
+		fd[i] = ops->umad_open_port(dev_row_ca(row, ctx),
+					    dev_row_port(row, ctx));
+		if (fd[i] < 0) {
+			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+				     "open %d of 3: %d", i + 1, fd[i]);
+			return;
+		}
+	}
+	ops->umad_close_port(fd[0]);
+	fd[0] = observe_open(row, ctx);
+	for (i = 1; fd[0] >= 0 && i < 3; i++) {
+		ret = ops->umad_close_port(fd[i]);
+		if (ret)
+			rc_obs_violation(ctx->obs,
+					 "handle %d of 3 after the reopen: "
+					 "umad_close_port %d",
+					 i + 1, ret);
 	}
 	if (fd[0] >= 0)
 		close_observed(ctx, fd[0]);

@@ -20,7 +20,7 @@
 
 static mad_check unregisters_agent, rejects_never_registered,
 	rejects_beside_agent, rejects_second_unregister, rejects_unopened_port,
-	server_stops_receiving, others_stay, gone_for_send;
+	server_stops_receiving, others_stay, gone_for_send, last_gone_for_send;
 
 static const struct mad_row rows[] = {
 	{ .c = { .id = "umad/unregister/registered",
@@ -93,6 +93,16 @@ static const struct mad_row rows[] = {
 		 .needs = NEEDS_UMAD,
 		 .contract = { .ret = RC_RET_EQ } },
 	  .check = gone_for_send },
+	{ .c = { .id = "umad/unregister/last-agent-gone-for-send",
+		 .doc = DOC_OK,
+		 .basis = RC_BASIS_DOCUMENTED,
+		 .note = "32 agents on a port, the most a port has "
+			 "(IB_UMAD_MAX_AGENTS), the last (id 31) unregistered "
+			 "(0, observed); a Get sent with its id fails as "
+			 "umad_send(3) says for an invalid agentid, -EINVAL",
+		 .needs = NEEDS_UMAD,
+		 .contract = { .ret = RC_RET_EQ } },
+	  .check = last_gone_for_send },
 };
 
 /* Open the port and register an agent of CLASS_V2 serving @methods (0: a
@@ -229,6 +239,32 @@ static void gone_for_send(const struct mad_row *row, struct rc_ctx *ctx)
 				 "umad_send with the unregistered agent %d "
 				 "returned %d (not -EINVAL), with agent %d %d",
 				 id[1], gone, id[0], kept);
+out:
+	close_port(ctx, portid);
+}
+
+#define AGENTS_PER_PORT 32
+
+static void last_gone_for_send(const struct mad_row *row, struct rc_ctx *ctx)
+{
+	uint8_t req[MAD_BUF_LEN];
+	int portid, id, i, gone;
+
+	if (!impl_open(ctx, &portid))
+		return;
+	for (i = 0; i < AGENTS_PER_PORT; i++)
+		if (!impl_agent(ctx, portid, CLASS_V2, 0, &id))
+			goto out;
+	RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, id));
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
+	if (!mad_address_self(ctx, req))
+		goto out;
+	gone = ctx->ops->umad_send(portid, id, req, MAD_SIZE, 0, 0);
+	if (gone != -EINVAL)
+		rc_obs_violation(ctx->obs,
+				 "umad_send with the unregistered agent %d "
+				 "returned %d, not -EINVAL",
+				 id, gone);
 out:
 	close_port(ctx, portid);
 }

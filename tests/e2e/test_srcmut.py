@@ -170,7 +170,7 @@ def test_ids_are_unique_and_survive_unrelated_edits(tmp_path):
 def test_a_helper_belongs_to_every_call_that_reaches_it(reference):
     owners = srcmut.owners_of(reference, srcmut.ops_calls())
     assert {"umad_send", "umad_recv", "umad_close_port", "umad_poll"} <= \
-        owners["umad/ports.c:find"]
+        owners["umad/ports.c:port_of"]
     assert owners["umad/mad_addr.c:set_grh"] == {"umad_set_grh",
                                                  "umad_set_grh_net"}
     # through a function pointer (qsort's comparison)

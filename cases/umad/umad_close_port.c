@@ -141,23 +141,16 @@ static void rejects_other_file(const struct dev_row *row, struct rc_ctx *ctx)
 
 static void closes_after_reopen(const struct dev_row *row, struct rc_ctx *ctx)
 {
-	const struct rc_ops *ops = ctx->ops;
-	int fd[3], i, ret;
+	int fd[3], i;
 
 	for (i = 0; i < 3; i++)
 		if ((fd[i] = open_target(row, ctx)) < 0)
 			return;
-	ops->umad_close_port(fd[0]);
+	ctx->ops->umad_close_port(fd[0]);
 	if ((fd[0] = open_target(row, ctx)) < 0)
 		return;
-	for (i = 0; i < 2; i++) {
-		ret = ops->umad_close_port(fd[i]);
-		if (ret)
-			rc_obs_violation(ctx->obs,
-					 "handle %d of 3 after the reopen: %d",
-					 i + 1, ret);
-	}
-	RC_OBSERVE(ctx, ops->umad_close_port(fd[2]));
+	dev_close_each(ctx, fd, 2);
+	RC_OBSERVE(ctx, ctx->ops->umad_close_port(fd[2]));
 }
 
 static void rejects_closed_twice(const struct dev_row *row, struct rc_ctx *ctx)

@@ -102,6 +102,9 @@ int dev_mad_entry(const char *name, char *ca, size_t len);
 int dev_mad_port(const char *name, const char *ca);
 /* Port @port of device @ca is ACTIVE ("4: ACTIVE") in sysfs. */
 bool dev_port_active(const char *ca, int port);
+/* umad_close_port of the implementation under test on each of the @n
+ * handles @fd, each of which must close with 0 */
+void dev_close_each(struct rc_ctx *ctx, const int *fd, int n);
 /* The N of the umadN of port @port of device @ca, by sysfs; -1: none. */
 int dev_umad_index(const char *ca, int port);
 /* @fd is the umad device of port @port of @ca (/dev/infiniband/umadN, N

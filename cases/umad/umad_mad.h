@@ -36,6 +36,8 @@ struct mad_row {
 
 /* a port handle nobody opened */
 #define BAD_PORTID 1000
+/* the agents a port descriptor can hold (IB_UMAD_MAX_AGENTS) */
+#define MAD_AGENTS_PER_PORT 32
 /* how long a row waits for a MAD that must arrive, before scaling */
 #define ARRIVE_MS 2000
 /* how long it watches for one that must not */

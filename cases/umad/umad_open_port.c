@@ -335,7 +335,7 @@ static void opens_another_descriptor(const struct dev_row *row,
 static void opens_hundred_at_once(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
-	int fd[AT_ONCE], n, i, ret;
+	int fd[AT_ONCE], n, i;
 
 	fd[0] = observe_open(row, ctx);
 	for (n = 1; fd[0] >= 0 && n < AT_ONCE; n++) {
@@ -351,14 +351,7 @@ static void opens_hundred_at_once(const struct dev_row *row, struct rc_ctx *ctx)
 		dev_check_umad_fd(ctx, fd[n], ctx->target->ca,
 				  dev_row_port(row, ctx));
 	}
-	for (i = 1; i < n; i++) {
-		ret = ops->umad_close_port(fd[i]);
-		if (ret)
-			rc_obs_violation(ctx->obs,
-					 "umad_close_port of open %d "
-					 "of %d: %d",
-					 i + 1, AT_ONCE, ret);
-	}
+	dev_close_each(ctx, fd + 1, n - 1);
 	if (fd[0] >= 0)
 		close_observed(ctx, fd[0]);
 }
@@ -367,7 +360,7 @@ static void reopen_keeps_other_handles(const struct dev_row *row,
 				       struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
-	int fd[3], i, ret;
+	int fd[3], i;
 
 	for (i = 0; i < 3; i++) {
 		fd[i] = ops->umad_open_port(dev_row_ca(row, ctx),
@@ -380,16 +373,10 @@ static void reopen_keeps_other_handles(const struct dev_row *row,
 	}
 	ops->umad_close_port(fd[0]);
 	fd[0] = observe_open(row, ctx);
-	for (i = 1; fd[0] >= 0 && i < 3; i++) {
-		ret = ops->umad_close_port(fd[i]);
-		if (ret)
-			rc_obs_violation(ctx->obs,
-					 "handle %d of 3 after the reopen: "
-					 "umad_close_port %d",
-					 i + 1, ret);
-	}
-	if (fd[0] >= 0)
-		close_observed(ctx, fd[0]);
+	if (fd[0] < 0)
+		return;
+	dev_close_each(ctx, fd + 1, 2);
+	close_observed(ctx, fd[0]);
 }
 
 static void opens_each_ports_device(const struct dev_row *row,

@@ -366,6 +366,8 @@ static void recv_checked(const struct mad_row *row, struct rc_ctx *ctx,
 			 struct receiver *rx, uint8_t *buf, int *len, int agent,
 			 const char *whose)
 {
+	int at;
+
 	RC_OBSERVE(ctx,
 		   ctx->ops->umad_recv(rx->portid, buf, len, row->timeout_ms));
 	if (ctx->obs->ret < 0) {
@@ -380,9 +382,10 @@ static void recv_checked(const struct mad_row *row, struct rc_ctx *ctx,
 		rc_obs_violation(ctx->obs, "*length %d for a %d-byte MAD",
 				 rx->len, MAD_SIZE);
 	/* "The message is copied to the umad buffer" */
-	if (mad_payload_differs(rx->buf) >= 0)
+	at = mad_payload_differs(rx->buf);
+	if (at >= 0)
 		rc_obs_violation(ctx->obs, "MAD byte %d is not the one sent",
-				 mad_payload_differs(rx->buf));
+				 at);
 }
 
 static void fails_when_empty(const struct mad_row *row, struct rc_ctx *ctx)

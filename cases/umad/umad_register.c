@@ -213,17 +213,15 @@ out:
 	ops->umad_close_port(portid);
 }
 
-#define AGENTS_PER_PORT 32
-
 /* the call observed is the 33rd */
 static void agent_33_refused(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	const struct rc_ops *ops = ctx->ops;
-	int portid, id[AGENTS_PER_PORT], n, i;
+	int portid, id[MAD_AGENTS_PER_PORT], n, i;
 
 	if (!impl_open(ctx, &portid))
 		return;
-	for (n = 0; n < AGENTS_PER_PORT; n++) {
+	for (n = 0; n < MAD_AGENTS_PER_PORT; n++) {
 		id[n] = ops->umad_register(portid, row->mgmt_class, row->arg, 0,
 					   NULL);
 		for (i = 0; id[n] >= 0 && i < n && id[i] != id[n]; i++)
@@ -231,7 +229,7 @@ static void agent_33_refused(const struct mad_row *row, struct rc_ctx *ctx)
 		if (id[n] < 0 || i < n) {
 			rc_obs_state(ctx->obs, RC_STATE_BROKEN,
 				     "registration %d of %d gave %d", n + 1,
-				     AGENTS_PER_PORT, id[n]);
+				     MAD_AGENTS_PER_PORT, id[n]);
 			goto out;
 		}
 	}
@@ -242,7 +240,7 @@ static void agent_33_refused(const struct mad_row *row, struct rc_ctx *ctx)
 			rc_obs_violation(ctx->obs,
 					 "umad_unregister refuses id %d (agent "
 					 "%d of %d)",
-					 id[i], i + 1, AGENTS_PER_PORT);
+					 id[i], i + 1, MAD_AGENTS_PER_PORT);
 out:
 	ops->umad_close_port(portid);
 }

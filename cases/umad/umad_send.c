@@ -53,11 +53,10 @@
 	OK_SEND, .ms = (t) * ((r) + 1), .tol_ms = 40 + (t) * ((r) + 1) / 4
 
 static mad_check rejects_unopened_port, rejects_unknown_agent,
-	rejects_unregistered_agent, fails_shorter_than_header,
-	fails_negative_length, sets_errno_unknown_agent, fails_without_grh,
-	answered_by_server, waits_for_answer, times_out_after_retries,
-	returns_original_buffer, unsolicited_not_returned, remote_node_answers,
-	unassigned_lid_returned;
+	rejects_unregistered_agent, fails_with_length, sets_errno_unknown_agent,
+	fails_without_grh, answered_by_server, waits_for_answer,
+	times_out_after_retries, returns_original_buffer,
+	unsolicited_not_returned, remote_node_answers, unassigned_lid_returned;
 /* .arg of a row whose buffer holds another agent id than the call's */
 #define STALE_AGENT_ID 1
 
@@ -125,7 +124,7 @@ static const struct mad_row rows[] = {
 			 "send fails",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EIO) } },
-	  .check = fails_shorter_than_header,
+	  .check = fails_with_length,
 	  .arg = 10 },
 	{ .c = { .id = "umad/send/length-minus-one",
 		 .doc = DOC_EIO,
@@ -134,7 +133,7 @@ static const struct mad_row rows[] = {
 			 "(the page gives no range for length)",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EIO) } },
-	  .check = fails_negative_length,
+	  .check = fails_with_length,
 	  .arg = -1 },
 	{ .c = { .id = "umad/send/length-wraps-to-minus-one",
 		 .doc = DOC_EIO,
@@ -144,7 +143,7 @@ static const struct mad_row rows[] = {
 			 "with -1; nothing is sent, so the call must not return 0",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EIO) } },
-	  .check = fails_negative_length,
+	  .check = fails_with_length,
 	  .arg = -(REF_UMAD_HDR_SIZE + 1) },
 	{ .c = { .id = "umad/send/length-int-min",
 		 .doc = DOC_EIO,
@@ -153,7 +152,7 @@ static const struct mad_row rows[] = {
 			 "fails",
 		 .needs = NEEDS_UMAD,
 		 .contract = { RC_FAILS(EIO) } },
-	  .check = fails_negative_length,
+	  .check = fails_with_length,
 	  .arg = INT_MIN },
 	{ .c = { .id = "umad/send/errno-agent-never-registered",
 		 .doc = DOC_ERRNO,
@@ -284,14 +283,15 @@ static void rejects_unopened_port(const struct mad_row *row, struct rc_ctx *ctx)
 /* A Get to the own port (unless !@addressed) through @agent, @len bytes,
  * unsolicited: the rows whose send must fail. */
 static void send_get(struct rc_ctx *ctx, const struct sender *s, int agent,
-		     size_t len, bool addressed)
+		     int length, bool addressed)
 {
 	uint8_t req[MAD_BUF_LEN];
 
 	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
 	if (addressed && !mad_address_self(ctx, req))
 		return;
-	RC_OBSERVE(ctx, ctx->ops->umad_send(s->portid, agent, req, len, 0, 0));
+	RC_OBSERVE(ctx,
+		   ctx->ops->umad_send(s->portid, agent, req, length, 0, 0));
 }
 
 static void rejects_unknown_agent(const struct mad_row *row, struct rc_ctx *ctx)
@@ -315,26 +315,13 @@ static void rejects_unregistered_agent(const struct mad_row *row,
 	sender_close(ctx, &s);
 }
 
-static void fails_shorter_than_header(const struct mad_row *row,
-				      struct rc_ctx *ctx)
+/* a Get to the own port of @row->arg bytes (below zero too) */
+static void fails_with_length(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	struct sender s;
 
 	if (sender_open(ctx, &s, CLASS_V2))
 		send_get(ctx, &s, s.agent, row->arg, true);
-	sender_close(ctx, &s);
-}
-
-/* @row->arg bytes, below zero: the int goes to the call as it is */
-static void fails_negative_length(const struct mad_row *row, struct rc_ctx *ctx)
-{
-	uint8_t req[MAD_BUF_LEN];
-	struct sender s;
-
-	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
-	if (sender_open(ctx, &s, CLASS_V2) && mad_address_self(ctx, req))
-		RC_OBSERVE(ctx, ctx->ops->umad_send(s.portid, s.agent, req,
-						    row->arg, 0, 0));
 	sender_close(ctx, &s);
 }
 

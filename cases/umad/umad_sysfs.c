@@ -274,6 +274,19 @@ bool dev_port_active(const char *ca, int port)
 	       strtoul(buf, NULL, 0) == 4;
 }
 
+void dev_close_each(struct rc_ctx *ctx, const int *fd, int n)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		ret = ctx->ops->umad_close_port(fd[i]);
+		if (ret)
+			rc_obs_violation(ctx->obs,
+					 "umad_close_port of handle %d: %d",
+					 fd[i], ret);
+	}
+}
+
 int dev_umad_index(const char *ca, int port)
 {
 	DIR *dir = opendir(RC_SYSFS_MAD);

@@ -222,15 +222,19 @@ static void others_stay(const struct mad_row *row, struct rc_ctx *ctx)
 	close_port(ctx, portid);
 }
 
+/* A Get of CLASS_V2 to the own port, in @req: what the agents send */
+static bool get_to_self(struct rc_ctx *ctx, uint8_t req[MAD_BUF_LEN])
+{
+	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
+	return mad_address_self(ctx, req);
+}
+
 static void gone_for_send(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	uint8_t req[MAD_BUF_LEN];
 	int portid = -1, id[3], gone, kept;
 
-	if (!middle_of_three(ctx, &portid, id))
-		goto out;
-	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
-	if (!mad_address_self(ctx, req))
+	if (!middle_of_three(ctx, &portid, id) || !get_to_self(ctx, req))
 		goto out;
 	gone = ctx->ops->umad_send(portid, id[1], req, MAD_SIZE, 0, 0);
 	kept = ctx->ops->umad_send(portid, id[0], req, MAD_SIZE, 0, 0);
@@ -243,8 +247,6 @@ out:
 	close_port(ctx, portid);
 }
 
-#define AGENTS_PER_PORT 32
-
 static void last_gone_for_send(const struct mad_row *row, struct rc_ctx *ctx)
 {
 	uint8_t req[MAD_BUF_LEN];
@@ -252,12 +254,11 @@ static void last_gone_for_send(const struct mad_row *row, struct rc_ctx *ctx)
 
 	if (!impl_open(ctx, &portid))
 		return;
-	for (i = 0; i < AGENTS_PER_PORT; i++)
+	for (i = 0; i < MAD_AGENTS_PER_PORT; i++)
 		if (!impl_agent(ctx, portid, CLASS_V2, 0, &id))
 			goto out;
 	RC_OBSERVE(ctx, ctx->ops->umad_unregister(portid, id));
-	mad_build(ctx, req, CLASS_V2, METHOD_GET, 1);
-	if (!mad_address_self(ctx, req))
+	if (!get_to_self(ctx, req))
 		goto out;
 	gone = ctx->ops->umad_send(portid, id, req, MAD_SIZE, 0, 0);
 	if (gone != -EINVAL)

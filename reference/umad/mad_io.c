@@ -135,17 +135,19 @@ int ref_umad_send(int portid, int agentid, void *umad, int length,
 /* poll() for POLLIN: 0 ready, -ETIMEDOUT, or -EIO */
 static int wait_in(int fd, int timeout_ms)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	/* poll() is given the first entry; the second, fd -1, is one it
+	 * ignores: a count one too many reads that, not stack bytes */
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = -1 } };
 	int n;
 
 	do {
-		n = poll(&p, 1, timeout_ms < 0 ? -1 : timeout_ms);
+		n = poll(p, 1, timeout_ms < 0 ? -1 : timeout_ms);
 	} while (n < 0 && errno == EINTR);
 	if (n == 0)
 		return fail(-ETIMEDOUT, ETIMEDOUT);
 	if (n < 0)
 		return -EIO; /* errno: poll()'s reason */
-	if (!(p.revents & POLLIN))
+	if (!(p->revents & POLLIN))
 		return fail(-EIO, EIO);
 	return 0;
 }

@@ -219,8 +219,8 @@ static bool before(struct rc_ctx *ctx, struct vt *t, enum what what)
 		}
 	if (what != W_POLL)
 		return true;
-	/* the receives' completions in b's CQ: once a's are in, b's are
-	 * (an RC responder completes a receive before it acknowledges) */
+	/* the receives' completions in b's CQ: a's SEND completions, then
+	 * a READ after them (vt_b_settled) */
 	for (i = 0; i < BOTH; i++) {
 		wr = vt_wr(t, IBV_WR_SEND, 1 + i, &sg, 1);
 		if (ctx->ops->ibv_post_send(t->a, &wr, &bad)) {
@@ -235,7 +235,7 @@ static bool before(struct rc_ctx *ctx, struct vt *t, enum what what)
 			     "the SENDs did not all complete (set-up)");
 		return false;
 	}
-	return true;
+	return vt_b_settled(ctx, t);
 }
 
 /* After the threads: where their WRs took effect */

@@ -692,6 +692,23 @@ struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
 	return wr;
 }
 
+bool vt_b_settled(struct rc_ctx *ctx, struct vt *t)
+{
+	struct ibv_sge sg = vt_sge(t, 3, 0, 8);
+	struct ibv_send_wr wr = vt_remote_wr(t, IBV_WR_RDMA_READ, &sg), *bad;
+	struct ibv_wc wc;
+
+	wr.wr_id = VT_SETTLE_WR_ID;
+	if (ctx->ops->ibv_post_send(t->a, &wr, &bad))
+		return broken(ctx, "ibv_post_send of the settling READ");
+	if (vt_poll(ctx, t->scq, &wc, 1) == 1 && wc.status == IBV_WC_SUCCESS &&
+	    wc.wr_id == VT_SETTLE_WR_ID)
+		return true;
+	rc_obs_state(ctx->obs, RC_STATE_BROKEN,
+		     "the settling READ did not complete (set-up)");
+	return false;
+}
+
 /* One error completion of @wr_id with @status on @cq, for @qp_num: the
  * rest of its fields are not defined for an error (ibv_poll_cq(3)) */
 static bool one_failed(struct rc_ctx *ctx, struct ibv_cq *cq, const char *who,

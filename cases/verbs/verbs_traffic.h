@@ -140,6 +140,17 @@ bool vt_post_send(struct rc_ctx *ctx, struct vt *t, struct ibv_send_wr *wr,
 /* vt_wr of @op to b's region 2 through b's MR (an RDMA or atomic WR) */
 struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
 				struct ibv_sge *sg);
+/*
+ * An RDMA READ from a of b's region 2 into a's region 3, waited for (RC;
+ * a's completions signalled).  b executes what reaches it in order, and
+ * rxe and siw write a receive's completion as they execute its message,
+ * so once the READ's response is back every receive completion of what a
+ * sent before it is in b's CQ, whatever a's own SEND completions say
+ * (siw completes a SEND once it is on the wire, before b has it).
+ * false: BROKEN, its cause recorded.
+ */
+#define VT_SETTLE_WR_ID 0x5e771e
+bool vt_b_settled(struct rc_ctx *ctx, struct vt *t);
 /* Poll @cq with the implementation until @n completions arrived or the
  * deadline passed: how many arrived (more than @n are not taken). */
 int vt_poll(struct rc_ctx *ctx, struct ibv_cq *cq, struct ibv_wc *wc, int n);

@@ -13,6 +13,8 @@
  * - a device's name may be as long as 63 characters;
  * - a kernel without ib_core has no /sys/class/infiniband at all;
  * - a device's ports may all be down (no cable);
+ * - a host may have RDMA devices of every node type, an iWARP RNIC or a
+ *   usNIC beside an HCA;
  * - a host's first device by name may have no SMI (a RoCE NIC before an
  *   InfiniBand HCA);
  * - an HCA has two ports, and a VPI adapter's may be of two link layers;
@@ -49,6 +51,7 @@
 #define ATTRS_TOP "/mnt"
 #define ATTRS_SYS ATTRS_TOP "/sys"
 #define ATTRS_FARM ATTRS_TOP "/device"
+#define ATTRS_TYPES ATTRS_TOP "/types"
 
 /* what this process's overlay added */
 static int added_port;
@@ -209,14 +212,15 @@ static bool port_of(struct rc_ctx *ctx, const char *src, int p,
 /*
  * /sys/class/infiniband with the target as the overlay made it (@real;
  * its entry in the second view of sysfs would show it unchanged), and the
- * devices @names more, each a link to @to.
+ * devices @names more, each a link to @to (NULL: to its own directory
+ * under ATTRS_TYPES).
  */
 static bool class_with(struct rc_ctx *ctx, const char *real,
 		       const char *const *names, const char *to)
 {
 	const char *class = ATTRS_TOP "/class";
 	const char *skip[] = { ctx->target->ca, NULL };
-	char path[PATH_MAX];
+	char path[PATH_MAX], own[PATH_MAX];
 
 	if (mkdir(class, 0755))
 		return attrs_broken(ctx, "mkdir", class);
@@ -226,10 +230,14 @@ static bool class_with(struct rc_ctx *ctx, const char *real,
 		return false;
 	if (symlink(real, path))
 		return attrs_broken(ctx, "symlink", path);
-	for (; *names; names++)
-		if (!path_of(ctx, path, "%s/%s", class, *names) ||
-		    (symlink(to, path) && !attrs_broken(ctx, "symlink", path)))
+	for (; *names; names++) {
+		if (!to && !path_of(ctx, own, ATTRS_TYPES "/%s", *names))
 			return false;
+		if (!path_of(ctx, path, "%s/%s", class, *names) ||
+		    (symlink(to ? to : own, path) &&
+		     !attrs_broken(ctx, "symlink", path)))
+			return false;
+	}
 	return !mount(class, RC_SYSFS_IB, NULL, MS_BIND, NULL) ||
 	       attrs_broken(ctx, "bind mount over", RC_SYSFS_IB);
 }
@@ -252,6 +260,57 @@ static const char *const long_names[] = { DEV_NAME_FITS, DEV_NAME_TOO_LONG,
  * GSI halves).
  */
 static const char *const roce_first[] = { DEV_NAME_ROCE_FIRST, NULL };
+
+/*
+ * ATTRS_NODE_TYPES: node_type as node_type_show (drivers/infiniband/core/
+ * sysfs.c) prints each value of enum rdma_node_type, and the values
+ * beyond it as it prints those ("<unknown>").
+ */
+static const char *const node_type_text[DEV_NODE_TYPES] = {
+	"0: <unknown>\n", "1: CA\n",	      "2: switch\n",
+	"3: router\n",	  "4: RNIC\n",	      "5: usNIC\n",
+	"6: usNIC UDP\n", "7: unspecified\n", "8: <unknown>\n",
+};
+
+static bool node_type_devices(struct rc_ctx *ctx, const char *real)
+{
+	char names[DEV_NODE_TYPES][sizeof(DEV_NAME_NODE_TYPE) + 4];
+	const char *list[DEV_NODE_TYPES + 2] = { NULL };
+	char path[PATH_MAX];
+	int t;
+
+	if (mkdir(ATTRS_TYPES, 0755))
+		return attrs_broken(ctx, "mkdir", ATTRS_TYPES);
+	list[DEV_NODE_TYPES] = DEV_NAME_NO_NODE_TYPE;
+	for (t = 0; t <= DEV_NODE_TYPES; t++) {
+		if (t < DEV_NODE_TYPES) {
+			snprintf(names[t], sizeof(names[t]),
+				 DEV_NAME_NODE_TYPE "%d", t);
+			list[t] = names[t];
+		}
+		if (!path_of(ctx, path, ATTRS_TYPES "/%s", list[t]) ||
+		    (mkdir(path, 0755) && !attrs_broken(ctx, "mkdir", path)))
+			return false;
+		if (t < DEV_NODE_TYPES &&
+		    (!path_of(ctx, path, ATTRS_TYPES "/%s/node_type",
+			      list[t]) ||
+		     !write_attr(ctx, path, node_type_text[t])))
+			return false;
+	}
+	return class_with(ctx, real, list, NULL);
+}
+
+/* ATTRS_AS_FITS: this process's target is the device DEV_NAME_FITS; the
+ * copy lives as long as the row's process */
+static bool as_fits(struct rc_ctx *ctx)
+{
+	static struct rc_target fits;
+
+	fits = *ctx->target;
+	fits.ca = DEV_NAME_FITS;
+	ctx->target = &fits;
+	return true;
+}
 
 /* The highest port number in the ports directory @path, -1 for none. */
 static int top_port(const char *path)
@@ -441,5 +500,7 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 		class_with(ctx, real, long_names, real)) &&
 	       (!(attrs & ATTRS_ROCE_FIRST) ||
 		class_with(ctx, real, roce_first, src)) &&
+	       (!(attrs & ATTRS_NODE_TYPES) || node_type_devices(ctx, real)) &&
+	       (!(attrs & ATTRS_AS_FITS) || as_fits(ctx)) &&
 	       (!(attrs & ATTRS_MAD_MOVED) || mad_moved(ctx, added_port));
 }

@@ -11,6 +11,9 @@
  *   ends with NULL, and is a list of its own at every call
  * - names of the device of UMAD_CA_NAME_LEN - 1 characters, one more and
  *   63 (umad_attrs.c): all in the list, whole (interpretation)
+ * - ten devices more, one of each node_type 0 to 8 (umad_attrs.c) and
+ *   one without it: those of 1 to 3 in the list, once each, the rest not
+ *   (linux)
  * - no /sys/class/infiniband: NULL, errno not set
  * - freeing it gives back every byte the list took, on the heap; an
  *   empty list (NULL, what get returns for no device) frees
@@ -64,10 +67,11 @@ struct list_row {
 	size_t size; /* umad_sort_ca_device_list's size */
 };
 
-static list_check lists_target, long_names_whole, none_without_class,
-	same_as_cas_names, ends_with_null, own_list_each_call, frees_every_byte,
-	frees_empty, sorts_counted, sorts_every_order, relinks_nodes, sorts_two,
-	sorts_empty, refuses_wrong_size;
+static list_check lists_target, long_names_whole, node_types,
+	none_without_class, same_as_cas_names, ends_with_null,
+	own_list_each_call, frees_every_byte, frees_empty, sorts_counted,
+	sorts_every_order, relinks_nodes, sorts_two, sorts_empty,
+	refuses_wrong_size;
 
 static const struct list_row get_rows[] = {
 	{ .c = { .id = "umad/get_ca_device_list/lists-target-device",
@@ -90,6 +94,18 @@ static const struct list_row get_rows[] = {
 		 .needs = NEEDS_ATTRS,
 		 .contract = { RC_SUCCEEDS } },
 	  .check = long_names_whole },
+	{ .c = { .id = "umad/get_ca_device_list/every-node-type",
+		 .doc = DOC_GET,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "ten devices more (in the row's own mount namespace): "
+			 "one of each node_type 0 to 8 as node_type_show "
+			 "prints it and one without the attribute: the CA names "
+			 "are those of IB nodes (1 CA, 2 switch, 3 router; an "
+			 "iWARP RNIC is 4), in the list once each, the rest not "
+			 "(Documentation/ABI/stable/sysfs-class-infiniband)",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_SUCCEEDS } },
+	  .check = node_types },
 	{ .c = { .id = "umad/get_ca_device_list/no-rdma-subsystem",
 		 .doc = DOC_EMPTY,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -263,26 +279,64 @@ static void lists_target(const struct list_row *row, struct rc_ctx *ctx)
 	ctx->ops->umad_free_ca_device_list(l);
 }
 
+/*
+ * With the device overlay @attrs, how many times the list holds each of
+ * the @n names @want, in @seen; false when the overlay or the list failed
+ * (recorded)
+ */
+static bool times_listed(struct rc_ctx *ctx, unsigned int attrs,
+			 const char *const *want, int n, int *seen)
+{
+	struct umad_device_node *l, *node;
+	int i, k = 0;
+
+	if (!dev_attrs_overlay(ctx, attrs))
+		return false;
+	l = get(ctx);
+	if (!l)
+		return false;
+	for (node = l; node && k < MAX_WALK; node = node->next, k++)
+		for (i = 0; i < n; i++)
+			seen[i] += node->ca_name &&
+				   !strcmp(node->ca_name, want[i]);
+	ctx->ops->umad_free_ca_device_list(l);
+	return true;
+}
+
 static void long_names_whole(const struct list_row *row, struct rc_ctx *ctx)
 {
 	static const char *const want[] = { DEV_NAME_FITS, DEV_NAME_TOO_LONG,
 					    DEV_NAME_LONGEST };
-	struct umad_device_node *l, *n;
-	int seen[3] = { 0, 0, 0 }, i, k = 0;
+	int seen[3] = { 0, 0, 0 }, i;
 
-	if (!dev_attrs_overlay(ctx, ATTRS_LONG_NAMES))
+	if (!times_listed(ctx, ATTRS_LONG_NAMES, want, 3, seen))
 		return;
-	l = get(ctx);
-	if (!l)
-		return;
-	for (n = l; n && k < MAX_WALK; n = n->next, k++)
-		for (i = 0; i < 3; i++)
-			seen[i] += n->ca_name && !strcmp(n->ca_name, want[i]);
 	for (i = 0; i < 3; i++)
 		if (seen[i] != 1)
 			rc_obs_violation(ctx->obs, "%s listed %d times",
 					 want[i], seen[i]);
-	ctx->ops->umad_free_ca_device_list(l);
+}
+
+/* the devices of node_type 0 to DEV_NODE_TYPES - 1, then the one without */
+static void node_types(const struct list_row *row, struct rc_ctx *ctx)
+{
+	char names[DEV_NODE_TYPES][sizeof(DEV_NAME_NODE_TYPE) + 4];
+	const char *want[DEV_NODE_TYPES + 1];
+	int seen[DEV_NODE_TYPES + 1] = { 0 }, t;
+
+	for (t = 0; t < DEV_NODE_TYPES; t++) {
+		snprintf(names[t], sizeof(names[t]), DEV_NAME_NODE_TYPE "%d",
+			 t);
+		want[t] = names[t];
+	}
+	want[DEV_NODE_TYPES] = DEV_NAME_NO_NODE_TYPE;
+	if (!times_listed(ctx, ATTRS_NODE_TYPES, want, DEV_NODE_TYPES + 1,
+			  seen))
+		return;
+	for (t = 0; t <= DEV_NODE_TYPES; t++)
+		if (seen[t] != (t >= 1 && t <= 3))
+			rc_obs_violation(ctx->obs, "%s listed %d times",
+					 want[t], seen[t]);
 }
 
 static void none_without_class(const struct list_row *row, struct rc_ctx *ctx)

@@ -33,7 +33,8 @@ enum ca_arg { CA_TARGET, CA_NULL, CA_BOGUS };
  * UMAD_CA_MAX_PORTS - 1, the last umad_ca_t's ports[] holds; with
  * ATTRS_IB_PORT, the target port's umad and issm devices serving the
  * added port, the target port left with none; a device more, whose name
- * sorts first, the target as it really is. */
+ * sorts first, the target as it really is; a device more for each
+ * node_type and one without it; the target by the name that fits. */
 enum dev_attrs {
 	ATTRS_NO_VERSIONS = 1 << 0,
 	ATTRS_RATE_UNREADABLE = 1 << 1,
@@ -45,7 +46,21 @@ enum dev_attrs {
 	ATTRS_PORT_LAST_FITS = 1 << 7,
 	ATTRS_MAD_MOVED = 1 << 8,
 	ATTRS_ROCE_FIRST = 1 << 9,
+	ATTRS_NODE_TYPES = 1 << 10,
+	ATTRS_AS_FITS = 1 << 11,
 };
+/* ATTRS_AS_FITS (with ATTRS_LONG_NAMES): the row's process names the
+ * target DEV_NAME_FITS from then on, as the call under test and the
+ * checks against sysfs; a name that fills UMAD_CA_NAME_LEN with its NUL.
+ * Its umad devices still name the target by its own name (ibdev). */
+/* ATTRS_NODE_TYPES: a device more for each node_type from 0 to
+ * DEV_NODE_TYPES - 1, named DEV_NAME_NODE_TYPE and the number, and one,
+ * DEV_NAME_NO_NODE_TYPE, without the attribute: each a directory of that
+ * one file.  Those of 1 to 3 (IBA NodeInfo:NodeType: CA, switch,
+ * router) are the IB devices among them. */
+#define DEV_NODE_TYPES 9
+#define DEV_NAME_NODE_TYPE "rdmaconf_nt"
+#define DEV_NAME_NO_NODE_TYPE "rdmaconf_nt_none"
 /* ATTRS_ROCE_FIRST: a device more, before the target by name, that is the
  * target as it really is (RoCE ports only) */
 #define DEV_NAME_ROCE_FIRST "rdmaconf_roce0"
@@ -105,6 +120,10 @@ bool dev_port_active(const char *ca, int port);
 /* umad_close_port of the implementation under test on each of the @n
  * handles @fd, each of which must close with 0 */
 void dev_close_each(struct rc_ctx *ctx, const int *fd, int n);
+/* Fill the stack below the caller with OUT_PARAM_FILL: a local the next
+ * call reads before it writes holds that, not what an earlier call left
+ * (a verdict that would change with the build) */
+void dev_dirty_stack(void);
 /* The N of the umadN of port @port of device @ca, by sysfs; -1: none. */
 int dev_umad_index(const char *ca, int port);
 /* @fd is the umad device of port @port of @ca (/dev/infiniband/umadN, N

@@ -12,6 +12,10 @@
  *   hw_rev, ports whose rate cannot be read (interpretation), a second
  *   port of the InfiniBand link layer; a switch, its only port port 0
  *   (linux)
+ * - the device under a name that fills ca_name with its NUL: whole
+ *   (interpretation)
+ * - every port of the device down: each there, every field as sysfs has
+ *   it (linux)
  * - NULL: some device's attributes (which one is compared across the
  *   implementations)
  * - an unknown device: a negative value
@@ -125,6 +129,30 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .every_field = true,
 	  .attrs = ATTRS_SWITCH },
+	{ .c = { .id = "umad/get_ca/ca-name-exact-fit",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device under a name of UMAD_CA_NAME_LEN - 1 characters (in "
+			 "the row's own mount namespace), which fills a name "
+			 "array with its NUL: that name whole in ca_name and each port's, every field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_LONG_NAMES | ATTRS_AS_FITS },
+	{ .c = { .id = "umad/get_ca/every-port-down",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "the device's ports all down, no cable (in the row's "
+			 "own mount namespace, state \"1: DOWN\", phys_state "
+			 "\"2: Polling\"): a device is a device whatever its "
+			 "links: 0, each port there, every field as sysfs has "
+			 "it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
+	  .ca = CA_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_PORTS_DOWN },
 	{ .c = { .id = "umad/get_ca/default-device",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,

@@ -15,6 +15,8 @@
  * - max smaller than that: up to max entries, nothing past max
  * - max exactly numports + 1, and max 0: all of them, or none, and
  *   nothing written before the array or past max
+ * - the device under a name that fills a name array with its NUL: its
+ *   GUIDs (interpretation)
  * - the device as other drivers show it (umad_attrs.c): a second port
  *   with a GUID of its own, 3 entries (linux); a switch, entry 0 its port
  *   0's GUID, 1 (interpretation)
@@ -57,6 +59,17 @@ static const struct dev_row rows[] = {
 		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_TARGET,
 	  .max = MAX_GUIDS },
+	{ .c = { .id = "umad/get_ca_portguids/ca-name-exact-fit",
+		 .doc = DOC_ONE_PORT,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device under a name of UMAD_CA_NAME_LEN - 1 characters (in "
+			 "the row's own mount namespace), which fills a name "
+			 "array with its NUL: the device's GUIDs, as for its own name",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_OK } },
+	  .ca = CA_TARGET,
+	  .max = MAX_GUIDS,
+	  .attrs = ATTRS_LONG_NAMES | ATTRS_AS_FITS },
 	{ .c = { .id = "umad/get_ca_portguids/default-device",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,
@@ -233,6 +246,8 @@ static void run(const void *r, struct rc_ctx *ctx)
 				max = i + 1;
 	for (i = 0; i < MAX_GUIDS + 2; i++)
 		buf[i] = GUID_FILL;
+	/* the call's own locals (libibumad's umad_ca_t) start as OUT_PARAM_FILL */
+	dev_dirty_stack();
 	RC_OBSERVE(ctx, n = ctx->ops->umad_get_ca_portguids(
 				dev_row_ca(row, ctx), guids, max));
 	if (buf[0] != GUID_FILL)

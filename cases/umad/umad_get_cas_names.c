@@ -10,6 +10,8 @@
  *   once and nothing else,
  *   with max as large as the table and with max exactly the number of
  *   devices (linux)
+ * - ten devices more, one of each node_type 0 to 8 (umad_attrs.c) and
+ *   one without it: those of 1 to 3 only (linux)
  * - names of the device that fit UMAD_CA_NAME_LEN with their NUL exactly,
  *   by one character not, and as long as Linux allows (umad_attrs.c): the
  *   first listed whole, the others not at all (interpretation)
@@ -86,6 +88,17 @@ static const struct dev_row rows[] = {
 		 .contract = { .ret = RC_RET_OK } },
 	  .max = UMAD_MAX_DEVICES,
 	  .attrs = ATTRS_LONG_NAMES },
+	{ .c = { .id = "umad/get_cas_names/every-node-type",
+		 .doc = DOC,
+		 .basis = RC_BASIS_LINUX,
+		 .note = "ten devices more (in the row's own mount namespace): "
+			 "one of each node_type 0 to 8 as node_type_show "
+			 "prints it (\"1: CA\" ... \"8: <unknown>\") and one "
+			 "without the attribute: " NOTE_SYSFS,
+		 .needs = NEEDS_ATTRS,
+		 .contract = { .ret = RC_RET_OK } },
+	  .max = UMAD_MAX_DEVICES,
+	  .attrs = ATTRS_NODE_TYPES },
 	{ .c = { .id = "umad/get_cas_names/no-rdma-subsystem",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,

@@ -15,6 +15,8 @@
  *   cannot be read is still a port (interpretation); a second port of
  *   the InfiniBand link layer, every field as sysfs has it; a switch
  *   named with port 0, its port 0 (linux)
+ * - the device under a name that fills ca_name with its NUL: whole
+ *   (interpretation)
  * - a port number the device lacks: a negative value
  * - umad_release_port() of a filled structure returns 0
  */
@@ -76,6 +78,18 @@ static const struct dev_row rows[] = {
 	  .ca = CA_TARGET,
 	  .port = PORT_TARGET,
 	  .every_field = true },
+	{ .c = { .id = "umad/get_port/ca-name-exact-fit",
+		 .doc = DOC,
+		 .basis = RC_BASIS_INTERPRETATION,
+		 .note = "the device under a name of UMAD_CA_NAME_LEN - 1 characters (in "
+			 "the row's own mount namespace), which fills a name "
+			 "array with its NUL: that name whole in ca_name, every field as sysfs has it",
+		 .needs = NEEDS_ATTRS,
+		 .contract = { RC_RETURNS(0) } },
+	  .ca = CA_TARGET,
+	  .port = PORT_TARGET,
+	  .every_field = true,
+	  .attrs = ATTRS_LONG_NAMES | ATTRS_AS_FITS },
 	{ .c = { .id = "umad/get_port/device-as-filter-every-field",
 		 .doc = DOC_FILTER,
 		 .basis = RC_BASIS_LINUX,

@@ -103,6 +103,18 @@ void accessor_row_run_open(const struct accessor_row *row, struct rc_ctx *ctx,
 	accessor_row_run(row, ctx, fn, name, call);
 }
 
+/* deeper than any frame of libibumad's device calls */
+#define DIRTY_STACK_BYTES (64 * 1024)
+
+__attribute__((noinline)) void dev_dirty_stack(void)
+{
+	volatile unsigned char junk[DIRTY_STACK_BYTES];
+	size_t i;
+
+	for (i = 0; i < sizeof(junk); i++)
+		junk[i] = OUT_PARAM_FILL;
+}
+
 const char *dev_row_ca(const struct dev_row *row, struct rc_ctx *ctx)
 {
 	switch (row->ca) {

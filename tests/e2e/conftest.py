@@ -167,6 +167,16 @@ VM_SESSION_EXIT = 7
 GUEST_GCDA = "guest-gcda.tar"
 
 
+def output_text(path):
+    """A command's output file as text: what the libraries under test print
+    (their debug output names what they were given, unterminated names
+    included) is not always UTF-8, and shows escaped; "" when absent."""
+    if not os.path.exists(path):
+        return ""
+    with open(path, errors="backslashreplace") as f:
+        return f.read()
+
+
 class Step:
     """One command of the VM session: its exit status, output and the
     directory it ran in (its files are there)."""
@@ -175,10 +185,8 @@ class Step:
         self.dir = d
         self.rc = int(open(os.path.join(d, "rc")).read().strip() or -1) \
             if os.path.exists(os.path.join(d, "rc")) else None
-        self.out = open(os.path.join(d, "out")).read() \
-            if os.path.exists(os.path.join(d, "out")) else ""
-        self.err = open(os.path.join(d, "err")).read() \
-            if os.path.exists(os.path.join(d, "err")) else ""
+        self.out = output_text(os.path.join(d, "out"))
+        self.err = output_text(os.path.join(d, "err"))
 
 
 def uses_vm(item):
@@ -285,8 +293,8 @@ def vm_session(request):
         os.killpg(proc.pid, signal.SIGTERM)
         raise
     launcher = subprocess.CompletedProcess(
-        proc.args, rc, (d / "launcher.out").read_text(),
-        (d / "launcher.err").read_text())
+        proc.args, rc, output_text(str(d / "launcher.out")),
+        output_text(str(d / "launcher.err")))
     found = {name: Step(str(d / name)) for name in steps}
     found["_launcher"] = launcher
     return found

@@ -437,6 +437,15 @@ static void results_failed(const struct run_out *w, int err)
 			rc_results_saved(&w->results));
 }
 
+/* TERM=dumb: a terminal that cannot redraw a line (the VM's console when
+ * the host's stderr is a file, ci/guest/stage2) */
+static bool term_dumb(void)
+{
+	const char *term = getenv("TERM");
+
+	return term && !strcmp(term, "dumb");
+}
+
 /* Decide row @i and write it everywhere; -1 when a write fails (the
  * results file then holds every row before the failure). */
 static int emit_row(struct run_out *w, unsigned int i)
@@ -642,7 +651,8 @@ int rc_cmd_run(const struct rc_opts *o)
 		return RC_EXIT_USAGE;
 	w.o = o;
 	w.t = &target;
-	w.tty = isatty(STDERR_FILENO);
+	/* progress redraws its line: a terminal that can (not TERM=dumb) */
+	w.tty = isatty(STDERR_FILENO) && !term_dumb();
 	w.rows = select_rows(o, &profile, &w.nrows);
 	jobs = calloc(w.nrows * RC_NIMPLS + 1, sizeof(*jobs));
 	if (!w.rows || !jobs) {

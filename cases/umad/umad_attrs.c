@@ -272,22 +272,30 @@ static const char *const node_type_text[DEV_NODE_TYPES] = {
 	"6: usNIC UDP\n", "7: unspecified\n", "8: <unknown>\n",
 };
 
+void dev_node_type_names(char names[][DEV_NODE_TYPE_NAME_LEN],
+			 const char **list)
+{
+	int t;
+
+	for (t = 0; t < DEV_NODE_TYPES; t++) {
+		snprintf(names[t], DEV_NODE_TYPE_NAME_LEN,
+			 DEV_NAME_NODE_TYPE "%d", t);
+		list[t] = names[t];
+	}
+	list[DEV_NODE_TYPES] = DEV_NAME_NO_NODE_TYPE;
+}
+
 static bool node_type_devices(struct rc_ctx *ctx, const char *real)
 {
-	char names[DEV_NODE_TYPES][sizeof(DEV_NAME_NODE_TYPE) + 4];
+	char names[DEV_NODE_TYPES][DEV_NODE_TYPE_NAME_LEN];
 	const char *list[DEV_NODE_TYPES + 2] = { NULL };
 	char path[PATH_MAX];
 	int t;
 
 	if (mkdir(ATTRS_TYPES, 0755))
 		return attrs_broken(ctx, "mkdir", ATTRS_TYPES);
-	list[DEV_NODE_TYPES] = DEV_NAME_NO_NODE_TYPE;
+	dev_node_type_names(names, list);
 	for (t = 0; t <= DEV_NODE_TYPES; t++) {
-		if (t < DEV_NODE_TYPES) {
-			snprintf(names[t], sizeof(names[t]),
-				 DEV_NAME_NODE_TYPE "%d", t);
-			list[t] = names[t];
-		}
 		if (!path_of(ctx, path, ATTRS_TYPES "/%s", list[t]) ||
 		    (mkdir(path, 0755) && !attrs_broken(ctx, "mkdir", path)))
 			return false;
@@ -496,7 +504,7 @@ bool dev_attrs_overlay(struct rc_ctx *ctx, unsigned int attrs)
 		return no_class(ctx);
 	return path_of(ctx, src, ATTRS_SYS "%s", real + 4) &&
 	       device_farm(ctx, attrs, real, src) &&
-	       (!(attrs & ATTRS_LONG_NAMES) ||
+	       (!(attrs & (ATTRS_LONG_NAMES | ATTRS_AS_FITS)) ||
 		class_with(ctx, real, long_names, real)) &&
 	       (!(attrs & ATTRS_ROCE_FIRST) ||
 		class_with(ctx, real, roce_first, src)) &&

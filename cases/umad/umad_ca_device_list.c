@@ -320,16 +320,11 @@ static void long_names_whole(const struct list_row *row, struct rc_ctx *ctx)
 /* the devices of node_type 0 to DEV_NODE_TYPES - 1, then the one without */
 static void node_types(const struct list_row *row, struct rc_ctx *ctx)
 {
-	char names[DEV_NODE_TYPES][sizeof(DEV_NAME_NODE_TYPE) + 4];
+	char names[DEV_NODE_TYPES][DEV_NODE_TYPE_NAME_LEN];
 	const char *want[DEV_NODE_TYPES + 1];
 	int seen[DEV_NODE_TYPES + 1] = { 0 }, t;
 
-	for (t = 0; t < DEV_NODE_TYPES; t++) {
-		snprintf(names[t], sizeof(names[t]), DEV_NAME_NODE_TYPE "%d",
-			 t);
-		want[t] = names[t];
-	}
-	want[DEV_NODE_TYPES] = DEV_NAME_NO_NODE_TYPE;
+	dev_node_type_names(names, want);
 	if (!times_listed(ctx, ATTRS_NODE_TYPES, want, DEV_NODE_TYPES + 1,
 			  seen))
 		return;

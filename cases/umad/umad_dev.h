@@ -49,10 +49,6 @@ enum dev_attrs {
 	ATTRS_NODE_TYPES = 1 << 10,
 	ATTRS_AS_FITS = 1 << 11,
 };
-/* ATTRS_AS_FITS (with ATTRS_LONG_NAMES): the row's process names the
- * target DEV_NAME_FITS from then on, as the call under test and the
- * checks against sysfs; a name that fills UMAD_CA_NAME_LEN with its NUL.
- * Its umad devices still name the target by its own name (ibdev). */
 /* ATTRS_NODE_TYPES: a device more for each node_type from 0 to
  * DEV_NODE_TYPES - 1, named DEV_NAME_NODE_TYPE and the number, and one,
  * DEV_NAME_NO_NODE_TYPE, without the attribute: each a directory of that
@@ -61,6 +57,18 @@ enum dev_attrs {
 #define DEV_NODE_TYPES 9
 #define DEV_NAME_NODE_TYPE "rdmaconf_nt"
 #define DEV_NAME_NO_NODE_TYPE "rdmaconf_nt_none"
+#define DEV_NODE_TYPE_NAME_LEN (sizeof(DEV_NAME_NODE_TYPE) + 4)
+/* The devices' names in @names, and in @list the DEV_NODE_TYPES + 1 of
+ * them: those of node_type 0 up, then the one without */
+void dev_node_type_names(char names[][DEV_NODE_TYPE_NAME_LEN],
+			 const char **list);
+/* ATTRS_AS_FITS (ATTRS_LONG_NAMES with it): the row's process names the
+ * target DEV_NAME_FITS from then on, as the call under test and the
+ * checks against sysfs; a name that fills UMAD_CA_NAME_LEN with its NUL.
+ * Its umad devices still name the target by its own name (ibdev). */
+#define NOTE_AS_FITS                                                          \
+	"the device under a name of UMAD_CA_NAME_LEN - 1 characters (in the " \
+	"row's own mount namespace), which fills a name array with its NUL: "
 /* ATTRS_ROCE_FIRST: a device more, before the target by name, that is the
  * target as it really is (RoCE ports only) */
 #define DEV_NAME_ROCE_FIRST "rdmaconf_roce0"

@@ -132,14 +132,13 @@ static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca/ca-name-exact-fit",
 		 .doc = DOC,
 		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the device under a name of UMAD_CA_NAME_LEN - 1 characters (in "
-			 "the row's own mount namespace), which fills a name "
-			 "array with its NUL: that name whole in ca_name and each port's, every field as sysfs has it",
+		 .note = NOTE_AS_FITS
+		 "that name whole in ca_name and each port's, every field as sysfs has it",
 		 .needs = NEEDS_ATTRS,
 		 .contract = { .ret = RC_RET_EQ, .value = 0 } },
 	  .ca = CA_TARGET,
 	  .every_field = true,
-	  .attrs = ATTRS_LONG_NAMES | ATTRS_AS_FITS },
+	  .attrs = ATTRS_AS_FITS },
 	{ .c = { .id = "umad/get_ca/every-port-down",
 		 .doc = DOC,
 		 .basis = RC_BASIS_LINUX,

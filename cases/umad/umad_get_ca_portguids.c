@@ -62,14 +62,12 @@ static const struct dev_row rows[] = {
 	{ .c = { .id = "umad/get_ca_portguids/ca-name-exact-fit",
 		 .doc = DOC_ONE_PORT,
 		 .basis = RC_BASIS_INTERPRETATION,
-		 .note = "the device under a name of UMAD_CA_NAME_LEN - 1 characters (in "
-			 "the row's own mount namespace), which fills a name "
-			 "array with its NUL: the device's GUIDs, as for its own name",
+		 .note = NOTE_AS_FITS "the device's GUIDs, as for its own name",
 		 .needs = NEEDS_ATTRS,
 		 .contract = { .ret = RC_RET_OK } },
 	  .ca = CA_TARGET,
 	  .max = MAX_GUIDS,
-	  .attrs = ATTRS_LONG_NAMES | ATTRS_AS_FITS },
+	  .attrs = ATTRS_AS_FITS },
 	{ .c = { .id = "umad/get_ca_portguids/default-device",
 		 .doc = DOC,
 		 .basis = RC_BASIS_DOCUMENTED,

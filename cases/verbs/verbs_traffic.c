@@ -692,6 +692,9 @@ struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
 	return wr;
 }
 
+/* the settling READ's, apart from any WR a row posts */
+#define VT_SETTLE_WR_ID 0x5e771e
+
 bool vt_b_settled(struct rc_ctx *ctx, struct vt *t)
 {
 	struct ibv_sge sg = vt_sge(t, 3, 0, 8);

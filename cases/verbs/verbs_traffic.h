@@ -149,7 +149,6 @@ struct ibv_send_wr vt_remote_wr(struct vt *t, enum ibv_wr_opcode op,
  * (siw completes a SEND once it is on the wire, before b has it).
  * false: BROKEN, its cause recorded.
  */
-#define VT_SETTLE_WR_ID 0x5e771e
 bool vt_b_settled(struct rc_ctx *ctx, struct vt *t);
 /* Poll @cq with the implementation until @n completions arrived or the
  * deadline passed: how many arrived (more than @n are not taken). */
